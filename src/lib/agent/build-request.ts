@@ -1,0 +1,48 @@
+// Turns stored rows into the provider-neutral messages of one request. Pure.
+import type { MessageRow } from '../db/schema';
+import type { ChatMessage } from '../providers/types';
+
+export const DEFAULT_SYSTEM_PROMPT =
+	'You are a helpful assistant. Answer in Markdown when formatting helps.';
+
+/** Rows that are part of the model's context: active conversation rows with content. */
+export function contextRows(rows: MessageRow[]): MessageRow[] {
+	return rows.filter(
+		(row) =>
+			row.active === 1 &&
+			(row.kind === 'message' || row.kind === 'summary') &&
+			row.status !== 'streaming' &&
+			!(row.role === 'assistant' && row.status === 'error' && !row.content)
+	);
+}
+
+export function toChatMessage(row: MessageRow): ChatMessage {
+	const message: ChatMessage = { role: row.role, content: row.content };
+	if (row.tool_calls?.length) message.tool_calls = row.tool_calls;
+	if (row.tool_call_id) message.tool_call_id = row.tool_call_id;
+	return message;
+}
+
+/** The outgoing copy of a user message: plugin context is appended here, never stored. */
+export function withInjectedContext(content: string, injected: string): string {
+	return injected ? `${content}\n\n${injected}` : content;
+}
+
+export function buildRequestMessages(options: {
+	systemPrompt: string;
+	rows: MessageRow[];
+	/** seq of the current user message, whose outgoing copy carries `injected`. */
+	userSeq: number;
+	injected: string;
+}): ChatMessage[] {
+	const messages: ChatMessage[] = [];
+	if (options.systemPrompt) messages.push({ role: 'system', content: options.systemPrompt });
+	for (const row of contextRows(options.rows)) {
+		const message = toChatMessage(row);
+		if (row.seq === options.userSeq) {
+			message.content = withInjectedContext(message.content, options.injected);
+		}
+		messages.push(message);
+	}
+	return messages;
+}

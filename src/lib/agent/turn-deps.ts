@@ -1,0 +1,46 @@
+// Everything a turn talks to, as narrow interfaces so the loop is testable with fakes.
+import type { PalimpsestDb } from '../db/database';
+import type { Provider, ToolSchema } from '../providers/types';
+
+export interface InjectedItem {
+	plugin_id: string;
+	text: string;
+}
+
+export interface TurnHooks {
+	collect(name: 'pre_llm_call', payload: Record<string, unknown>): Promise<InjectedItem[]>;
+	notify(name: string, payload: Record<string, unknown>): Promise<void>;
+	decide(
+		name: 'pre_tool_call',
+		payload: Record<string, unknown>
+	): Promise<{ block: boolean; reason?: string; args?: Record<string, unknown> }>;
+}
+
+export interface TurnTools {
+	schemas(): ToolSchema[];
+	/** Runs a tool and returns its result as text; throws with a readable message on failure. */
+	run(name: string, args: Record<string, unknown>, context: { session_id: string }): Promise<string>;
+}
+
+export interface TurnDeps {
+	db: PalimpsestDb;
+	provider: Provider;
+	model: string;
+	profile: string;
+	platform: string;
+	hooks?: TurnHooks;
+	tools?: TurnTools;
+	systemPrompt?: string;
+	/** Display name of a plugin, for the "Context added by plugins" disclosure. */
+	pluginName?: (pluginId: string) => string;
+	/** How often streamed text is checkpointed to the database. */
+	checkpointMs?: number;
+	/** Upper bound on model requests in one turn (tool rounds). */
+	maxRounds?: number;
+	now?: () => number;
+}
+
+export type TurnEvent =
+	| { type: 'started'; key: [string, number] }
+	| { type: 'text'; key: [string, number]; text: string }
+	| { type: 'finished'; key: [string, number]; status: string };

@@ -1,0 +1,128 @@
+import 'fake-indexeddb/auto';
+import Dexie from 'dexie';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PalimpsestDb, SCHEMA_V1 } from './database';
+import { appendMessages, listMessages, markInterruptedMessages } from './message-verbs';
+import { listSessions, renameSession, setPinned } from './session-verbs';
+import { searchSessionIds } from './search-sessions';
+import type { SessionRow } from './schema';
+
+let name = '';
+afterEach(async () => {
+	await Dexie.delete(name);
+});
+
+function fresh(): string {
+	name = `test-${crypto.randomUUID()}`;
+	return name;
+}
+
+function session(id: string, extra: Partial<SessionRow> = {}): SessionRow {
+	return {
+		id,
+		title: 'New session',
+		title_source: 'auto',
+		session_key: `web:default:${id}`,
+		created_at: 1,
+		last_activity_at: 1,
+		ended_at: null,
+		end_reason: null,
+		parent_session_id: null,
+		parent_kind: null,
+		archived: 0,
+		pinned: 0,
+		provider: 'offline',
+		model: 'offline-mini',
+		message_count: 0,
+		token_estimate: 0,
+		next_seq: 0,
+		...extra
+	};
+}
+
+describe('schema migration', () => {
+	it('opens a version 1 database, keeps its rows, and fills the version 2 flags', async () => {
+		const dbName = fresh();
+		const v1 = new Dexie(dbName);
+		v1.version(1).stores(SCHEMA_V1);
+		const old = session('s1') as Partial<SessionRow>;
+		delete old.archived;
+		delete old.pinned;
+		delete old.title_source;
+		await v1.table('sessions').add(old);
+		await v1.table('messages').add({ session_id: 's1', seq: 0, id: 'm1', role: 'user', content: 'hi' });
+		v1.close();
+
+		const db = new PalimpsestDb(dbName);
+		await db.open();
+		expect(db.verno).toBe(2);
+		const row = await db.sessions.get('s1');
+		expect(row).toMatchObject({ archived: 0, pinned: 0, title_source: 'auto' });
+		expect(await listSessions(db)).toHaveLength(1);
+		expect((await listMessages(db, 's1'))[0].content).toBe('hi');
+		await db.plugins.add({
+			id: 'p', url: '/p.js', position: 0, enabled: 1, pinned_sha256: null, cached_source: null,
+			cached_sha256: null, manifest: null, last_error: null, added_at: 1
+		});
+		expect(await db.plugins.count()).toBe(1);
+		db.close();
+	});
+});
+
+describe('message verbs', () => {
+	it('appends with sequential seqs, counts, and titles the session from the first user message', async () => {
+		const db = new PalimpsestDb(fresh());
+		await db.sessions.add(session('s1'));
+		const base = { status: 'complete', kind: 'message', created_at: 5 } as const;
+		await appendMessages(db, 's1', [
+			{ ...base, id: 'a', role: 'user', content: 'How do   I parse\nSSE streams?' },
+			{ ...base, id: 'b', role: 'assistant', content: 'Like this.' }
+		], 10);
+		await appendMessages(db, 's1', [{ ...base, id: 'c', role: 'user', content: 'Second' }], 20);
+		const rows = await listMessages(db, 's1');
+		expect(rows.map((r) => [r.seq, r.id])).toEqual([[0, 'a'], [1, 'b'], [2, 'c']]);
+		const s = await db.sessions.get('s1');
+		expect(s).toMatchObject({ title: 'How do I parse SSE streams?', message_count: 3, next_seq: 3, last_activity_at: 20 });
+		db.close();
+	});
+
+	it('keeps a user-given title', async () => {
+		const db = new PalimpsestDb(fresh());
+		await db.sessions.add(session('s1'));
+		await renameSession(db, 's1', '  My plan ');
+		await appendMessages(db, 's1', [{ status: 'complete', kind: 'message', created_at: 1, id: 'a', role: 'user', content: 'hello' }]);
+		expect((await db.sessions.get('s1'))?.title).toBe('My plan');
+		await expect(renameSession(db, 's1', '   ')).rejects.toThrow(/empty/);
+		db.close();
+	});
+
+	it('marks answers left streaming as incomplete, except for busy sessions', async () => {
+		const db = new PalimpsestDb(fresh());
+		await db.sessions.bulkAdd([session('s1'), session('s2')]);
+		const streaming = { status: 'streaming', kind: 'message', created_at: 1, role: 'assistant', content: 'partial' } as const;
+		await appendMessages(db, 's1', [{ ...streaming, id: 'a' }]);
+		await appendMessages(db, 's2', [{ ...streaming, id: 'b' }]);
+		expect(await markInterruptedMessages(db, new Set(['s2']))).toBe(1);
+		expect((await listMessages(db, 's1'))[0]).toMatchObject({ status: 'incomplete', content: 'partial' });
+		expect((await listMessages(db, 's2'))[0].status).toBe('streaming');
+		db.close();
+	});
+});
+
+describe('session list and search', () => {
+	it('lists pinned first, then newest, and finds by title or content', async () => {
+		const db = new PalimpsestDb(fresh());
+		await db.sessions.bulkAdd([
+			session('old', { last_activity_at: 1, title: 'Old notes' }),
+			session('new', { last_activity_at: 3, title: 'Recent' }),
+			session('mid', { last_activity_at: 2, title: 'Middle' })
+		]);
+		await setPinned(db, 'old', true);
+		expect((await listSessions(db)).map((s) => s.id)).toEqual(['old', 'new', 'mid']);
+		await appendMessages(db, 'mid', [{ status: 'complete', kind: 'message', created_at: 1, id: 'x', role: 'user', content: 'Tell me about Quokkas' }]);
+		expect([...(await searchSessionIds(db, 'quokka'))]).toEqual(['mid']);
+		expect([...(await searchSessionIds(db, 'NOTES'))]).toEqual(['old']);
+		expect((await searchSessionIds(db, '  ')).size).toBe(0);
+		db.close();
+	});
+});

@@ -1,0 +1,101 @@
+// Transactional verbs on messages: appends keep the session's counters in the same
+// transaction, checkpoints are short single-row writes.
+import { Dexie, type PalimpsestDb } from './database';
+import type { MessageRow } from './schema';
+
+export type NewMessage = Omit<MessageRow, 'session_id' | 'seq' | 'active' | 'compacted_by'> &
+	Partial<Pick<MessageRow, 'active' | 'compacted_by'>>;
+
+const TITLE_LENGTH = 60;
+
+/** The auto title a session gets from its first user message. */
+export function titleFromMessage(text: string): string {
+	const line = text.replace(/\s+/g, ' ').trim();
+	if (line.length <= TITLE_LENGTH) return line || 'New session';
+	return `${line.slice(0, TITLE_LENGTH - 1).trimEnd()}…`;
+}
+
+/**
+ * Appends messages to a session in one transaction, with their seqs, the session counters
+ * and the auto title. Returns the stored rows.
+ */
+export async function appendMessages(
+	db: PalimpsestDb,
+	sessionId: string,
+	messages: NewMessage[],
+	now = Date.now()
+): Promise<MessageRow[]> {
+	return db.transaction('rw', db.sessions, db.messages, async () => {
+		const session = await db.sessions.get(sessionId);
+		if (!session) throw new Error(`Session ${sessionId} no longer exists.`);
+		const rows: MessageRow[] = messages.map((message, index) => ({
+			active: 1,
+			compacted_by: null,
+			...message,
+			session_id: sessionId,
+			seq: session.next_seq + index
+		}));
+		await db.messages.bulkAdd(rows);
+		const firstUser = rows.find((row) => row.role === 'user' && row.kind === 'message');
+		const retitle = session.title_source === 'auto' && session.message_count === 0 && firstUser;
+		await db.sessions.update(sessionId, {
+			next_seq: session.next_seq + rows.length,
+			message_count: session.message_count + rows.length,
+			last_activity_at: now,
+			...(retitle ? { title: titleFromMessage(firstUser.content) } : {})
+		});
+		return rows;
+	});
+}
+
+/** Writes part of one message row; false when the row is gone (e.g. the session was deleted). */
+export async function updateMessage(
+	db: PalimpsestDb,
+	key: [string, number],
+	changes: Partial<Omit<MessageRow, 'session_id' | 'seq'>>
+): Promise<boolean> {
+	return (await db.messages.update(key, changes)) === 1;
+}
+
+export function listMessages(db: PalimpsestDb, sessionId: string): Promise<MessageRow[]> {
+	return db.messages
+		.where('[session_id+seq]')
+		.between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey])
+		.toArray();
+}
+
+/** Removes messages from the end of a session (used by Retry), keeping counters right. */
+export async function deleteMessagesFrom(
+	db: PalimpsestDb,
+	sessionId: string,
+	fromSeq: number
+): Promise<number> {
+	return db.transaction('rw', db.sessions, db.messages, async () => {
+		const removed = await db.messages
+			.where('[session_id+seq]')
+			.between([sessionId, fromSeq], [sessionId, Dexie.maxKey])
+			.delete();
+		const session = await db.sessions.get(sessionId);
+		if (session) {
+			await db.sessions.update(sessionId, {
+				message_count: Math.max(0, session.message_count - removed)
+			});
+		}
+		return removed;
+	});
+}
+
+/**
+ * Marks answers left `streaming` by a closed tab as `incomplete`, keeping their text. Rows of
+ * sessions in `busy` (streaming in some open tab) are left alone.
+ */
+export async function markInterruptedMessages(
+	db: PalimpsestDb,
+	busy: ReadonlySet<string> = new Set()
+): Promise<number> {
+	return db.transaction('rw', db.messages, async () =>
+		db.messages
+			.filter((row) => row.status === 'streaming' && !busy.has(row.session_id))
+			.modify({ status: 'incomplete' })
+	);
+}

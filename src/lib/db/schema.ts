@@ -1,0 +1,95 @@
+// Row shapes of a profile database. Field names are snake_case because rows cross the plugin
+// boundary as payload data and are exported as JSON.
+import type { ToolCall, Role } from '../providers/types';
+
+export type MessageStatus = 'complete' | 'streaming' | 'aborted' | 'error' | 'incomplete';
+export type MessageKind = 'message' | 'summary' | 'command' | 'notice';
+export type ParentKind = 'compression' | 'branch' | 'delegate';
+
+export interface SessionRow {
+	id: string;
+	title: string;
+	/** 'auto' titles follow the first user message; 'user' titles were set by the user. */
+	title_source: 'auto' | 'user';
+	session_key: string;
+	created_at: number;
+	last_activity_at: number;
+	ended_at: number | null;
+	end_reason: string | null;
+	parent_session_id: string | null;
+	parent_kind: ParentKind | null;
+	archived: 0 | 1;
+	pinned: 0 | 1;
+	provider: string;
+	model: string;
+	message_count: number;
+	token_estimate: number;
+	/** The next free message seq, so appends need no read of the messages table. */
+	next_seq: number;
+}
+
+export interface InjectedContext {
+	plugin_id: string;
+	plugin_name: string;
+	text: string;
+}
+
+export interface MessageRow {
+	session_id: string;
+	seq: number;
+	id: string;
+	role: Role;
+	content: string;
+	status: MessageStatus;
+	kind: MessageKind;
+	/** 1 while part of the live context; compaction sets 0 and keeps the row readable. */
+	active: 0 | 1;
+	compacted_by: string | null;
+	created_at: number;
+	tool_calls?: ToolCall[];
+	tool_call_id?: string;
+	tokens?: number;
+	encoding?: string;
+	error?: string;
+	/** Plugin context appended to the outgoing copy of this user message (never to content). */
+	injected?: InjectedContext[];
+	model?: string;
+	provider?: string;
+}
+
+export interface SettingRow {
+	key: string;
+	value: unknown;
+}
+
+export interface PluginRow {
+	id: string;
+	url: string;
+	position: number;
+	enabled: 0 | 1;
+	/** Optional sha256 (hex) the code must match. */
+	pinned_sha256: string | null;
+	/** The code that last loaded, so the plugin works offline. */
+	cached_source: string | null;
+	cached_sha256: string | null;
+	manifest: { name?: string; version?: string; description?: string } | null;
+	last_error: string | null;
+	added_at: number;
+}
+
+export interface PluginKvRow {
+	plugin_id: string;
+	key: string;
+	value: unknown;
+}
+
+export interface HookLogRow {
+	id?: number;
+	at: number;
+	hook: string;
+	plugin_id: string;
+	duration_ms: number;
+	outcome: 'ok' | 'error' | 'timeout' | 'skipped';
+	error?: string;
+	summary: string;
+}

@@ -1,0 +1,41 @@
+// Transactional verbs on session rows. Each verb is one short transaction over plain data.
+import type { PalimpsestDb } from './database';
+import type { SessionRow } from './schema';
+
+export async function insertSession(db: PalimpsestDb, row: SessionRow): Promise<void> {
+	await db.sessions.add(row);
+}
+
+export function getSession(db: PalimpsestDb, id: string): Promise<SessionRow | undefined> {
+	return db.sessions.get(id);
+}
+
+/** Not-archived sessions, pinned first, then most recently active. */
+export async function listSessions(
+	db: PalimpsestDb,
+	options: { archived?: boolean } = {}
+): Promise<SessionRow[]> {
+	const archived = options.archived ? 1 : 0;
+	const rows = await db.sessions.where('archived').equals(archived).toArray();
+	return rows.sort(
+		(a, b) => b.pinned - a.pinned || b.last_activity_at - a.last_activity_at
+	);
+}
+
+export async function updateSession(
+	db: PalimpsestDb,
+	id: string,
+	changes: Partial<Omit<SessionRow, 'id'>>
+): Promise<boolean> {
+	return (await db.sessions.update(id, changes)) === 1;
+}
+
+export async function renameSession(db: PalimpsestDb, id: string, title: string): Promise<void> {
+	const clean = title.trim().slice(0, 200);
+	if (!clean) throw new Error('A session title cannot be empty.');
+	await updateSession(db, id, { title: clean, title_source: 'user' });
+}
+
+export async function setPinned(db: PalimpsestDb, id: string, pinned: boolean): Promise<void> {
+	await updateSession(db, id, { pinned: pinned ? 1 : 0 });
+}

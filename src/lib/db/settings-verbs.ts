@@ -1,0 +1,16 @@
+// Settings are key/value rows; defaults live with the code that reads them.
+import type { PalimpsestDb } from './database';
+
+export async function readSetting<T>(db: PalimpsestDb, key: string, fallback: T): Promise<T> {
+	const row = await db.settings.get(key);
+	return row === undefined ? fallback : (row.value as T);
+}
+
+export async function writeSetting(db: PalimpsestDb, key: string, value: unknown): Promise<void> {
+	await db.settings.put({ key, value });
+}
+
+export async function readAllSettings(db: PalimpsestDb): Promise<Record<string, unknown>> {
+	const rows = await db.settings.toArray();
+	return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+}

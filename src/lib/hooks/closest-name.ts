@@ -1,0 +1,27 @@
+// Finds the likely intended name for a typo, so a refused hook name comes with a fix.
+
+/** The candidate within a few edits of `name`, or undefined when nothing is close. */
+export function closestName(name: string, candidates: readonly string[]): string | undefined {
+	const wanted = name.toLowerCase();
+	let best: string | undefined;
+	let bestDistance = Infinity;
+	for (const candidate of candidates) {
+		const distance = editDistance(wanted, candidate);
+		if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+	}
+	// Beyond a third of the word, a "suggestion" is more confusing than none.
+	return bestDistance <= Math.max(2, Math.ceil(wanted.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+	let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		const current = [i];
+		for (let j = 1; j <= b.length; j++) {
+			const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
+			current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, substitution);
+		}
+		previous = current;
+	}
+	return previous[b.length];
+}

@@ -1,0 +1,113 @@
+// The provider contract: every adapter (offline, OpenAI-compatible, Anthropic) turns a
+// provider-neutral request into a stream of provider-neutral events.
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface ToolCall {
+	id: string;
+	name: string;
+	/** JSON text exactly as the model produced it. */
+	arguments: string;
+}
+
+export interface ChatMessage {
+	role: Role;
+	content: string;
+	tool_calls?: ToolCall[];
+	tool_call_id?: string;
+}
+
+export interface ToolSchema {
+	name: string;
+	description: string;
+	parameters: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+	model: string;
+	messages: ChatMessage[];
+	tools?: ToolSchema[];
+	max_tokens?: number;
+	signal?: AbortSignal;
+}
+
+export interface Usage {
+	input_tokens: number;
+	output_tokens: number;
+}
+
+export type StreamEvent =
+	| { type: 'text'; text: string }
+	| { type: 'tool_call'; call: ToolCall }
+	| { type: 'usage'; usage: Usage }
+	| { type: 'done'; finish_reason: string };
+
+export interface Provider {
+	/** Stable id of the configured provider (e.g. "offline", or a user-given id). */
+	readonly id: string;
+	/** Human label shown in the UI. */
+	readonly label: string;
+	/** True for the built-in offline model (no network, no key). */
+	readonly offline: boolean;
+	/**
+	 * Streams one model response. Throws a ProviderError for HTTP errors, malformed streams,
+	 * errors reported inside the stream and a stream that ends without its terminator
+	 * (`kind: 'incomplete'`). Aborting `signal` ends the iteration with an AbortError.
+	 */
+	stream(request: ChatRequest): AsyncIterable<StreamEvent>;
+	/** Models the provider offers, when it can list them. */
+	listModels?(signal?: AbortSignal): Promise<string[]>;
+}
+
+export type ProviderErrorKind =
+	| 'overflow'
+	| 'rate_limit'
+	| 'server'
+	| 'auth'
+	| 'bad_request'
+	| 'network'
+	| 'incomplete'
+	| 'malformed'
+	| 'unknown';
+
+export class ProviderError extends Error {
+	readonly kind: ProviderErrorKind;
+	readonly status: number | null;
+	/** True when retrying the same request later may succeed (429, 5xx, network, before streaming). */
+	readonly retryable: boolean;
+	/** Seconds from a Retry-After header, when the provider sent one. */
+	readonly retryAfter: number | null;
+
+	constructor(
+		message: string,
+		options: { kind: ProviderErrorKind; status?: number | null; retryAfter?: number | null }
+	) {
+		super(message);
+		this.name = 'ProviderError';
+		this.kind = options.kind;
+		this.status = options.status ?? null;
+		this.retryAfter = options.retryAfter ?? null;
+		this.retryable = ['rate_limit', 'server', 'network'].includes(options.kind);
+	}
+}
+
+export type ProviderPreset =
+	| 'offline'
+	| 'openai'
+	| 'openrouter'
+	| 'ollama'
+	| 'lmstudio'
+	| 'llamacpp'
+	| 'vllm'
+	| 'anthropic'
+	| 'custom';
+
+/** A provider as the user configured it in Settings (stored in the settings table). */
+export interface ProviderConfig {
+	id: string;
+	preset: ProviderPreset;
+	label: string;
+	base_url: string;
+	api_key: string;
+	model: string;
+}

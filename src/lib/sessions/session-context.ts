@@ -1,0 +1,23 @@
+// What the session layer needs: the profile database and somewhere to announce lifecycle
+// events after they commit (the hook bus, or nothing in tests).
+import type { PalimpsestDb } from '../db/database';
+
+export interface LifecycleNotifier {
+	notify(name: string, payload: Record<string, unknown>): Promise<void>;
+}
+
+export interface SessionContext {
+	db: PalimpsestDb;
+	hooks?: LifecycleNotifier;
+	profile: string;
+	platform: string;
+	now?: () => number;
+}
+
+export function nowOf(ctx: SessionContext): number {
+	return ctx.now?.() ?? Date.now();
+}
+
+export function threadKey(ctx: SessionContext, id: string): string {
+	return `${ctx.platform}:${ctx.profile}:${id}`;
+}

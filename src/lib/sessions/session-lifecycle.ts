@@ -1,0 +1,102 @@
+// Creating, ending and replacing sessions. Hooks fire only after the write has committed.
+import { getSession, insertSession, updateSession } from '../db/session-verbs';
+import type { SessionRow } from '../db/schema';
+import { nowOf, threadKey, type SessionContext } from './session-context';
+
+export interface NewSessionOptions {
+	provider: string;
+	model: string;
+	title?: string;
+	/** Keep an existing thread key (rotation, /new, /reset); a new thread otherwise. */
+	session_key?: string;
+}
+
+export async function createSession(
+	ctx: SessionContext,
+	options: NewSessionOptions
+): Promise<SessionRow> {
+	const id = crypto.randomUUID();
+	const now = nowOf(ctx);
+	const title = options.title?.trim();
+	const row: SessionRow = {
+		id,
+		title: title || 'New session',
+		title_source: title ? 'user' : 'auto',
+		session_key: options.session_key ?? threadKey(ctx, id),
+		created_at: now,
+		last_activity_at: now,
+		ended_at: null,
+		end_reason: null,
+		parent_session_id: null,
+		parent_kind: null,
+		archived: 0,
+		pinned: 0,
+		provider: options.provider,
+		model: options.model,
+		message_count: 0,
+		token_estimate: 0,
+		next_seq: 0
+	};
+	await insertSession(ctx.db, row);
+	await ctx.hooks?.notify('on_session_start', {
+		session_id: row.id,
+		session_key: row.session_key,
+		platform: ctx.platform,
+		profile: ctx.profile,
+		model: row.model
+	});
+	return row;
+}
+
+/** Ends a session (e.g. `/exit`, `/new`); a session that already ended is left as it was. */
+export async function endSession(
+	ctx: SessionContext,
+	id: string,
+	endReason: string
+): Promise<SessionRow | undefined> {
+	const row = await getSession(ctx.db, id);
+	if (!row || row.ended_at !== null) return row;
+	const ended = { ...row, ended_at: nowOf(ctx), end_reason: endReason };
+	await updateSession(ctx.db, id, { ended_at: ended.ended_at, end_reason: endReason });
+	await ctx.hooks?.notify('on_session_end', {
+		session_id: id,
+		session_key: row.session_key,
+		end_reason: endReason,
+		platform: ctx.platform
+	});
+	return ended;
+}
+
+/** The last chance for plugins to flush: the user left the session for good, or the tab is going. */
+export async function finalizeSession(ctx: SessionContext, id: string): Promise<void> {
+	const row = await getSession(ctx.db, id);
+	if (!row) return;
+	await ctx.hooks?.notify('on_session_finalize', {
+		session_id: id,
+		session_key: row.session_key,
+		platform: ctx.platform
+	});
+}
+
+/**
+ * `/new` and `/reset`: the old session ends and a new one continues the same thread
+ * (same session_key), announced with `on_session_reset`.
+ */
+export async function replaceSession(
+	ctx: SessionContext,
+	oldId: string,
+	endReason: 'new_session' | 'reset',
+	options: Omit<NewSessionOptions, 'session_key'>
+): Promise<SessionRow> {
+	const old = await getSession(ctx.db, oldId);
+	if (!old) throw new Error(`Session ${oldId} no longer exists.`);
+	await endSession(ctx, oldId, endReason);
+	await finalizeSession(ctx, oldId);
+	const next = await createSession(ctx, { ...options, session_key: old.session_key });
+	await ctx.hooks?.notify('on_session_reset', {
+		session_id: next.id,
+		old_session_id: oldId,
+		session_key: old.session_key
+	});
+	return next;
+}

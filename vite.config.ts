@@ -1,0 +1,16 @@
+import { sveltekit } from '@sveltejs/kit/vite';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+	plugins: [sveltekit()],
+	worker: { format: 'es' },
+	optimizeDeps: {
+		include: ['comlink', 'dexie', 'gpt-tokenizer/encoding/o200k_base', 'marked', 'dompurify']
+	},
+	preview: { host: '127.0.0.1', port: 4173 },
+	test: {
+		include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+		environment: 'node',
+		typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] }
+	}
+});
