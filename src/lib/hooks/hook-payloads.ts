@@ -1,22 +1,23 @@
 // Payload and result shapes of every hook (DESIGN §4–§6). Fields are snake_case on purpose:
 // plugin authors already know them from the Hermes plugin API. Payloads only ever grow.
+// Type aliases, not interfaces, so each payload is assignable to Record<string, unknown>.
 
 /** Where the session runs; always `'web'` in this app. */
 export type Platform = string;
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 
-export interface HistoryMessage {
+export type HistoryMessage = {
 	role: ChatRole;
 	content: string;
-}
+};
 
 /** Token usage as the provider reported it for the turn. */
-export interface TokenUsage {
+export type TokenUsage = {
 	input_tokens: number;
 	output_tokens: number;
 	total_tokens?: number;
-}
+};
 
 export type CompactionKind = 'summarize' | 'micro_summarize' | 'prune_tool_results' | 'provider_native';
 
@@ -33,35 +34,35 @@ export type CompactionReason =
 
 export type DeletionReason = 'delete' | 'archive' | 'empty_sweep' | 'prune' | 'ghost_prune' | 'profile_repair';
 
-export interface SessionStartPayload {
+export type SessionStartPayload = {
 	session_id: string;
 	session_key: string;
 	platform: Platform;
 	profile: string;
 	model: string;
-}
+};
 
-export interface SessionEndPayload {
+export type SessionEndPayload = {
 	session_id: string;
 	session_key: string;
 	/** Why it ended, e.g. `exit`, `new`, `reset`, `compression`. */
 	end_reason: string;
 	platform: Platform;
-}
+};
 
-export interface SessionFinalizePayload {
+export type SessionFinalizePayload = {
 	session_id: string;
 	session_key: string;
 	platform: Platform;
-}
+};
 
-export interface SessionResetPayload {
+export type SessionResetPayload = {
 	session_id: string;
 	old_session_id: string;
 	session_key: string;
-}
+};
 
-export interface PreLlmCallPayload {
+export type PreLlmCallPayload = {
 	session_id: string;
 	session_key: string;
 	user_message: string;
@@ -70,31 +71,31 @@ export interface PreLlmCallPayload {
 	model: string;
 	platform: Platform;
 	profile: string;
-}
+};
 
-export interface PostLlmCallPayload {
+export type PostLlmCallPayload = {
 	session_id: string;
 	user_message: string;
 	assistant_response: string;
 	model: string;
 	usage: TokenUsage | null;
-}
+};
 
-export interface PreToolCallPayload {
+export type PreToolCallPayload = {
 	session_id: string;
 	tool_name: string;
 	args: Record<string, unknown>;
-}
+};
 
-export interface PostToolCallPayload {
+export type PostToolCallPayload = {
 	session_id: string;
 	tool_name: string;
 	args: Record<string, unknown>;
 	result: unknown;
 	duration_ms: number;
-}
+};
 
-export interface PostCompactionPayload {
+export type PostCompactionPayload = {
 	session_id: string;
 	/** `""` for an in-place compaction; the parent's id when the session rotated. */
 	old_session_id: string;
@@ -105,9 +106,9 @@ export interface PostCompactionPayload {
 	messages_removed: number | null;
 	profile: string;
 	platform: Platform;
-}
+};
 
-export interface SessionDeletePayload {
+export type SessionDeletePayload = {
 	/** The operation's target; handlers use `deleted_ids ?? [session_id]`. */
 	session_id: string;
 	reason: DeletionReason;
@@ -116,7 +117,7 @@ export interface SessionDeletePayload {
 	deleted_ids?: string[];
 	/** Always null: a browser has no sessions directory (kept for Hermes parity). */
 	sessions_dir: null;
-}
+};
 
 /** A `pre_llm_call` return: text appended to the outgoing copy of the user message. */
 // `void` lets a handler that only sometimes injects simply not return.

@@ -19,6 +19,11 @@ export interface RetryOptions {
 	sleep?: Sleep;
 }
 
+/** Options every network adapter accepts besides its config and fetch. */
+export interface AdapterOptions {
+	retry?: RetryOptions;
+}
+
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 async function attempt(fetchImpl: FetchLike, url: string, init: RequestInit): Promise<Response> {

@@ -47,7 +47,7 @@ export function highlightCode(text: string, info: string | undefined): Highlight
 	if (!grammar || text.length > MAX_HIGHLIGHT_CHARS) return { html: escapeHtml(text), language: null };
 	try {
 		const result = hljs.highlight(text, { language: name, ignoreIllegals: true });
-		return { html: result.value, language: result.language ?? name };
+		return { html: result.value, language: name };
 	} catch {
 		return { html: escapeHtml(text), language: null };
 	}

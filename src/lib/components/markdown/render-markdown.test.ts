@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_HIGHLIGHT_CHARS } from './highlight-code';
+import { renderMarkdown } from './render-markdown';
+
+// In Node there is no DOM, so these exercise markdown-to-html on its own: the output must
+// already be safe before DOMPurify ever sees it.
+
+describe('renderMarkdown: raw HTML', () => {
+	it('shows a block <script> as text, not a tag', () => {
+		const html = renderMarkdown('<script>alert(1)</script>');
+		expect(html).not.toMatch(/<script/i);
+		expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+	});
+
+	it('shows inline <img onerror> as text', () => {
+		const html = renderMarkdown('hello <img src=x onerror=alert(1)> world');
+		expect(html).not.toMatch(/<img/i);
+		expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+	});
+
+	it.each([
+		'<iframe src="https://evil.example"></iframe>',
+		'<svg><script>alert(1)</script></svg>',
+		'<style>body{display:none}</style>',
+		'<form action="https://evil.example"><input name=x></form>',
+		'<a href="javascript:alert(1)">x</a>',
+		'text <b onmouseover="alert(1)">bold</b>'
+	])('never emits a live tag for %s', (source) => {
+		const html = renderMarkdown(source);
+		expect(html).not.toMatch(/<(iframe|svg|script|style|form|input|b)[\s>]/i);
+		expect(html).not.toMatch(/<a\s/i);
+		expect(html).toContain('&lt;');
+	});
+});
+
+describe('renderMarkdown: links', () => {
+	it('opens safe links in a new tab without an opener or referrer', () => {
+		const html = renderMarkdown('[docs](https://example.com/a?b=1&c=2)');
+		expect(html).toContain('href="https://example.com/a?b=1&amp;c=2"');
+		expect(html).toContain('rel="noopener noreferrer"');
+		expect(html).toContain('target="_blank"');
+	});
+
+	it('keeps mailto links and in-page anchors', () => {
+		expect(renderMarkdown('[me](mailto:a@example.com)')).toContain('href="mailto:a@example.com"');
+		expect(renderMarkdown('[up](#top)')).toContain('href="#top"');
+	});
+
+	it.each([
+		'[x](javascript:alert(1))',
+		'[x](JaVaScRiPt:alert(1))',
+		'[x](<java\tscript:alert(1)>)',
+		'[x](javas&#99;ript:alert(1))',
+		'[x](&#x6A;avascript:alert(1))',
+		'[x](data:text/html;base64,PHNjcmlwdD4=)',
+		'[x](vbscript:msgbox(1))',
+		'<javascript:alert(1)>',
+		'[x][r]\n\n[r]: javascript:alert(1)',
+		'[x](//evil.example/path)',
+		'[x](/relative/path)'
+	])('neutralises %s', (source) => {
+		const html = renderMarkdown(source);
+		expect(html).not.toContain('href=');
+		expect(html).toContain('class="blocked-link"');
+	});
+
+	it('escapes quotes in hrefs and titles', () => {
+		const html = renderMarkdown('[x](https://e.com/"onmouseover="alert(1) "t\\"itle")');
+		expect(html).not.toMatch(/"\s*onmouseover=/);
+	});
+});
+
+describe('renderMarkdown: images', () => {
+	it('turns an image into a click-to-load placeholder with no src', () => {
+		const html = renderMarkdown('![a cat](https://img.example/cat.png)');
+		expect(html).not.toMatch(/<img/i);
+		expect(html).not.toMatch(/\ssrc=/i);
+		expect(html).toContain('<button type="button" class="remote-image"');
+		expect(html).toContain('data-src="https://img.example/cat.png"');
+		expect(html).toContain('data-alt="a cat"');
+		expect(html).toContain('Load image: a cat (img.example)');
+	});
+
+	it('refuses non-http images outright', () => {
+		const html = renderMarkdown('![x](javascript:alert(1)) ![y](data:image/png;base64,AAAA)');
+		expect(html).not.toContain('remote-image');
+		expect(html).not.toContain('data-src');
+		expect(html).toContain('[image: x]');
+	});
+
+	it('escapes hostile alt text', () => {
+		const html = renderMarkdown('![" onfocus="alert(1)](https://img.example/a.png)');
+		expect(html).toContain('data-alt="&quot; onfocus=&quot;alert(1)"');
+	});
+});
+
+describe('renderMarkdown: code', () => {
+	it('highlights known languages with hljs classes and adds a copy button', () => {
+		const html = renderMarkdown('```ts\nconst x: number = 1;\n```');
+		expect(html).toContain('<code class="hljs language-ts">');
+		expect(html).toContain('<span class="hljs-keyword">const</span>');
+		expect(html).toContain('<button type="button" class="copy-code" aria-label="Copy code">');
+	});
+
+	it('escapes code in unknown languages as plain text', () => {
+		const html = renderMarkdown('```brainfuck\n<script>alert(1)</script>\n```');
+		expect(html).toContain('<code class="hljs">&lt;script&gt;');
+		expect(html).not.toContain('language-brainfuck');
+	});
+
+	it('escapes hostile fence info strings', () => {
+		const html = renderMarkdown('```"><script>alert(1)</script>\nx\n```');
+		expect(html).not.toMatch(/<script/i);
+	});
+
+	it('renders a huge block unhighlighted, and quickly', () => {
+		const big = 'let x = 1; // <b>\n'.repeat(Math.ceil((MAX_HIGHLIGHT_CHARS * 2) / 18));
+		const started = performance.now();
+		const html = renderMarkdown('```js\n' + big + '```');
+		expect(performance.now() - started).toBeLessThan(2000);
+		expect(html).not.toContain('hljs-keyword');
+		expect(html).toContain('&lt;b&gt;');
+	});
+
+	it('renders a 1 MB mixed paste without hanging', () => {
+		const chunk = '# Title\n\nSome *text* with `code` and [a link](https://e.com).\n\n```py\nprint("hi")\n```\n\n';
+		const source = chunk.repeat(Math.ceil(1_000_000 / chunk.length));
+		const started = performance.now();
+		const html = renderMarkdown(source);
+		expect(performance.now() - started).toBeLessThan(5000);
+		expect(html.length).toBeGreaterThan(source.length);
+	});
+});
+
+describe('renderMarkdown: GFM', () => {
+	it('renders tables, strikethrough and task lists', () => {
+		const html = renderMarkdown('| a | b |\n|---|---|\n| 1 | ~~2~~ |\n\n- [x] done');
+		expect(html).toContain('<table>');
+		expect(html).toContain('<del>2</del>');
+		expect(html).toMatch(/<input checked="" disabled="" type="checkbox">/);
+	});
+});

@@ -1,0 +1,98 @@
+// Exact token counting and the request-size estimate built from cached per-message counts.
+// Pure: the tokenizer itself is passed in, so this runs anywhere (the worker, Node tests).
+
+export type EncodingName = 'o200k_base' | 'cl100k_base';
+
+/** The part of a gpt-tokenizer encoding module this file needs. */
+export interface TokenEncoder {
+	countTokens(text: string, options?: { disallowedSpecial?: Set<string> }): number;
+}
+
+// Models tokenized with cl100k_base; o200k_base (GPT-4o and later) is the default for
+// everything else, including non-OpenAI models, where it is the closer approximation.
+const CL100K_MODELS = [
+	/^gpt-4(?:-|$)/, // gpt-4, gpt-4-turbo, gpt-4-0613; not gpt-4o, gpt-4.1, gpt-4.5
+	/^gpt-3\.5/,
+	/^gpt-35/, // Azure deployment names
+	/^text-embedding-(?:3|ada)/,
+	/^(?:text|code)-(?:davinci|curie|babbage|ada|cushman|search|similarity)/,
+	/^(?:davinci|curie|babbage|ada)(?:-|$)/
+];
+
+export function encodingForModel(model: string): EncodingName {
+	// Gateways prefix the vendor ("openai/gpt-4-turbo"); only the last segment matters.
+	const name = model.trim().toLowerCase().split('/').pop() ?? '';
+	return CL100K_MODELS.some((pattern) => pattern.test(name)) ? 'cl100k_base' : 'o200k_base';
+}
+
+// Text such as "<|endoftext|>" in a message is counted as ordinary text, never refused.
+const NO_SPECIAL_TOKENS = new Set<string>();
+
+export function countTokens(text: string, encoder: TokenEncoder): number {
+	return text === '' ? 0 : encoder.countTokens(text, { disallowedSpecial: NO_SPECIAL_TOKENS });
+}
+
+export interface EstimateMessage {
+	content: string;
+	/** Cached count, reused when present (and when it was made with the same encoding). */
+	tokens?: number;
+	encoding?: string;
+}
+
+export interface EstimateInput {
+	messages: readonly EstimateMessage[];
+	systemPrompt?: string;
+	/** Tool definitions as sent to the provider; counted as their JSON. */
+	toolSchemas?: readonly unknown[];
+	/** Context blocks injected for this request (e.g. by plugins via pre_llm_call). */
+	injected?: readonly string[];
+	/** Output budget the provider must keep free for the reply. */
+	reservedOutput?: number;
+	/** Role and separator tokens the chat format adds around every message. */
+	perMessageOverhead?: number;
+	/** Encoding in use; cached counts tagged with a different one are recounted. */
+	encoding?: string;
+}
+
+export interface RequestEstimate {
+	total: number;
+	messages: number;
+	systemPrompt: number;
+	toolSchemas: number;
+	injected: number;
+	overhead: number;
+	reservedOutput: number;
+	/** Count for every message, cached or fresh, in input order. */
+	messageCounts: number[];
+	/** Indices of messages counted now: the caller should cache these. */
+	recounted: number[];
+}
+
+function isUsable(message: EstimateMessage, encoding: string | undefined): boolean {
+	if (message.tokens === undefined || !Number.isFinite(message.tokens)) return false;
+	return !encoding || !message.encoding || message.encoding === encoding;
+}
+
+export function estimateRequestTokens(
+	input: EstimateInput,
+	count: (text: string) => number
+): RequestEstimate {
+	const { messages, systemPrompt = '', toolSchemas = [], injected = [] } = input;
+	const perMessageOverhead = input.perMessageOverhead ?? 4;
+	const recounted: number[] = [];
+	const messageCounts = messages.map((message, index) => {
+		if (isUsable(message, input.encoding)) return message.tokens as number;
+		recounted.push(index);
+		return count(message.content);
+	});
+	const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+	const parts = {
+		messages: sum(messageCounts),
+		systemPrompt: systemPrompt ? count(systemPrompt) : 0,
+		toolSchemas: toolSchemas.length ? count(JSON.stringify(toolSchemas)) : 0,
+		injected: sum(injected.map((text) => count(text))),
+		overhead: perMessageOverhead * (messages.length + (systemPrompt ? 1 : 0)),
+		reservedOutput: input.reservedOutput ?? 0
+	};
+	return { total: sum(Object.values(parts)), ...parts, messageCounts, recounted };
+}

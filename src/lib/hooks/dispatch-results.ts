@@ -1,0 +1,96 @@
+// How the results of collector and directive callbacks combine. Pure over plain data; the
+// bus supplies the ordered registrations and the function that calls one of them.
+import type { PreToolCallPayload } from './hook-payloads';
+import type { HookCallResult, Registration } from './run-hook';
+
+/** Context one plugin asked to add to the outgoing user message. */
+export interface InjectedContext {
+	plugin_id: string;
+	text: string;
+}
+
+export interface ToolDecision {
+	block: boolean;
+	reason?: string;
+	/** The arguments to run the tool with, present when some plugin replaced them. */
+	args?: Record<string, unknown>;
+	/** The plugin that blocked the call. */
+	plugin_id?: string;
+}
+
+type RunOne<P> = (reg: Registration, payload: P) => Promise<HookCallResult>;
+
+/** The texts joined with blank lines, ready to append to the user message copy. */
+export function joinInjected(items: readonly Pick<InjectedContext, 'text'>[]): string {
+	return items.map((item) => item.text).join('\n\n');
+}
+
+export async function collectInjected<P>(
+	regs: readonly Registration[],
+	payload: P,
+	run: RunOne<P>
+): Promise<InjectedContext[]> {
+	const injected: InjectedContext[] = [];
+	for (const reg of regs) {
+		// A plugin disabled while this dispatch was running gets no further calls.
+		if (!reg.active) continue;
+		const result = await run(reg, payload);
+		const text = result.outcome === 'ok' ? injectedText(result.value) : undefined;
+		if (text) injected.push({ plugin_id: reg.plugin_id, text });
+	}
+	return injected;
+}
+
+function injectedText(value: unknown): string | undefined {
+	const text = isRecord(value) ? value.context : value;
+	return typeof text === 'string' ? text.trim() || undefined : undefined;
+}
+
+export async function decideToolCall(
+	regs: readonly Registration[],
+	payload: PreToolCallPayload,
+	run: RunOne<PreToolCallPayload>
+): Promise<ToolDecision> {
+	let args: Record<string, unknown> | undefined;
+	for (const reg of regs) {
+		if (!reg.active) continue;
+		const result = await run(reg, args ? { ...payload, args } : payload);
+		// Fails closed: a guard that crashed, hung or is quarantined cannot wave a call through.
+		if (result.outcome !== 'ok') return blocked(reg, failureReason(reg, result.outcome, result.error));
+		const value = result.value;
+		if (!isRecord(value)) continue;
+		if (value.block === true) {
+			const reason = typeof value.reason === 'string' && value.reason ? value.reason : `Blocked by plugin "${reg.plugin_id}".`;
+			return blocked(reg, reason);
+		}
+		if (value.args === undefined) continue;
+		const replaced = copyArgs(value.args);
+		if (!replaced) return blocked(reg, `Plugin "${reg.plugin_id}" returned args that are not a plain object; the tool call was blocked.`);
+		args = replaced;
+	}
+	return args ? { block: false, args } : { block: false };
+}
+
+function blocked(reg: Registration, reason: string): ToolDecision {
+	return { block: true, reason, plugin_id: reg.plugin_id };
+}
+
+function failureReason(reg: Registration, outcome: string, error: string): string {
+	const what = outcome === 'timeout' ? 'timed out' : outcome === 'skipped' ? 'is paused after a timeout' : `failed (${error})`;
+	return `Plugin "${reg.plugin_id}" ${what} in pre_tool_call, so the tool call was blocked.`;
+}
+
+// Returned args cross back from plugin code: copy them so the app holds plain data that the
+// plugin can no longer reach.
+function copyArgs(value: unknown): Record<string, unknown> | undefined {
+	if (!isRecord(value)) return undefined;
+	try {
+		return structuredClone(value);
+	} catch {
+		return undefined;
+	}
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { joinInjected } from './dispatch-results';
+import { HookBus } from './hook-bus';
+import { llmCall, quietLogger, toolCall } from './test-fixtures';
+
+const makeBus = () => new HookBus({ logger: quietLogger() });
+
+describe('HookBus.collect (pre_llm_call)', () => {
+	it('keeps strings and { context } results in dispatch order, tagged by plugin', async () => {
+		const bus = makeBus();
+		bus.register('b', 'pre_llm_call', () => ({ context: 'from b' }));
+		bus.register('a', 'pre_llm_call', async () => '  from a  ');
+		bus.setPluginOrder(['a', 'b']);
+		const items = await bus.collect('pre_llm_call', llmCall);
+		expect(items).toEqual([
+			{ plugin_id: 'a', text: 'from a' },
+			{ plugin_id: 'b', text: 'from b' }
+		]);
+		expect(joinInjected(items)).toBe('from a\n\nfrom b');
+	});
+
+	it('ignores empty, null, odd results and callbacks that throw', async () => {
+		const bus = makeBus();
+		const odd: unknown[] = ['', '   ', null, undefined, 42, { context: 7 }, { text: 'no' }, ['x']];
+		odd.forEach((value, i) => bus.register(`p${i}`, 'pre_llm_call', () => value as string));
+		bus.register('bad', 'pre_llm_call', () => {
+			throw new Error('nope');
+		});
+		bus.register('ok', 'pre_llm_call', () => 'kept');
+		expect(await bus.collect('pre_llm_call', llmCall)).toEqual([{ plugin_id: 'ok', text: 'kept' }]);
+	});
+
+	it('joins nothing to an empty string', () => {
+		expect(joinInjected([])).toBe('');
+	});
+});
+
+describe('HookBus.decide (pre_tool_call)', () => {
+	it('allows the call when nobody objects', async () => {
+		const bus = makeBus();
+		bus.register('a', 'pre_tool_call', () => null);
+		bus.register('b', 'pre_tool_call', () => ({ block: false }));
+		expect(await bus.decide('pre_tool_call', toolCall)).toEqual({ block: false });
+	});
+
+	it('lets the first block win and stops there', async () => {
+		const bus = makeBus();
+		let laterCalled = false;
+		bus.register('a', 'pre_tool_call', ({ tool_name }) => (tool_name === 'read_file' ? { block: true, reason: 'no files' } : null));
+		bus.register('b', 'pre_tool_call', () => {
+			laterCalled = true;
+			return { block: true, reason: 'b says no' };
+		});
+		expect(await bus.decide('pre_tool_call', toolCall)).toEqual({ block: true, reason: 'no files', plugin_id: 'a' });
+		expect(laterCalled).toBe(false);
+	});
+
+	it('names the plugin when a block gives no reason', async () => {
+		const bus = makeBus();
+		bus.register('guard', 'pre_tool_call', () => ({ block: true }));
+		expect(await bus.decide('pre_tool_call', toolCall)).toMatchObject({ reason: 'Blocked by plugin "guard".' });
+	});
+
+	it('fails closed: a callback that throws blocks the call, naming the plugin', async () => {
+		const bus = makeBus();
+		bus.register('guard', 'pre_tool_call', () => {
+			throw new Error('crashed');
+		});
+		const decision = await bus.decide('pre_tool_call', toolCall);
+		expect(decision).toMatchObject({ block: true, plugin_id: 'guard' });
+		expect(decision.reason).toMatch(/Plugin "guard" failed \(crashed\)/);
+	});
+
+	it('chains args rewrites: the next callback sees the new args', async () => {
+		const bus = makeBus();
+		const seen: unknown[] = [];
+		bus.register('a', 'pre_tool_call', ({ args }) => ({ args: { ...args, path: '/safe/a.txt' } }));
+		bus.register('b', 'pre_tool_call', ({ args }) => {
+			seen.push(args);
+			return { args: { ...args, limit: 10 } };
+		});
+		const decision = await bus.decide('pre_tool_call', toolCall);
+		expect(seen).toEqual([{ path: '/safe/a.txt' }]);
+		expect(decision).toEqual({ block: false, args: { path: '/safe/a.txt', limit: 10 } });
+		expect(toolCall.args).toEqual({ path: '/a.txt' });
+		expect(Object.isFrozen(decision.args)).toBe(false);
+	});
+
+	it('blocks when a plugin returns args that are not plain data', async () => {
+		const bus = makeBus();
+		bus.register('a', 'pre_tool_call', () => ({ args: { run: () => 1 } }));
+		expect(await bus.decide('pre_tool_call', toolCall)).toMatchObject({ block: true, plugin_id: 'a' });
+		const bus2 = makeBus();
+		bus2.register('b', 'pre_tool_call', () => ({ args: ['x'] as unknown as Record<string, unknown> }));
+		expect(await bus2.decide('pre_tool_call', toolCall)).toMatchObject({ block: true, plugin_id: 'b' });
+	});
+});

@@ -1,0 +1,124 @@
+// The open conversation: its live messages, the answer streaming into it, and the actions of
+// the chat view (send, stop, retry, model choice).
+import { SvelteMap } from 'svelte/reactivity';
+import { runTurn, retryTurn } from '../agent/run-turn';
+import type { TurnEvent } from '../agent/turn-deps';
+import { listMessages } from '../db/message-verbs';
+import type { MessageRow, SessionRow } from '../db/schema';
+import { getSession, updateSession } from '../db/session-verbs';
+import { watch } from '../db/watch';
+import { createSession } from '../sessions/session-lifecycle';
+import type { Services } from './services';
+
+export const TURN_LOCK_PREFIX = 'palimpsest-turn:';
+
+export function liveKey(key: [string, number]): string {
+	return `${key[0]}:${key[1]}`;
+}
+
+export class ChatState {
+	sessionId = $state<string | null>(null);
+	session = $state<SessionRow | null>(null);
+	messages = $state<MessageRow[]>([]);
+	/** Text of answers streaming in this tab, ahead of their database checkpoints. */
+	live = new SvelteMap<string, string>();
+	running = new SvelteMap<string, AbortController>();
+	error = $state<string | null>(null);
+	/** Provider and model for the next new session (the draft view before the first send). */
+	draft = $state({ provider: '', model: '' });
+	busy = $derived(this.sessionId !== null && this.running.has(this.sessionId));
+	#services: Services;
+	#stop: (() => void) | null = null;
+
+	constructor(services: Services) {
+		this.#services = services;
+	}
+
+	open(id: string | null): void {
+		if (id === this.sessionId) return;
+		this.#stop?.();
+		this.sessionId = id;
+		this.session = null;
+		this.messages = [];
+		this.error = null;
+		if (!id) return;
+		const db = this.#services.db;
+		this.#stop = watch(
+			async () => ({ session: await getSession(db, id), messages: await listMessages(db, id) }),
+			({ session, messages }) => {
+				if (this.sessionId !== id) return;
+				this.session = session ?? null;
+				this.messages = messages;
+			}
+		);
+	}
+
+	close(): void {
+		this.#stop?.();
+	}
+
+	/** The session a message goes to: the open one, or a new one for the draft view. */
+	async ensureSession(): Promise<string> {
+		if (this.sessionId) return this.sessionId;
+		const choice = this.#services.currentModel(this.draft);
+		const row = await createSession(this.#services.sessionContext(), choice);
+		this.open(row.id);
+		return row.id;
+	}
+
+	async send(text: string): Promise<void> {
+		const trimmed = text.trim();
+		if (!trimmed) return;
+		const sessionId = await this.ensureSession();
+		if (this.running.has(sessionId)) throw new Error('Wait for the current answer, or stop it.');
+		await this.#run(sessionId, (deps, input) => runTurn(deps, { ...input, text }));
+	}
+
+	async retry(): Promise<void> {
+		const sessionId = this.sessionId;
+		if (!sessionId || this.running.has(sessionId)) return;
+		await this.#run(sessionId, retryTurn);
+	}
+
+	stop(sessionId = this.sessionId): void {
+		if (sessionId) this.running.get(sessionId)?.abort();
+	}
+
+	async setModel(provider: string, model: string): Promise<void> {
+		if (!this.sessionId) {
+			this.draft = { provider, model };
+			return;
+		}
+		await updateSession(this.#services.db, this.sessionId, { provider, model });
+	}
+
+	async #run(
+		sessionId: string,
+		turn: typeof retryTurn
+	): Promise<void> {
+		const controller = new AbortController();
+		this.running.set(sessionId, controller);
+		this.error = null;
+		const onEvent = (event: TurnEvent) => {
+			if (event.type === 'text') this.live.set(liveKey(event.key), event.text);
+			if (event.type === 'finished') this.live.delete(liveKey(event.key));
+		};
+		try {
+			const deps = await this.#services.turnDeps(sessionId);
+			// The lock tells other tabs (and a reload's repair pass) that this answer is alive.
+			await withLock(TURN_LOCK_PREFIX + sessionId, () =>
+				turn(deps, { sessionId, signal: controller.signal, onEvent })
+			);
+		} catch (error) {
+			if (this.sessionId === sessionId) this.error = error instanceof Error ? error.message : String(error);
+		} finally {
+			this.running.delete(sessionId);
+			for (const key of [...this.live.keys()]) if (key.startsWith(`${sessionId}:`)) this.live.delete(key);
+		}
+	}
+}
+
+async function withLock<T>(name: string, work: () => Promise<T>): Promise<T> {
+	if (typeof navigator === 'undefined' || !navigator.locks) return work();
+	return navigator.locks.request(name, work) as Promise<T>;
+}

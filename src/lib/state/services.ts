@@ -1,0 +1,104 @@
+// The app's wiring: the profile database, the hook bus, providers and the dependencies of a
+// turn, assembled once at start-up and handed to the rune stores.
+import type { TurnDeps } from '../agent/turn-deps';
+import type { PalimpsestDb } from '../db/database';
+import type { ProfileRow } from '../db/meta-db';
+import { getSession } from '../db/session-verbs';
+import type { HookBus } from '../hooks/hook-bus';
+import { createProvider } from '../providers/create-provider';
+import { createOfflineProvider } from '../providers/offline';
+import type { Provider } from '../providers/types';
+import type { SessionContext } from '../sessions/session-context';
+import type { SettingsState } from './settings.svelte';
+
+export const PLATFORM = 'web';
+export const OFFLINE_PROVIDER_ID = 'offline';
+export const OFFLINE_MODEL = 'offline-mini';
+
+export interface ModelChoice {
+	provider: string;
+	model: string;
+}
+
+export interface ModelOption extends ModelChoice {
+	label: string;
+	offline: boolean;
+}
+
+export interface Services {
+	db: PalimpsestDb;
+	profile: ProfileRow;
+	hooks: HookBus;
+	settings: SettingsState;
+	sessionContext(): SessionContext;
+	turnDeps(sessionId: string): Promise<TurnDeps>;
+	/** The provider and model to use: the requested one if it still exists, else the default. */
+	currentModel(wanted?: Partial<ModelChoice>): ModelChoice;
+	modelOptions(): ModelOption[];
+	pluginName(pluginId: string): string;
+	tools?: TurnDeps['tools'];
+}
+
+export function createServices(parts: {
+	db: PalimpsestDb;
+	profile: ProfileRow;
+	hooks: HookBus;
+	settings: SettingsState;
+	pluginName?: (id: string) => string;
+	tools?: TurnDeps['tools'];
+}): Services {
+	const { db, profile, hooks, settings } = parts;
+	const offline = createOfflineProvider();
+
+	function providerFor(id: string): Provider {
+		if (id === OFFLINE_PROVIDER_ID) return offline;
+		const config = settings.get('providers').find((p) => p.id === id);
+		if (!config) throw new Error(`The provider "${id}" is no longer configured. Choose another model.`);
+		return createProvider(config);
+	}
+
+	function modelOptions(): ModelOption[] {
+		return [
+			{ provider: OFFLINE_PROVIDER_ID, model: OFFLINE_MODEL, label: `${offline.label} · ${OFFLINE_MODEL}`, offline: true },
+			...settings.get('providers').map((p) => ({ provider: p.id, model: p.model, label: `${p.label} · ${p.model}`, offline: false }))
+		];
+	}
+
+	const services: Services = {
+		db,
+		profile,
+		hooks,
+		settings,
+		tools: parts.tools,
+		sessionContext: () => ({ db, hooks, profile: profile.name, platform: PLATFORM }),
+		pluginName: (id) => parts.pluginName?.(id) ?? id,
+		modelOptions,
+		currentModel(wanted = {}) {
+			const options = modelOptions();
+			const find = (c: Partial<ModelChoice>) =>
+				options.find((o) => o.provider === c.provider && (!c.model || o.model === c.model));
+			const chosen =
+				find(wanted) ??
+				find({ provider: settings.get('default_provider'), model: settings.get('default_model') }) ??
+				options[0];
+			return { provider: chosen.provider, model: chosen.model };
+		},
+		async turnDeps(sessionId) {
+			const session = await getSession(db, sessionId);
+			if (!session) throw new Error('This session no longer exists.');
+			const provider = providerFor(session.provider);
+			return {
+				db,
+				provider,
+				model: session.model,
+				profile: profile.name,
+				platform: PLATFORM,
+				hooks,
+				tools: services.tools,
+				systemPrompt: settings.get('system_prompt') || undefined,
+				pluginName: services.pluginName
+			};
+		}
+	};
+	return services;
+}

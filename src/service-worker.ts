@@ -1,0 +1,59 @@
+// Precaches the app shell so a reload with the network off still opens the app and chats
+// with the offline model. Cache-first for the app's own files; navigations fall back to the
+// cached index.html (the SPA shell).
+/// <reference no-default-lib="true"/>
+/// <reference lib="esnext" />
+/// <reference lib="webworker" />
+import { base, build, files, version } from '$service-worker';
+
+const sw = self as unknown as ServiceWorkerGlobalScope;
+const CACHE = `palimpsest-${version}`;
+// The cl100k table is only for older OpenAI models; fetch it on first use instead.
+const PRECACHE = [...build.filter((path) => !/cl100k/.test(path)), ...files, `${base}/`, `${base}/index.html`];
+
+sw.addEventListener('install', (event) => {
+	event.waitUntil(
+		caches
+			.open(CACHE)
+			.then((cache) => cache.addAll(PRECACHE))
+			.then(() => sw.skipWaiting())
+	);
+});
+
+sw.addEventListener('activate', (event) => {
+	event.waitUntil(
+		(async () => {
+			for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+			await sw.clients.claim();
+		})()
+	);
+});
+
+sw.addEventListener('fetch', (event) => {
+	const request = event.request;
+	if (request.method !== 'GET') return;
+	const url = new URL(request.url);
+	if (url.origin !== sw.location.origin) return;
+	event.respondWith(respond(request, url));
+});
+
+async function respond(request: Request, url: URL): Promise<Response> {
+	const cache = await caches.open(CACHE);
+	if (request.mode === 'navigate') {
+		try {
+			return await fetch(request);
+		} catch {
+			return (await cache.match(`${base}/index.html`)) ?? Response.error();
+		}
+	}
+	const cached = await cache.match(url.pathname);
+	if (cached) return cached;
+	try {
+		const response = await fetch(request);
+		// Lazily loaded chunks (such as a tokenizer table) are kept for the next offline visit.
+		if (response.ok && url.pathname.startsWith(`${base}/_app/`)) cache.put(request, response.clone());
+		return response;
+	} catch {
+		return Response.error();
+	}
+}

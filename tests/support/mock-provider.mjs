@@ -1,0 +1,180 @@
+// A local mock LLM server speaking the real OpenAI Chat Completions and Anthropic Messages
+// SSE protocols, with CORS, so unit tests and the browser app can be scripted against it.
+//
+// Routes: POST …/chat/completions (OpenAI), POST …/messages (Anthropic), GET …/models.
+// Control (for a mock running in another process): POST /__mock/script with a JSON array of
+// responses, GET /__mock/requests, POST /__mock/reset.
+// Run standalone: node tests/support/mock-provider.mjs [--port 4010]
+
+import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { anthropicWriter, openAIWriter } from './mock-wire.mjs';
+
+/**
+ * One scripted answer; each chat request takes the next one, then the default answer
+ * ("Mock answer to: <last user message>") resumes.
+ * @typedef {{ type: 'text', text: string, chunks?: number, delayMs?: number, usage?: import('./mock-wire.mjs').Usage }
+ *   | { type: 'tool_call', name: string, arguments: string | object, id?: string, text?: string }
+ *   | { type: 'http_error', status: number, body?: string | object, headers?: Record<string, string> }
+ *   | { type: 'stream_error', text?: string, message?: string }
+ *   | { type: 'cut', text?: string }
+ *   | { type: 'hang', text?: string }} MockResponse
+ * @typedef {{ method: string, path: string, headers: import('node:http').IncomingHttpHeaders, body: any }} RecordedRequest
+ */
+
+const CORS = {
+	'access-control-allow-origin': '*',
+	'access-control-allow-methods': 'GET, POST, OPTIONS',
+	'access-control-allow-headers':
+		'authorization, content-type, accept, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access',
+	'access-control-expose-headers': 'retry-after',
+	'access-control-max-age': '600'
+};
+
+/** @param {number} ms */
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Text of the last user message, whether content is a string or a list of parts/blocks. */
+function lastUserText(body) {
+	const users = (body?.messages ?? []).filter((m) => m.role === 'user');
+	const content = users.at(-1)?.content ?? '';
+	if (typeof content === 'string') return content;
+	return content.map((part) => part.text ?? part.content ?? '').join('');
+}
+
+/**
+ * Splits text into `count` pieces of whole code points (never half a character), or into
+ * words when no count is given.
+ * @param {string} text @param {number} [count]
+ */
+function split(text, count) {
+	if (count === undefined) return text.match(/\S+\s*|\s+/g) ?? [];
+	const chars = Array.from(text);
+	const size = Math.max(1, Math.ceil(chars.length / Math.max(1, count)));
+	const pieces = [];
+	for (let i = 0; i < chars.length; i += size) pieces.push(chars.slice(i, i + size).join(''));
+	return pieces;
+}
+
+const estimate = (text) => Math.max(1, Math.ceil(text.length / 4));
+
+/**
+ * @param {{ port?: number }} [options]
+ * @returns {Promise<{ url: string, requests: RecordedRequest[], script: (responses: MockResponse[]) => void, reset: () => void, close: () => Promise<void> }>}
+ */
+export async function startMockProvider({ port = 0 } = {}) {
+	/** @type {RecordedRequest[]} */
+	const requests = [];
+	/** @type {MockResponse[]} */
+	const queue = [];
+
+	/** @param {import('node:http').ServerResponse} res @param {MockResponse} response @param {any} body @param {boolean} anthropic */
+	async function answer(res, response, body, anthropic) {
+		if (response.type === 'http_error') {
+			const payload = response.body ?? { error: { message: 'Mock error', type: 'mock_error' } };
+			const isText = typeof payload === 'string';
+			res.writeHead(response.status, {
+				...CORS,
+				'content-type': isText ? 'text/plain' : 'application/json',
+				...response.headers
+			});
+			return void res.end(isText ? payload : JSON.stringify(payload));
+		}
+		res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+		const model = String(body?.model ?? 'mock-model');
+		const writer = anthropic ? anthropicWriter(res, model) : openAIWriter(res, model);
+		const prompt = JSON.stringify(body?.messages ?? []);
+		const text = response.type === 'text' ? response.text : (response.text ?? '');
+		const usage =
+			(response.type === 'text' && response.usage) ||
+			{ input_tokens: estimate(prompt), output_tokens: estimate(text) };
+		writer.start(usage);
+		const chunks = response.type === 'text' ? response.chunks : undefined;
+		for (const piece of split(text, chunks)) {
+			if (response.type === 'text' && response.delayMs) await wait(response.delayMs);
+			if (res.destroyed) return;
+			writer.text(piece);
+		}
+		if (response.type === 'hang') return; // Left open until the client aborts or close().
+		if (response.type === 'cut') return void res.end();
+		if (response.type === 'stream_error') {
+			writer.error(response.message ?? 'Mock failure during streaming');
+			return void res.end();
+		}
+		if (response.type === 'tool_call') {
+			const args =
+				typeof response.arguments === 'string' ? response.arguments : JSON.stringify(response.arguments);
+			writer.toolCall(response.id ?? 'call_mock_1', response.name, args);
+			writer.finish('tool_calls', usage);
+		} else writer.finish('stop', usage);
+		res.end();
+	}
+
+	/** @param {import('node:http').ServerResponse} res @param {number} status @param {unknown} json */
+	const sendJson = (res, status, json) => {
+		res.writeHead(status, { ...CORS, 'content-type': 'application/json' });
+		res.end(JSON.stringify(json));
+	};
+
+	const server = createServer(async (req, res) => {
+		const path = (req.url ?? '/').split('?')[0];
+		if (req.method === 'OPTIONS') {
+			const pna = req.headers['access-control-request-private-network'];
+			res.writeHead(204, { ...CORS, ...(pna ? { 'access-control-allow-private-network': 'true' } : {}) });
+			return void res.end();
+		}
+		let raw = '';
+		for await (const chunk of req) raw += chunk;
+		let body = raw;
+		try {
+			body = raw ? JSON.parse(raw) : null;
+		} catch {
+			// Kept as text so a test can assert what a broken client sent.
+		}
+		if (path === '/__mock/script' && req.method === 'POST') {
+			queue.push(...(Array.isArray(body) ? body : [body]));
+			return sendJson(res, 200, { queued: queue.length });
+		}
+		if (path === '/__mock/requests') return sendJson(res, 200, requests);
+		if (path === '/__mock/reset') {
+			queue.length = 0;
+			requests.length = 0;
+			return sendJson(res, 200, { ok: true });
+		}
+		requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+		if (req.method === 'GET' && path.endsWith('/models')) {
+			const data = ['mock-model', 'mock-large'].map((id) => ({ id, object: 'model', type: 'model' }));
+			return sendJson(res, 200, { object: 'list', data, has_more: false });
+		}
+		const anthropic = path.endsWith('/messages');
+		if (req.method !== 'POST' || !(anthropic || path.endsWith('/chat/completions'))) {
+			return sendJson(res, 404, { error: { message: `No mock route for ${req.method} ${path}` } });
+		}
+		const next = queue.shift() ?? { type: 'text', text: `Mock answer to: ${lastUserText(body)}` };
+		await answer(res, next, body, anthropic).catch(() => res.destroy());
+	});
+
+	await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
+	const address = server.address();
+	const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
+	return {
+		url,
+		requests,
+		script: (responses) => void queue.push(...responses),
+		reset() {
+			queue.length = 0;
+			requests.length = 0;
+		},
+		close() {
+			server.closeAllConnections();
+			return new Promise((resolve) => server.close(() => resolve()));
+		}
+	};
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+	const flag = process.argv.indexOf('--port');
+	const port = Number(flag >= 0 ? process.argv[flag + 1] : (process.env.PORT ?? 0));
+	const mock = await startMockProvider({ port });
+	console.log(`Mock provider listening on ${mock.url}`);
+}

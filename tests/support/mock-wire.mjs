@@ -1,0 +1,100 @@
+// SSE encoders for the mock provider: each writes one answer in a real wire protocol
+// (OpenAI Chat Completions chunks, Anthropic Messages events) onto a Node response.
+
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
+/** @typedef {{ input_tokens: number, output_tokens: number }} Usage */
+
+/**
+ * @typedef {object} WireWriter
+ * @property {(usage: Usage) => void} start
+ * @property {(text: string) => void} text
+ * @property {(id: string, name: string, args: string) => void} toolCall
+ * @property {(reason: 'stop' | 'tool_calls', usage: Usage) => void} finish
+ * @property {(message: string) => void} error
+ */
+
+/** Splits a JSON text into three fragments, as real servers stream tool arguments. */
+function fragments(text) {
+	const third = Math.ceil(text.length / 3) || 1;
+	const parts = [];
+	for (let i = 0; i < text.length; i += third) parts.push(text.slice(i, i + third));
+	return parts.length ? parts : [''];
+}
+
+/** @param {ServerResponse} res @param {string} model @returns {WireWriter} */
+export function openAIWriter(res, model) {
+	const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model };
+	/** @param {Record<string, unknown>} fields */
+	const send = (fields) => res.write(`data: ${JSON.stringify({ ...base, ...fields })}\n\n`);
+	/** @param {Record<string, unknown>} delta @param {string | null} [finish] */
+	const choice = (delta, finish = null) =>
+		send({ choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+	return {
+		start: () => choice({ role: 'assistant', content: '' }),
+		text: (text) => choice({ content: text }),
+		toolCall(id, name, args) {
+			choice({
+				tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }]
+			});
+			for (const part of fragments(args)) {
+				choice({ tool_calls: [{ index: 0, function: { arguments: part } }] });
+			}
+		},
+		finish(reason, usage) {
+			choice({}, reason);
+			const { input_tokens: prompt, output_tokens: completion } = usage;
+			send({
+				choices: [],
+				usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
+			});
+			res.write('data: [DONE]\n\n');
+		},
+		error: (message) =>
+			res.write(`data: ${JSON.stringify({ error: { message, type: 'server_error', code: null } })}\n\n`)
+	};
+}
+
+/** @param {ServerResponse} res @param {string} model @returns {WireWriter} */
+export function anthropicWriter(res, model) {
+	/** @param {string} type @param {Record<string, unknown>} fields */
+	const send = (type, fields) =>
+		res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`);
+	let index = -1;
+	let textOpen = false;
+	const closeText = () => {
+		if (textOpen) send('content_block_stop', { index });
+		textOpen = false;
+	};
+	return {
+		start(usage) {
+			const message = { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [] };
+			const start = { input_tokens: usage.input_tokens, output_tokens: 1 };
+			send('message_start', { message: { ...message, stop_reason: null, usage: start } });
+			send('ping', {});
+		},
+		text(text) {
+			if (!textOpen) send('content_block_start', { index: ++index, content_block: { type: 'text', text: '' } });
+			textOpen = true;
+			send('content_block_delta', { index, delta: { type: 'text_delta', text } });
+		},
+		toolCall(id, name, args) {
+			closeText();
+			const block = { type: 'tool_use', id, name, input: {} };
+			send('content_block_start', { index: ++index, content_block: block });
+			for (const part of fragments(args)) {
+				send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } });
+			}
+			send('content_block_stop', { index });
+		},
+		finish(reason, usage) {
+			closeText();
+			const stop_reason = reason === 'tool_calls' ? 'tool_use' : 'end_turn';
+			send('message_delta', {
+				delta: { stop_reason, stop_sequence: null },
+				usage: { output_tokens: usage.output_tokens }
+			});
+			send('message_stop', {});
+		},
+		error: (message) => send('error', { error: { type: 'overloaded_error', message } })
+	};
+}
