@@ -19,7 +19,9 @@ import { anthropicWriter, openAIWriter } from './mock-wire.mjs';
  *   | { type: 'stream_error', text?: string, message?: string }
  *   | { type: 'cut', text?: string }
  *   | { type: 'hang', text?: string }} MockResponse
- * @typedef {{ method: string, path: string, headers: import('node:http').IncomingHttpHeaders, body: any }} RecordedRequest
+ * `abortedByClient` turns true when the client hung up before the answer was complete
+ * (how tests see that Stop really aborted the fetch).
+ * @typedef {{ method: string, path: string, headers: import('node:http').IncomingHttpHeaders, body: any, abortedByClient: boolean }} RecordedRequest
  */
 
 const CORS = {
@@ -141,7 +143,12 @@ export async function startMockProvider({ port = 0 } = {}) {
 			requests.length = 0;
 			return sendJson(res, 200, { ok: true });
 		}
-		requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+		/** @type {RecordedRequest} */
+		const record = { method: req.method ?? 'GET', path, headers: req.headers, body, abortedByClient: false };
+		requests.push(record);
+		res.on('close', () => {
+			if (!res.writableEnded) record.abortedByClient = true;
+		});
 		if (req.method === 'GET' && path.endsWith('/models')) {
 			const data = ['mock-model', 'mock-large'].map((id) => ({ id, object: 'model', type: 'model' }));
 			return sendJson(res, 200, { object: 'list', data, has_more: false });

@@ -13,7 +13,7 @@ export function closestName(name: string, candidates: readonly string[]): string
 	return bestDistance <= Math.max(2, Math.ceil(wanted.length / 3)) ? best : undefined;
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
 	let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
 	for (let i = 1; i <= a.length; i++) {
 		const current = [i];

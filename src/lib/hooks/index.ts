@@ -5,6 +5,6 @@ export { HookBus, resolveTimeoutMs, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS
 export type { HookBusOptions, HookRegistrationInfo } from './hook-bus';
 export { joinInjected } from './dispatch-results';
 export type { InjectedContext, ToolDecision } from './dispatch-results';
-export { SUPPRESS_AFTER_TIMEOUT_MS } from './run-hook';
+export { SUPPRESS_AFTER_TIMEOUT_MS, callWithTimeout } from './run-hook';
 export type { HookLogEntry, HookLogger, HookOutcome } from './run-hook';
 export { summarizePayload } from './summarize-payload';

@@ -85,11 +85,11 @@ export async function runHook(reg: Registration, payload: unknown, ctx: RunHookC
 	}
 }
 
-type Settled = { timedOut: false; value: unknown } | { timedOut: true };
+export type Settled = { timedOut: false; value: unknown } | { timedOut: true };
 
 // setTimeout (not AbortSignal.timeout) so Vitest fake timers drive it. A late result or
 // rejection of an abandoned call lands on an already-settled promise and is dropped.
-function callWithTimeout(call: () => unknown, timeoutMs: number): Promise<Settled> {
+export function callWithTimeout(call: () => unknown, timeoutMs: number): Promise<Settled> {
 	const running = new Promise<unknown>((resolve) => resolve(call()));
 	if (timeoutMs <= 0) return running.then((value) => ({ timedOut: false, value }));
 	return new Promise<Settled>((resolve, reject) => {

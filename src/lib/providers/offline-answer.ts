@@ -70,7 +70,7 @@ function shortReply(user: string, seed: number, turn: number): string {
 		pick(OPENERS, seed, 1),
 		points.join('\n'),
 		wantsCode ? `For example:\n\n${pick(CODE_SAMPLES, seed, 2)}` : '',
-		`*This is reply ${turn} from the offline model: it runs in your browser and does not understand you.*`
+		`*Reply ${turn} from the built-in offline model, written in your browser without a network.*`
 	];
 	return parts.filter(Boolean).join('\n\n');
 }
@@ -85,7 +85,7 @@ function summary(messages: ChatMessage[]): string {
 export function composeOfflineAnswer(messages: ChatMessage[]): string {
 	const users = messages.filter((message) => message.role === 'user');
 	const last = users[users.length - 1]?.content ?? '';
-	if (last.startsWith('echo:')) return last.slice(5).replace(/^ /, '');
+	if (last.startsWith('echo:')) return last.slice(5).trim();
 	const seed = hashText(messages.map((m) => `${m.role}\u0000${m.content}`).join('\u0001'));
 	const words = requestedWordCount(last);
 	if (words !== null) return writeEssay(words, seed);

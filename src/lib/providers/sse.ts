@@ -30,6 +30,12 @@ export async function* readSSE(
 	const onAbort = () => void reader.cancel(abortError(signal)).catch(() => {});
 	signal?.addEventListener('abort', onAbort, { once: true });
 	let finished = false;
+	let endsWithCR = false;
+	const feed = (text: string) => {
+		if (text === '') return;
+		parser.feed(text);
+		endsWithCR = text.endsWith('\r');
+	};
 	try {
 		for (;;) {
 			const { done, value } = await reader.read().catch((error: unknown) => {
@@ -37,11 +43,14 @@ export async function* readSSE(
 			});
 			throwIfAborted(signal);
 			if (done) break;
-			parser.feed(decoder.decode(value, { stream: true }));
+			feed(decoder.decode(value, { stream: true }));
 			while (queue.length > 0) yield queue.shift() as SSEMessage;
 		}
 		finished = true;
-		parser.feed(decoder.decode());
+		feed(decoder.decode());
+		// The parser holds a final CR back in case an LF follows; at the end none will, and an
+		// LF completes it as one CRLF line ending rather than adding a second one.
+		if (endsWithCR) parser.feed('\n');
 		while (queue.length > 0) yield queue.shift() as SSEMessage;
 	} finally {
 		signal?.removeEventListener('abort', onAbort);

@@ -1,0 +1,49 @@
+// The built-in slash commands. What they act on (sessions, navigation) comes from the host,
+// so the commands themselves stay small and testable.
+import type { CommandInvocation, CommandRegistry } from './command-registry';
+
+export interface BuiltinHost {
+	/** `/new`: end this session and continue the thread in a new one. */
+	newSession(invocation: CommandInvocation, title: string): Promise<void>;
+	/** `/reset`: the same, with end reason `reset`. */
+	resetSession(invocation: CommandInvocation): Promise<void>;
+	setTitle(invocation: CommandInvocation, title: string): Promise<void>;
+	usage(invocation: CommandInvocation): Promise<string>;
+}
+
+export const BUILTIN_NAMES = ['help', 'new', 'reset', 'title', 'usage'] as const;
+
+export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): void {
+	registry.addBuiltin({ name: 'help', description: 'List the commands', args_hint: '' }, async () => ({
+		output: registry
+			.list()
+			.map((c) => `/${c.name}${c.args_hint ? ` ${c.args_hint}` : ''} — ${c.description || 'no description'}${c.plugin_id ? ` (plugin ${c.plugin_id})` : ''}`)
+			.join('\n')
+	}));
+	registry.addBuiltin(
+		{ name: 'new', description: 'Start a new session in this thread', args_hint: '[title]' },
+		async (args, invocation) => {
+			await host.newSession(invocation, args);
+			return { record: false };
+		}
+	);
+	registry.addBuiltin(
+		{ name: 'reset', description: 'Start over: a fresh session in this thread', args_hint: '' },
+		async (_args, invocation) => {
+			await host.resetSession(invocation);
+			return { record: false };
+		}
+	);
+	registry.addBuiltin(
+		{ name: 'title', description: 'Rename this session', args_hint: '<text>' },
+		async (args, invocation) => {
+			if (!args) throw new Error('Usage: /title <text>');
+			await host.setTitle(invocation, args);
+			return { output: `Session renamed to “${args}”.` };
+		}
+	);
+	registry.addBuiltin(
+		{ name: 'usage', description: 'Show messages and tokens in this session', args_hint: '' },
+		async (_args, invocation) => ({ output: await host.usage(invocation) })
+	);
+}

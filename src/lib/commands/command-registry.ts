@@ -1,0 +1,121 @@
+// Built-in and plugin slash commands: registration (plugin names may not shadow built-ins),
+// lookup for autocomplete, and execution under the hook timeout.
+import { callWithTimeout } from '../hooks/run-hook';
+import type { CommandSink } from '../plugins/plugin-context';
+import { closeMatches, COMMAND_NAME, parseCommand } from './parse-command';
+
+export interface CommandSource {
+	platform: string;
+	user_id: string;
+	user_name: string;
+	chat_id: string;
+	thread_id: string;
+	profile: string;
+}
+
+/** What a command learns about its caller: the second argument of a plugin handler. */
+export interface CommandInvocation {
+	session_id: string;
+	session_key: string;
+	platform: string;
+	source: CommandSource | null;
+}
+
+export interface CommandInfo {
+	name: string;
+	description: string;
+	args_hint: string;
+	plugin_id: string | null;
+}
+
+export interface CommandResult {
+	/** Text shown in the transcript as command output (never sent to the model). */
+	output?: string;
+	/** False for commands that replace the session (the old transcript is not the place for them). */
+	record?: boolean;
+}
+
+export type BuiltinHandler = (args: string, invocation: CommandInvocation) => Promise<CommandResult>;
+
+interface Entry extends CommandInfo {
+	run: (args: string, invocation: CommandInvocation) => Promise<CommandResult>;
+}
+
+export class CommandRegistry implements CommandSink {
+	#entries = new Map<string, Entry>();
+	#builtins = new Set<string>();
+	readonly #timeoutMs: () => number;
+
+	constructor(timeoutMs: () => number) {
+		this.#timeoutMs = timeoutMs;
+	}
+
+	addBuiltin(info: Omit<CommandInfo, 'plugin_id'>, run: BuiltinHandler): void {
+		this.#builtins.add(info.name);
+		this.#entries.set(info.name, { ...info, plugin_id: null, run });
+	}
+
+	add(pluginId: string, name: string, handler: unknown, meta: { description?: string; args_hint?: string }): () => void {
+		if (!COMMAND_NAME.test(name)) {
+			throw new Error(`Command names are lowercase letters, digits, "_" and "-" (up to 40); "${name}" is not.`);
+		}
+		if (this.#builtins.has(name)) throw new Error(`"/${name}" is a built-in command; choose another name.`);
+		const owner = this.#entries.get(name);
+		if (owner) throw new Error(`"/${name}" is already registered by plugin "${owner.plugin_id}".`);
+		if (typeof handler !== 'function') throw new TypeError(`Command "/${name}" needs a handler function.`);
+		const entry: Entry = {
+			name,
+			description: String(meta.description ?? ''),
+			args_hint: String(meta.args_hint ?? ''),
+			plugin_id: pluginId,
+			run: (args, invocation) => this.#runPlugin(name, handler as (...a: unknown[]) => unknown, args, invocation)
+		};
+		this.#entries.set(name, entry);
+		return () => {
+			if (this.#entries.get(name) === entry) this.#entries.delete(name);
+		};
+	}
+
+	list(): CommandInfo[] {
+		return [...this.#entries.values()]
+			.map(({ name, description, args_hint, plugin_id }) => ({ name, description, args_hint, plugin_id }))
+			.sort((a, b) => a.name.localeCompare(b.name));
+	}
+
+	has(name: string): boolean {
+		return this.#entries.has(name);
+	}
+
+	/** Runs the command in `text`; throws with close matches when it does not exist. */
+	async execute(text: string, invocation: CommandInvocation): Promise<CommandResult> {
+		const parsed = parseCommand(text);
+		if (!parsed) throw new Error('That is not a command. Commands look like /name followed by arguments.');
+		const entry = this.#entries.get(parsed.name);
+		if (!entry) {
+			const near = closeMatches(parsed.name, [...this.#entries.keys()]);
+			const hint = near.length ? ` Did you mean ${near.map((n) => `/${n}`).join(', ')}?` : ' Type /help to see the commands.';
+			throw new Error(`Unknown command /${parsed.name}.${hint}`);
+		}
+		return entry.run(parsed.args, invocation);
+	}
+
+	async #runPlugin(
+		name: string,
+		handler: (...args: unknown[]) => unknown,
+		args: string,
+		invocation: CommandInvocation
+	): Promise<CommandResult> {
+		const timeoutMs = this.#timeoutMs();
+		let settled;
+		try {
+			// A one-argument handler simply ignores the second argument.
+			settled = await callWithTimeout(() => handler(args, structuredClone(invocation)), timeoutMs);
+		} catch (error) {
+			throw new Error(`/${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+		}
+		if (settled.timedOut) throw new Error(`/${name} did not answer within ${timeoutMs / 1000} s.`);
+		const value = settled.value;
+		if (value === undefined || value === null) return {};
+		return { output: typeof value === 'string' ? value : JSON.stringify(value, null, 2) };
+	}
+}

@@ -1,0 +1,71 @@
+// Plugin rows, their per-plugin key-value store and the bounded hook log.
+import type { PalimpsestDb } from './database';
+import type { HookLogRow, PluginRow } from './schema';
+
+export function listPlugins(db: PalimpsestDb): Promise<PluginRow[]> {
+	return db.plugins.orderBy('position').toArray();
+}
+
+export async function addPlugin(db: PalimpsestDb, row: Omit<PluginRow, 'position'>): Promise<PluginRow> {
+	return db.transaction('rw', db.plugins, async () => {
+		const last = await db.plugins.orderBy('position').last();
+		const stored = { ...row, position: (last?.position ?? -1) + 1 };
+		await db.plugins.add(stored);
+		return stored;
+	});
+}
+
+export async function updatePlugin(
+	db: PalimpsestDb,
+	id: string,
+	changes: Partial<Omit<PluginRow, 'id'>>
+): Promise<void> {
+	await db.plugins.update(id, changes);
+}
+
+/** Removes a plugin and everything it stored. */
+export async function removePlugin(db: PalimpsestDb, id: string): Promise<void> {
+	await db.transaction('rw', db.plugins, db.plugin_kv, async () => {
+		await db.plugins.delete(id);
+		await db.plugin_kv.where('plugin_id').equals(id).delete();
+	});
+}
+
+export async function kvGet(db: PalimpsestDb, pluginId: string, key: string): Promise<unknown> {
+	return (await db.plugin_kv.get([pluginId, key]))?.value;
+}
+
+export async function kvSet(db: PalimpsestDb, pluginId: string, key: string, value: unknown): Promise<void> {
+	await db.plugin_kv.put({ plugin_id: pluginId, key, value });
+}
+
+export async function kvDelete(db: PalimpsestDb, pluginId: string, key: string): Promise<void> {
+	await db.plugin_kv.delete([pluginId, key]);
+}
+
+export async function kvKeys(db: PalimpsestDb, pluginId: string, prefix = ''): Promise<string[]> {
+	const keys = await db.plugin_kv.where('plugin_id').equals(pluginId).primaryKeys();
+	return keys.map(([, key]) => key).filter((key) => key.startsWith(prefix));
+}
+
+export const HOOK_LOG_LIMIT = 500;
+
+/** Appends hook calls and trims the log to its newest HOOK_LOG_LIMIT rows. */
+export async function appendHookLog(db: PalimpsestDb, rows: HookLogRow[]): Promise<void> {
+	await db.transaction('rw', db.hook_log, async () => {
+		await db.hook_log.bulkAdd(rows);
+		const excess = (await db.hook_log.count()) - HOOK_LOG_LIMIT;
+		if (excess > 0) {
+			const old = await db.hook_log.orderBy('id').limit(excess).primaryKeys();
+			await db.hook_log.bulkDelete(old);
+		}
+	});
+}
+
+export function recentHookLog(db: PalimpsestDb, limit = 200): Promise<HookLogRow[]> {
+	return db.hook_log.orderBy('id').reverse().limit(limit).toArray();
+}
+
+export async function clearHookLog(db: PalimpsestDb): Promise<void> {
+	await db.hook_log.clear();
+}

@@ -1,0 +1,73 @@
+// Loads one plugin: fetch (or the cached copy when the network is gone), check the sha256
+// pin, import, and run register(ctx). Every failure becomes a message for the plugin's row.
+import { callWithTimeout } from '../hooks/run-hook';
+import type { PluginRow } from '../db/schema';
+import { fetchPluginSource, PluginLoadError, sha256Hex } from './fetch-plugin-source';
+import type { ModuleImporter } from './import-plugin-module';
+import type { PluginManifest } from './plugin-context';
+
+export interface LoadedModule {
+	source: string;
+	sha256: string;
+	fromCache: boolean;
+	register: (ctx: unknown) => unknown;
+	manifest: PluginManifest | null;
+}
+
+export async function loadPluginModule(
+	row: Pick<PluginRow, 'url' | 'pinned_sha256' | 'cached_source'>,
+	options: { fetchImpl?: typeof fetch; importer: ModuleImporter }
+): Promise<LoadedModule> {
+	let source: string;
+	let fromCache = false;
+	try {
+		source = await fetchPluginSource(row.url, options.fetchImpl);
+	} catch (error) {
+		const unreachable = error instanceof PluginLoadError && error.message.startsWith('Could not fetch');
+		if (!unreachable || !row.cached_source) throw error;
+		source = row.cached_source;
+		fromCache = true;
+	}
+	const sha256 = await sha256Hex(source);
+	if (row.pinned_sha256 && row.pinned_sha256 !== sha256) {
+		throw new PluginLoadError(
+			`The plugin's code has changed: its sha256 is ${sha256}, but it is pinned to ${row.pinned_sha256}. ` +
+				'Remove or update the pin if you trust the new code.'
+		);
+	}
+	let mod: Record<string, unknown>;
+	try {
+		mod = await options.importer(source, row.url);
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		throw new PluginLoadError(
+			error instanceof SyntaxError
+				? `The plugin has a syntax error: ${message}`
+				: `The plugin module could not be imported: ${message}`
+		);
+	}
+	const fallback = (mod.default ?? {}) as Record<string, unknown>;
+	const register = mod.register ?? fallback.register;
+	if (typeof register !== 'function') {
+		throw new PluginLoadError('The module does not export a register(ctx) function (named, or on its default export).');
+	}
+	return { source, sha256, fromCache, register: register as LoadedModule['register'], manifest: readManifest(mod.manifest ?? fallback.manifest) };
+}
+
+function readManifest(value: unknown): PluginManifest | null {
+	if (!value || typeof value !== 'object') return null;
+	const raw = value as Record<string, unknown>;
+	const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 300) : undefined);
+	return { name: text(raw.name), version: text(raw.version), description: text(raw.description) };
+}
+
+/** Runs register(ctx) under the hook timeout; throws a PluginLoadError on a throw or a hang. */
+export async function runRegister(register: (ctx: unknown) => unknown, ctx: unknown, timeoutMs: number): Promise<void> {
+	try {
+		const settled = await callWithTimeout(() => register(ctx), timeoutMs);
+		if (settled.timedOut) throw new PluginLoadError(`register(ctx) did not finish within ${timeoutMs / 1000} s.`);
+	} catch (error) {
+		if (error instanceof PluginLoadError) throw error;
+		throw new PluginLoadError(`register(ctx) threw: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}

@@ -1,0 +1,104 @@
+// Builds the `ctx` a plugin's register(ctx) receives. Everything it registers is tracked so
+// that disabling, reloading or removing the plugin undoes all of it.
+import type { HookBus } from '../hooks/hook-bus';
+import type { PluginStorage } from './plugin-storage';
+import type { ToolRegistry } from './plugin-tools';
+
+export interface PluginManifest {
+	name?: string;
+	version?: string;
+	description?: string;
+}
+
+export interface CommandSink {
+	add(
+		pluginId: string,
+		name: string,
+		handler: unknown,
+		meta: { description?: string; args_hint?: string }
+	): () => void;
+}
+
+export interface Registered {
+	hooks: string[];
+	commands: string[];
+	tools: string[];
+}
+
+export interface ContextParts {
+	pluginId: string;
+	manifest: PluginManifest | null;
+	hooks: HookBus;
+	commands: CommandSink;
+	tools: ToolRegistry;
+	storage: PluginStorage;
+	hasPlugin: (id: string) => boolean;
+	logger?: Pick<Console, 'info' | 'warn' | 'error'>;
+}
+
+export function createPluginContext(parts: ContextParts) {
+	const undo: Array<() => void> = [];
+	const registered: Registered = { hooks: [], commands: [], tools: [] };
+	const logger = parts.logger ?? console;
+	const tag = `[plugin ${parts.pluginId}]`;
+	let disposed = false;
+
+	function track(list: string[], name: string, remove: () => void): () => void {
+		list.push(name);
+		let done = false;
+		const once = () => {
+			if (done) return;
+			done = true;
+			remove();
+			list.splice(list.indexOf(name), 1);
+		};
+		undo.push(once);
+		return once;
+	}
+
+	function live() {
+		if (disposed) throw new Error(`Plugin "${parts.pluginId}" is unloaded; it can no longer register anything.`);
+	}
+
+	const ctx = Object.freeze({
+		plugin_id: parts.pluginId,
+		manifest: parts.manifest ? Object.freeze({ ...parts.manifest }) : null,
+		register_hook(name: string, callback: unknown) {
+			live();
+			return track(registered.hooks, String(name), parts.hooks.register(parts.pluginId, String(name), callback));
+		},
+		register_command(name: string, handler: unknown, meta: { description?: string; args_hint?: string } = {}) {
+			live();
+			return track(registered.commands, String(name), parts.commands.add(parts.pluginId, String(name), handler, meta ?? {}));
+		},
+		register_tool(tool: { name: string; description?: string; parameters?: Record<string, unknown>; handler: unknown }) {
+			live();
+			const remove = parts.tools.add({
+				plugin_id: parts.pluginId,
+				name: String(tool?.name),
+				description: String(tool?.description ?? ''),
+				parameters: structuredClone(tool?.parameters ?? { type: 'object', properties: {} }),
+				handler: tool?.handler as never
+			});
+			return track(registered.tools, String(tool.name), remove);
+		},
+		storage: parts.storage,
+		log: Object.freeze({
+			info: (...args: unknown[]) => logger.info(tag, ...args),
+			warn: (...args: unknown[]) => logger.warn(tag, ...args),
+			error: (...args: unknown[]) => logger.error(tag, ...args)
+		}),
+		has_plugin: (id: string) => parts.hasPlugin(String(id))
+	});
+
+	return {
+		ctx,
+		registered,
+		dispose() {
+			disposed = true;
+			for (const fn of undo.splice(0).reverse()) fn();
+		}
+	};
+}
+
+export type PluginContext = ReturnType<typeof createPluginContext>['ctx'];

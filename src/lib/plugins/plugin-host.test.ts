@@ -1,0 +1,148 @@
+import 'fake-indexeddb/auto';
+import Dexie from 'dexie';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PalimpsestDb } from '../db/database';
+import { addPlugin, kvKeys } from '../db/plugin-verbs';
+import type { PluginRow } from '../db/schema';
+import { HookBus } from '../hooks/hook-bus';
+import { CommandRegistry } from '../commands/command-registry';
+import { sha256Hex } from './fetch-plugin-source';
+import { importFromDataUrl } from './import-plugin-module';
+import { PluginHost } from './plugin-host';
+import { ToolRegistry } from './plugin-tools';
+import { pluginIdFromUrl, resolvePluginUrl } from './plugin-url';
+
+const GOOD = `
+export const manifest = { name: 'good', version: '1.2.3', description: 'A good plugin' };
+export function register(ctx) {
+	ctx.register_hook('post_compaction', () => {});
+	ctx.register_hook('pre_llm_call', () => 'remember ' + ctx.plugin_id);
+	ctx.register_command('hello', (args, { session_id }) => 'hello ' + session_id);
+	ctx.register_tool({ name: 'clock', description: 'time', parameters: { type: 'object' }, handler: () => 'noon' });
+	return ctx.storage.set('ready', true);
+}`;
+
+type Served = Record<string, { status?: number; type?: string; body?: string; fail?: boolean }>;
+
+function fakeFetch(served: Served) {
+	return vi.fn(async (url: string | URL | Request) => {
+		const entry = served[String(url)];
+		if (!entry || entry.fail) throw new TypeError('Failed to fetch');
+		return new Response(entry.body ?? '', {
+			status: entry.status ?? 200,
+			headers: { 'content-type': entry.type ?? 'text/javascript' }
+		});
+	}) as unknown as typeof fetch;
+}
+
+let db: PalimpsestDb;
+let hooks: HookBus;
+let commands: CommandRegistry;
+let tools: ToolRegistry;
+let served: Served;
+let host: PluginHost;
+
+beforeEach(() => {
+	db = new PalimpsestDb(`plugins-${crypto.randomUUID()}`);
+	hooks = new HookBus({ logger: { warn: () => {} } });
+	commands = new CommandRegistry(() => 1000);
+	tools = new ToolRegistry(() => 1000);
+	served = {};
+	host = new PluginHost({
+		db, hooks, commands, tools, timeoutMs: () => 200, importer: importFromDataUrl, fetchImpl: fakeFetch(served),
+		logger: { info: () => {}, warn: () => {}, error: () => {} }
+	});
+});
+afterEach(async () => {
+	db.close();
+	await Dexie.delete(db.name);
+});
+
+async function row(url: string, extra: Partial<PluginRow> = {}): Promise<PluginRow> {
+	return addPlugin(db, {
+		id: pluginIdFromUrl(url, new Set()), url, enabled: 1, pinned_sha256: null, cached_source: null,
+		cached_sha256: null, manifest: null, last_error: null, added_at: 1, ...extra
+	});
+}
+
+describe('loading plugins', () => {
+	it('registers hooks, commands, tools and storage, and caches the code', async () => {
+		served['https://x.test/good.js'] = { body: GOOD };
+		const outcome = await host.load(await row('https://x.test/good.js'));
+		expect(outcome.ok).toBe(true);
+		if (!outcome.ok) return;
+		expect(outcome.plugin.manifest).toEqual({ name: 'good', version: '1.2.3', description: 'A good plugin' });
+		expect(outcome.plugin.registered).toEqual({ hooks: ['post_compaction', 'pre_llm_call'], commands: ['hello'], tools: ['clock'] });
+		expect(await hooks.collect('pre_llm_call', {
+			session_id: 's', session_key: 'k', user_message: 'hi', conversation_history: [], is_first_turn: true,
+			model: 'm', platform: 'web', profile: 'default'
+		})).toEqual([{ plugin_id: 'good', text: 'remember good' }]);
+		expect(await kvKeys(db, 'good')).toEqual(['ready']);
+		expect((await db.plugins.get('good'))?.cached_source).toBe(GOOD);
+	});
+
+	it('undoes everything on unload (disable, remove, reload)', async () => {
+		served['https://x.test/good.js'] = { body: GOOD };
+		await host.load(await row('https://x.test/good.js'));
+		host.unload('good');
+		expect(hooks.listRegistrations()).toEqual([]);
+		expect(commands.has('hello')).toBe(false);
+		expect(tools.list()).toEqual([]);
+		expect(host.isLoaded('good')).toBe(false);
+	});
+
+	it.each([
+		['a 404', { status: 404, body: 'nope' }, 'The plugin URL answered 404'],
+		['an HTML page', { type: 'text/html', body: '<!doctype html>' }, 'not JavaScript (it was served as text/html)'],
+		['a syntax error', { body: 'export function register(ctx) { ctx.register_hook(' }, 'The plugin has a syntax error'],
+		['no register', { body: 'export const x = 1;' }, 'does not export a register(ctx) function'],
+		['a throw in register', { body: 'export function register() { throw new Error("bad config"); }' }, 'register(ctx) threw: bad config'],
+		['an unknown hook', { body: 'export function register(ctx) { ctx.register_hook("post_compact", () => {}); }' }, 'Did you mean "post_compaction"'],
+		['a hanging register', { body: 'export function register() { return new Promise(() => {}); }' }, 'did not finish within 0.2 s'],
+		['a network or CORS failure', { fail: true }, 'Access-Control-Allow-Origin']
+	])('reports %s in the row and keeps nothing registered', async (_name, entry, message) => {
+		served['https://x.test/bad.js'] = entry;
+		const outcome = await host.load(await row('https://x.test/bad.js'));
+		expect(outcome.ok).toBe(false);
+		if (!outcome.ok) expect(outcome.error).toContain(message);
+		expect((await db.plugins.get('bad'))?.last_error).toContain(message);
+		expect(hooks.listRegistrations()).toEqual([]);
+	});
+
+	it('unregisters what register added before it threw', async () => {
+		served['https://x.test/half.js'] = { body: 'export function register(ctx) { ctx.register_hook("post_compaction", () => {}); ctx.register_command("half", () => ""); throw new Error("late"); }' };
+		await host.load(await row('https://x.test/half.js'));
+		expect(hooks.listRegistrations()).toEqual([]);
+		expect(commands.has('half')).toBe(false);
+	});
+
+	it('refuses code whose sha256 differs from the pin, and accepts the pinned code', async () => {
+		served['https://x.test/good.js'] = { body: GOOD };
+		const wrong = await host.load(await row('https://x.test/good.js', { pinned_sha256: 'a'.repeat(64) }));
+		expect(wrong.ok).toBe(false);
+		if (!wrong.ok) expect(wrong.error).toContain(`its sha256 is ${await sha256Hex(GOOD)}, but it is pinned to ${'a'.repeat(64)}`);
+		const good = await host.load({ ...(await db.plugins.get('good'))!, pinned_sha256: await sha256Hex(GOOD) });
+		expect(good.ok).toBe(true);
+	});
+
+	it('loads the cached code when the network is gone', async () => {
+		served['https://x.test/good.js'] = { body: GOOD };
+		await host.load(await row('https://x.test/good.js'));
+		host.unload('good');
+		served['https://x.test/good.js'] = { fail: true };
+		const outcome = await host.load((await db.plugins.get('good'))!);
+		expect(outcome.ok && outcome.plugin.fromCache).toBe(true);
+	});
+});
+
+describe('plugin URLs', () => {
+	it('accepts https, localhost and same-origin paths, and names ids after the file', () => {
+		const origin = 'http://127.0.0.1:4173';
+		expect(resolvePluginUrl('/plugins/whoami.js', origin)).toBe('http://127.0.0.1:4173/plugins/whoami.js');
+		expect(resolvePluginUrl('http://localhost:9000/p.js', origin)).toBe('http://localhost:9000/p.js');
+		expect(resolvePluginUrl('https://cdn.test/p.mjs', origin)).toBe('https://cdn.test/p.mjs');
+		expect(() => resolvePluginUrl('http://evil.test/p.js', origin)).toThrow(/https URLs, localhost URLs or paths/);
+		expect(() => resolvePluginUrl('  ', origin)).toThrow(/Enter the URL/);
+		expect(pluginIdFromUrl('https://a.test/x/Session Index.js', new Set(['session-index']))).toBe('session-index-2');
+	});
+});

@@ -1,0 +1,38 @@
+// Which URLs a plugin may be loaded from, and the plugin id a URL gives.
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Accepts https URLs, http URLs on this machine, and same-origin paths; returns the absolute
+ * URL or throws an Error that says what is accepted.
+ */
+export function resolvePluginUrl(input: string, pageOrigin: string): string {
+	const text = input.trim();
+	if (!text) throw new Error('Enter the URL of a plugin module (an https URL, a localhost URL or a path on this site).');
+	let url: URL;
+	try {
+		url = new URL(text, pageOrigin);
+	} catch {
+		throw new Error(`"${text}" is not a valid URL.`);
+	}
+	const sameOrigin = url.origin === new URL(pageOrigin).origin;
+	const local = url.protocol === 'http:' && (LOCAL_HOSTS.has(url.hostname) || url.hostname.startsWith('127.'));
+	if (url.protocol === 'https:' || local || sameOrigin) return url.href;
+	throw new Error(
+		`Plugins load only from https URLs, localhost URLs or paths on this site; "${url.protocol}//${url.host}" is none of these.`
+	);
+}
+
+/** A readable id from the module's file name ("…/conventions.js" → "conventions"), unique among `taken`. */
+export function pluginIdFromUrl(url: string, taken: ReadonlySet<string>): string {
+	const file = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).pop() ?? 'plugin');
+	const base =
+		file
+			.replace(/\.(m?js|ts)$/i, '')
+			.toLowerCase()
+			.replace(/[^a-z0-9_-]+/g, '-')
+			.replace(/^-+|-+$/g, '') || 'plugin';
+	let id = base;
+	for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+	return id;
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { decodeAnthropicStream } from './anthropic-stream';
+import { byteStream, collect, readFixture } from './fixtures/read-fixture';
+import { readSSE } from './sse';
+import type { StreamEvent } from './types';
+
+const decode = (text: string, chunkSize = 11): Promise<StreamEvent[]> =>
+	collect(decodeAnthropicStream(readSSE(byteStream(text, chunkSize))));
+
+describe('decodeAnthropicStream on recorded streams', () => {
+	it('streams text deltas, usage and done (end_turn → stop)', async () => {
+		expect(await decode(readFixture('anthropic-text.sse'))).toEqual([
+			{ type: 'text', text: 'Hello' },
+			{ type: 'text', text: '! Ça va ?' },
+			{ type: 'text', text: ' 👋' },
+			{ type: 'usage', usage: { input_tokens: 25, output_tokens: 15 } },
+			{ type: 'done', finish_reason: 'stop' }
+		]);
+	});
+
+	it('assembles tool_use input from input_json_delta, counting cached input tokens', async () => {
+		expect(await decode(readFixture('anthropic-tool-use.sse'), 1)).toEqual([
+			{ type: 'text', text: 'Let me check the weather.' },
+			{
+				type: 'tool_call',
+				call: {
+					id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+					name: 'get_weather',
+					arguments: '{"location": "San Francisco, CA", "unit": "fahrenheit"}'
+				}
+			},
+			{ type: 'tool_call', call: { id: 'toolu_02', name: 'get_time', arguments: '{}' } },
+			{ type: 'usage', usage: { input_tokens: 1472, output_tokens: 89 } },
+			{ type: 'done', finish_reason: 'tool_calls' }
+		]);
+	});
+
+	it('throws the classified error for an error event after 200 OK', async () => {
+		await expect(decode(readFixture('anthropic-error-mid-stream.sse'))).rejects.toMatchObject({
+			name: 'ProviderError',
+			kind: 'server',
+			message: expect.stringContaining('Overloaded')
+		});
+	});
+
+	it('throws incomplete when message_stop never comes', async () => {
+		await expect(decode(readFixture('anthropic-truncated.sse'))).rejects.toMatchObject({
+			kind: 'incomplete'
+		});
+	});
+
+	it('throws malformed for an event whose data is not JSON', async () => {
+		await expect(decode('event: message_start\ndata: {"type":\n\n')).rejects.toMatchObject({
+			kind: 'malformed'
+		});
+	});
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fetchWithRetry, type FetchLike } from './fetch-with-retry';
+
+const ok = () => new Response('data: [DONE]\n\n', { status: 200 });
+const status = (code: number, headers: Record<string, string> = {}) =>
+	new Response(JSON.stringify({ error: { message: `status ${code}` } }), { status: code, headers });
+
+function scriptedFetch(...answers: (Response | Error)[]) {
+	return vi.fn<FetchLike>(async () => {
+		const next = answers.shift();
+		if (!next) throw new Error('no more scripted answers');
+		if (next instanceof Error) throw next;
+		return next;
+	});
+}
+
+describe('fetchWithRetry', () => {
+	it('retries a 429 and returns the later 200, waiting Retry-After', async () => {
+		const fetchImpl = scriptedFetch(status(429, { 'retry-after': '2' }), ok());
+		const sleep = vi.fn(async () => {});
+		const response = await fetchWithRetry(fetchImpl, 'http://x', {}, { sleep });
+		expect(response.status).toBe(200);
+		expect(fetchImpl).toHaveBeenCalledTimes(2);
+		expect(sleep).toHaveBeenCalledWith(2000, undefined);
+	});
+
+	it('backs off exponentially on 5xx and network errors, then gives up after the retries', async () => {
+		const fetchImpl = scriptedFetch(status(503), new TypeError('Failed to fetch'), status(500));
+		const sleep = vi.fn(async () => {});
+		const run = fetchWithRetry(fetchImpl, 'http://x', {}, { sleep, baseDelayMs: 100 });
+		await expect(run).rejects.toMatchObject({ kind: 'server', status: 500 });
+		expect(fetchImpl).toHaveBeenCalledTimes(3);
+		expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([100, 200]);
+	});
+
+	it('reports an unreachable host as a network error', async () => {
+		const fetchImpl = scriptedFetch(new TypeError('Failed to fetch'));
+		const run = fetchWithRetry(fetchImpl, 'http://x', {}, { retries: 0 });
+		await expect(run).rejects.toMatchObject({ kind: 'network', retryable: true });
+	});
+
+	it('does not retry errors that retrying cannot fix', async () => {
+		for (const code of [400, 401, 413]) {
+			const fetchImpl = scriptedFetch(status(code), ok());
+			await expect(fetchWithRetry(fetchImpl, 'http://x', {}, { sleep: async () => {} })).rejects.toMatchObject({
+				status: code
+			});
+			expect(fetchImpl).toHaveBeenCalledTimes(1);
+		}
+	});
+
+	it('gives up at once when Retry-After is longer than the cap', async () => {
+		const fetchImpl = scriptedFetch(status(429, { 'retry-after': '120' }), ok());
+		const sleep = vi.fn(async () => {});
+		await expect(fetchWithRetry(fetchImpl, 'http://x', {}, { sleep })).rejects.toMatchObject({
+			kind: 'rate_limit',
+			retryAfter: 120
+		});
+		expect(sleep).not.toHaveBeenCalled();
+	});
+
+	it('stops waiting and throws AbortError when aborted during backoff', async () => {
+		const controller = new AbortController();
+		const fetchImpl = scriptedFetch(status(503), ok());
+		const run = fetchWithRetry(fetchImpl, 'http://x', { signal: controller.signal }, { baseDelayMs: 60_000 });
+		setTimeout(() => controller.abort(), 10);
+		await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+		expect(fetchImpl).toHaveBeenCalledTimes(1);
+	});
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it, vi } from 'vitest';
+import { collect } from './fixtures/read-fixture';
+import { chunkAnswer, createOfflineProvider } from './offline';
+import { MAX_LONG_WORDS, requestedWordCount } from './offline-answer';
+import type { ChatMessage, StreamEvent } from './types';
+
+const offline = createOfflineProvider({ delayMs: 0 });
+const ask = async (...contents: string[]) => {
+	const messages: ChatMessage[] = contents.map((content, i) => ({
+		role: i % 2 === 0 ? 'user' : 'assistant',
+		content
+	}));
+	return collect(offline.stream({ model: 'offline-mini', messages }));
+};
+const textOf = (events: StreamEvent[]) =>
+	events.map((event) => (event.type === 'text' ? event.text : '')).join('');
+const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+describe('offline provider', () => {
+	it('describes itself as the built-in offline model', async () => {
+		expect(offline).toMatchObject({ id: 'offline', label: 'Offline model (built-in)', offline: true });
+		expect(await offline.listModels?.()).toEqual(['offline-mini']);
+	});
+
+	it('answers the same conversation identically, and different ones differently', async () => {
+		const first = textOf(await ask('How do I learn Rust?'));
+		expect(textOf(await ask('How do I learn Rust?'))).toBe(first);
+		expect(textOf(await ask('How do I bake bread?'))).not.toBe(first);
+		expect(first).toContain('> How do I learn Rust?');
+		expect(first).toMatch(/^- /m);
+	});
+
+	it('includes a code block when asked for code', async () => {
+		expect(textOf(await ask('Show me a code example'))).toContain('```');
+	});
+
+	it('streams word-sized chunks, then usage, then done', async () => {
+		const events = await ask('Tell me something');
+		const texts = events.filter((event) => event.type === 'text');
+		expect(texts.length).toBeGreaterThan(10);
+		expect(events.slice(-2).map((event) => event.type)).toEqual(['usage', 'done']);
+		const usage = events.at(-2);
+		expect(usage?.type === 'usage' && usage.usage.output_tokens).toBe(Math.ceil(textOf(events).length / 4));
+	});
+
+	it('echoes the rest of an echo: message verbatim', async () => {
+		const hostile = '# Title\n\n<img src=x onerror="alert(1)">\n\n```js\nlet a = 1;\n```\n  trailing  ';
+		expect(textOf(await ask(`echo: ${hostile}`))).toBe(hostile);
+		expect(textOf(await ask('echo:no space'))).toBe('no space');
+		expect(textOf(await ask('first', 'reply', 'echo:   two spaces kept'))).toBe('  two spaces kept');
+	});
+
+	it('writes long answers of about the requested length', async () => {
+		for (const [prompt, words] of [
+			['/long 3000', 3000],
+			['Please write 500 words about tides', 500],
+			['/long', 1000]
+		] as const) {
+			const count = wordCount(textOf(await ask(prompt)));
+			expect(count, prompt).toBeGreaterThanOrEqual(words);
+			expect(count, prompt).toBeLessThan(words + 20);
+		}
+		expect(requestedWordCount('/long 999999')).toBe(MAX_LONG_WORDS);
+		expect(requestedWordCount('how long is a piece of string?')).toBeNull();
+	});
+
+	it('streams a 20,000-word answer in a bounded number of chunks', async () => {
+		const events = await ask(`/long ${MAX_LONG_WORDS}`);
+		const chunks = events.filter((event) => event.type === 'text');
+		expect(chunks.length).toBeLessThanOrEqual(400);
+		expect(wordCount(textOf(events))).toBeGreaterThanOrEqual(MAX_LONG_WORDS);
+	});
+
+	it('chunks so that the pieces join back to the exact text', () => {
+		const text = '  Leading and\n\ntrailing\tspace  ';
+		expect(chunkAnswer(text).join('')).toBe(text);
+	});
+
+	it('waits between chunks at a typing pace by default', async () => {
+		const sleep = vi.fn(async () => {});
+		const paced = createOfflineProvider({ sleep });
+		await collect(paced.stream({ model: 'offline-mini', messages: [{ role: 'user', content: 'echo:a b c' }] }));
+		expect(sleep).toHaveBeenCalledTimes(3);
+		for (const [ms] of sleep.mock.calls as unknown as [number][]) {
+			expect(ms).toBeGreaterThanOrEqual(15);
+			expect(ms).toBeLessThanOrEqual(25);
+		}
+	});
+
+	it('ends with an AbortError when aborted mid-answer', async () => {
+		const controller = new AbortController();
+		const seen: string[] = [];
+		const run = async () => {
+			const request = { model: 'offline-mini', messages: [{ role: 'user' as const, content: '/long 200' }], signal: controller.signal };
+			for await (const event of createOfflineProvider({ delayMs: 1 }).stream(request)) {
+				if (event.type === 'text') seen.push(event.text);
+				if (seen.length === 3) controller.abort();
+			}
+		};
+		await expect(run()).rejects.toMatchObject({ name: 'AbortError' });
+		expect(seen).toHaveLength(3);
+	});
+});

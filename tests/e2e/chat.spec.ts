@@ -1,0 +1,105 @@
+// The core chat loop in a real browser: answers stream in, are stored as they arrive, can be
+// stopped and retried, and everything is still there after a reload.
+import { expect, test } from '@playwright/test';
+import {
+	assistantMessages,
+	openApp,
+	sendMessage,
+	sessionIdFromUrl,
+	sessionLinks,
+	sidebar,
+	transcript,
+	userMessages,
+	waitForAnswer
+} from './helpers';
+
+// "N words" asks the offline model for an essay; 3000 words stream in ~400 chunks (~8 s).
+const LONG_PROMPT = 'Please write 3000 words about rivers';
+
+test('an answer streams in, completes, and survives a reload', async ({ page }) => {
+	await openApp(page);
+	const prompt = 'Tell me 150 words about tides';
+	await sendMessage(page, prompt);
+	const id = sessionIdFromUrl(page);
+
+	const answer = assistantMessages(page).last();
+	await expect(answer).toHaveAttribute('data-status', 'streaming');
+	await expect.poll(async () => (await answer.innerText()).length).toBeGreaterThan(40);
+	const early = await answer.innerText();
+	await expect(answer).toHaveAttribute('data-status', 'streaming');
+	// The text keeps growing while the answer is still streaming.
+	await expect.poll(async () => (await answer.innerText()).length).toBeGreaterThan(early.length + 40);
+
+	await waitForAnswer(page);
+	const final = await answer.innerText();
+	expect(final.length).toBeGreaterThan(early.length);
+	expect(final).toContain('Part 1');
+	await expect(userMessages(page)).toHaveText([prompt]);
+	await expect(sessionLinks(page)).toHaveText([prompt]);
+
+	await page.reload();
+	await expect(page).toHaveURL(new RegExp(`/s/${id}$`));
+	await expect(userMessages(page)).toHaveText([prompt]);
+	await expect(assistantMessages(page)).toHaveCount(1);
+	await expect(assistantMessages(page).first()).toHaveAttribute('data-status', 'complete');
+	await expect(assistantMessages(page).first()).toHaveText(final);
+	await expect(sidebar(page).getByRole('link', { name: prompt })).toBeVisible();
+	await expect(sessionLinks(page)).toHaveCount(1);
+});
+
+test('Stop keeps the partial answer, marked Stopped, across a reload; Retry completes it', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, LONG_PROMPT);
+	const answer = assistantMessages(page).last();
+	await expect(answer).toHaveAttribute('data-status', 'streaming');
+	await expect.poll(async () => (await answer.innerText()).length).toBeGreaterThan(200);
+
+	await page.getByRole('button', { name: 'Stop' }).click();
+	await expect(answer).toHaveAttribute('data-status', 'aborted');
+	await expect(answer).toContainText('Stopped');
+	await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+	await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+	const partial = await answer.innerText();
+
+	// Nothing more arrives once stopped (a stream still running would add ~25 words here).
+	await page.waitForTimeout(600);
+	expect(await answer.innerText()).toBe(partial);
+	expect(partial.length).toBeGreaterThan(200);
+
+	await page.reload();
+	const reloaded = assistantMessages(page).last();
+	await expect(reloaded).toHaveAttribute('data-status', 'aborted');
+	await expect(reloaded).toContainText('Stopped');
+	await expect(reloaded).toHaveText(partial);
+
+	await reloaded.getByRole('button', { name: 'Retry' }).click();
+	await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+	const retried = await waitForAnswer(page, 'complete');
+	await expect(assistantMessages(page)).toHaveCount(1);
+	await expect(userMessages(page)).toHaveText([LONG_PROMPT]);
+	await expect(retried).not.toContainText('Stopped');
+	await expect(transcript(page).getByRole('button', { name: 'Retry' })).toHaveCount(0);
+	const full = await retried.innerText();
+	expect(full.length).toBeGreaterThan(partial.length);
+	// The offline essay is deterministic, so the full answer continues what was stopped.
+	const partialBody = partial.replace(/\s*Stopped\s*Retry\s*$/, '');
+	expect(full.startsWith(partialBody.slice(0, 200))).toBe(true);
+});
+
+test('Shift+Enter inserts a newline; Enter sends', async ({ page }) => {
+	await openApp(page);
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.click();
+	await box.pressSequentially('first line');
+	await box.press('Shift+Enter');
+	await box.pressSequentially('second line');
+
+	await expect(box).toHaveValue('first line\nsecond line');
+	await expect(userMessages(page)).toHaveCount(0);
+	await expect(page).toHaveURL(/\/$/);
+
+	await box.press('Enter');
+	await expect(userMessages(page)).toHaveText(['first line\nsecond line']);
+	await expect(box).toHaveValue('');
+	await waitForAnswer(page);
+});

@@ -1,0 +1,65 @@
+// Shared steps for the browser tests: sending a message and waiting on the answer through
+// the accessible names of DESIGN.md §10, so the tests read like what a user does.
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export function transcript(page: Page): Locator {
+	return page.getByRole('log', { name: 'Transcript' });
+}
+
+export function sidebar(page: Page): Locator {
+	return page.getByRole('navigation', { name: 'Sessions' });
+}
+
+export function assistantMessages(page: Page): Locator {
+	return transcript(page).getByRole('article', { name: 'Assistant' });
+}
+
+export function userMessages(page: Page): Locator {
+	return transcript(page).getByRole('article', { name: 'You' });
+}
+
+/** Opens the app and waits until it has left its "Opening your sessions…" splash. */
+export async function openApp(page: Page, path = '/'): Promise<void> {
+	await page.goto(path);
+	await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+}
+
+/**
+ * Types a message and sends it with Enter. The first message of a draft creates a session,
+ * so this also waits for the address to become /s/<id>.
+ */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+	const before = await userMessages(page).count();
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.fill(text);
+	await box.press('Enter');
+	await expect(userMessages(page)).toHaveCount(before + 1);
+	await expect(page).toHaveURL(/\/s\/[^/]+$/);
+}
+
+/** Waits until the last assistant answer has finished with the given status. */
+export async function waitForAnswer(page: Page, status = 'complete'): Promise<Locator> {
+	const answer = assistantMessages(page).last();
+	await expect(answer).toHaveAttribute('data-status', status);
+	await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+	return answer;
+}
+
+/** The id in the current /s/<id> address. */
+export function sessionIdFromUrl(page: Page): string {
+	const match = /\/s\/([^/?#]+)/.exec(page.url());
+	if (!match) throw new Error(`Not on a session page: ${page.url()}`);
+	return decodeURIComponent(match[1]);
+}
+
+/** Session links in the sidebar, top to bottom (the brand and page links excluded). */
+export function sessionLinks(page: Page): Locator {
+	return sidebar(page).locator('li').getByRole('link');
+}
+
+/** Starts a draft with "New session" and waits for the empty chat at `/`. */
+export async function newSession(page: Page): Promise<void> {
+	await sidebar(page).getByRole('button', { name: 'New session' }).click();
+	await expect(page).toHaveURL(/\/$/);
+	await expect(userMessages(page)).toHaveCount(0);
+}

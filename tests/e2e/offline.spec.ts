@@ -1,0 +1,77 @@
+// Offline use: once the service worker has cached the app shell, a reload with the network
+// off still opens the app, chats with the built-in model and opens stored sessions by URL.
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import {
+	assistantMessages,
+	openApp,
+	sendMessage,
+	sessionIdFromUrl,
+	sessionLinks,
+	userMessages,
+	waitForAnswer
+} from './helpers';
+
+async function waitForServiceWorkerControl(page: Page): Promise<void> {
+	await page.evaluate(async () => {
+		await navigator.serviceWorker.ready;
+	});
+	// clients.claim() normally hands this page to the worker at once; a reload makes sure.
+	if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) {
+		await page.reload();
+	}
+	await expect
+		.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+		.toBe(true);
+}
+
+async function goOffline(context: BrowserContext, page: Page): Promise<void> {
+	await context.setOffline(true);
+	// The point of the test: requests the cache cannot answer must really fail, including
+	// the ones the service worker forwards to the network.
+	const reachable = await page.evaluate(async () => {
+		try {
+			await fetch(`/not-cached-${Date.now()}.txt`);
+			return true;
+		} catch {
+			return false;
+		}
+	});
+	expect(reachable).toBe(false);
+}
+
+test('with the network off, a reload opens the app and the offline model answers', async ({ page, context }) => {
+	await openApp(page);
+	await waitForServiceWorkerControl(page);
+	await goOffline(context, page);
+
+	await page.reload();
+	await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+	expect(await page.evaluate(() => navigator.onLine)).toBe(false);
+	await expect(page.getByRole('combobox', { name: 'Model' })).toBeVisible();
+
+	await sendMessage(page, 'Hello while offline');
+	const answer = await waitForAnswer(page);
+	await expect(answer).toContainText('Hello while offline');
+	await expect(sessionLinks(page)).toHaveText(['Hello while offline']);
+});
+
+test('with the network off, reloading a /s/<id> deep link opens that session', async ({ page, context }) => {
+	await openApp(page);
+	await sendMessage(page, 'Remember the lighthouse');
+	const answer = await waitForAnswer(page);
+	const text = await answer.innerText();
+	const id = sessionIdFromUrl(page);
+	await waitForServiceWorkerControl(page);
+	await goOffline(context, page);
+
+	await page.reload();
+	await expect(page).toHaveURL(new RegExp(`/s/${id}$`));
+	await expect(userMessages(page)).toHaveText(['Remember the lighthouse']);
+	await expect(assistantMessages(page)).toHaveText([text]);
+	await expect(assistantMessages(page).first()).toHaveAttribute('data-status', 'complete');
+
+	// And a fresh navigation (not just a reload) to the deep link works too.
+	await page.goto('about:blank');
+	await page.goto(`/s/${id}`);
+	await expect(userMessages(page)).toHaveText(['Remember the lighthouse']);
+});
