@@ -18,6 +18,17 @@ export function userMessages(page: Page): Locator {
 	return transcript(page).getByRole('article', { name: 'You' });
 }
 
+/** The text of a message itself, without its "You"/"Assistant" label, status or buttons. */
+export function messageBody(article: Locator): Locator {
+	return article.locator(':scope > .plain, :scope > .markdown');
+}
+
+/** The raw textContent of a message body (whitespace and newlines kept). */
+export async function messageText(article: Locator): Promise<string> {
+	const body = messageBody(article);
+	return (await body.count()) === 0 ? '' : ((await body.textContent()) ?? '');
+}
+
 /** Opens the app and waits until it has left its "Opening your sessions…" splash. */
 export async function openApp(page: Page, path = '/'): Promise<void> {
 	await page.goto(path);

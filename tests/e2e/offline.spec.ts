@@ -7,6 +7,8 @@ import {
 	sendMessage,
 	sessionIdFromUrl,
 	sessionLinks,
+	messageBody,
+	messageText,
 	userMessages,
 	waitForAnswer
 } from './helpers';
@@ -51,7 +53,7 @@ test('with the network off, a reload opens the app and the offline model answers
 
 	await sendMessage(page, 'Hello while offline');
 	const answer = await waitForAnswer(page);
-	await expect(answer).toContainText('Hello while offline');
+	await expect(messageBody(answer)).toContainText('Hello while offline');
 	await expect(sessionLinks(page)).toHaveText(['Hello while offline']);
 });
 
@@ -59,19 +61,19 @@ test('with the network off, reloading a /s/<id> deep link opens that session', a
 	await openApp(page);
 	await sendMessage(page, 'Remember the lighthouse');
 	const answer = await waitForAnswer(page);
-	const text = await answer.innerText();
+	const text = await messageText(answer);
 	const id = sessionIdFromUrl(page);
 	await waitForServiceWorkerControl(page);
 	await goOffline(context, page);
 
 	await page.reload();
 	await expect(page).toHaveURL(new RegExp(`/s/${id}$`));
-	await expect(userMessages(page)).toHaveText(['Remember the lighthouse']);
-	await expect(assistantMessages(page)).toHaveText([text]);
+	await expect(messageBody(userMessages(page))).toHaveText(['Remember the lighthouse']);
+	await expect(messageBody(assistantMessages(page))).toHaveText([text]);
 	await expect(assistantMessages(page).first()).toHaveAttribute('data-status', 'complete');
 
 	// And a fresh navigation (not just a reload) to the deep link works too.
 	await page.goto('about:blank');
 	await page.goto(`/s/${id}`);
-	await expect(userMessages(page)).toHaveText(['Remember the lighthouse']);
+	await expect(messageBody(userMessages(page))).toHaveText(['Remember the lighthouse']);
 });

@@ -13,7 +13,8 @@ import { anthropicWriter, openAIWriter } from './mock-wire.mjs';
 /**
  * One scripted answer; each chat request takes the next one, then the default answer
  * ("Mock answer to: <last user message>") resumes.
- * @typedef {{ type: 'text', text: string, chunks?: number, delayMs?: number, usage?: import('./mock-wire.mjs').Usage }
+ * @typedef {import('./mock-wire.mjs').Usage} Usage
+ * @typedef {{ type: 'text', text: string, chunks?: number, delayMs?: number, usage?: Usage }
  *   | { type: 'tool_call', name: string, arguments: string | object, id?: string, text?: string }
  *   | { type: 'http_error', status: number, body?: string | object, headers?: Record<string, string> }
  *   | { type: 'stream_error', text?: string, message?: string }
@@ -21,14 +22,16 @@ import { anthropicWriter, openAIWriter } from './mock-wire.mjs';
  *   | { type: 'hang', text?: string }} MockResponse
  * `abortedByClient` turns true when the client hung up before the answer was complete
  * (how tests see that Stop really aborted the fetch).
- * @typedef {{ method: string, path: string, headers: import('node:http').IncomingHttpHeaders, body: any, abortedByClient: boolean }} RecordedRequest
+ * @typedef {import('node:http').IncomingHttpHeaders} Headers
+ * @typedef {{ method: string, path: string, headers: Headers, body: any, abortedByClient: boolean }} RecordedRequest
  */
 
 const CORS = {
 	'access-control-allow-origin': '*',
 	'access-control-allow-methods': 'GET, POST, OPTIONS',
 	'access-control-allow-headers':
-		'authorization, content-type, accept, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access',
+		'authorization, content-type, accept, x-api-key, anthropic-version, ' +
+		'anthropic-dangerous-direct-browser-access',
 	'access-control-expose-headers': 'retry-after',
 	'access-control-max-age': '600'
 };
@@ -36,12 +39,16 @@ const CORS = {
 /** @param {number} ms */
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Text of the last user message, whether content is a string or a list of parts/blocks. */
+/**
+ * Text of the last user message, whether content is a string or a list of parts/blocks.
+ * @param {any} body @returns {string}
+ */
 function lastUserText(body) {
-	const users = (body?.messages ?? []).filter((m) => m.role === 'user');
-	const content = users.at(-1)?.content ?? '';
+	/** @type {{ role: string, content: any }[]} */
+	const messages = body?.messages ?? [];
+	const content = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
 	if (typeof content === 'string') return content;
-	return content.map((part) => part.text ?? part.content ?? '').join('');
+	return content.map((/** @type {any} */ part) => part.text ?? part.content ?? '').join('');
 }
 
 /**
@@ -58,11 +65,21 @@ function split(text, count) {
 	return pieces;
 }
 
-const estimate = (text) => Math.max(1, Math.ceil(text.length / 4));
+const estimate = (/** @type {string} */ text) => Math.max(1, Math.ceil(text.length / 4));
 
 /**
  * @param {{ port?: number }} [options]
- * @returns {Promise<{ url: string, requests: RecordedRequest[], script: (responses: MockResponse[]) => void, reset: () => void, close: () => Promise<void> }>}
+ * @typedef {object} MockProvider
+ * @property {string} url Origin to use as base URL (OpenAI-compatible: `${url}/v1`).
+ * @property {RecordedRequest[]} requests Every request except preflights, in arrival order.
+ * @property {(responses: MockResponse[]) => void} script Queues answers for the next chat requests.
+ * @property {() => void} reset Clears the queue and the recorded requests.
+ * @property {() => Promise<void>} close Stops the server, cutting hanging streams.
+ */
+
+/**
+ * @param {{ port?: number }} [options]
+ * @returns {Promise<MockProvider>}
  */
 export async function startMockProvider({ port = 0 } = {}) {
 	/** @type {RecordedRequest[]} */
@@ -70,7 +87,10 @@ export async function startMockProvider({ port = 0 } = {}) {
 	/** @type {MockResponse[]} */
 	const queue = [];
 
-	/** @param {import('node:http').ServerResponse} res @param {MockResponse} response @param {any} body @param {boolean} anthropic */
+	/**
+	 * @param {import('node:http').ServerResponse} res @param {MockResponse} response
+	 * @param {any} body @param {boolean} anthropic
+	 */
 	async function answer(res, response, body, anthropic) {
 		if (response.type === 'http_error') {
 			const payload = response.body ?? { error: { message: 'Mock error', type: 'mock_error' } };
@@ -144,7 +164,13 @@ export async function startMockProvider({ port = 0 } = {}) {
 			return sendJson(res, 200, { ok: true });
 		}
 		/** @type {RecordedRequest} */
-		const record = { method: req.method ?? 'GET', path, headers: req.headers, body, abortedByClient: false };
+		const record = {
+			method: req.method ?? 'GET',
+			path,
+			headers: req.headers,
+			body,
+			abortedByClient: false
+		};
 		requests.push(record);
 		res.on('close', () => {
 			if (!res.writableEnded) record.abortedByClient = true;

@@ -13,7 +13,10 @@
  * @property {(message: string) => void} error
  */
 
-/** Splits a JSON text into three fragments, as real servers stream tool arguments. */
+/**
+ * Splits a JSON text into three fragments, as real servers stream tool arguments.
+ * @param {string} text
+ */
 function fragments(text) {
 	const third = Math.ceil(text.length / 3) || 1;
 	const parts = [];
@@ -73,7 +76,9 @@ export function anthropicWriter(res, model) {
 			send('ping', {});
 		},
 		text(text) {
-			if (!textOpen) send('content_block_start', { index: ++index, content_block: { type: 'text', text: '' } });
+			if (!textOpen) {
+				send('content_block_start', { index: ++index, content_block: { type: 'text', text: '' } });
+			}
 			textOpen = true;
 			send('content_block_delta', { index, delta: { type: 'text_delta', text } });
 		},

@@ -6,6 +6,10 @@ export function listPlugins(db: PalimpsestDb): Promise<PluginRow[]> {
 	return db.plugins.orderBy('position').toArray();
 }
 
+export function getPlugin(db: PalimpsestDb, id: string): Promise<PluginRow | undefined> {
+	return db.plugins.get(id);
+}
+
 export async function addPlugin(db: PalimpsestDb, row: Omit<PluginRow, 'position'>): Promise<PluginRow> {
 	return db.transaction('rw', db.plugins, async () => {
 		const last = await db.plugins.orderBy('position').last();

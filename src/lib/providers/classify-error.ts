@@ -30,7 +30,10 @@ export function isOverflowMessage(text: string): boolean {
 }
 
 /** Seconds to wait from `Retry-After` (seconds or HTTP date) or OpenAI's `retry-after-ms`. */
-export function parseRetryAfter(headers: Headers | null | undefined, now = Date.now()): number | null {
+export function parseRetryAfter(
+	headers: Headers | null | undefined,
+	now = Date.now()
+): number | null {
 	const ms = headers?.get('retry-after-ms');
 	if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms) / 1000);
 	const value = headers?.get('retry-after')?.trim();
@@ -51,7 +54,7 @@ function asRecord(value: unknown): Record<string, unknown> | null {
 	return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
 }
 
-/** Reads the common error shapes: `{error:{message,type,code}}`, `{error:"..."}`, `{message}`, `{detail}`. */
+/** Reads the common shapes: `{error:{message,type,code}}`, `{error:"…"}`, `{message}`, `{detail}`. */
 function readErrorFields(payload: unknown): ErrorFields {
 	const root = asRecord(payload);
 	const inner = asRecord(root?.error) ?? root;

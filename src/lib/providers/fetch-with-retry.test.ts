@@ -26,7 +26,7 @@ describe('fetchWithRetry', () => {
 
 	it('backs off exponentially on 5xx and network errors, then gives up after the retries', async () => {
 		const fetchImpl = scriptedFetch(status(503), new TypeError('Failed to fetch'), status(500));
-		const sleep = vi.fn(async () => {});
+		const sleep = vi.fn(async (_ms: number) => {});
 		const run = fetchWithRetry(fetchImpl, 'http://x', {}, { sleep, baseDelayMs: 100 });
 		await expect(run).rejects.toMatchObject({ kind: 'server', status: 500 });
 		expect(fetchImpl).toHaveBeenCalledTimes(3);

@@ -52,7 +52,8 @@ const POINTS = [
 
 const CODE_SAMPLES = [
 	'```ts\nfunction greet(name: string): string {\n\treturn `Hello, ${name}!`;\n}\n```',
-	'```python\ndef fibonacci(n):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n```',
+	'```python\ndef fibonacci(n):\n    a, b = 0, 1\n    for _ in range(n):\n' +
+		'        a, b = b, a + b\n    return a\n```',
 	'```sh\ngit switch -c experiment\ngit commit -am "Try the idea"\n```'
 ];
 
@@ -78,14 +79,16 @@ function shortReply(user: string, seed: number, turn: number): string {
 function summary(messages: ChatMessage[]): string {
 	const earlier = messages.filter((m) => m.role === 'user').slice(0, -1);
 	if (earlier.length === 0) return '## Summary\n\nNothing has been discussed yet.';
-	const lines = earlier.map((m) => `- The user said: ${m.content.replace(/\s+/g, ' ').slice(0, 80)}`);
+	const lines = earlier.map(
+		(m) => `- The user said: ${m.content.replace(/\s+/g, ' ').slice(0, 80)}`
+	);
 	return `## Summary\n\n${lines.join('\n')}`;
 }
 
 export function composeOfflineAnswer(messages: ChatMessage[]): string {
 	const users = messages.filter((message) => message.role === 'user');
 	const last = users[users.length - 1]?.content ?? '';
-	if (last.startsWith('echo:')) return last.slice(5).trim();
+	if (last.startsWith('echo:')) return last.slice(5).replace(/^ /, '');
 	const seed = hashText(messages.map((m) => `${m.role}\u0000${m.content}`).join('\u0001'));
 	const words = requestedWordCount(last);
 	if (words !== null) return writeEssay(words, seed);

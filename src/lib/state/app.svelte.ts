@@ -3,7 +3,14 @@
 import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { markInterruptedMessages } from '../db/message-verbs';
 import { loadActiveProfile, MetaDb, type ProfileRow } from '../db/meta-db';
-import { HookBus } from '../hooks/hook-bus';
+import { HookBus, resolveTimeoutMs } from '../hooks/hook-bus';
+import { CommandRegistry } from '../commands/command-registry';
+import { registerBuiltins } from '../commands/builtins';
+import { createHookLogWriter } from '../plugins/hook-log-writer';
+import { PluginHost } from '../plugins/plugin-host';
+import { ToolRegistry } from '../plugins/plugin-tools';
+import { createBuiltinHost } from './command-host';
+import { PluginsState } from './plugins.svelte';
 import { ChatState, TURN_LOCK_PREFIX } from './chat.svelte';
 import { createServices, type Services } from './services';
 import { SessionsState } from './sessions.svelte';
@@ -16,6 +23,7 @@ export class AppState {
 	settings!: SettingsState;
 	sessions!: SessionsState;
 	chat!: ChatState;
+	plugins!: PluginsState;
 	#stops: Array<() => void> = [];
 
 	async start(): Promise<void> {
@@ -34,13 +42,34 @@ export class AppState {
 
 	#build(db: PalimpsestDb, profile: ProfileRow): void {
 		this.settings = new SettingsState(db);
-		const hooks = new HookBus({
-			timeoutSeconds: () => Number(this.settings.get('plugins.hook_callback_timeout'))
+		const timeoutSeconds = () => Number(this.settings.get('plugins.hook_callback_timeout'));
+		const timeoutMs = () => resolveTimeoutMs(timeoutSeconds());
+		const hookLog = createHookLogWriter(db);
+		const hooks = new HookBus({ timeoutSeconds, record: hookLog.record });
+		const commands = new CommandRegistry(timeoutMs);
+		const tools = new ToolRegistry(timeoutMs);
+		const host = new PluginHost({ db, hooks, commands, tools, timeoutMs });
+		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode() });
+		this.services = createServices({
+			db,
+			profile,
+			hooks,
+			settings: this.settings,
+			commands,
+			tools,
+			pluginName: (id) => this.plugins.name(id),
+			pluginsReady: () => this.plugins.ready
 		});
-		this.services = createServices({ db, profile, hooks, settings: this.settings });
+		registerBuiltins(commands, createBuiltinHost(this.services));
 		this.sessions = new SessionsState(db);
 		this.chat = new ChatState(this.services);
 		this.#stops.push(this.settings.start(), this.sessions.start(), () => this.chat.close());
+		// Plugins load after the first paint; a turn waits for them (bounded by the hook timeout).
+		queueMicrotask(() => this.#stops.push(this.plugins.start()));
+		this.#stops.push(watchPageExit(
+				() => this.chat.finalizeOpen(),
+				() => this.chat.resume()
+			));
 	}
 
 	stop(): void {
@@ -57,6 +86,21 @@ async function sessionsStreamingElsewhere(): Promise<Set<string>> {
 			.filter((name) => name.startsWith(TURN_LOCK_PREFIX))
 			.map((name) => name.slice(TURN_LOCK_PREFIX.length))
 	);
+}
+
+function isSafeMode(): boolean {
+	return new URLSearchParams(location.search).get('safe') === '1';
+}
+
+/** Calls `onExit` when the tab is hidden or closed: the last chance plugins get to flush. */
+function watchPageExit(onExit: () => void, onReturn: () => void): () => void {
+	const onVisibility = () => (document.visibilityState === 'hidden' ? onExit() : onReturn());
+	document.addEventListener('visibilitychange', onVisibility);
+	window.addEventListener('pagehide', onExit);
+	return () => {
+		document.removeEventListener('visibilitychange', onVisibility);
+		window.removeEventListener('pagehide', onExit);
+	};
 }
 
 function describeStartupError(error: unknown): string {

@@ -7,8 +7,10 @@ import { listMessages } from '../db/message-verbs';
 import type { MessageRow, SessionRow } from '../db/schema';
 import { getSession, updateSession } from '../db/session-verbs';
 import { watch } from '../db/watch';
-import { createSession } from '../sessions/session-lifecycle';
+import { createSession, finalizeSession } from '../sessions/session-lifecycle';
 import type { Services } from './services';
+import { parseCommand } from '../commands/parse-command';
+import { runTypedCommand } from './command-host';
 
 export const TURN_LOCK_PREFIX = 'palimpsest-turn:';
 
@@ -29,6 +31,7 @@ export class ChatState {
 	busy = $derived(this.sessionId !== null && this.running.has(this.sessionId));
 	#services: Services;
 	#stop: (() => void) | null = null;
+	#finalized = false;
 
 	constructor(services: Services) {
 		this.#services = services;
@@ -36,6 +39,8 @@ export class ChatState {
 
 	open(id: string | null): void {
 		if (id === this.sessionId) return;
+		this.finalizeOpen();
+		this.#finalized = false;
 		this.#stop?.();
 		this.sessionId = id;
 		this.session = null;
@@ -51,6 +56,18 @@ export class ChatState {
 				this.messages = messages;
 			}
 		);
+	}
+
+	/** `on_session_finalize` for the open session: the user left it, or the tab is going. Once per visit. */
+	finalizeOpen(): void {
+		if (!this.sessionId || this.#finalized) return;
+		this.#finalized = true;
+		void finalizeSession(this.#services.sessionContext(), this.sessionId);
+	}
+
+	/** The tab is visible again: a later exit finalizes once more. */
+	resume(): void {
+		this.#finalized = false;
 	}
 
 	close(): void {
@@ -70,6 +87,10 @@ export class ChatState {
 		const trimmed = text.trim();
 		if (!trimmed) return;
 		const sessionId = await this.ensureSession();
+		if (parseCommand(trimmed)) {
+			await runTypedCommand(this.#services, sessionId, trimmed);
+			return;
+		}
 		if (this.running.has(sessionId)) throw new Error('Wait for the current answer, or stop it.');
 		await this.#run(sessionId, (deps, input) => runTurn(deps, { ...input, text }));
 	}

@@ -5,6 +5,8 @@ import type { PalimpsestDb } from '../db/database';
 import type { ProfileRow } from '../db/meta-db';
 import { getSession } from '../db/session-verbs';
 import type { HookBus } from '../hooks/hook-bus';
+import type { CommandRegistry } from '../commands/command-registry';
+import type { ToolRegistry } from '../plugins/plugin-tools';
 import { createProvider } from '../providers/create-provider';
 import { createOfflineProvider } from '../providers/offline';
 import type { Provider } from '../providers/types';
@@ -36,7 +38,10 @@ export interface Services {
 	currentModel(wanted?: Partial<ModelChoice>): ModelChoice;
 	modelOptions(): ModelOption[];
 	pluginName(pluginId: string): string;
-	tools?: TurnDeps['tools'];
+	tools?: ToolRegistry;
+	commands?: CommandRegistry;
+	/** Settles once enabled plugins had their first chance to load. */
+	pluginsReady?: () => Promise<void>;
 }
 
 export function createServices(parts: {
@@ -45,7 +50,9 @@ export function createServices(parts: {
 	hooks: HookBus;
 	settings: SettingsState;
 	pluginName?: (id: string) => string;
-	tools?: TurnDeps['tools'];
+	tools?: ToolRegistry;
+	commands?: CommandRegistry;
+	pluginsReady?: () => Promise<void>;
 }): Services {
 	const { db, profile, hooks, settings } = parts;
 	const offline = createOfflineProvider();
@@ -70,6 +77,8 @@ export function createServices(parts: {
 		hooks,
 		settings,
 		tools: parts.tools,
+		commands: parts.commands,
+		pluginsReady: parts.pluginsReady,
 		sessionContext: () => ({ db, hooks, profile: profile.name, platform: PLATFORM }),
 		pluginName: (id) => parts.pluginName?.(id) ?? id,
 		modelOptions,
@@ -87,6 +96,9 @@ export function createServices(parts: {
 			const session = await getSession(db, sessionId);
 			if (!session) throw new Error('This session no longer exists.');
 			const provider = providerFor(session.provider);
+			// A plugin's pre_llm_call must not miss the first turn after a reload.
+			await services.pluginsReady?.();
+			const tools = services.tools?.list().length ? services.tools : undefined;
 			return {
 				db,
 				provider,
@@ -94,7 +106,7 @@ export function createServices(parts: {
 				profile: profile.name,
 				platform: PLATFORM,
 				hooks,
-				tools: services.tools,
+				tools,
 				systemPrompt: settings.get('system_prompt') || undefined,
 				pluginName: services.pluginName
 			};

@@ -1,0 +1,79 @@
+// Connects the built-in slash commands to sessions and navigation, and runs a command typed
+// into the Message box, recording it (and its output) in the transcript.
+import { goto } from '$app/navigation';
+import type { BuiltinHost } from '../commands/builtins';
+import type { CommandInvocation } from '../commands/command-registry';
+import { appendMessages, listMessages } from '../db/message-verbs';
+import { getSession, renameSession } from '../db/session-verbs';
+import { contextRows } from '../agent/build-request';
+import { replaceSession } from '../sessions/session-lifecycle';
+import { PLATFORM, type Services } from './services';
+
+export function createBuiltinHost(services: Services): BuiltinHost {
+	async function replace(invocation: CommandInvocation, reason: 'new_session' | 'reset', title = '') {
+		const old = await getSession(services.db, invocation.session_id);
+		const next = await replaceSession(services.sessionContext(), invocation.session_id, reason, {
+			provider: old?.provider ?? 'offline',
+			model: old?.model ?? 'offline-mini',
+			title
+		});
+		await goto(`/s/${next.id}`);
+	}
+	return {
+		newSession: (invocation, title) => replace(invocation, 'new_session', title),
+		resetSession: (invocation) => replace(invocation, 'reset'),
+		setTitle: (invocation, title) => renameSession(services.db, invocation.session_id, title),
+		async usage(invocation) {
+			const session = await getSession(services.db, invocation.session_id);
+			const rows = await listMessages(services.db, invocation.session_id);
+			const context = contextRows(rows);
+			return [
+				`Model: ${session?.model} (${session?.provider})`,
+				`Messages: ${rows.length} stored, ${context.length} in context`,
+				`Estimated context: ${(session?.token_estimate ?? 0).toLocaleString()} tokens`
+			].join('\n');
+		}
+	};
+}
+
+export function invocationFor(services: Services, session: { id: string; session_key: string }): CommandInvocation {
+	return {
+		session_id: session.id,
+		session_key: session.session_key,
+		platform: PLATFORM,
+		source: {
+			platform: PLATFORM,
+			user_id: services.profile.user_id,
+			user_name: services.profile.user_name,
+			chat_id: session.session_key,
+			thread_id: session.id,
+			profile: services.profile.name
+		}
+	};
+}
+
+/** Runs a typed command; errors become visible command output, and nothing typed is lost. */
+export async function runTypedCommand(services: Services, sessionId: string, text: string): Promise<void> {
+	const session = await getSession(services.db, sessionId);
+	if (!session || !services.commands) throw new Error('This session no longer exists.');
+	await services.pluginsReady?.();
+	let output: string | undefined;
+	let failed = false;
+	let record = true;
+	try {
+		const result = await services.commands.execute(text, invocationFor(services, session));
+		output = result.output;
+		record = result.record !== false;
+	} catch (error) {
+		output = error instanceof Error ? error.message : String(error);
+		failed = true;
+	}
+	if (!record) return;
+	const now = Date.now();
+	await appendMessages(services.db, sessionId, [
+		{ id: crypto.randomUUID(), role: 'user', kind: 'command', content: text.trim(), status: 'complete', created_at: now },
+		...(output !== undefined
+			? [{ id: crypto.randomUUID(), role: 'assistant' as const, kind: 'command' as const, content: output, status: failed ? ('error' as const) : ('complete' as const), created_at: now, ...(failed ? { error: output } : {}) }]
+			: [])
+	], now);
+}
