@@ -34,9 +34,10 @@ function row(page: Page, title: string | RegExp) {
 		.filter({ has: page.getByRole('link', { name: title }) });
 }
 
-test('rename a session from the sidebar; Escape cancels; the title survives a reload', async ({ page }) => {
+test('rename and pin sessions from the sidebar; both survive a reload', async ({ page }) => {
 	await createSessions(page, [ALPHA, BRAVO, CHARLIE]);
 
+	// Rename: Enter saves.
 	await row(page, BRAVO).getByRole('button', { name: 'Rename' }).click();
 	const input = sidebar(page).getByRole('textbox', { name: 'Session title' });
 	await expect(input).toBeFocused();
@@ -53,44 +54,37 @@ test('rename a session from the sidebar; Escape cancels; the title survives a re
 	await expect(input).toHaveCount(0);
 	await expect(sessionLinks(page)).toHaveText([CHARLIE, 'Bike maintenance', ALPHA]);
 
-	await page.reload();
-	await expect(sessionLinks(page)).toHaveText([CHARLIE, 'Bike maintenance', ALPHA]);
-	// The renamed session still holds its conversation.
-	await sidebar(page).getByRole('link', { name: 'Bike maintenance' }).click();
-	await expect(messageBody(userMessages(page))).toHaveText([BRAVO]);
-});
-
-test('pinning a session moves it to the top and survives a reload', async ({ page }) => {
-	await createSessions(page, [ALPHA, BRAVO, CHARLIE]);
+	// Pin: the oldest session moves to the top.
 	const pin = row(page, ALPHA).getByRole('button', { name: 'Pin' });
 	await expect(pin).toHaveAttribute('aria-pressed', 'false');
-
 	await pin.click();
 	await expect(pin).toHaveAttribute('aria-pressed', 'true');
-	await expect(sessionLinks(page)).toHaveText([/Alpha/, CHARLIE, BRAVO]);
+	await expect(sessionLinks(page)).toHaveText([/Alpha/, CHARLIE, 'Bike maintenance']);
 	await expect(row(page, CHARLIE).getByRole('button', { name: 'Pin' })).toHaveAttribute('aria-pressed', 'false');
 
 	// New activity elsewhere does not push the pinned session down.
-	await sidebar(page).getByRole('link', { name: BRAVO }).click();
+	await sidebar(page).getByRole('link', { name: 'Bike maintenance' }).click();
 	await expect(messageBody(userMessages(page))).toHaveText([BRAVO]);
-	await sendMessage(page, 'One more question about spokes');
+	await sendMessage(page, 'echo: One more note about spokes');
 	await waitForAnswer(page);
-	await expect(sessionLinks(page)).toHaveText([/Alpha/, BRAVO, CHARLIE]);
+	await expect(sessionLinks(page)).toHaveText([/Alpha/, 'Bike maintenance', CHARLIE]);
 
 	await page.reload();
-	await expect(sessionLinks(page)).toHaveText([/Alpha/, BRAVO, CHARLIE]);
+	await expect(sessionLinks(page)).toHaveText([/Alpha/, 'Bike maintenance', CHARLIE]);
 	await expect(row(page, ALPHA).getByRole('button', { name: 'Pin' })).toHaveAttribute('aria-pressed', 'true');
+	// The renamed session still holds its conversation.
+	await expect(messageBody(userMessages(page))).toHaveText([BRAVO, 'echo: One more note about spokes']);
 
 	// Unpinning returns it to its place by activity.
 	await row(page, ALPHA).getByRole('button', { name: 'Pin' }).click();
 	await expect(row(page, ALPHA).getByRole('button', { name: 'Pin' })).toHaveAttribute('aria-pressed', 'false');
-	await expect(sessionLinks(page)).toHaveText([BRAVO, CHARLIE, ALPHA]);
+	await expect(sessionLinks(page)).toHaveText(['Bike maintenance', CHARLIE, ALPHA]);
 });
 
 test('search filters sessions by title and by message content', async ({ page }) => {
 	await createSessions(page, [ALPHA, BRAVO]);
-	// A second message whose words are in no title, only in the content.
-	await sendMessage(page, 'My spare inner tube is from Zeppelinwerk');
+	// A second message whose words are in no title, only in the content (echo: answers at once).
+	await sendMessage(page, 'echo: My spare inner tube is from Zeppelinwerk');
 	await waitForAnswer(page);
 	await newSession(page);
 	await sendMessage(page, CHARLIE);

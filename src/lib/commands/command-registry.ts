@@ -111,7 +111,7 @@ export class CommandRegistry implements CommandSink {
 			// A one-argument handler simply ignores the second argument.
 			settled = await callWithTimeout(() => handler(args, structuredClone(invocation)), timeoutMs);
 		} catch (error) {
-			throw new Error(`/${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+			throw new Error(`/${name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 		}
 		if (settled.timedOut) throw new Error(`/${name} did not answer within ${timeoutMs / 1000} s.`);
 		const value = settled.value;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HookBus } from './hook-bus';
-import { HOOK_KINDS, HOOK_NAMES, type HookName, type HookPayload } from './hook-map';
+import { HOOK_KINDS, HOOK_NAMES, type HookPayload } from './hook-map';
 import type { HookLogEntry } from './run-hook';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

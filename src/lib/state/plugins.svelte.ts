@@ -65,6 +65,7 @@ export class PluginsState {
 		this.pending = null;
 		if (!pending) return;
 		const row = await addPlugin(this.#db, {
+			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a throwaway lookup, not state
 			id: pluginIdFromUrl(pending.url, new Set(this.rows.map((r) => r.id))),
 			url: pending.url,
 			enabled: 1,

@@ -39,6 +39,7 @@ export class ProviderForm {
 	config(): ProviderConfig | string {
 		const baseUrl = this.baseUrl.trim().replace(/\/+$/, '');
 		try {
+			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- validation only, not state
 			const url = new URL(baseUrl);
 			if (!['http:', 'https:'].includes(url.protocol)) return 'The base URL must start with http:// or https://.';
 		} catch {

@@ -1,0 +1,72 @@
+// Start-up benchmark: the JavaScript the main thread loads before the Message box is ready
+// (gzip), and the time from navigation to an interactive Message box with 1,000 stored
+// sessions. Prints figures; asserts nothing. Run: npx vite build && node bench/startup.mjs
+import { gzipSync } from 'node:zlib';
+import { median, openBench } from './browser.mjs';
+
+const SESSIONS = 1000;
+const RUNS = 5;
+const bench = await openBench();
+
+try {
+	// 1. JavaScript loaded by the page at start-up (workers excluded: they are not main thread).
+	const context = await bench.browser.newContext({ serviceWorkers: 'block' });
+	const page = await context.newPage();
+	const scripts = [];
+	page.on('response', async (response) => {
+		const type = response.request().resourceType();
+		if (type === 'script') scripts.push({ url: response.url(), body: await response.body().catch(() => Buffer.alloc(0)) });
+	});
+	await page.goto(bench.url + '/');
+	await page.getByRole('textbox', { name: 'Message' }).waitFor();
+	await page.waitForLoadState('networkidle');
+	const raw = scripts.reduce((sum, s) => sum + s.body.length, 0);
+	const gzip = scripts.reduce((sum, s) => sum + gzipSync(s.body, { level: 9 }).length, 0);
+	const tokenizer = scripts.filter((s) => /o200k|cl100k|tokeniz/i.test(s.url));
+	console.log(`Start-up JavaScript on the main thread: ${scripts.length} files, ${(raw / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip (goal < 150 KB)`);
+	console.log(`Tokenizer tables loaded by the page at start-up: ${tokenizer.length === 0 ? 'none' : tokenizer.map((s) => s.url).join(', ')}`);
+
+	// 2. Seed 1,000 sessions through the app's own database, then time reloads.
+	await page.evaluate(async (count) => {
+		const open = indexedDB.open('palimpsest-default');
+		const db = await new Promise((resolve, reject) => {
+			open.onsuccess = () => resolve(open.result);
+			open.onerror = () => reject(open.error);
+		});
+		const tx = db.transaction(['sessions', 'messages'], 'readwrite');
+		const now = Date.now();
+		for (let i = 0; i < count; i++) {
+			const id = `bench-${i}`;
+			tx.objectStore('sessions').put({
+				id, title: `Benchmark session ${i}`, title_source: 'auto', session_key: `web:default:${id}`,
+				created_at: now - i * 60000, last_activity_at: now - i * 60000, ended_at: null, end_reason: null,
+				parent_session_id: null, parent_kind: null, archived: 0, pinned: i % 50 === 0 ? 1 : 0,
+				provider: 'offline', model: 'offline-mini', message_count: 2, token_estimate: 120, next_seq: 2
+			});
+			for (let seq = 0; seq < 2; seq++) {
+				tx.objectStore('messages').put({
+					session_id: id, seq, id: `${id}-${seq}`, role: seq ? 'assistant' : 'user',
+					content: `Message ${seq} of session ${i}: ${'lorem ipsum '.repeat(20)}`, status: 'complete',
+					kind: 'message', active: 1, compacted_by: null, created_at: now
+				});
+			}
+		}
+		await new Promise((resolve, reject) => {
+			tx.oncomplete = resolve;
+			tx.onerror = () => reject(tx.error);
+		});
+		db.close();
+	}, SESSIONS);
+
+	const timings = [];
+	for (let run = 0; run < RUNS; run++) {
+		await page.goto(bench.url + '/');
+		await page.getByRole('textbox', { name: 'Message' }).waitFor();
+		await page.getByRole('link', { name: 'Benchmark session 0', exact: true }).waitFor();
+		timings.push(await page.evaluate(() => performance.now()));
+	}
+	console.log(`Navigation to interactive Message box with ${SESSIONS} sessions listed: median ${median(timings).toFixed(0)} ms (runs: ${timings.map((t) => t.toFixed(0)).join(', ')})`);
+	await context.close();
+} finally {
+	await bench.close();
+}

@@ -1,0 +1,67 @@
+// Lint rules, including the layer rules of the architecture: imports point inward.
+import js from '@eslint/js';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import ts from 'typescript-eslint';
+import svelteConfig from './svelte.config.js';
+
+/** Forbids value imports of the given layers (type-only imports stay allowed). */
+function layer(files, forbidden, message) {
+	return {
+		files,
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{
+					patterns: forbidden.map((group) => ({
+						group: [group],
+						message,
+						allowTypeImports: !['dexie', 'svelte', 'svelte/*', '$app/*', '**/*.svelte'].includes(group)
+					}))
+				}
+			]
+		}
+	};
+}
+
+const APP_LAYERS = ['**/db/*', '**/hooks/*', '**/plugins/*', '**/commands/*', '**/context/*', '**/providers/*', '**/sessions/*', '**/agent/*', '**/state/*', '**/components/*'];
+const except = (...kept) => APP_LAYERS.filter((l) => !kept.some((k) => l.includes(`/${k}/`)));
+const UI = ['svelte', 'svelte/*', '$app/*', '**/*.svelte', '**/*.svelte.ts', '**/*.svelte.js'];
+
+export default ts.config(
+	js.configs.recommended,
+	...ts.configs.recommended,
+	...svelte.configs.recommended,
+	{
+		languageOptions: { globals: { ...globals.browser, ...globals.node } }
+	},
+	{
+		files: ['**/*.svelte', '**/*.svelte.ts', '**/*.svelte.js'],
+		languageOptions: {
+			parserOptions: { projectService: true, extraFileExtensions: ['.svelte'], parser: ts.parser, svelteConfig }
+		}
+	},
+	{
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+			'svelte/no-navigation-without-resolve': 'off'
+		}
+	},
+	// Only db/ talks to Dexie.
+	layer(['src/**/*.{ts,js,svelte}'], ['dexie'], 'Only src/lib/db may import Dexie.'),
+	{ files: ['src/lib/db/**'], rules: { '@typescript-eslint/no-restricted-imports': 'off' } },
+	layer(['src/lib/db/**'], except('db'), 'db/ imports nothing app-level.'),
+	layer(['src/lib/hooks/**'], [...except('hooks'), ...UI, 'dexie'], 'hooks/ is plain TypeScript with no app-level imports.'),
+	layer(['src/lib/providers/**'], [...except('providers'), ...UI, 'dexie'], 'providers/ is plain TypeScript with no app-level imports.'),
+	layer(['src/lib/context/**'], [...except('context', 'db'), ...UI, 'dexie'], 'context/ may import only db (client side).'),
+	layer(['src/lib/plugins/**'], [...except('plugins', 'hooks', 'db'), ...UI, 'dexie'], 'plugins/ may import hooks and db.'),
+	layer(['src/lib/sessions/**'], [...except('sessions', 'db', 'hooks'), ...UI, 'dexie'], 'sessions/ may import db and hooks.'),
+	layer(['src/lib/commands/**'], [...except('commands', 'hooks', 'plugins', 'sessions', 'context'), ...UI, 'dexie'], 'commands/ may import hooks, plugins, sessions and context.'),
+	layer(['src/lib/agent/**'], [...except('agent', 'db', 'hooks', 'plugins', 'commands', 'context', 'providers', 'sessions'), ...UI, 'dexie'], 'agent/ is plain TypeScript below the UI.'),
+	layer(['src/lib/components/**', 'src/routes/**'], ['dexie', '**/db/*', '$lib/db/*'], 'Components read state; they never import the database.'),
+	// Tests may reach across layers to set up real parts.
+	{ files: ['**/*.test.ts', '**/*.test-d.ts', 'tests/**'], rules: { '@typescript-eslint/no-restricted-imports': 'off' } },
+	{
+		ignores: ['build/', '.svelte-kit/', 'node_modules/', 'test-results/', 'playwright-report/', 'static/*.d.ts']
+	}
+);
