@@ -262,11 +262,11 @@ export interface CommandContext {
 	source: CommandSource | null;
 }
 
-/** A returned string is shown in the transcript as command output; it is not sent to the model. */
-export type CommandHandler = (
-	raw_args: string,
-	context: CommandContext
-) => string | null | undefined | void | Promise<string | null | undefined | void>;
+/**
+ * A returned string is shown in the transcript as command output (another value as JSON;
+ * null or undefined shows nothing). It is never sent to the model. `raw_args` is trimmed.
+ */
+export type CommandHandler = (raw_args: string, context: CommandContext) => unknown;
 
 export interface CommandOptions {
 	/** One line, shown by `/help` and in the command menu. */
@@ -287,12 +287,16 @@ export interface ToolContext {
 }
 
 export interface ToolDefinition {
-	/** What the model calls the tool. */
+	/** What the model calls the tool: 1–64 letters, digits, `_` or `-`; unique across plugins. */
 	name: string;
 	/** Tells the model when and how to use it. */
 	description: string;
-	parameters: JsonSchema;
-	/** Returns a string or a JSON-serialisable value, given to the model as the tool result. */
+	/** Without it, the tool takes no arguments. */
+	parameters?: JsonSchema;
+	/**
+	 * Returns a string or a JSON-serialisable value (sent as JSON text), given to the model as
+	 * the tool result. Runs under the hook timeout; a throw reaches the model as a tool error.
+	 */
 	handler: (args: Record<string, unknown>, context: ToolContext) => unknown;
 }
 
@@ -302,7 +306,7 @@ export interface ToolDefinition {
 
 /** An async key-value store private to the plugin, kept in IndexedDB for the profile. */
 export interface PluginStorage {
-	/** The stored value, or undefined. */
+	/** A copy of the stored value, or undefined. Keys are non-empty strings. */
 	get<T = unknown>(key: string): Promise<T | undefined>;
 	/** Stores a structured-cloneable value. */
 	set(key: string, value: unknown): Promise<void>;
@@ -311,16 +315,17 @@ export interface PluginStorage {
 	keys(prefix?: string): Promise<string[]>;
 }
 
-/** Console output tagged with the plugin's name. */
+/** Console output tagged `[plugin <id>]`. */
 export interface PluginLog {
 	info(...args: unknown[]): void;
 	warn(...args: unknown[]): void;
 	error(...args: unknown[]): void;
 }
 
+/** Every field is optional; each is a string of up to 300 characters. */
 export interface PluginManifest {
-	name: string;
-	version: string;
+	name?: string;
+	version?: string;
 	description?: string;
 }
 
@@ -335,7 +340,7 @@ export interface PluginContext {
 	/** Throws on an unknown hook name, listing the valid ones. */
 	register_hook<N extends HookName>(name: N, callback: HookHandler<N>): Unregister;
 	/**
-	 * Adds `/name`. Names are lowercase `[a-z0-9][a-z0-9_-]*`; a name taken by a built-in
+	 * Adds `/name`. Names are lowercase `[a-z0-9][a-z0-9_-]*`, at most 40 characters; a name taken by a built-in
 	 * (`help`, `new`, `reset`, `title`, `usage`, `compress`, `exit`, `archive`) or another
 	 * plugin throws.
 	 */
@@ -348,7 +353,8 @@ export interface PluginContext {
 	has_plugin(id: string): boolean;
 }
 
-export type RegisterFunction = (ctx: PluginContext) => void;
+/** May be async: it is awaited under the hook timeout; a throw undoes what it registered. */
+export type RegisterFunction = (ctx: PluginContext) => void | Promise<void>;
 
 /** A plugin is one self-contained ES module exporting `register` (or a default object with it). */
 export type PluginModule =

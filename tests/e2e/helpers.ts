@@ -65,7 +65,7 @@ export function sessionIdFromUrl(page: Page): string {
 
 /** Session links in the sidebar, top to bottom (the brand and page links excluded). */
 export function sessionLinks(page: Page): Locator {
-	return sidebar(page).locator('li').getByRole('link');
+	return sidebar(page).getByRole('listitem').getByRole('link');
 }
 
 /** Starts a draft with "New session" and waits for the empty chat at `/`. */

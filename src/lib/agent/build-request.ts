@@ -1,20 +1,12 @@
 // Turns stored rows into the provider-neutral messages of one request. Pure.
+import { contextRows } from '../db/context-rows';
 import type { MessageRow } from '../db/schema';
 import type { ChatMessage } from '../providers/types';
 
 export const DEFAULT_SYSTEM_PROMPT =
 	'You are a helpful assistant. Answer in Markdown when formatting helps.';
 
-/** Rows that are part of the model's context: active conversation rows with content. */
-export function contextRows(rows: MessageRow[]): MessageRow[] {
-	return rows.filter(
-		(row) =>
-			row.active === 1 &&
-			(row.kind === 'message' || row.kind === 'summary') &&
-			row.status !== 'streaming' &&
-			!(row.role === 'assistant' && row.status === 'error' && !row.content)
-	);
-}
+export { contextRows };
 
 export function toChatMessage(row: MessageRow): ChatMessage {
 	const message: ChatMessage = { role: row.role, content: row.content };

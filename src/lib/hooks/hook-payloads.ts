@@ -45,7 +45,7 @@ export type SessionStartPayload = {
 export type SessionEndPayload = {
 	session_id: string;
 	session_key: string;
-	/** Why it ended, e.g. `exit`, `new`, `reset`, `compression`. */
+	/** Why it ended, e.g. `exit`, `new_session`, `reset`, `compression`. */
 	end_reason: string;
 	platform: Platform;
 };

@@ -47,6 +47,7 @@ export class ChatState {
 		this.messages = [];
 		this.error = null;
 		if (!id) return;
+		void this.#services.refreshTokens(id);
 		const db = this.#services.db;
 		this.#stop = watch(
 			async () => ({ session: await getSession(db, id), messages: await listMessages(db, id) }),
@@ -89,6 +90,7 @@ export class ChatState {
 		const sessionId = await this.ensureSession();
 		if (parseCommand(trimmed)) {
 			await runTypedCommand(this.#services, sessionId, trimmed);
+			void this.#services.refreshTokens(sessionId);
 			return;
 		}
 		if (this.running.has(sessionId)) throw new Error('Wait for the current answer, or stop it.');
@@ -111,6 +113,7 @@ export class ChatState {
 			return;
 		}
 		await updateSession(this.#services.db, this.sessionId, { provider, model });
+		void this.#services.refreshTokens(this.sessionId);
 	}
 
 	async #run(
@@ -133,6 +136,7 @@ export class ChatState {
 		} catch (error) {
 			if (this.sessionId === sessionId) this.error = error instanceof Error ? error.message : String(error);
 		} finally {
+			void this.#services.refreshTokens(sessionId);
 			this.running.delete(sessionId);
 			for (const key of [...this.live.keys()]) if (key.startsWith(`${sessionId}:`)) this.live.delete(key);
 		}

@@ -11,6 +11,8 @@ import { createProvider } from '../providers/create-provider';
 import { createOfflineProvider } from '../providers/offline';
 import type { Provider } from '../providers/types';
 import type { SessionContext } from '../sessions/session-context';
+import { createTokenClient, type TokenClient } from '../context/token-client';
+import { refreshTokenEstimate } from '../context/refresh-token-estimate';
 import type { SettingsState } from './settings.svelte';
 
 export const PLATFORM = 'web';
@@ -38,6 +40,8 @@ export interface Services {
 	currentModel(wanted?: Partial<ModelChoice>): ModelChoice;
 	modelOptions(): ModelOption[];
 	pluginName(pluginId: string): string;
+	/** Recounts what is new in a session (in the worker) and updates its token estimate. */
+	refreshTokens(sessionId: string): Promise<void>;
 	tools?: ToolRegistry;
 	commands?: CommandRegistry;
 	/** Settles once enabled plugins had their first chance to load. */
@@ -56,6 +60,7 @@ export function createServices(parts: {
 }): Services {
 	const { db, profile, hooks, settings } = parts;
 	const offline = createOfflineProvider();
+	let tokenClient: TokenClient | null = null;
 
 	function providerFor(id: string): Provider {
 		if (id === OFFLINE_PROVIDER_ID) return offline;
@@ -82,6 +87,16 @@ export function createServices(parts: {
 		sessionContext: () => ({ db, hooks, profile: profile.name, platform: PLATFORM }),
 		pluginName: (id) => parts.pluginName?.(id) ?? id,
 		modelOptions,
+		async refreshTokens(sessionId) {
+			const session = await getSession(db, sessionId);
+			if (!session) return;
+			tokenClient ??= createTokenClient();
+			try {
+				await refreshTokenEstimate(db, tokenClient, sessionId, session.model, settings.get('system_prompt'));
+			} catch (error) {
+				console.warn('Could not update the token estimate', error);
+			}
+		},
 		currentModel(wanted = {}) {
 			const options = modelOptions();
 			const find = (c: Partial<ModelChoice>) =>
