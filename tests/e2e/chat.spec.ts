@@ -78,7 +78,8 @@ test('Stop keeps the partial answer, marked Stopped, across a reload; Retry comp
 
 	await reloaded.getByRole('button', { name: 'Retry' }).click();
 	await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
-	const retried = await waitForAnswer(page, 'complete');
+	// A 3000-word answer streams for about 8 s.
+	const retried = await waitForAnswer(page, 'complete', 30_000);
 	await expect(assistantMessages(page)).toHaveCount(1);
 	await expect(messageBody(userMessages(page))).toHaveText([LONG_PROMPT]);
 	await expect(retried).not.toContainText('Stopped');
@@ -106,4 +107,27 @@ test('Shift+Enter inserts a newline; Enter sends', async ({ page }) => {
 	expect(await messageText(userMessages(page).first())).toBe('first line\nsecond line');
 	await expect(box).toHaveValue('');
 	await expect(assistantMessages(page)).toHaveCount(1);
+});
+
+test('a reload mid-stream keeps the checkpointed partial answer, marked incomplete', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, LONG_PROMPT);
+	const answer = assistantMessages(page).last();
+	await expect(answer).toHaveAttribute('data-status', 'streaming');
+	// Past a few checkpoints (they are written every 250 ms).
+	await expect.poll(async () => (await messageText(answer)).length).toBeGreaterThan(400);
+	const seen = await messageText(answer);
+
+	await page.reload();
+	const reloaded = assistantMessages(page).last();
+	await expect(reloaded).toHaveAttribute('data-status', 'incomplete');
+	await expect(reloaded).toContainText('Incomplete');
+	const kept = await messageText(reloaded);
+	// At most one checkpoint interval of text can be lost; what was kept is a prefix of the stream.
+	expect(kept.length).toBeGreaterThan(seen.length / 2);
+	expect(seen.startsWith(kept.slice(0, 200))).toBe(true);
+	await expect(reloaded.getByRole('button', { name: 'Retry' })).toBeVisible();
+	// Nothing is still streaming into it after the reload.
+	await page.waitForTimeout(600);
+	await expect(reloaded).toHaveAttribute('data-status', 'incomplete');
 });

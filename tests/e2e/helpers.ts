@@ -49,9 +49,9 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
 }
 
 /** Waits until the last assistant answer has finished with the given status. */
-export async function waitForAnswer(page: Page, status = 'complete'): Promise<Locator> {
+export async function waitForAnswer(page: Page, status = 'complete', timeout?: number): Promise<Locator> {
 	const answer = assistantMessages(page).last();
-	await expect(answer).toHaveAttribute('data-status', status);
+	await expect(answer).toHaveAttribute('data-status', status, { timeout });
 	await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
 	return answer;
 }

@@ -5,28 +5,12 @@
 import { Marked, type Tokens } from 'marked';
 import { escapeHtml } from './escape-html';
 import { highlightCode, MAX_HIGHLIGHT_CHARS } from './highlight-code';
+import { markedLimits, resetMarkedLimits } from './marked-limits';
 import { hostOf, safeImageSrc, safeLinkHref } from './safe-url';
 
 /** Highlighting budget per document, so a pasted log of many blocks still renders fast. */
 const MAX_HIGHLIGHT_CHARS_PER_DOCUMENT = 2 * MAX_HIGHLIGHT_CHARS;
 let highlightBudget = MAX_HIGHLIGHT_CHARS_PER_DOCUMENT;
-
-/**
- * marked looks for the closer of every `*`, `_` or `~` by scanning the rest of the paragraph,
- * so a long run of unmatched delimiters is quadratic (200 KB of `*a` took 11 s). Each scan
- * is charged the length it may cover; once a document has spent this many characters, the
- * remaining delimiters are shown literally. Ordinary prose spends a tiny fraction of it.
- */
-const MAX_DELIMITER_SCAN_PER_DOCUMENT = 30_000_000;
-let delimiterBudget = MAX_DELIMITER_SCAN_PER_DOCUMENT;
-
-/** `false` lets marked's own tokenizer run; `undefined` tells it there is no match here. */
-function chargeDelimiterScan(src: string): false | undefined {
-	const char = src[0];
-	if (char !== '*' && char !== '_' && char !== '~') return false;
-	delimiterBudget -= src.length;
-	return delimiterBudget >= 0 ? false : undefined;
-}
 
 function titleAttr(title: string | null | undefined): string {
 	return title ? ` title="${escapeHtml(title)}"` : '';
@@ -63,11 +47,7 @@ function renderRawHtml({ text, block }: Tokens.HTML | Tokens.Tag): string {
 }
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
-marked.use({
-	tokenizer: {
-		emStrong: chargeDelimiterScan,
-		del: chargeDelimiterScan
-	},
+marked.use(markedLimits, {
 	renderer: {
 		html: renderRawHtml,
 		code: renderCode,
@@ -87,7 +67,7 @@ marked.use({
 /** HTML for model Markdown, safe by construction; DOMPurify still runs over it in the browser. */
 export function markdownToHtml(source: string): string {
 	highlightBudget = MAX_HIGHLIGHT_CHARS_PER_DOCUMENT;
-	delimiterBudget = MAX_DELIMITER_SCAN_PER_DOCUMENT;
+	resetMarkedLimits();
 	try {
 		return marked.parse(source, { async: false });
 	} catch {

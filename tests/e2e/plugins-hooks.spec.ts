@@ -1,0 +1,137 @@
+// Plugin hooks in a real browser: pre_llm_call context reaches the provider's request (and the
+// disclosure in the transcript) but never the stored message, and a hook that hangs is cut off
+// by the hook timeout instead of stalling the chat.
+import { expect, test } from '@playwright/test';
+import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
+import { assistantMessages, messageBody, messageText, openApp, sendMessage, sessionIdFromUrl, userMessages, waitForAnswer } from './helpers';
+import {
+	addCustomProvider,
+	addPlugin,
+	hookLogRows,
+	navigate,
+	readRows,
+	rowStatus,
+	setHookTimeout,
+	startPluginOrigins,
+	type PluginOrigins
+} from './plugin-helpers';
+
+const PLUGIN_TEXT = 'PLUGIN-CONTEXT-1234';
+
+let origins: PluginOrigins;
+let mock: MockProvider;
+
+test.beforeAll(async () => {
+	origins = await startPluginOrigins();
+	mock = await startMockProvider();
+});
+
+test.afterAll(async () => {
+	await origins?.close();
+	await mock?.close();
+});
+
+test.beforeEach(() => mock.reset());
+
+/** Text of a chat message's content, whether a string or a list of parts. */
+function contentText(content: unknown): string {
+	if (typeof content === 'string') return content;
+	if (Array.isArray(content)) return content.map((part) => String(part?.text ?? part?.content ?? '')).join('');
+	return '';
+}
+
+test('pre_llm_call context is sent to the provider and disclosed, but not stored as the message', async ({ page }) => {
+	await openApp(page);
+	const row = await addPlugin(page, `${origins.cors}/inject.js`, 'Context injector');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await expect(row).toContainText('pre_llm_call');
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
+
+	await navigate(page, 'Chat');
+	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label });
+	const typed = 'What is the capital of France?';
+	await sendMessage(page, typed);
+	const sessionId = sessionIdFromUrl(page);
+	const answer = await waitForAnswer(page);
+	await expect(messageBody(answer)).toContainText('Mock answer to:');
+
+	// What the provider received: the plugin's text on the last user message, not the system prompt.
+	const chats = mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'));
+	expect(chats).toHaveLength(1);
+	const messages: { role: string; content: unknown }[] = chats[0].body.messages;
+	expect(chats[0].body.model).toBe('mock-model');
+	const lastUser = messages.filter((m) => m.role === 'user').at(-1);
+	expect(contentText(lastUser?.content)).toContain(typed);
+	expect(contentText(lastUser?.content)).toContain(PLUGIN_TEXT);
+	for (const system of messages.filter((m) => m.role === 'system')) {
+		expect(contentText(system.content)).not.toContain(PLUGIN_TEXT);
+	}
+	// Nowhere else in the request either: once, on the outgoing user message.
+	expect(JSON.stringify(chats[0].body).split(PLUGIN_TEXT)).toHaveLength(2);
+
+	// What the user sees: their message as typed, and a collapsed disclosure of the context.
+	const mine = userMessages(page).last();
+	expect(await messageText(mine)).toBe(typed);
+	const disclosure = mine.locator('details').filter({ hasText: 'Context added by plugins' });
+	await expect(disclosure).toHaveCount(1);
+	await expect(disclosure).not.toHaveAttribute('open');
+	await expect(mine.getByText(PLUGIN_TEXT)).toBeHidden();
+	await disclosure.getByText('Context added by plugins').click();
+	await expect(disclosure).toHaveAttribute('open');
+	await expect(disclosure.getByText('Context injector')).toBeVisible();
+	await expect(disclosure.getByText(PLUGIN_TEXT)).toBeVisible();
+
+	// What was stored: exactly what the user typed.
+	const stored = (await readRows(page, 'palimpsest-default', 'messages')).filter(
+		(m) => m.session_id === sessionId && m.role === 'user'
+	);
+	expect(stored).toHaveLength(1);
+	expect(stored[0].content).toBe(typed);
+
+	// After a reload the disclosure is still there, and the message is still as typed.
+	await page.reload();
+	const reloaded = userMessages(page).last();
+	await expect(messageBody(reloaded)).toHaveText(typed);
+	const again = reloaded.locator('details').filter({ hasText: 'Context added by plugins' });
+	await expect(again).toHaveCount(1);
+	await again.getByText('Context added by plugins').click();
+	await expect(again.getByText('Context injector')).toBeVisible();
+	await expect(again.getByText(PLUGIN_TEXT)).toBeVisible();
+	await expect(assistantMessages(page)).toHaveCount(1);
+});
+
+test('a hook that never answers times out, the chat carries on, and it is skipped next time', async ({ page }) => {
+	await openApp(page);
+	const row = await addPlugin(page, `${origins.cors}/hang.js`, 'Hanging hook');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await setHookTimeout(page, 1);
+
+	// Offline model (the default): the answer completes a little after the 1 s timeout.
+	await navigate(page, 'Chat');
+	const started = Date.now();
+	await sendMessage(page, 'Hello despite the hanging plugin');
+	const first = await waitForAnswer(page);
+	expect(Date.now() - started).toBeLessThan(6_000);
+	await expect(messageBody(first)).toContainText('Hello despite the hanging plugin');
+
+	// Client-side navigation keeps the app (and the plugin's 60 s quarantine) alive.
+	await navigate(page, 'Plugins');
+	await expect(hookLogRows(page, 'hang', 'timeout')).toHaveCount(1);
+	await expect(hookLogRows(page, 'hang', 'timeout')).toContainText('pre_llm_call');
+	await expect(hookLogRows(page, 'hang', 'skipped')).toHaveCount(0);
+
+	await page.goBack();
+	await expect(userMessages(page)).toHaveCount(1);
+	const again = Date.now();
+	await sendMessage(page, 'And a second message');
+	const second = await waitForAnswer(page);
+	// Skipped, not waited for again.
+	expect(Date.now() - again).toBeLessThan(4_000);
+	await expect(messageBody(second)).toContainText('And a second message');
+	await expect(assistantMessages(page)).toHaveCount(2);
+
+	await navigate(page, 'Plugins');
+	await expect(hookLogRows(page, 'hang', 'skipped')).toHaveCount(1);
+	await expect(hookLogRows(page, 'hang', 'skipped')).toContainText('pre_llm_call');
+	await expect(hookLogRows(page, 'hang', 'timeout')).toHaveCount(1);
+});

@@ -1,0 +1,185 @@
+// Plugins by URL in a real browser: adding one from another origin after confirming, its slash
+// command in the chat, offline start-up from the cached copy, safe mode, failures shown in the
+// plugin's row, and enable/disable/remove.
+import { expect, test } from '@playwright/test';
+import { assistantMessages, messageBody, openApp, sendMessage, sessionIdFromUrl, transcript, waitForAnswer } from './helpers';
+import {
+	addPlugin,
+	commandOutputs,
+	navigate,
+	pluginRow,
+	readRows,
+	readUserId,
+	requestAdd,
+	rowStatus,
+	runCommand,
+	startPluginOrigins,
+	waitForServiceWorkerControl,
+	type PluginOrigins
+} from './plugin-helpers';
+
+let origins: PluginOrigins;
+
+test.beforeAll(async () => {
+	origins = await startPluginOrigins();
+});
+
+test.afterAll(async () => {
+	await origins?.close();
+});
+
+const whoamiUrl = () => `${origins.cors}/whoami.js`;
+
+test('a plugin from another origin is added after confirming, and /whoami knows the user and session', async ({ page }) => {
+	await openApp(page);
+	const row = await addPlugin(page, whoamiUrl(), 'whoami');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await expect(row).toContainText('/whoami');
+	await expect(row).toContainText(whoamiUrl());
+	await expect(row.getByRole('switch', { name: 'Enabled' })).toBeChecked();
+
+	await navigate(page, 'Chat');
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.pressSequentially('/who');
+	const menu = page.getByRole('listbox', { name: 'Commands' });
+	await expect(menu).toBeVisible();
+	const option = menu.getByRole('option', { name: /\/whoami/ });
+	await expect(option).toBeVisible();
+	await expect(option).toContainText('Show who is calling, from which session');
+	await box.press('Tab');
+	await expect(box).toHaveValue('/whoami');
+	await box.press('Enter');
+
+	const output = commandOutputs(page).last();
+	await expect(output).toBeVisible();
+	await expect(page).toHaveURL(/\/s\/[^/]+$/);
+	const sessionId = sessionIdFromUrl(page);
+	const userId = await readUserId(page);
+	await expect(messageBody(output)).toContainText(`Session: ${sessionId}`);
+	await expect(messageBody(output)).toContainText(`User: You (${userId})`);
+	await expect(messageBody(output)).toContainText('Platform: web');
+	await expect(messageBody(output)).toContainText('Profile: default');
+	// A command is not a turn: the model was not asked anything.
+	await expect(assistantMessages(page)).toHaveCount(0);
+});
+
+test('Escape or Cancel in the confirmation adds nothing', async ({ page }) => {
+	await openApp(page);
+	await navigate(page, 'Plugins');
+	const dialog = await requestAdd(page, whoamiUrl());
+	await expect(dialog).toContainText('privileges');
+	await page.keyboard.press('Escape');
+	await expect(dialog).toBeHidden();
+
+	const again = await requestAdd(page, whoamiUrl());
+	await again.getByRole('button', { name: 'Cancel' }).click();
+	await expect(again).toBeHidden();
+
+	await expect(pluginRow(page, 'whoami')).toHaveCount(0);
+	expect(await readRows(page, 'palimpsest-default', 'plugins')).toEqual([]);
+	await page.reload();
+	await expect(page.getByRole('heading', { level: 1, name: 'Plugins' })).toBeVisible();
+	await expect(pluginRow(page, 'whoami')).toHaveCount(0);
+
+	await navigate(page, 'Chat');
+	const output = await runCommand(page, '/whoami');
+	await expect(output).toContainText('Unknown command /whoami');
+});
+
+test('with the network off, a reload still starts the plugin from its cached copy', async ({ page, context }) => {
+	await openApp(page);
+	await addPlugin(page, whoamiUrl(), 'whoami');
+	await waitForServiceWorkerControl(page);
+
+	await context.setOffline(true);
+	const reachable = await page.evaluate(async (url) => {
+		try {
+			await fetch(url, { cache: 'no-store' });
+			return true;
+		} catch {
+			return false;
+		}
+	}, whoamiUrl());
+	expect(reachable).toBe(false);
+
+	await page.reload();
+	const row = pluginRow(page, 'whoami');
+	await expect(rowStatus(row, 'Loaded (cached copy: the URL is unreachable)')).toBeVisible();
+	await expect(row).toContainText('/whoami');
+
+	await navigate(page, 'Chat');
+	const output = await runCommand(page, '/whoami');
+	await expect(messageBody(output)).toContainText(`Session: ${sessionIdFromUrl(page)}`);
+	await context.setOffline(false);
+});
+
+test('?safe=1 starts with every plugin off', async ({ page }) => {
+	await openApp(page);
+	await addPlugin(page, whoamiUrl(), 'whoami');
+
+	await page.goto('/plugins?safe=1');
+	const row = pluginRow(page, 'whoami');
+	await expect(rowStatus(row, 'Off (safe mode)')).toBeVisible();
+	await expect(page.getByRole('status').filter({ hasText: 'Safe mode' })).toContainText('every plugin is off');
+	await expect(row.getByRole('switch', { name: 'Enabled' })).toBeDisabled();
+
+	await navigate(page, 'Chat');
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.pressSequentially('/who');
+	await expect(page.getByRole('listbox', { name: 'Commands' })).toHaveCount(0);
+	const output = await runCommand(page, '/whoami');
+	await expect(output).toContainText('Unknown command /whoami');
+
+	// Safe mode changed nothing: the next normal visit starts the plugin again.
+	await page.goto('/plugins');
+	await expect(rowStatus(pluginRow(page, 'whoami'), 'Loaded')).toBeVisible();
+});
+
+test('a plugin that cannot load says why in its row, and the chat keeps working', async ({ page }) => {
+	await openApp(page);
+	const missing = await addPlugin(page, `${origins.cors}/missing.js`, 'missing');
+	await expect(rowStatus(missing, 'Failed')).toBeVisible();
+	await expect(missing.getByRole('alert')).toContainText('404');
+
+	const broken = await addPlugin(page, `${origins.cors}/broken.js`, 'broken');
+	await expect(rowStatus(broken, 'Failed')).toBeVisible();
+	await expect(broken.getByRole('alert')).toContainText('syntax error');
+
+	const noCors = await addPlugin(page, `${origins.noCors}/whoami.js`, 'whoami');
+	await expect(rowStatus(noCors, 'Failed')).toBeVisible();
+	await expect(noCors.getByRole('alert')).toContainText('Access-Control-Allow-Origin');
+
+	await navigate(page, 'Chat');
+	await sendMessage(page, 'Still there?');
+	const answer = await waitForAnswer(page);
+	await expect(messageBody(answer)).toContainText('Still there?');
+	await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
+test('the Enabled switch turns the plugin off and on; Remove deletes it', async ({ page }) => {
+	await openApp(page);
+	const row = await addPlugin(page, whoamiUrl(), 'whoami');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	const enabled = row.getByRole('switch', { name: 'Enabled' });
+
+	await enabled.uncheck();
+	await expect(rowStatus(row, 'Disabled')).toBeVisible();
+	await expect(enabled).not.toBeChecked();
+	await navigate(page, 'Chat');
+	await expect(await runCommand(page, '/whoami')).toContainText('Unknown command /whoami');
+
+	await navigate(page, 'Plugins');
+	await enabled.check();
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await navigate(page, 'Chat');
+	const output = await runCommand(page, '/whoami');
+	await expect(messageBody(output)).toContainText(`Session: ${sessionIdFromUrl(page)}`);
+
+	await navigate(page, 'Plugins');
+	await row.getByRole('button', { name: 'Remove' }).click();
+	await expect(row).toHaveCount(0);
+	await expect.poll(() => readRows(page, 'palimpsest-default', 'plugins')).toEqual([]);
+	await navigate(page, 'Chat');
+	await expect(await runCommand(page, '/whoami')).toContainText('Unknown command /whoami');
+	await expect(transcript(page)).toBeVisible();
+});
