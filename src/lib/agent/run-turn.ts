@@ -26,6 +26,7 @@ export async function runTurn(deps: TurnDeps, input: TurnInput & { text: string 
 	const [user] = await appendMessages(deps.db, input.sessionId, [
 		{ id: crypto.randomUUID(), role: 'user', content: input.text, status: 'complete', kind: 'message', created_at: now() }
 	], now());
+	input.onEvent?.({ type: 'user_stored', key: [user.session_id, user.seq] });
 	return answerUserMessage(deps, input, user);
 }
 

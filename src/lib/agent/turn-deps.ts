@@ -41,6 +41,7 @@ export interface TurnDeps {
 }
 
 export type TurnEvent =
+	| { type: 'user_stored'; key: [string, number] }
 	| { type: 'started'; key: [string, number] }
 	| { type: 'text'; key: [string, number]; text: string }
 	| { type: 'finished'; key: [string, number]; status: string };

@@ -94,7 +94,7 @@ export class ChatState {
 			return;
 		}
 		if (this.running.has(sessionId)) throw new Error('Wait for the current answer, or stop it.');
-		await this.#run(sessionId, (deps, input) => runTurn(deps, { ...input, text }));
+		await this.#run(sessionId, (deps, input) => runTurn(deps, { ...input, text }), true);
 	}
 
 	async retry(): Promise<void> {
@@ -116,14 +116,17 @@ export class ChatState {
 		void this.#services.refreshTokens(this.sessionId);
 	}
 
-	async #run(
-		sessionId: string,
-		turn: typeof retryTurn
-	): Promise<void> {
+	/**
+	 * Runs a turn. Failures show in the chat; a failure before the user's message was stored
+	 * is thrown instead, so the Message box can give the text back.
+	 */
+	async #run(sessionId: string, turn: typeof retryTurn, hasUserText = false): Promise<void> {
+		let stored = !hasUserText;
 		const controller = new AbortController();
 		this.running.set(sessionId, controller);
 		this.error = null;
 		const onEvent = (event: TurnEvent) => {
+			if (event.type === 'user_stored') stored = true;
 			if (event.type === 'text') this.live.set(liveKey(event.key), event.text);
 			if (event.type === 'finished') this.live.delete(liveKey(event.key));
 		};
@@ -134,13 +137,24 @@ export class ChatState {
 				turn(deps, { sessionId, signal: controller.signal, onEvent })
 			);
 		} catch (error) {
-			if (this.sessionId === sessionId) this.error = error instanceof Error ? error.message : String(error);
+			if (!stored) throw new Error(describeError(error), { cause: error });
+			if (this.sessionId === sessionId) this.error = describeError(error);
 		} finally {
 			void this.#services.refreshTokens(sessionId);
 			this.running.delete(sessionId);
 			for (const key of [...this.live.keys()]) if (key.startsWith(`${sessionId}:`)) this.live.delete(key);
 		}
 	}
+}
+
+/** A user-facing sentence for a failure, with the storage cases spelled out. */
+export function describeError(error: unknown): string {
+	const name = error instanceof Error ? error.name : '';
+	const message = error instanceof Error ? error.message : String(error);
+	if (name === 'QuotaExceededError' || /quota/i.test(message)) {
+		return 'Your browser refused to store more data (storage is full). Free some space, or export and delete old sessions, then try again.';
+	}
+	return message;
 }
 
 async function withLock<T>(name: string, work: () => Promise<T>): Promise<T> {
