@@ -5,21 +5,11 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serve } from '../../src/server/serve.mjs';
 import { transcript } from './helpers';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'plugins');
 const EXAMPLES = join(import.meta.dirname, '..', '..', 'static', 'plugins');
-
-type Serve = (options: {
-	root: string;
-	port?: number;
-	host?: string;
-	fallback?: string | null;
-	cors?: boolean;
-}) => Promise<{ url: string; close: () => Promise<void> }>;
-
-// Imported by URL so that the type check does not pull serve.mjs (plain JS) into the program.
-const SERVE_MODULE = new URL('../../src/server/serve.mjs', import.meta.url).href;
 
 /** A module that fails to parse (kept out of the repository, where lint would trip on it). */
 const BROKEN_SOURCE = `export const manifest = { name: 'Broken plugin' };
@@ -47,7 +37,6 @@ export async function startPluginOrigins(): Promise<PluginOrigins> {
 		if (file.endsWith('.js')) await copyFile(join(FIXTURES, file), join(root, file));
 	}
 	await writeFile(join(root, 'broken.js'), BROKEN_SOURCE);
-	const { serve } = (await import(SERVE_MODULE)) as { serve: Serve };
 	const cors = await serve({ root, cors: true, fallback: null });
 	const noCors = await serve({ root, cors: false, fallback: null });
 	return {
