@@ -1,12 +1,12 @@
 // Provider for Anthropic's Messages API, called straight from the browser.
 
-import { throwIfAborted } from './abort';
 import { decodeAnthropicStream } from './anthropic-stream';
 import { buildAnthropicBody } from './anthropic-request';
-import { fetchWithRetry, type AdapterOptions, type FetchLike } from './fetch-with-retry';
+import type { AdapterOptions, FetchLike } from './fetch-with-retry';
+import { fetchModelIds, postForEventStream } from './http-calls';
 import { guardStream, trimBaseUrl } from './guard-stream';
 import { readSSE } from './sse';
-import { ProviderError, type ChatRequest, type Provider, type ProviderConfig } from './types';
+import type { ChatRequest, Provider, ProviderConfig } from './types';
 
 function headersFor(config: ProviderConfig): Record<string, string> {
 	return {
@@ -26,38 +26,12 @@ export function createAnthropicProvider(
 	const base = trimBaseUrl(config.base_url).replace(/\/v1$/, '');
 
 	async function* stream(request: ChatRequest) {
-		const { signal } = request;
-		throwIfAborted(signal);
-		const response = await fetchWithRetry(
-			fetchImpl,
-			`${base}/v1/messages`,
-			{
-				method: 'POST',
-				headers: {
-					...headersFor(config),
-					'content-type': 'application/json',
-					accept: 'text/event-stream'
-				},
-				body: JSON.stringify(buildAnthropicBody(request)),
-				signal
-			},
-			options.retry
-		);
-		if (!response.body) {
-			throw new ProviderError('The provider answered without a body.', { kind: 'incomplete' });
-		}
-		yield* guardStream(decodeAnthropicStream(readSSE(response.body, signal)), signal);
+		const events = await postForEventStream(fetchImpl, `${base}/v1/messages`, headersFor(config), buildAnthropicBody(request), request.signal, options);
+		yield* guardStream(decodeAnthropicStream(readSSE(events, request.signal)), request.signal);
 	}
 
-	async function listModels(signal?: AbortSignal): Promise<string[]> {
-		const response = await fetchWithRetry(
-			fetchImpl,
-			`${base}/v1/models`,
-			{ method: 'GET', headers: headersFor(config), signal },
-			options.retry
-		);
-		const json = (await response.json()) as { data?: { id?: unknown }[] };
-		return (json.data ?? []).flatMap((model) => (typeof model.id === 'string' ? [model.id] : []));
+	function listModels(signal?: AbortSignal): Promise<string[]> {
+		return fetchModelIds(fetchImpl, `${base}/v1/models`, headersFor(config), signal, options);
 	}
 
 	return { id: config.id, label: config.label, offline: false, stream, listModels };

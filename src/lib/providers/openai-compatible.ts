@@ -1,13 +1,13 @@
 // Provider for every OpenAI-compatible Chat Completions server (OpenAI, OpenRouter, Ollama,
 // LM Studio, llama.cpp, vLLM, custom): streaming, tool calls, usage, model listing.
 
-import { throwIfAborted } from './abort';
-import { fetchWithRetry, type AdapterOptions, type FetchLike } from './fetch-with-retry';
+import type { AdapterOptions, FetchLike } from './fetch-with-retry';
+import { fetchModelIds, postForEventStream } from './http-calls';
 import { guardStream, trimBaseUrl } from './guard-stream';
 import { buildOpenAIBody } from './openai-request';
 import { decodeOpenAIStream } from './openai-stream';
 import { readSSE } from './sse';
-import { ProviderError, type ChatRequest, type Provider, type ProviderConfig } from './types';
+import type { ChatRequest, Provider, ProviderConfig } from './types';
 
 function headersFor(config: ProviderConfig): Record<string, string> {
 	// No content-type here: on GET it would force a CORS preflight some local servers refuse.
@@ -24,39 +24,13 @@ export function createOpenAICompatibleProvider(
 	const base = trimBaseUrl(config.base_url);
 
 	async function* stream(request: ChatRequest) {
-		const { signal } = request;
-		throwIfAborted(signal);
 		const body = buildOpenAIBody(request, config.preset === 'openai');
-		const response = await fetchWithRetry(
-			fetchImpl,
-			`${base}/chat/completions`,
-			{
-				method: 'POST',
-				headers: {
-					...headersFor(config),
-					'content-type': 'application/json',
-					accept: 'text/event-stream'
-				},
-				body: JSON.stringify(body),
-				signal
-			},
-			options.retry
-		);
-		if (!response.body) {
-			throw new ProviderError('The provider answered without a body.', { kind: 'incomplete' });
-		}
-		yield* guardStream(decodeOpenAIStream(readSSE(response.body, signal)), signal);
+		const events = await postForEventStream(fetchImpl, `${base}/chat/completions`, headersFor(config), body, request.signal, options);
+		yield* guardStream(decodeOpenAIStream(readSSE(events, request.signal)), request.signal);
 	}
 
-	async function listModels(signal?: AbortSignal): Promise<string[]> {
-		const response = await fetchWithRetry(
-			fetchImpl,
-			`${base}/models`,
-			{ method: 'GET', headers: headersFor(config), signal },
-			options.retry
-		);
-		const json = (await response.json()) as { data?: { id?: unknown }[] };
-		return (json.data ?? []).flatMap((model) => (typeof model.id === 'string' ? [model.id] : []));
+	function listModels(signal?: AbortSignal): Promise<string[]> {
+		return fetchModelIds(fetchImpl, `${base}/models`, headersFor(config), signal, options);
 	}
 
 	return { id: config.id, label: config.label, offline: false, stream, listModels };

@@ -1,0 +1,43 @@
+// The two HTTP calls every adapter makes: POST a request for an event stream, and GET the
+// model list. Retries happen only before the stream starts (see fetch-with-retry).
+import { throwIfAborted } from './abort';
+import { fetchWithRetry, type AdapterOptions, type FetchLike } from './fetch-with-retry';
+import { ProviderError } from './types';
+
+export async function postForEventStream(
+	fetchImpl: FetchLike,
+	url: string,
+	headers: Record<string, string>,
+	body: unknown,
+	signal: AbortSignal | undefined,
+	options: AdapterOptions
+): Promise<ReadableStream<Uint8Array>> {
+	throwIfAborted(signal);
+	const response = await fetchWithRetry(
+		fetchImpl,
+		url,
+		{
+			method: 'POST',
+			headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
+			body: JSON.stringify(body),
+			signal
+		},
+		options.retry
+	);
+	if (!response.body) {
+		throw new ProviderError('The provider answered without a body.', { kind: 'incomplete' });
+	}
+	return response.body;
+}
+
+export async function fetchModelIds(
+	fetchImpl: FetchLike,
+	url: string,
+	headers: Record<string, string>,
+	signal: AbortSignal | undefined,
+	options: AdapterOptions
+): Promise<string[]> {
+	const response = await fetchWithRetry(fetchImpl, url, { method: 'GET', headers, signal }, options.retry);
+	const json = (await response.json()) as { data?: { id?: unknown }[] };
+	return (json.data ?? []).flatMap((model) => (typeof model.id === 'string' ? [model.id] : []));
+}
