@@ -5,7 +5,15 @@ export default defineConfig({
 	plugins: [sveltekit()],
 	worker: { format: 'es' },
 	optimizeDeps: {
-		include: ['comlink', 'dexie', 'gpt-tokenizer/encoding/o200k_base', 'marked', 'dompurify']
+		include: [
+			'comlink',
+			'dexie',
+			'gpt-tokenizer/encoding/o200k_base',
+			'gpt-tokenizer/encoding/cl100k_base',
+			'marked',
+			'dompurify',
+			'highlight.js/lib/core'
+		]
 	},
 	preview: { host: '127.0.0.1', port: 4173 },
 	test: {
