@@ -13,6 +13,7 @@ import { parseCommand } from '../commands/parse-command';
 import { runTypedCommand } from './command-host';
 
 export const TURN_LOCK_PREFIX = 'palimpsest-turn:';
+const LIVE_RENDER_MS = 50;
 
 export function liveKey(key: [string, number]): string {
 	return `${key[0]}:${key[1]}`;
@@ -125,10 +126,13 @@ export class ChatState {
 		const controller = new AbortController();
 		this.running.set(sessionId, controller);
 		this.error = null;
+		// Each update re-renders the answer's Markdown: at most one render per frame budget.
+		const showText = throttle((key: string, text: string) => this.live.set(key, text), LIVE_RENDER_MS);
 		const onEvent = (event: TurnEvent) => {
 			if (event.type === 'user_stored') stored = true;
-			if (event.type === 'text') this.live.set(liveKey(event.key), event.text);
-			if (event.type === 'finished') this.live.delete(liveKey(event.key));
+			if (event.type === 'text') showText(liveKey(event.key), event.text);
+			// The stored row takes over once its status leaves 'streaming' (see MessageView).
+			if (event.type === 'finished') showText.cancel();
 		};
 		try {
 			const deps = await this.#services.turnDeps(sessionId);
@@ -140,11 +144,31 @@ export class ChatState {
 			if (!stored) throw new Error(describeError(error), { cause: error });
 			if (this.sessionId === sessionId) this.error = describeError(error);
 		} finally {
+			showText.cancel();
 			void this.#services.refreshTokens(sessionId);
 			this.running.delete(sessionId);
 			for (const key of [...this.live.keys()]) if (key.startsWith(`${sessionId}:`)) this.live.delete(key);
 		}
 	}
+}
+
+/** Calls `fn` at most once per `ms` with the latest arguments; `cancel` drops a pending call. */
+function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number) {
+	let timer: ReturnType<typeof setTimeout> | null = null;
+	let latest: A | null = null;
+	const call = (...args: A) => {
+		latest = args;
+		timer ??= setTimeout(() => {
+			timer = null;
+			if (latest) fn(...latest);
+		}, ms);
+	};
+	call.cancel = () => {
+		if (timer) clearTimeout(timer);
+		timer = null;
+		latest = null;
+	};
+	return call;
 }
 
 /** A user-facing sentence for a failure, with the storage cases spelled out. */
