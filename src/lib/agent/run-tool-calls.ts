@@ -44,7 +44,7 @@ export async function runToolCalls(
 		await appendMessages(deps.db, sessionId, [
 			{ id: crypto.randomUUID(), role: 'tool', content: result, tool_call_id: call.id, status: 'complete', kind: 'message', created_at: now() }
 		], now());
-		await deps.hooks?.notify('post_tool_call', {
+		void deps.hooks?.notify('post_tool_call', {
 			session_id: sessionId,
 			tool_name: call.name,
 			args,

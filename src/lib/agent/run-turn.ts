@@ -96,7 +96,7 @@ async function answerUserMessage(deps: TurnDeps, input: TurnInput, user: Message
 		if (input.signal?.aborted) return { status: 'aborted', content: answer.content };
 	}
 	if (result.status === 'complete') {
-		await deps.hooks?.notify('post_llm_call', {
+		void deps.hooks?.notify('post_llm_call', {
 			session_id: session.id,
 			user_message: user.content,
 			assistant_response: result.content,

@@ -61,6 +61,7 @@ describe('hook timeouts', () => {
 
 		await vi.advanceTimersByTimeAsync(2_000);
 		const third = bus.notify('post_compaction', compaction);
+		await vi.advanceTimersByTimeAsync(0);
 		expect(calls).toBe(2);
 		await vi.advanceTimersByTimeAsync(1_000);
 		await third;

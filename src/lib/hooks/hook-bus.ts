@@ -37,6 +37,7 @@ export class HookBus {
 	#registrations: Registration[] = [];
 	#seq = 0;
 	#loadOrder: string[] = [];
+	#observerQueue: Promise<void> = Promise.resolve();
 	#firstSeen: string[] = [];
 	readonly #timeoutSeconds: () => number;
 	readonly #record: (entry: HookLogEntry) => void;
@@ -86,11 +87,24 @@ export class HookBus {
 		return this.#ordered().map((r) => ({ plugin_id: r.plugin_id, hook: r.hook }));
 	}
 
-	/** Observers: each callback awaited in turn, results ignored, failures logged and skipped. */
-	async notify<N extends ObserverHookName>(name: N, payload: HookPayload<N>): Promise<void> {
+	/**
+	 * Observers: each callback awaited in turn, results ignored, failures logged and skipped.
+	 * Dispatches queue behind one another, so callers need not wait (a slow plugin never holds
+	 * up the conversation) and plugins still see events in the order they happened.
+	 */
+	notify<N extends ObserverHookName>(name: N, payload: HookPayload<N>): Promise<void> {
 		const base = this.#snapshot(name, payload);
-		if (base === undefined) return;
-		for (const reg of this.#ordered(name)) if (reg.active) await this.#run(reg, base);
+		if (base === undefined) return this.#observerQueue;
+		const dispatch = this.#observerQueue.then(async () => {
+			for (const reg of this.#ordered(name)) if (reg.active) await this.#run(reg, base);
+		});
+		this.#observerQueue = dispatch.catch(() => {});
+		return dispatch;
+	}
+
+	/** Settles when every observer dispatch queued so far has finished. */
+	settled(): Promise<void> {
+		return this.#observerQueue;
 	}
 
 	/** Collectors: the usable text results, in dispatch order, tagged with their plugin. */

@@ -2,6 +2,7 @@
 // events after they commit (the hook bus, or nothing in tests).
 import type { PalimpsestDb } from '../db/database';
 
+/** Observer dispatch: queued in order, so the session layer never waits on plugins. */
 export interface LifecycleNotifier {
 	notify(name: string, payload: Record<string, unknown>): Promise<void>;
 }

@@ -9,11 +9,12 @@ import type { SessionContext } from './session-context';
 let db: PalimpsestDb;
 let calls: Array<[string, Record<string, unknown>]>;
 let ctx: SessionContext;
+let hooks: HookBus;
 
 beforeEach(() => {
 	db = new PalimpsestDb(`life-${crypto.randomUUID()}`);
 	calls = [];
-	const hooks = new HookBus();
+	hooks = new HookBus();
 	for (const name of ['on_session_start', 'on_session_end', 'on_session_finalize', 'on_session_reset'] as const) {
 		hooks.register('spy', name, async (payload) => {
 			// Hooks fire after commit: the row they name is already readable.
@@ -30,6 +31,7 @@ afterEach(async () => {
 
 it('announces a new session with its thread key after it is stored', async () => {
 	const row = await createSession(ctx, { provider: 'offline', model: 'offline-mini' });
+	await hooks.settled();
 	expect(row.session_key).toBe(`web:default:${row.id}`);
 	expect(calls).toEqual([
 		['on_session_start', { session_id: row.id, session_key: row.session_key, platform: 'web', profile: 'default', model: 'offline-mini', committed: true }]
@@ -38,8 +40,10 @@ it('announces a new session with its thread key after it is stored', async () =>
 
 it('/new ends and finalizes the old session, starts one in the same thread, then resets', async () => {
 	const old = await createSession(ctx, { provider: 'offline', model: 'offline-mini' });
+	await hooks.settled();
 	calls = [];
 	const next = await replaceSession(ctx, old.id, 'new_session', { provider: 'offline', model: 'offline-mini', title: 'Plan B' });
+	await hooks.settled();
 	expect(next.session_key).toBe(old.session_key);
 	expect(next.title).toBe('Plan B');
 	expect(calls.map(([name]) => name)).toEqual(['on_session_end', 'on_session_finalize', 'on_session_start', 'on_session_reset']);
@@ -48,11 +52,26 @@ it('/new ends and finalizes the old session, starts one in the same thread, then
 	expect(await db.sessions.get(old.id)).toMatchObject({ ended_at: 1000, end_reason: 'new_session' });
 });
 
+it('never waits for a slow observer: the session is created while its hook still runs', async () => {
+	let release = () => {};
+	hooks.register('slow', 'on_session_start', () => new Promise<void>((resolve) => (release = resolve)));
+	const row = await createSession(ctx, { provider: 'offline', model: 'm' });
+	expect(await db.sessions.get(row.id)).toBeDefined();
+	await endSession(ctx, row.id, 'exit');
+	// The end event queues behind the slow start callback: plugins see events in order.
+	expect(calls.map(([name]) => name)).toEqual(['on_session_start']);
+	release();
+	await hooks.settled();
+	expect(calls.map(([name]) => name)).toEqual(['on_session_start', 'on_session_end']);
+});
+
 it('ends a session only once and finalizes only sessions that exist', async () => {
 	const row = await createSession(ctx, { provider: 'offline', model: 'm' });
+	await hooks.settled();
 	calls = [];
 	await endSession(ctx, row.id, 'exit');
 	await endSession(ctx, row.id, 'exit');
 	await finalizeSession(ctx, 'missing');
+	await hooks.settled();
 	expect(calls.map(([name]) => name)).toEqual(['on_session_end']);
 });

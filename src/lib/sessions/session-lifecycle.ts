@@ -38,7 +38,7 @@ export async function createSession(
 		next_seq: 0
 	};
 	await insertSession(ctx.db, row);
-	await ctx.hooks?.notify('on_session_start', {
+	void ctx.hooks?.notify('on_session_start', {
 		session_id: row.id,
 		session_key: row.session_key,
 		platform: ctx.platform,
@@ -58,7 +58,7 @@ export async function endSession(
 	if (!row || row.ended_at !== null) return row;
 	const ended = { ...row, ended_at: nowOf(ctx), end_reason: endReason };
 	await updateSession(ctx.db, id, { ended_at: ended.ended_at, end_reason: endReason });
-	await ctx.hooks?.notify('on_session_end', {
+	void ctx.hooks?.notify('on_session_end', {
 		session_id: id,
 		session_key: row.session_key,
 		end_reason: endReason,
@@ -71,7 +71,7 @@ export async function endSession(
 export async function finalizeSession(ctx: SessionContext, id: string): Promise<void> {
 	const row = await getSession(ctx.db, id);
 	if (!row) return;
-	await ctx.hooks?.notify('on_session_finalize', {
+	void ctx.hooks?.notify('on_session_finalize', {
 		session_id: id,
 		session_key: row.session_key,
 		platform: ctx.platform
@@ -93,7 +93,7 @@ export async function replaceSession(
 	await endSession(ctx, oldId, endReason);
 	await finalizeSession(ctx, oldId);
 	const next = await createSession(ctx, { ...options, session_key: old.session_key });
-	await ctx.hooks?.notify('on_session_reset', {
+	void ctx.hooks?.notify('on_session_reset', {
 		session_id: next.id,
 		old_session_id: oldId,
 		session_key: old.session_key
