@@ -135,3 +135,25 @@ test('a hook that never answers times out, the chat carries on, and it is skippe
 	await expect(hookLogRows(page, 'hang', 'skipped')).toContainText('pre_llm_call');
 	await expect(hookLogRows(page, 'hang', 'timeout')).toHaveCount(1);
 });
+
+test('observer hooks that never answer do not hold up the chat, even with the default 30 s timeout', async ({ page }) => {
+	await openApp(page);
+	const row = await addPlugin(page, `${origins.cors}/slow-observer.js`, 'Slow observer');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+
+	await navigate(page, 'Chat');
+	const started = Date.now();
+	// A new session (on_session_start) and a finished answer (post_llm_call) both hang.
+	await sendMessage(page, 'Hello despite the slow observer');
+	await waitForAnswer(page);
+	expect(Date.now() - started).toBeLessThan(6_000);
+	const firstId = sessionIdFromUrl(page);
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.fill('/new');
+	await box.press('Enter');
+	await expect.poll(() => sessionIdFromUrl(page)).not.toBe(firstId);
+	await expect(userMessages(page)).toHaveCount(0);
+	await sendMessage(page, 'A second session answers too');
+	await waitForAnswer(page);
+	expect(Date.now() - started).toBeLessThan(12_000);
+});
