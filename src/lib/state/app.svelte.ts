@@ -34,6 +34,8 @@ export class AppState {
 			await markInterruptedMessages(db, await sessionsStreamingElsewhere());
 			this.#build(db, profile);
 			this.status = 'ready';
+			// Ask the browser not to evict the sessions under storage pressure (best effort).
+			void navigator.storage?.persist?.().catch(() => false);
 		} catch (error) {
 			this.error = describeStartupError(error);
 			this.status = 'failed';
