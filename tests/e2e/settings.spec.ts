@@ -1,0 +1,88 @@
+// Settings in a real browser: a provider added through the form is used for chat with its key
+// sent only to it; the theme and the default model persist.
+import { expect, test, type Page } from '@playwright/test';
+import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
+import { sendMessage, waitForAnswer, messageBody, newSession } from './helpers';
+
+let mock: MockProvider;
+
+async function openSettings(page: Page): Promise<void> {
+	await page.goto('/settings');
+	await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+}
+test.beforeAll(async () => {
+	mock = await startMockProvider();
+});
+test.afterAll(async () => {
+	await mock?.close();
+});
+test.beforeEach(() => mock.reset());
+
+test('add a provider with a key, test the connection, and chat through it', async ({ page }) => {
+	await openSettings(page);
+	await page.getByRole('button', { name: 'Add provider' }).click();
+	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'OpenAI' });
+	// A preset fills its base URL and needs a key.
+	await expect(page.getByRole('textbox', { name: 'Base URL' })).toHaveValue('https://api.openai.com/v1');
+	await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
+	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');
+	await page.getByRole('button', { name: 'Save' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'needs an API key' })).toBeVisible();
+
+	await page.getByRole('textbox', { name: 'API key' }).fill('sk-test-123');
+	await page.getByRole('button', { name: 'Test connection' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toContainText('mock-large');
+	await page.getByRole('button', { name: 'Save' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toContainText('Saved OpenAI · mock-model');
+
+	await page.getByRole('link', { name: 'Chat' }).click();
+	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label: 'OpenAI · mock-model' });
+	await sendMessage(page, 'Hello provider');
+	const answer = await waitForAnswer(page);
+	await expect(messageBody(answer)).toHaveText('Mock answer to: Hello provider');
+	const chat = mock.requests.filter((r) => r.path.endsWith('/chat/completions'));
+	expect(chat).toHaveLength(1);
+	expect(chat[0].headers.authorization).toBe('Bearer sk-test-123');
+	// The "Offline" badge only shows for the built-in model.
+	await expect(page.getByText('Offline', { exact: true })).toHaveCount(0);
+});
+
+test('a provider error is shown on the answer, and Retry works once it recovers', async ({ page }) => {
+	await openSettings(page);
+	await page.getByRole('button', { name: 'Add provider' }).click();
+	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Custom (OpenAI-compatible)' });
+	await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
+	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');
+	await page.getByRole('button', { name: 'Save' }).click();
+	await page.getByRole('link', { name: 'Chat' }).click();
+	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label: 'Custom (OpenAI-compatible) · mock-model' });
+
+	mock.script([{ type: 'http_error', status: 400, body: { error: { message: 'This model does not exist', type: 'invalid_request_error' } } }]);
+	await sendMessage(page, 'Will this fail?');
+	const failed = await waitForAnswer(page, 'error');
+	await expect(failed).toContainText('This model does not exist');
+	await failed.getByRole('button', { name: 'Retry' }).click();
+	const answer = await waitForAnswer(page, 'complete');
+	await expect(messageBody(answer)).toHaveText('Mock answer to: Will this fail?');
+});
+
+test('the theme and the default model persist across a reload', async ({ page }) => {
+	await openSettings(page);
+	await page.getByRole('radio', { name: 'Dark' }).check();
+	await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+	await page.reload();
+	await expect(page.getByRole('radio', { name: 'Dark' })).toBeChecked();
+	await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+	await page.getByRole('radio', { name: 'System' }).check();
+	await expect(page.locator('html')).not.toHaveAttribute('data-theme', /.+/);
+
+	await page.getByRole('button', { name: 'Add provider' }).click();
+	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Ollama' });
+	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('llama3.2');
+	await page.getByRole('button', { name: 'Save' }).click();
+	await page.getByRole('combobox', { name: 'Default model' }).selectOption({ label: 'Ollama · llama3.2' });
+	await page.reload();
+	await expect(page.getByRole('combobox', { name: 'Default model' })).toHaveValue(/llama3\.2/);
+	await newSession(page);
+	await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue(/llama3\.2/);
+});
