@@ -106,3 +106,11 @@ test('search filters sessions by title and by message content', async ({ page })
 	await search.fill('');
 	await expect(sessionLinks(page)).toHaveText([CHARLIE, BRAVO, ALPHA]);
 });
+
+test('a link to a session that does not exist says so', async ({ page }) => {
+	await page.goto('/s/no-such-session');
+	await expect(page.getByRole('alert')).toContainText('This session no longer exists.');
+	await expect(page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+	await page.getByRole('link', { name: 'Start a new session' }).click();
+	await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+});

@@ -23,6 +23,8 @@ export class ChatState {
 	sessionId = $state<string | null>(null);
 	session = $state<SessionRow | null>(null);
 	messages = $state<MessageRow[]>([]);
+	/** False until the open session's first read finished (then `session` null means it is gone). */
+	loaded = $state(false);
 	/** Text of answers streaming in this tab, ahead of their database checkpoints. */
 	live = new SvelteMap<string, string>();
 	running = new SvelteMap<string, AbortController>();
@@ -47,6 +49,7 @@ export class ChatState {
 		this.session = null;
 		this.messages = [];
 		this.error = null;
+		this.loaded = false;
 		if (!id) return;
 		void this.#services.refreshTokens(id);
 		const db = this.#services.db;
@@ -56,6 +59,7 @@ export class ChatState {
 				if (this.sessionId !== id) return;
 				this.session = session ?? null;
 				this.messages = messages;
+				this.loaded = true;
 			}
 		);
 	}
