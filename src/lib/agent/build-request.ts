@@ -20,6 +20,20 @@ export function withInjectedContext(content: string, injected: string): string {
 	return injected ? `${content}\n\n${injected}` : content;
 }
 
+export const INTERRUPTED_TOOL_RESULT = 'Tool call interrupted: no result was recorded.';
+
+/**
+ * Providers reject an assistant tool call without its result. A call left unanswered (a reload
+ * or Stop while tools ran) gets a stub result, so the session stays usable.
+ */
+export function closeToolCalls(messages: ChatMessage[]): ChatMessage[] {
+	const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id));
+	return messages.flatMap((message) => {
+		const open = (message.tool_calls ?? []).filter((call) => !answered.has(call.id));
+		return [message, ...open.map((call) => ({ role: 'tool' as const, content: INTERRUPTED_TOOL_RESULT, tool_call_id: call.id }))];
+	});
+}
+
 export function buildRequestMessages(options: {
 	systemPrompt: string;
 	rows: MessageRow[];
@@ -36,5 +50,5 @@ export function buildRequestMessages(options: {
 		}
 		messages.push(message);
 	}
-	return messages;
+	return closeToolCalls(messages);
 }

@@ -164,3 +164,58 @@ describe('runTurn', () => {
 		expect(await db.sessions.count()).toBe(0);
 	});
 });
+
+describe('retryTurn', () => {
+	it('refuses when a command was run after the answer, and keeps everything', async () => {
+		const { provider } = scripted(() => say('first answer'));
+		const session = await newSession();
+		await runTurn(depsFor(provider), { sessionId: session.id, text: 'Q' });
+		const { appendMessages } = await import('../db/message-verbs');
+		await appendMessages(db, session.id, [
+			{ id: 'c', role: 'user', kind: 'command', content: '/nosuch', status: 'complete', created_at: 1 },
+			{ id: 'o', role: 'assistant', kind: 'command', content: 'Unknown command', status: 'error', created_at: 1 }
+		]);
+		await expect(retryTurn(depsFor(provider), { sessionId: session.id })).rejects.toThrow('Only the latest answer can be retried.');
+		expect((await listMessages(db, session.id)).map((r) => r.content)).toEqual(['Q', 'first answer', '/nosuch', 'Unknown command']);
+	});
+
+	it('answers a tool call left without its result with a stub, so the request stays valid', async () => {
+		const { provider, requests } = scripted(() => say('ok'));
+		const session = await newSession();
+		const { appendMessages } = await import('../db/message-verbs');
+		const base = { kind: 'message', status: 'complete', created_at: 1 } as const;
+		await appendMessages(db, session.id, [
+			{ ...base, id: 'u', role: 'user', content: 'time?' },
+			{ ...base, id: 'a', role: 'assistant', content: '', tool_calls: [{ id: 't1', name: 'clock', arguments: '{}' }, { id: 't2', name: 'clock', arguments: '{}' }] },
+			{ ...base, id: 't', role: 'tool', content: 'noon', tool_call_id: 't1' }
+		]);
+		await runTurn(depsFor(provider), { sessionId: session.id, text: 'next' });
+		const tools = requests[0].messages.filter((m) => m.role === 'tool');
+		expect(tools.map((m) => [m.tool_call_id, m.content])).toEqual([
+			['t2', 'Tool call interrupted: no result was recorded.'],
+			['t1', 'noon']
+		]);
+	});
+});
+
+describe('Stop before the model is asked', () => {
+	it('ends the wait for plugins at once, keeps the message, and adds no answer', async () => {
+		const { provider, requests } = scripted(() => say('late'));
+		const session = await newSession();
+		const controller = new AbortController();
+		const hooks: TurnHooks = {
+			collect: () => new Promise(() => {}),
+			notify: async () => {},
+			decide: async () => ({ block: false })
+		};
+		const turn = runTurn(depsFor(provider, { hooks }), { sessionId: session.id, text: 'Hi', signal: controller.signal });
+		await new Promise((r) => setTimeout(r, 20));
+		controller.abort();
+		expect(await turn).toEqual({ status: 'aborted', content: '' });
+		expect(requests).toHaveLength(0);
+		expect((await listMessages(db, session.id)).map((r) => r.role)).toEqual(['user']);
+		// Retry then answers the message that was left without one.
+		const again = await retryTurn(depsFor(provider), { sessionId: session.id });
+		expect(again).toMatchObject({ status: 'complete', content: 'late' });
+	});
+});

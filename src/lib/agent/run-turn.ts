@@ -4,7 +4,8 @@ import { appendMessages, deleteMessagesFrom, listMessages, updateMessage } from 
 import type { InjectedContext, MessageRow } from '../db/schema';
 import { getSession } from '../db/session-verbs';
 import { buildRequestMessages, contextRows, DEFAULT_SYSTEM_PROMPT } from './build-request';
-import { streamAnswer } from './stream-answer';
+import { isAbortError, streamAnswer } from './stream-answer';
+import { raceAbort } from './race-abort';
 import { runToolCalls } from './run-tool-calls';
 import type { TurnDeps, TurnEvent } from './turn-deps';
 
@@ -35,6 +36,10 @@ export async function retryTurn(deps: TurnDeps, input: TurnInput): Promise<TurnR
 	const rows = await listMessages(deps.db, input.sessionId);
 	const user = rows.findLast((row) => row.role === 'user' && row.kind === 'message' && row.active === 1);
 	if (!user) throw new Error('There is no message to retry.');
+	// Only the answer to the last message is retried: never commands or notes written since.
+	if (rows.some((row) => row.seq > user.seq && (row.kind !== 'message' || row.role === 'user'))) {
+		throw new Error('Only the latest answer can be retried.');
+	}
 	await deleteMessagesFrom(deps.db, input.sessionId, user.seq + 1);
 	return answerUserMessage(deps, input, user);
 }
@@ -45,7 +50,7 @@ async function answerUserMessage(deps: TurnDeps, input: TurnInput, user: Message
 	const session = await getSession(deps.db, input.sessionId);
 	if (!session) throw new Error(`Session ${input.sessionId} no longer exists.`);
 	const history = contextRows(await listMessages(deps.db, input.sessionId)).filter((r) => r.seq < user.seq);
-	const injectedItems = (await deps.hooks?.collect('pre_llm_call', {
+	const collecting = deps.hooks?.collect('pre_llm_call', {
 		session_id: session.id,
 		session_key: session.session_key,
 		user_message: user.content,
@@ -54,7 +59,15 @@ async function answerUserMessage(deps: TurnDeps, input: TurnInput, user: Message
 		model: deps.model,
 		platform: deps.platform,
 		profile: deps.profile
-	})) ?? [];
+	});
+	let injectedItems: Awaited<NonNullable<typeof collecting>> = [];
+	try {
+		injectedItems = (await raceAbort(collecting ?? Promise.resolve([]), input.signal)) ?? [];
+	} catch (error) {
+		// Stopped while plugins were still answering: the message stays, with no answer yet.
+		if (isAbortError(error)) return { status: 'aborted', content: '' };
+		throw error;
+	}
 	const injected: InjectedContext[] = injectedItems.map((item) => ({
 		plugin_id: item.plugin_id,
 		plugin_name: deps.pluginName?.(item.plugin_id) ?? item.plugin_id,
@@ -68,6 +81,7 @@ async function answerUserMessage(deps: TurnDeps, input: TurnInput, user: Message
 	let result: TurnResult = { status: 'error', content: '', error: 'No answer.' };
 	let usage = null;
 	for (let round = 0; round < maxRounds; round++) {
+		if (input.signal?.aborted) return { status: 'aborted', content: result.content };
 		const [assistant] = await appendMessages(deps.db, session.id, [
 			{ id: crypto.randomUUID(), role: 'assistant', content: '', status: 'streaming', kind: 'message', created_at: now(), model: deps.model, provider: deps.provider.id }
 		], now());

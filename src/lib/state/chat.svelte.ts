@@ -2,6 +2,7 @@
 // the chat view (send, stop, retry, model choice).
 import { SvelteMap } from 'svelte/reactivity';
 import { runTurn, retryTurn } from '../agent/run-turn';
+import { raceAbort } from '../agent/race-abort';
 import type { TurnEvent } from '../agent/turn-deps';
 import { listMessages } from '../db/message-verbs';
 import type { MessageRow, SessionRow } from '../db/schema';
@@ -139,13 +140,15 @@ export class ChatState {
 			if (event.type === 'finished') showText.cancel();
 		};
 		try {
-			const deps = await this.#services.turnDeps(sessionId);
+			const deps = await raceAbort(this.#services.turnDeps(sessionId), controller.signal);
 			// The lock tells other tabs (and a reload's repair pass) that this answer is alive.
-			await withLock(TURN_LOCK_PREFIX + sessionId, () =>
+			await withLock(TURN_LOCK_PREFIX + sessionId, controller.signal, () =>
 				turn(deps, { sessionId, signal: controller.signal, onEvent })
 			);
 		} catch (error) {
-			if (!stored) throw new Error(describeError(error), { cause: error });
+			// Not stored: throw, so the Message box gives the text back (a Stop is no failure).
+			if (!stored) throw controller.signal.aborted ? error : new Error(describeError(error), { cause: error });
+			if (controller.signal.aborted) return;
 			if (this.sessionId === sessionId) this.error = describeError(error);
 		} finally {
 			showText.cancel();
@@ -185,7 +188,7 @@ export function describeError(error: unknown): string {
 	return message;
 }
 
-async function withLock<T>(name: string, work: () => Promise<T>): Promise<T> {
+async function withLock<T>(name: string, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
 	if (typeof navigator === 'undefined' || !navigator.locks) return work();
-	return navigator.locks.request(name, work) as Promise<T>;
+	return navigator.locks.request(name, { signal }, work) as Promise<T>;
 }

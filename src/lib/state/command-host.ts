@@ -7,7 +7,7 @@ import { appendMessages, listMessages } from '../db/message-verbs';
 import { getSession, renameSession } from '../db/session-verbs';
 import { contextRows } from '../agent/build-request';
 import { replaceSession } from '../sessions/session-lifecycle';
-import { PLATFORM, type Services } from './services';
+import { PLATFORM, waitAtMost, type Services } from './services';
 
 export function createBuiltinHost(services: Services): BuiltinHost {
 	async function replace(invocation: CommandInvocation, reason: 'new_session' | 'reset', title = '') {
@@ -56,7 +56,7 @@ export function invocationFor(services: Services, session: { id: string; session
 export async function runTypedCommand(services: Services, sessionId: string, text: string): Promise<void> {
 	const session = await getSession(services.db, sessionId);
 	if (!session || !services.commands) throw new Error('This session no longer exists.');
-	await services.pluginsReady?.();
+	await waitAtMost(services.pluginsReady?.(), 5_000);
 	let output: string | undefined;
 	let failed = false;
 	let record = true;

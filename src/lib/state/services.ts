@@ -18,6 +18,14 @@ import type { SettingsState } from './settings.svelte';
 export const PLATFORM = 'web';
 export const OFFLINE_PROVIDER_ID = 'offline';
 export const OFFLINE_MODEL = 'offline-mini';
+const PLUGIN_WAIT_MS = 5_000;
+
+export function waitAtMost(work: Promise<unknown> | undefined, ms: number): Promise<unknown> {
+	if (!work) return Promise.resolve();
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const limit = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
+	return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
 
 export interface ModelChoice {
 	provider: string;
@@ -111,8 +119,9 @@ export function createServices(parts: {
 			const session = await getSession(db, sessionId);
 			if (!session) throw new Error('This session no longer exists.');
 			const provider = providerFor(session.provider);
-			// A plugin's pre_llm_call must not miss the first turn after a reload.
-			await services.pluginsReady?.();
+			// A plugin's pre_llm_call must not miss the first turn after a reload, but a plugin
+			// still loading after a few seconds is not worth holding the conversation for.
+			await waitAtMost(services.pluginsReady?.(), PLUGIN_WAIT_MS);
 			const tools = services.tools?.list().length ? services.tools : undefined;
 			return {
 				db,
