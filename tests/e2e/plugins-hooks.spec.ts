@@ -157,3 +157,52 @@ test('observer hooks that never answer do not hold up the chat, even with the de
 	await waitForAnswer(page);
 	expect(Date.now() - started).toBeLessThan(12_000);
 });
+
+test('lifecycle hooks fire once each: start on create, finalize when left, end/finalize/start/reset on /new', async ({ page }) => {
+	await openApp(page);
+	const row = await addPlugin(page, `${origins.cors}/lifecycle-log.js`, 'Lifecycle log');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await navigate(page, 'Chat');
+
+	await sendMessage(page, 'first session');
+	await waitForAnswer(page);
+	const a = sessionIdFromUrl(page);
+	await page.getByRole('button', { name: 'New session' }).click();
+	await sendMessage(page, 'second session');
+	await waitForAnswer(page);
+	const b = sessionIdFromUrl(page);
+
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.fill('/new');
+	await box.press('Enter');
+	await expect.poll(() => sessionIdFromUrl(page)).not.toBe(b);
+	const c = sessionIdFromUrl(page);
+	await box.fill('/events');
+	await box.press('Enter');
+	const output = page.getByRole('article', { name: 'Command output' }).last();
+	await expect(output).toContainText(`on_session_reset:${c}`);
+	const events = (await output.textContent())!.match(/on_session_\w+:[\w-]+/g);
+	expect(events).toEqual([
+		`on_session_start:${a}`,
+		`on_session_finalize:${a}`,
+		`on_session_start:${b}`,
+		`on_session_end:${b}`,
+		`on_session_finalize:${b}`,
+		`on_session_start:${c}`,
+		`on_session_reset:${c}`
+	]);
+});
+
+test('an unsent draft survives a visit to Settings and stays with its session', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'a session');
+	await waitForAnswer(page);
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.fill('half-written thought');
+	await navigate(page, 'Settings');
+	await navigate(page, 'Chat');
+	// "Chat" returns to the session that was open, with the draft still in the box.
+	await expect(box).toHaveValue('half-written thought');
+	await page.getByRole('button', { name: 'New session' }).click();
+	await expect(box).toHaveValue('');
+});

@@ -62,7 +62,7 @@ export class AppState {
 			pluginName: (id) => this.plugins.name(id),
 			pluginsReady: () => this.plugins.ready
 		});
-		registerBuiltins(commands, createBuiltinHost(this.services));
+		registerBuiltins(commands, createBuiltinHost(this.services, (id) => this.chat.noteFinalized(id)));
 		this.sessions = new SessionsState(db);
 		this.chat = new ChatState(this.services);
 		this.#stops.push(this.settings.start(), this.sessions.start(), () => this.chat.close());

@@ -35,7 +35,19 @@ export class ChatState {
 	busy = $derived(this.sessionId !== null && this.running.has(this.sessionId));
 	#services: Services;
 	#stop: (() => void) | null = null;
-	#finalized = false;
+	/** The session `on_session_finalize` already fired for in this visit, if any. */
+	#finalizedId: string | null = null;
+	/** Unsent text per session ('' for the new-session view), kept across page changes. */
+	#drafts = new SvelteMap<string, string>();
+
+	get draftText(): string {
+		return this.#drafts.get(this.sessionId ?? '') ?? '';
+	}
+
+	set draftText(text: string) {
+		if (text) this.#drafts.set(this.sessionId ?? '', text);
+		else this.#drafts.delete(this.sessionId ?? '');
+	}
 
 	constructor(services: Services) {
 		this.#services = services;
@@ -44,7 +56,7 @@ export class ChatState {
 	open(id: string | null): void {
 		if (id === this.sessionId) return;
 		this.finalizeOpen();
-		this.#finalized = false;
+		this.#finalizedId = null;
 		this.#stop?.();
 		this.sessionId = id;
 		this.session = null;
@@ -67,14 +79,19 @@ export class ChatState {
 
 	/** `on_session_finalize` for the open session: the user left it, or the tab is going. Once per visit. */
 	finalizeOpen(): void {
-		if (!this.sessionId || this.#finalized) return;
-		this.#finalized = true;
+		if (!this.sessionId || this.#finalizedId === this.sessionId) return;
+		this.#finalizedId = this.sessionId;
 		void finalizeSession(this.#services.sessionContext(), this.sessionId);
+	}
+
+	/** The session layer already finalized this session (`/new`, `/reset`). */
+	noteFinalized(id: string): void {
+		this.#finalizedId = id;
 	}
 
 	/** The tab is visible again: a later exit finalizes once more. */
 	resume(): void {
-		this.#finalized = false;
+		this.#finalizedId = null;
 	}
 
 	close(): void {

@@ -9,7 +9,8 @@ import { contextRows } from '../agent/build-request';
 import { replaceSession } from '../sessions/session-lifecycle';
 import { PLATFORM, waitAtMost, type Services } from './services';
 
-export function createBuiltinHost(services: Services): BuiltinHost {
+/** `left(oldId)` tells the chat that the session layer already finalized the old session. */
+export function createBuiltinHost(services: Services, left: (oldId: string) => void): BuiltinHost {
 	async function replace(invocation: CommandInvocation, reason: 'new_session' | 'reset', title = '') {
 		const old = await getSession(services.db, invocation.session_id);
 		const next = await replaceSession(services.sessionContext(), invocation.session_id, reason, {
@@ -17,6 +18,7 @@ export function createBuiltinHost(services: Services): BuiltinHost {
 			model: old?.model ?? 'offline-mini',
 			title
 		});
+		left(invocation.session_id);
 		await goto(`/s/${next.id}`);
 	}
 	return {
