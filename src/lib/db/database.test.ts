@@ -79,6 +79,7 @@ describe('message verbs', () => {
 			{ ...base, id: 'b', role: 'assistant', content: 'Like this.' }
 		], 10);
 		await appendMessages(db, 's1', [{ ...base, id: 'c', role: 'user', content: 'Second' }], 20);
+		expect((await db.sessions.get('s1'))?.title_source).toBe('message');
 		const rows = await listMessages(db, 's1');
 		expect(rows.map((r) => [r.seq, r.id])).toEqual([[0, 'a'], [1, 'b'], [2, 'c']]);
 		const s = await db.sessions.get('s1');
@@ -107,6 +108,19 @@ describe('message verbs', () => {
 		expect((await listMessages(db, 's2'))[0].status).toBe('streaming');
 		db.close();
 	});
+});
+
+it('titles a session from its first message even when a command came first', async () => {
+	const db = new PalimpsestDb(fresh());
+	await db.sessions.add(session('s1'));
+	await appendMessages(db, 's1', [
+		{ status: 'complete', kind: 'command', created_at: 1, id: 'c', role: 'user', content: '/usage' },
+		{ status: 'complete', kind: 'command', created_at: 1, id: 'o', role: 'assistant', content: '2 messages' }
+	]);
+	expect((await db.sessions.get('s1'))?.title).toBe('New session');
+	await appendMessages(db, 's1', [{ status: 'complete', kind: 'message', created_at: 1, id: 'm', role: 'user', content: 'Tell me about octopuses' }]);
+	expect((await db.sessions.get('s1'))?.title).toBe('Tell me about octopuses');
+	db.close();
 });
 
 describe('session list and search', () => {

@@ -46,7 +46,7 @@ export class PalimpsestDb extends Dexie {
 					.modify((row: Partial<SessionRow>) => {
 						row.archived ??= 0;
 						row.pinned ??= 0;
-						row.title_source ??= 'auto';
+						row.title_source ??= row.title && row.title !== 'New session' ? 'message' : 'auto';
 					})
 			);
 	}

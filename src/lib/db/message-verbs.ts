@@ -37,12 +37,13 @@ export async function appendMessages(
 		}));
 		await db.messages.bulkAdd(rows);
 		const firstUser = rows.find((row) => row.role === 'user' && row.kind === 'message');
-		const retitle = session.title_source === 'auto' && session.message_count === 0 && firstUser;
+		// Commands run before the first message (e.g. /help) do not use up the auto title.
+		const retitle = session.title_source === 'auto' && firstUser;
 		await db.sessions.update(sessionId, {
 			next_seq: session.next_seq + rows.length,
 			message_count: session.message_count + rows.length,
 			last_activity_at: now,
-			...(retitle ? { title: titleFromMessage(firstUser.content) } : {})
+			...(retitle ? { title: titleFromMessage(firstUser.content), title_source: 'message' as const } : {})
 		});
 		return rows;
 	});

@@ -9,8 +9,11 @@ export type ParentKind = 'compression' | 'branch' | 'delegate';
 export interface SessionRow {
 	id: string;
 	title: string;
-	/** 'auto' titles follow the first user message; 'user' titles were set by the user. */
-	title_source: 'auto' | 'user';
+	/**
+	 * 'auto': no title yet (the first user message will give one); 'message': titled from the
+	 * first user message; 'user': set by the user.
+	 */
+	title_source: 'auto' | 'message' | 'user';
 	session_key: string;
 	created_at: number;
 	last_activity_at: number;
