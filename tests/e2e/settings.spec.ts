@@ -86,3 +86,25 @@ test('the theme and the default model persist across a reload', async ({ page })
 	await newSession(page);
 	await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue(/llama3\.2/);
 });
+
+test('a session whose provider was removed says so, and another model can be chosen', async ({ page }) => {
+	await openSettings(page);
+	await page.getByRole('button', { name: 'Add provider' }).click();
+	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Custom (OpenAI-compatible)' });
+	await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
+	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');
+	await page.getByRole('button', { name: 'Save' }).click();
+	await page.getByRole('link', { name: 'Chat' }).click();
+	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label: 'Custom (OpenAI-compatible) · mock-model' });
+	await sendMessage(page, 'Through the mock');
+	await waitForAnswer(page);
+
+	await page.getByRole('link', { name: 'Settings' }).click();
+	await page.getByRole('button', { name: 'Remove Custom (OpenAI-compatible) mock-model' }).click();
+	await page.getByRole('link', { name: 'Chat' }).click();
+	const picker = page.getByRole('combobox', { name: 'Model' });
+	await expect(picker.locator('option:checked')).toHaveText('mock-model (provider removed: choose another)');
+	await picker.selectOption({ label: 'Offline model (built-in) · offline-mini' });
+	await sendMessage(page, 'echo: back offline');
+	await expect(messageBody(await waitForAnswer(page))).toHaveText('back offline');
+});
