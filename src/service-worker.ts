@@ -23,7 +23,10 @@ sw.addEventListener('install', (event) => {
 sw.addEventListener('activate', (event) => {
 	event.waitUntil(
 		(async () => {
-			for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+			// Keep the previous version's cache too: a tab still running it may load its lazy
+			// chunks (a route, the tokenizer) after this update. Older ones go.
+			const ours = (await caches.keys()).filter((key) => key.startsWith('palimpsest-') && key !== CACHE);
+			for (const key of ours.slice(0, -1)) await caches.delete(key);
 			await sw.clients.claim();
 		})()
 	);
@@ -46,7 +49,7 @@ async function respond(request: Request, url: URL): Promise<Response> {
 			return (await cache.match(`${base}/index.html`)) ?? Response.error();
 		}
 	}
-	const cached = await cache.match(url.pathname);
+	const cached = (await cache.match(url.pathname)) ?? (await caches.match(url.pathname));
 	if (cached) return cached;
 	try {
 		const response = await fetch(request);

@@ -46,6 +46,8 @@ test('rename and pin sessions from the sidebar; both survive a reload', async ({
 	await input.press('Enter');
 	await expect(input).toHaveCount(0);
 	await expect(sessionLinks(page)).toHaveText([CHARLIE, 'Bike maintenance', ALPHA]);
+	// Keyboard users land back on the button they started from.
+	await expect(row(page, 'Bike maintenance').getByRole('button', { name: 'Rename' })).toBeFocused();
 
 	// Escape throws the edit away.
 	await row(page, ALPHA).getByRole('button', { name: 'Rename' }).click();
