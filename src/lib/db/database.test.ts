@@ -41,7 +41,7 @@ function session(id: string, extra: Partial<SessionRow> = {}): SessionRow {
 }
 
 describe('schema migration', () => {
-	it('opens a version 1 database, keeps its rows, and fills the version 2 flags', async () => {
+	it('opens a version 1 database, keeps its rows, fills the version 2 flags and indexes status', async () => {
 		const dbName = fresh();
 		const v1 = new Dexie(dbName);
 		v1.version(1).stores(SCHEMA_V1);
@@ -50,12 +50,13 @@ describe('schema migration', () => {
 		delete old.pinned;
 		delete old.title_source;
 		await v1.table('sessions').add(old);
-		await v1.table('messages').add({ session_id: 's1', seq: 0, id: 'm1', role: 'user', content: 'hi' });
+		await v1.table('messages').add({ session_id: 's1', seq: 0, id: 'm1', role: 'user', content: 'hi', status: 'complete' });
 		v1.close();
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(2);
+		expect(db.verno).toBe(3);
+		expect(await db.messages.where('status').equals('streaming').count()).toBe(0);
 		const row = await db.sessions.get('s1');
 		expect(row).toMatchObject({ archived: 0, pinned: 0, title_source: 'auto' });
 		expect(await listSessions(db)).toHaveLength(1);

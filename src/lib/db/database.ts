@@ -25,6 +25,13 @@ export const SCHEMA_V2 = {
 	hook_log: '++id, at'
 };
 
+// The status index lets start-up find answers a closed tab left streaming without scanning
+// every message.
+export const SCHEMA_V3 = {
+	...SCHEMA_V2,
+	messages: '[session_id+seq], id, status'
+};
+
 export class PalimpsestDb extends Dexie {
 	sessions!: EntityTable<SessionRow, 'id'>;
 	messages!: Table<MessageRow, [string, number]>;
@@ -49,6 +56,7 @@ export class PalimpsestDb extends Dexie {
 						row.title_source ??= row.title && row.title !== 'New session' ? 'message' : 'auto';
 					})
 			);
+		this.version(3).stores(SCHEMA_V3);
 	}
 }
 

@@ -96,7 +96,9 @@ export async function markInterruptedMessages(
 ): Promise<number> {
 	return db.transaction('rw', db.messages, async () =>
 		db.messages
-			.filter((row) => row.status === 'streaming' && !busy.has(row.session_id))
+			.where('status')
+			.equals('streaming')
+			.filter((row) => !busy.has(row.session_id))
 			.modify({ status: 'incomplete' })
 	);
 }
