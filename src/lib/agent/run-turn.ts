@@ -60,7 +60,7 @@ async function answerUserMessage(deps: TurnDeps, input: TurnInput, user: Message
 		platform: deps.platform,
 		profile: deps.profile
 	});
-	let injectedItems: Awaited<NonNullable<typeof collecting>> = [];
+	let injectedItems: Awaited<NonNullable<typeof collecting>>;
 	try {
 		injectedItems = (await raceAbort(collecting ?? Promise.resolve([]), input.signal)) ?? [];
 	} catch (error) {

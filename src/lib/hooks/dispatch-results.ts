@@ -18,7 +18,8 @@ export interface ToolDecision {
 	plugin_id?: string;
 }
 
-type RunOne<P> = (reg: Registration, payload: P) => Promise<HookCallResult>;
+/** Calls one callback; `undefined` when its plugin went away before its turn came. */
+type RunOne<P> = (reg: Registration, payload: P) => Promise<HookCallResult | undefined>;
 
 /** The texts joined with blank lines, ready to append to the user message copy. */
 export function joinInjected(items: readonly Pick<InjectedContext, 'text'>[]): string {
@@ -35,6 +36,7 @@ export async function collectInjected<P>(
 		// A plugin disabled while this dispatch was running gets no further calls.
 		if (!reg.active) continue;
 		const result = await run(reg, payload);
+		if (!result) continue;
 		const text = result.outcome === 'ok' ? injectedText(result.value) : undefined;
 		if (text) injected.push({ plugin_id: reg.plugin_id, text });
 	}
@@ -55,6 +57,7 @@ export async function decideToolCall(
 	for (const reg of regs) {
 		if (!reg.active) continue;
 		const result = await run(reg, args ? { ...payload, args } : payload);
+		if (!result) continue;
 		// Fails closed: a guard that crashed, hung or is quarantined cannot wave a call through.
 		if (result.outcome !== 'ok') return blocked(reg, failureReason(reg, result.outcome, result.error));
 		const value = result.value;

@@ -38,6 +38,8 @@ export class HookBus {
 	#seq = 0;
 	#loadOrder: string[] = [];
 	#observerQueue: Promise<void> = Promise.resolve();
+	/** Per plugin: settles once it has received every observer event raised so far. */
+	#caughtUp = new Map<string, Promise<void>>();
 	#firstSeen: string[] = [];
 	readonly #timeoutSeconds: () => number;
 	readonly #record: (entry: HookLogEntry) => void;
@@ -75,6 +77,8 @@ export class HookBus {
 	/** Undoes everything the plugin registered (disable, reload, remove). */
 	unregisterPlugin(pluginId: string): void {
 		this.#remove((r) => r.plugin_id === pluginId);
+		// Its queued events will be skipped; a reloaded instance starts with nothing to wait for.
+		this.#caughtUp.delete(pluginId);
 		this.#firstSeen = this.#firstSeen.filter((id) => id !== pluginId);
 	}
 
@@ -90,13 +94,25 @@ export class HookBus {
 	/**
 	 * Observers: each callback awaited in turn, results ignored, failures logged and skipped.
 	 * Dispatches queue behind one another, so callers need not wait (a slow plugin never holds
-	 * up the conversation) and plugins still see events in the order they happened.
+	 * up the conversation) and plugins still see events in the order they happened. An event
+	 * goes to the callbacks registered when it was raised.
 	 */
 	notify<N extends ObserverHookName>(name: N, payload: HookPayload<N>): Promise<void> {
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return this.#observerQueue;
+		const regs = this.#ordered(name);
+		const delivered = new Map<string, () => void>();
+		for (const reg of regs) if (!delivered.has(reg.plugin_id)) delivered.set(reg.plugin_id, this.#expectEvent(reg.plugin_id));
 		const dispatch = this.#observerQueue.then(async () => {
-			for (const reg of this.#ordered(name)) if (reg.active) await this.#run(reg, base);
+			try {
+				for (const [i, reg] of regs.entries()) {
+					if (reg.active) await this.#run(reg, base);
+					// Registrations are grouped by plugin: release each plugin as soon as it is done.
+					if (regs[i + 1]?.plugin_id !== reg.plugin_id) delivered.get(reg.plugin_id)?.();
+				}
+			} finally {
+				for (const release of delivered.values()) release();
+			}
 		});
 		this.#observerQueue = dispatch.catch(() => {});
 		return dispatch;
@@ -111,14 +127,39 @@ export class HookBus {
 	async collect<N extends CollectorHookName>(name: N, payload: HookPayload<N>): Promise<InjectedContext[]> {
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return [];
-		return collectInjected(this.#ordered(name), base, (reg, current) => this.#run(reg, current));
+		return collectInjected(this.#ordered(name), base, (reg, current) => this.#runCaughtUp(reg, current));
 	}
 
 	/** Directives: first block wins; `args` rewrites chain; a failing callback blocks (fails closed). */
 	async decide(name: DirectiveHookName, payload: HookPayload<DirectiveHookName>): Promise<ToolDecision> {
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return { block: true, reason: `The ${name} payload could not be copied for plugins.` };
-		return decideToolCall(this.#ordered(name), base, (reg, current) => this.#run(reg, current));
+		return decideToolCall(this.#ordered(name), base, (reg, current) => this.#runCaughtUp(reg, current));
+	}
+
+	// Collectors and directives act on what a plugin learned from earlier events (memory:
+	// post_compaction marks a session, the next pre_llm_call re-injects), so each plugin first
+	// receives its queued events. A plugin with none queued is called at once.
+	async #runCaughtUp(reg: Registration, payload: unknown): Promise<HookCallResult | undefined> {
+		const pending = this.#caughtUp.get(reg.plugin_id);
+		if (pending) {
+			await pending;
+			if (!reg.active) return undefined;
+		}
+		return this.#run(reg, payload);
+	}
+
+	// The returned release is idempotent and always called (in a finally), so a failing or
+	// timed-out observer never leaves the plugin's collectors waiting.
+	#expectEvent(pluginId: string): () => void {
+		let resolve!: () => void;
+		const delivered = new Promise<void>((r) => (resolve = r));
+		// Events are delivered in order, so waiting for the latest covers all earlier ones.
+		this.#caughtUp.set(pluginId, delivered);
+		return () => {
+			resolve();
+			if (this.#caughtUp.get(pluginId) === delivered) this.#caughtUp.delete(pluginId);
+		};
 	}
 
 	#run(reg: Registration, payload: unknown): Promise<HookCallResult> {

@@ -1,25 +1,54 @@
-// Fetches a plugin's code and says plainly why when it cannot: 404, not JavaScript, or a
-// network/CORS failure.
+// Fetches a plugin's code and says plainly why when it cannot: 404, not JavaScript, a
+// network/CORS failure, or a server that never answers.
 export class PluginLoadError extends Error {
-	constructor(message: string) {
+	/** True when the server could not be reached at all, so a cached copy may stand in. */
+	readonly unreachable: boolean;
+
+	constructor(message: string, options: { unreachable?: boolean } = {}) {
 		super(message);
 		this.name = 'PluginLoadError';
+		this.unreachable = options.unreachable ?? false;
 	}
 }
 
 const JS_TYPES = /javascript|ecmascript|text\/plain|application\/octet-stream/i;
 
-export async function fetchPluginSource(
-	url: string,
-	fetchImpl: typeof fetch = fetch
-): Promise<string> {
+export const DEFAULT_FETCH_TIMEOUT_MS = 15_000;
+
+export interface FetchPluginOptions {
+	fetchImpl?: typeof fetch;
+	/** Covers the whole download, body included, so a stalled server cannot leave "Loading…" forever. Default 15 s. */
+	timeoutMs?: number;
+}
+
+export async function fetchPluginSource(url: string, options: FetchPluginOptions = {}): Promise<string> {
+	const timeoutMs = options.timeoutMs && options.timeoutMs > 0 ? options.timeoutMs : DEFAULT_FETCH_TIMEOUT_MS;
+	const abort = new AbortController();
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	// setTimeout (not AbortSignal.timeout) so fake timers drive it; the race does not rely on
+	// fetchImpl honouring the signal.
+	const timedOut = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => {
+			abort.abort();
+			reject(new PluginLoadError(`The plugin URL did not answer within ${timeoutMs / 1000} s.`, { unreachable: true }));
+		}, timeoutMs);
+	});
+	try {
+		return await Promise.race([download(url, options.fetchImpl ?? fetch, abort.signal), timedOut]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+async function download(url: string, fetchImpl: typeof fetch, signal: AbortSignal): Promise<string> {
 	let response: Response;
 	try {
-		response = await fetchImpl(url, { cache: 'no-cache', credentials: 'omit' });
+		response = await fetchImpl(url, { cache: 'no-cache', credentials: 'omit', signal });
 	} catch {
 		throw new PluginLoadError(
 			'Could not fetch the plugin: the network is unreachable, or the server does not allow ' +
-				'cross-origin requests (it must send Access-Control-Allow-Origin).'
+				'cross-origin requests (it must send Access-Control-Allow-Origin).',
+			{ unreachable: true }
 		);
 	}
 	if (!response.ok) {

@@ -16,14 +16,15 @@ export interface LoadedModule {
 
 export async function loadPluginModule(
 	row: Pick<PluginRow, 'url' | 'pinned_sha256' | 'cached_source'>,
-	options: { fetchImpl?: typeof fetch; importer: ModuleImporter }
+	options: { fetchImpl?: typeof fetch; fetchTimeoutMs?: number; importer: ModuleImporter }
 ): Promise<LoadedModule> {
 	let source: string;
 	let fromCache = false;
 	try {
-		source = await fetchPluginSource(row.url, options.fetchImpl);
+		source = await fetchPluginSource(row.url, { fetchImpl: options.fetchImpl, timeoutMs: options.fetchTimeoutMs });
 	} catch (error) {
-		const unreachable = error instanceof PluginLoadError && error.message.startsWith('Could not fetch');
+		// Only when the server is out of reach: an answer such as 404 is reported, not papered over.
+		const unreachable = error instanceof PluginLoadError && error.unreachable;
 		if (!unreachable || !row.cached_source) throw error;
 		source = row.cached_source;
 		fromCache = true;

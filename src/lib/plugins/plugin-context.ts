@@ -1,7 +1,8 @@
 // Builds the `ctx` a plugin's register(ctx) receives. Everything it registers is tracked so
 // that disabling, reloading or removing the plugin undoes all of it.
 import type { HookBus } from '../hooks/hook-bus';
-import type { PluginStorage } from './plugin-storage';
+import type { PalimpsestDb } from '../db/database';
+import { createPluginStorage } from './plugin-storage';
 import type { ToolRegistry } from './plugin-tools';
 
 export interface PluginManifest {
@@ -31,7 +32,8 @@ export interface ContextParts {
 	hooks: HookBus;
 	commands: CommandSink;
 	tools: ToolRegistry;
-	storage: PluginStorage;
+	/** Where `ctx.storage` keeps its rows; it closes when the context is disposed. */
+	db: PalimpsestDb;
 	hasPlugin: (id: string) => boolean;
 	logger?: Pick<Console, 'info' | 'warn' | 'error'>;
 }
@@ -82,7 +84,7 @@ export function createPluginContext(parts: ContextParts) {
 			});
 			return track(registered.tools, String(tool.name), remove);
 		},
-		storage: parts.storage,
+		storage: createPluginStorage(parts.db, parts.pluginId, () => !disposed),
 		log: Object.freeze({
 			info: (...args: unknown[]) => logger.info(tag, ...args),
 			warn: (...args: unknown[]) => logger.warn(tag, ...args),

@@ -1,16 +1,15 @@
 import 'fake-indexeddb/auto';
-import Dexie from 'dexie';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PalimpsestDb } from '../db/database';
-import { addPlugin, kvKeys } from '../db/plugin-verbs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CommandRegistry } from '../commands/command-registry';
+import type { PalimpsestDb } from '../db/database';
+import { kvKeys } from '../db/plugin-verbs';
 import type { PluginRow } from '../db/schema';
-import { HookBus } from '../hooks/hook-bus';
-import { CommandRegistry } from '../commands/command-registry';
+import type { HookBus } from '../hooks/hook-bus';
 import { sha256Hex } from './fetch-plugin-source';
-import { importFromDataUrl } from './import-plugin-module';
-import { PluginHost } from './plugin-host';
-import { ToolRegistry } from './plugin-tools';
+import type { PluginHost } from './plugin-host';
+import type { ToolRegistry } from './plugin-tools';
 import { pluginIdFromUrl, resolvePluginUrl } from './plugin-url';
+import { makeHost, type Served } from './test-host';
 
 const GOOD = `
 export const manifest = { name: 'good', version: '1.2.3', description: 'A good plugin' };
@@ -22,48 +21,19 @@ export function register(ctx) {
 	return ctx.storage.set('ready', true);
 }`;
 
-type Served = Record<string, { status?: number; type?: string; body?: string; fail?: boolean }>;
-
-function fakeFetch(served: Served) {
-	return vi.fn(async (url: string | URL | Request) => {
-		const entry = served[String(url)];
-		if (!entry || entry.fail) throw new TypeError('Failed to fetch');
-		return new Response(entry.body ?? '', {
-			status: entry.status ?? 200,
-			headers: { 'content-type': entry.type ?? 'text/javascript' }
-		});
-	}) as unknown as typeof fetch;
-}
-
 let db: PalimpsestDb;
 let hooks: HookBus;
 let commands: CommandRegistry;
 let tools: ToolRegistry;
 let served: Served;
 let host: PluginHost;
+let row: (url: string, extra?: Partial<PluginRow>) => Promise<PluginRow>;
+let close: () => Promise<void>;
 
 beforeEach(() => {
-	db = new PalimpsestDb(`plugins-${crypto.randomUUID()}`);
-	hooks = new HookBus({ logger: { warn: () => {} } });
-	commands = new CommandRegistry(() => 1000);
-	tools = new ToolRegistry(() => 1000);
-	served = {};
-	host = new PluginHost({
-		db, hooks, commands, tools, timeoutMs: () => 200, importer: importFromDataUrl, fetchImpl: fakeFetch(served),
-		logger: { info: () => {}, warn: () => {}, error: () => {} }
-	});
+	({ db, hooks, commands, tools, served, host, row, close } = makeHost());
 });
-afterEach(async () => {
-	db.close();
-	await Dexie.delete(db.name);
-});
-
-async function row(url: string, extra: Partial<PluginRow> = {}): Promise<PluginRow> {
-	return addPlugin(db, {
-		id: pluginIdFromUrl(url, new Set()), url, enabled: 1, pinned_sha256: null, cached_source: null,
-		cached_sha256: null, manifest: null, last_error: null, added_at: 1, ...extra
-	});
-}
+afterEach(() => close());
 
 describe('loading plugins', () => {
 	it('registers hooks, commands, tools and storage, and caches the code', async () => {
@@ -142,6 +112,8 @@ describe('plugin URLs', () => {
 		expect(resolvePluginUrl('http://localhost:9000/p.js', origin)).toBe('http://localhost:9000/p.js');
 		expect(resolvePluginUrl('https://cdn.test/p.mjs', origin)).toBe('https://cdn.test/p.mjs');
 		expect(() => resolvePluginUrl('http://evil.test/p.js', origin)).toThrow(/https URLs, localhost URLs or paths/);
+		expect(() => resolvePluginUrl('http://127.evil.test/p.js', origin)).toThrow(/https URLs, localhost URLs or paths/);
+		expect(resolvePluginUrl('http://127.0.0.2:8000/p.js', origin)).toBe('http://127.0.0.2:8000/p.js');
 		expect(() => resolvePluginUrl('  ', origin)).toThrow(/Enter the URL/);
 		expect(pluginIdFromUrl('https://a.test/x/Session Index.js', new Set(['session-index']))).toBe('session-index-2');
 	});

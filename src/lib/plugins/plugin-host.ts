@@ -4,10 +4,10 @@ import type { PalimpsestDb } from '../db/database';
 import { updatePlugin } from '../db/plugin-verbs';
 import type { PluginRow } from '../db/schema';
 import type { HookBus } from '../hooks/hook-bus';
+import { DEFAULT_FETCH_TIMEOUT_MS } from './fetch-plugin-source';
 import { defaultImporter, type ModuleImporter } from './import-plugin-module';
 import { loadPluginModule, runRegister } from './load-plugin';
 import { createPluginContext, type CommandSink, type PluginManifest, type Registered } from './plugin-context';
-import { createPluginStorage } from './plugin-storage';
 import type { ToolRegistry } from './plugin-tools';
 
 export interface LoadedPlugin {
@@ -19,7 +19,11 @@ export interface LoadedPlugin {
 	dispose(): void;
 }
 
-export type LoadOutcome = { ok: true; plugin: LoadedPlugin } | { ok: false; error: string };
+/**
+ * `superseded`: a later load or unload of the same plugin started while this one ran; it
+ * undid its own work and wrote nothing, and its caller should leave the status to the newer action.
+ */
+export type LoadOutcome = { ok: true; plugin: LoadedPlugin } | { ok: false; error: string; superseded?: true };
 
 export interface PluginHostParts {
 	db: PalimpsestDb;
@@ -32,8 +36,18 @@ export interface PluginHostParts {
 	logger?: Pick<Console, 'info' | 'warn' | 'error'>;
 }
 
+type Context = ReturnType<typeof createPluginContext>;
+
+function superseded(): LoadOutcome {
+	return { ok: false, superseded: true, error: 'A newer reload, disable or remove replaced this load.' };
+}
+
 export class PluginHost {
 	#loaded = new Map<string, LoadedPlugin>();
+	/** Bumped by every load and unload, so a load can tell that it has been overtaken. */
+	#generation = new Map<string, number>();
+	/** The context of a load still in register(ctx), so an unload can stop it mid-way. */
+	#starting = new Map<string, Context>();
 	readonly #parts: PluginHostParts;
 
 	constructor(parts: PluginHostParts) {
@@ -50,24 +64,39 @@ export class PluginHost {
 
 	async load(row: PluginRow): Promise<LoadOutcome> {
 		this.unload(row.id);
+		const generation = this.#bump(row.id);
+		const current = () => this.#generation.get(row.id) === generation;
 		const { db, hooks, commands, tools } = this.#parts;
-		let context: ReturnType<typeof createPluginContext> | null = null;
+		let context: Context | null = null;
 		try {
 			const mod = await loadPluginModule(row, {
 				fetchImpl: this.#parts.fetchImpl,
+				fetchTimeoutMs: this.#parts.timeoutMs() || DEFAULT_FETCH_TIMEOUT_MS,
 				importer: this.#parts.importer ?? defaultImporter()
 			});
+			if (!current()) return superseded();
 			context = createPluginContext({
 				pluginId: row.id,
 				manifest: mod.manifest,
 				hooks,
 				commands,
 				tools,
-				storage: createPluginStorage(db, row.id),
+				db,
 				hasPlugin: (id) => this.isLoaded(id),
 				logger: this.#parts.logger
 			});
+			this.#starting.set(row.id, context);
 			await runRegister(mod.register, context.ctx, this.#parts.timeoutMs());
+			if (!current()) return this.#abandon(context);
+			await updatePlugin(db, row.id, {
+				cached_source: mod.source,
+				cached_sha256: mod.sha256,
+				manifest: mod.manifest,
+				last_error: null
+			});
+			// An unload during that write has already disposed the context.
+			if (!current()) return superseded();
+			this.#starting.delete(row.id);
 			const plugin: LoadedPlugin = {
 				id: row.id,
 				manifest: mod.manifest,
@@ -77,22 +106,21 @@ export class PluginHost {
 				dispose: context.dispose
 			};
 			this.#loaded.set(row.id, plugin);
-			await updatePlugin(db, row.id, {
-				cached_source: mod.source,
-				cached_sha256: mod.sha256,
-				manifest: mod.manifest,
-				last_error: null
-			});
 			return { ok: true, plugin };
 		} catch (error) {
-			context?.dispose();
+			if (context) this.#abandon(context);
+			// A register(ctx) cut short by an unload fails too; that is not the plugin's fault.
+			if (!current()) return superseded();
 			const message = error instanceof Error ? error.message : String(error);
 			await updatePlugin(db, row.id, { last_error: message });
-			return { ok: false, error: message };
+			return current() ? { ok: false, error: message } : superseded();
 		}
 	}
 
 	unload(id: string): void {
+		this.#bump(id);
+		const starting = this.#starting.get(id);
+		if (starting) this.#abandon(starting);
 		const plugin = this.#loaded.get(id);
 		if (!plugin) return;
 		this.#loaded.delete(id);
@@ -101,6 +129,19 @@ export class PluginHost {
 	}
 
 	unloadAll(): void {
-		for (const id of [...this.#loaded.keys()]) this.unload(id);
+		for (const id of new Set([...this.#loaded.keys(), ...this.#starting.keys()])) this.unload(id);
+	}
+
+	#bump(id: string): number {
+		const next = (this.#generation.get(id) ?? 0) + 1;
+		this.#generation.set(id, next);
+		return next;
+	}
+
+	// Undoes exactly what this context registered: a newer load may already own the plugin id.
+	#abandon(context: Context): LoadOutcome {
+		context.dispose();
+		if (this.#starting.get(context.ctx.plugin_id) === context) this.#starting.delete(context.ctx.plugin_id);
+		return superseded();
 	}
 }

@@ -14,11 +14,29 @@ function checkKey(key: unknown): string {
 	return key;
 }
 
-export function createPluginStorage(db: PalimpsestDb, pluginId: string): PluginStorage {
+/** Every method rejects (never throws synchronously) once `isOpen` turns false. */
+export function createPluginStorage(db: PalimpsestDb, pluginId: string, isOpen: () => boolean = () => true): PluginStorage {
+	// A timer or a late async callback of an unloaded plugin must not recreate rows that
+	// removing the plugin deleted.
+	const open = () => {
+		if (!isOpen()) throw new Error(`Plugin "${pluginId}" is unloaded; its storage is closed.`);
+	};
 	return Object.freeze({
-		get: async (key: string) => structuredClone(await kvGet(db, pluginId, checkKey(key))),
-		set: (key: string, value: unknown) => kvSet(db, pluginId, checkKey(key), structuredClone(value)),
-		delete: (key: string) => kvDelete(db, pluginId, checkKey(key)),
-		keys: (prefix = '') => kvKeys(db, pluginId, String(prefix))
+		get: async (key: string) => {
+			open();
+			return structuredClone(await kvGet(db, pluginId, checkKey(key)));
+		},
+		set: async (key: string, value: unknown) => {
+			open();
+			await kvSet(db, pluginId, checkKey(key), structuredClone(value));
+		},
+		delete: async (key: string) => {
+			open();
+			await kvDelete(db, pluginId, checkKey(key));
+		},
+		keys: async (prefix = '') => {
+			open();
+			return kvKeys(db, pluginId, String(prefix));
+		}
 	});
 }

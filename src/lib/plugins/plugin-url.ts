@@ -16,7 +16,8 @@ export function resolvePluginUrl(input: string, pageOrigin: string): string {
 		throw new Error(`"${text}" is not a valid URL.`);
 	}
 	const sameOrigin = url.origin === new URL(pageOrigin).origin;
-	const local = url.protocol === 'http:' && (LOCAL_HOSTS.has(url.hostname) || url.hostname.startsWith('127.'));
+	// Plain http only to this machine: a loopback name or address, never "127.something.example".
+	const local = url.protocol === 'http:' && (LOCAL_HOSTS.has(url.hostname) || /^127(\.\d{1,3}){3}$/.test(url.hostname));
 	if (url.protocol === 'https:' || local || sameOrigin) return url.href;
 	throw new Error(
 		`Plugins load only from https URLs, localhost URLs or paths on this site; "${url.protocol}//${url.host}" is none of these.`

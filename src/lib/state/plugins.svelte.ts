@@ -83,7 +83,13 @@ export class PluginsState {
 	async setEnabled(id: string, enabled: boolean): Promise<void> {
 		await updatePlugin(this.#db, id, { enabled: enabled ? 1 : 0 });
 		const row = await getPlugin(this.#db, id);
-		if (enabled && row) await this.#load(row);
+		if (!row) {
+			// Removed meanwhile (here or in another tab): nothing to show a status for.
+			this.#host.unload(id);
+			this.status.delete(id);
+			return;
+		}
+		if (enabled) await this.#load(row);
 		else {
 			this.#host.unload(id);
 			this.status.set(id, { state: 'disabled' });
@@ -125,6 +131,8 @@ export class PluginsState {
 		this.status.set(row.id, { state: 'loading' });
 		const outcome = await this.#host.load(row);
 		this.#hooks.setPluginOrder(this.rows.map((r) => r.id));
+		// A newer reload, disable or remove owns the status now (and a removed row has none).
+		if (!outcome.ok && outcome.superseded) return;
 		this.status.set(
 			row.id,
 			outcome.ok

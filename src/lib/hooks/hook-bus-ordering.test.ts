@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HookBus } from './hook-bus';
+import type { HookLogEntry } from './run-hook';
+import { compaction, llmCall, quietLogger, toolCall } from './test-fixtures';
+
+function makeBus(timeoutSeconds = 30) {
+	const log: HookLogEntry[] = [];
+	const bus = new HookBus({ record: (e) => log.push(e), logger: quietLogger(), timeoutSeconds: () => timeoutSeconds });
+	return { bus, log };
+}
+
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+afterEach(() => vi.useRealTimers());
+
+describe('collectors and directives after queued observer events', () => {
+	it('lets pre_llm_call see what the same plugin did in the post_compaction raised just before', async () => {
+		const { bus } = makeBus();
+		const marked = new Set<string>();
+		bus.register('memory', 'post_compaction', async ({ session_id }) => {
+			await later(5);
+			marked.add(session_id);
+		});
+		bus.register('memory', 'pre_llm_call', ({ session_id }) => (marked.has(session_id) ? 'remember the notes' : undefined));
+
+		// The app does not await observers: the turn starts right after the event is raised.
+		void bus.notify('post_compaction', compaction);
+		expect(await bus.collect('pre_llm_call', llmCall)).toEqual([{ plugin_id: 'memory', text: 'remember the notes' }]);
+	});
+
+	it('lets pre_tool_call see what the same plugin did in an earlier post_tool_call', async () => {
+		const { bus } = makeBus();
+		let calls = 0;
+		bus.register('quota', 'post_tool_call', async () => {
+			await later(5);
+			calls++;
+		});
+		bus.register('quota', 'pre_tool_call', () => (calls >= 1 ? { block: true, reason: 'one tool call per turn' } : undefined));
+
+		void bus.notify('post_tool_call', { ...toolCall, result: 'ok', duration_ms: 1 });
+		expect(await bus.decide('pre_tool_call', toolCall)).toEqual({ block: true, reason: 'one tool call per turn', plugin_id: 'quota' });
+	});
+
+	it('waits for a failing or timed-out observer only until it has failed', async () => {
+		vi.useFakeTimers();
+		const { bus } = makeBus(1);
+		bus.register('p', 'post_compaction', () => {
+			throw new Error('boom');
+		});
+		bus.register('p', 'post_compaction', () => new Promise(() => {}));
+		bus.register('p', 'pre_llm_call', () => 'still here');
+		void bus.notify('post_compaction', compaction);
+		let result: unknown;
+		void bus.collect('pre_llm_call', llmCall).then((r) => (result = r));
+		await vi.advanceTimersByTimeAsync(999);
+		expect(result).toBeUndefined();
+		await vi.advanceTimersByTimeAsync(1);
+		expect(result).toEqual([{ plugin_id: 'p', text: 'still here' }]);
+	});
+
+	it('does not delay a plugin with no queued events behind another plugin’s slow observer', async () => {
+		vi.useFakeTimers();
+		const { bus } = makeBus();
+		bus.register('slow', 'post_compaction', () => later(20_000));
+		bus.register('slow', 'pre_llm_call', () => 'slow, caught up');
+		bus.register('fast', 'pre_llm_call', () => 'fast');
+		bus.register('guard', 'pre_tool_call', () => undefined);
+		bus.setPluginOrder(['fast', 'guard', 'slow']);
+
+		void bus.notify('post_compaction', compaction);
+		let collected: unknown;
+		void bus.collect('pre_llm_call', llmCall).then((r) => (collected = r));
+		let decided: unknown;
+		void bus.decide('pre_tool_call', toolCall).then((r) => (decided = r));
+		await vi.advanceTimersByTimeAsync(0);
+		expect(decided).toEqual({ block: false });
+		expect(collected).toBeUndefined();
+
+		await vi.advanceTimersByTimeAsync(20_000);
+		expect(collected).toEqual([
+			{ plugin_id: 'fast', text: 'fast' },
+			{ plugin_id: 'slow', text: 'slow, caught up' }
+		]);
+		await expect(bus.settled()).resolves.toBeUndefined();
+	});
+
+	it('releases a plugin once its own callbacks for the event ran, not after the whole event', async () => {
+		vi.useFakeTimers();
+		const { bus } = makeBus();
+		const seen: string[] = [];
+		bus.register('first', 'post_compaction', () => void seen.push('first saw it'));
+		bus.register('first', 'pre_llm_call', () => seen.join(', '));
+		bus.register('second', 'post_compaction', () => later(20_000));
+		void bus.notify('post_compaction', compaction);
+		let collected: unknown;
+		void bus.collect('pre_llm_call', llmCall).then((r) => (collected = r));
+		await vi.advanceTimersByTimeAsync(0);
+		expect(collected).toEqual([{ plugin_id: 'first', text: 'first saw it' }]);
+	});
+
+	it('does not call a plugin unregistered while its collector was waiting', async () => {
+		const { bus } = makeBus();
+		let called = false;
+		bus.register('gone', 'post_compaction', () => later(5));
+		bus.register('gone', 'pre_tool_call', () => {
+			called = true;
+			return { block: true };
+		});
+		void bus.notify('post_compaction', compaction);
+		const decision = bus.decide('pre_tool_call', toolCall);
+		bus.unregisterPlugin('gone');
+		expect(await decision).toEqual({ block: false });
+		expect(called).toBe(false);
+	});
+
+	it('delivers an event to the callbacks registered when it was raised', async () => {
+		const { bus } = makeBus();
+		const calls: string[] = [];
+		bus.register('a', 'post_compaction', () => later(5));
+		void bus.notify('post_compaction', compaction);
+		const queued = bus.notify('post_compaction', compaction);
+		bus.register('late', 'post_compaction', () => void calls.push('late'));
+		await queued;
+		expect(calls).toEqual([]);
+		await bus.notify('post_compaction', compaction);
+		expect(calls).toEqual(['late']);
+	});
+});

@@ -1,0 +1,132 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { removePlugin } from '../db/plugin-verbs';
+import { PluginsState } from '../state/plugins.svelte';
+import { gate, makeHost } from './test-host';
+
+const URL_ = 'https://x.test/good.js';
+const GOOD = `
+export function register(ctx) {
+	ctx.register_hook('pre_llm_call', () => 'hi');
+	ctx.register_command('hello', () => 'hello');
+}`;
+
+let t: ReturnType<typeof makeHost>;
+beforeEach(() => {
+	t = makeHost();
+});
+afterEach(() => t.close());
+
+/** Starts a load whose fetch waits until the returned `open` is called. */
+async function startSlowLoad() {
+	const slow = gate();
+	t.served[URL_] = { body: GOOD, wait: slow.opened };
+	const loading = t.host.load((await t.db.plugins.get('good')) ?? (await t.row(URL_)));
+	t.served[URL_] = { body: GOOD };
+	return { loading, open: slow.open };
+}
+
+describe('an unload or a newer load while a plugin is loading', () => {
+	it('an unload wins: the load registers nothing and leaves the row alone', async () => {
+		const { loading, open } = await startSlowLoad();
+		t.host.unload('good');
+		open();
+		expect(await loading).toMatchObject({ ok: false, superseded: true });
+		expect(t.hooks.listRegistrations()).toEqual([]);
+		expect(t.commands.has('hello')).toBe(false);
+		expect(t.host.isLoaded('good')).toBe(false);
+		expect(await t.db.plugins.get('good')).toMatchObject({ cached_source: null, last_error: null });
+	});
+
+	it('a removed plugin stays removed', async () => {
+		const { loading, open } = await startSlowLoad();
+		t.host.unload('good');
+		await removePlugin(t.db, 'good');
+		open();
+		expect(await loading).toMatchObject({ superseded: true });
+		expect(await t.db.plugins.get('good')).toBeUndefined();
+		expect(t.hooks.listRegistrations()).toEqual([]);
+	});
+
+	it('a double reload leaves one copy loaded, whichever finishes first', async () => {
+		const first = await startSlowLoad();
+		const second = await t.host.load((await t.db.plugins.get('good'))!);
+		expect(second.ok).toBe(true);
+		first.open();
+		expect(await first.loading).toMatchObject({ superseded: true });
+		expect(t.hooks.listRegistrations()).toEqual([{ plugin_id: 'good', hook: 'pre_llm_call' }]);
+		expect(t.commands.has('hello')).toBe(true);
+		expect(t.host.get('good')).toBe(second.ok && second.plugin);
+	});
+
+	it('stops a register(ctx) that is still running, without blaming the plugin', async () => {
+		const registering = gate();
+		(globalThis as Record<string, unknown>).__registering = registering.opened;
+		t.served[URL_] = {
+			body: `export async function register(ctx) {
+				ctx.register_command('early', () => '');
+				await globalThis.__registering;
+				ctx.register_command('late', () => '');
+			}`
+		};
+		const loading = t.host.load(await t.row(URL_));
+		await vi.waitFor(() => expect(t.commands.has('early')).toBe(true));
+		t.host.unload('good');
+		expect(t.commands.has('early')).toBe(false);
+		registering.open();
+		expect(await loading).toMatchObject({ superseded: true });
+		expect(t.commands.has('late')).toBe(false);
+		expect((await t.db.plugins.get('good'))?.last_error).toBeNull();
+	});
+});
+
+describe('the Plugins page status while loads overlap', () => {
+	const fetched = () => vi.mocked(t.fetchImpl).mock.calls.length;
+
+	function makeState() {
+		return new PluginsState({ db: t.db, host: t.host, hooks: t.hooks, safeMode: false });
+	}
+
+	it('shows "disabled" when the plugin is disabled while it loads', async () => {
+		const state = makeState();
+		const slow = gate();
+		t.served[URL_] = { body: GOOD, wait: slow.opened };
+		await t.row(URL_);
+		const reloading = state.reload('good');
+		await vi.waitFor(() => expect(fetched()).toBe(1));
+		await state.setEnabled('good', false);
+		slow.open();
+		await reloading;
+		expect(state.status.get('good')).toEqual({ state: 'disabled' });
+		expect(t.hooks.listRegistrations()).toEqual([]);
+	});
+
+	it('shows no status for a plugin removed while it loads', async () => {
+		const state = makeState();
+		const slow = gate();
+		t.served[URL_] = { body: GOOD, wait: slow.opened };
+		await t.row(URL_);
+		const reloading = state.reload('good');
+		await vi.waitFor(() => expect(fetched()).toBe(1));
+		await state.remove('good');
+		slow.open();
+		await reloading;
+		expect(state.status.has('good')).toBe(false);
+		expect(await t.db.plugins.get('good')).toBeUndefined();
+	});
+
+	it('shows the newer reload’s result after a double Reload', async () => {
+		const state = makeState();
+		const slow = gate();
+		t.served[URL_] = { body: GOOD, wait: slow.opened };
+		await t.row(URL_);
+		const first = state.reload('good');
+		await vi.waitFor(() => expect(fetched()).toBe(1));
+		t.served[URL_] = { status: 404 };
+		await state.reload('good');
+		slow.open();
+		await first;
+		expect(state.status.get('good')).toMatchObject({ state: 'failed', error: 'The plugin URL answered 404.' });
+		expect(t.hooks.listRegistrations()).toEqual([]);
+	});
+});
