@@ -2,6 +2,7 @@
 // sent only to it; the theme and the default model persist.
 import { expect, test, type Page } from '@playwright/test';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
+import { addCustomProvider } from './plugin-helpers';
 import { sendMessage, waitForAnswer, messageBody, newSession } from './helpers';
 
 let mock: MockProvider;
@@ -49,13 +50,9 @@ test('add a provider with a key, test the connection, and chat through it', asyn
 
 test('a provider error is shown on the answer, and Retry works once it recovers', async ({ page }) => {
 	await openSettings(page);
-	await page.getByRole('button', { name: 'Add provider' }).click();
-	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Custom (OpenAI-compatible)' });
-	await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
-	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');
-	await page.getByRole('button', { name: 'Save' }).click();
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
 	await page.getByRole('link', { name: 'Chat' }).click();
-	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label: 'Custom (OpenAI-compatible) · mock-model' });
+	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label });
 
 	mock.script([{ type: 'http_error', status: 400, body: { error: { message: 'This model does not exist', type: 'invalid_request_error' } } }]);
 	await sendMessage(page, 'Will this fail?');
@@ -89,13 +86,9 @@ test('the theme and the default model persist across a reload', async ({ page })
 
 test('a session whose provider was removed says so, and another model can be chosen', async ({ page }) => {
 	await openSettings(page);
-	await page.getByRole('button', { name: 'Add provider' }).click();
-	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Custom (OpenAI-compatible)' });
-	await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
-	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');
-	await page.getByRole('button', { name: 'Save' }).click();
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
 	await page.getByRole('link', { name: 'Chat' }).click();
-	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label: 'Custom (OpenAI-compatible) · mock-model' });
+	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label });
 	await sendMessage(page, 'Through the mock');
 	await waitForAnswer(page);
 
