@@ -1,0 +1,44 @@
+// Things users do that stress the app: a second tab on the same sessions, and a giant paste.
+import { expect, test } from '@playwright/test';
+import { assistantMessages, messageText, openApp, sendMessage, sessionLinks, userMessages, waitForAnswer } from './helpers';
+
+test('a second tab sees new sessions and messages through live queries', async ({ page, context }) => {
+	await openApp(page);
+	const other = await context.newPage();
+	await openApp(other);
+	await sendMessage(page, 'Written in the first tab');
+	await waitForAnswer(page);
+	await expect(sessionLinks(other)).toHaveText(['Written in the first tab']);
+	await sessionLinks(other).first().click();
+	await expect(userMessages(other)).toHaveCount(1);
+	await expect(assistantMessages(other)).toHaveCount(1);
+	// And back: a message sent in the second tab appears in the first.
+	await sendMessage(other, 'Reply from the second tab');
+	await waitForAnswer(other);
+	await expect(userMessages(page)).toHaveCount(2);
+	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete');
+});
+
+test('a 1 MB paste is stored whole, answered, and the app stays responsive', async ({ page }) => {
+	await openApp(page);
+	const line = 'The quick brown fox jumps over the lazy dog. <b>not bold</b> *maybe* `code`\n';
+	const paste = line.repeat(Math.ceil(1_000_000 / line.length));
+	const box = page.getByRole('textbox', { name: 'Message' });
+	// A paste arrives as one input event (Playwright's fill would type it through the IME path).
+	await box.evaluate((el: HTMLTextAreaElement, text) => {
+		el.value = text;
+		el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+	}, paste);
+	await box.press('Enter');
+	await expect(page).toHaveURL(/\/s\/[^/]+$/, { timeout: 20_000 });
+	await waitForAnswer(page, 'complete', 30_000);
+	expect((await messageText(userMessages(page).first())).length).toBe(paste.length);
+	// Still responsive: the search box filters at once and the next message is answered.
+	await page.getByRole('searchbox', { name: 'Search sessions' }).fill('lazy dog');
+	await expect(sessionLinks(page)).toHaveCount(1);
+	await sendMessage(page, 'echo: still here');
+	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete');
+	await page.reload();
+	await expect(userMessages(page)).toHaveCount(2);
+	await expect.poll(async () => (await messageText(userMessages(page).first())).length).toBe(paste.length);
+});
