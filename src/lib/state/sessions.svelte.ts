@@ -5,6 +5,8 @@ import { searchSessionIds } from '../db/search-sessions';
 import { listSessions, renameSession, setPinned } from '../db/session-verbs';
 import { watch } from '../db/watch';
 
+const SEARCH_DEBOUNCE_MS = 120;
+
 export class SessionsState {
 	all = $state<SessionRow[]>([]);
 	loaded = $state(false);
@@ -32,7 +34,10 @@ export class SessionsState {
 		};
 	}
 
-	/** Filters by title and content; the match set stays live while the query is set. */
+	/**
+	 * Filters by title and content; the match set stays live while the query is set. Typing is
+	 * debounced: each search reads every message.
+	 */
 	search(query: string): void {
 		this.query = query;
 		this.#stopSearch?.();
@@ -41,12 +46,15 @@ export class SessionsState {
 			this.matches = null;
 			return;
 		}
-		this.#stopSearch = watch(
-			() => searchSessionIds(this.#db, query),
-			(ids) => {
-				if (this.query === query) this.matches = ids;
-			}
-		);
+		const timer = setTimeout(() => {
+			this.#stopSearch = watch(
+				() => searchSessionIds(this.#db, query),
+				(ids) => {
+					if (this.query === query) this.matches = ids;
+				}
+			);
+		}, SEARCH_DEBOUNCE_MS);
+		this.#stopSearch = () => clearTimeout(timer);
 	}
 
 	rename(id: string, title: string): Promise<void> {
