@@ -126,3 +126,37 @@ describe('collectors and directives after queued observer events', () => {
 		expect(calls).toEqual(['late']);
 	});
 });
+
+describe('a hung observer in another plugin', () => {
+	it("delays a plugin's pre_llm_call by one timeout period at most, however many events queue", async () => {
+		vi.useFakeTimers();
+		const { bus } = makeBus(1);
+		for (const hook of ['on_session_end', 'on_session_finalize', 'on_session_start', 'on_session_reset'] as const) {
+			bus.register('stuck', hook, () => new Promise(() => {}));
+			bus.register('memory', hook, () => {});
+		}
+		bus.register('memory', 'pre_llm_call', () => 'context');
+		const ids = { session_id: 's', session_key: 'k', platform: 'web' };
+		void bus.notify('on_session_end', { ...ids, end_reason: 'new_session' });
+		void bus.notify('on_session_finalize', ids);
+		void bus.notify('on_session_start', { ...ids, profile: 'default', model: 'm' });
+		void bus.notify('on_session_reset', { session_id: 's2', old_session_id: 's', session_key: 'k' });
+		let result: unknown;
+		void bus.collect('pre_llm_call', llmCall).then((r) => (result = r));
+		await vi.advanceTimersByTimeAsync(1_000);
+		expect(result).toEqual([{ plugin_id: 'memory', text: 'context' }]);
+	});
+
+	it('stops holding the queue once its plugin is removed, even with the timeout off', async () => {
+		const { bus } = makeBus(0);
+		const seen: string[] = [];
+		bus.register('stuck', 'post_compaction', () => new Promise(() => {}));
+		bus.register('next', 'post_compaction', ({ session_id }) => void seen.push(session_id));
+		void bus.notify('post_compaction', compaction);
+		await later(5);
+		expect(seen).toEqual([]);
+		bus.unregisterPlugin('stuck');
+		await bus.settled();
+		expect(seen).toEqual([compaction.session_id]);
+	});
+});

@@ -40,6 +40,8 @@ export class HookBus {
 	#observerQueue: Promise<void> = Promise.resolve();
 	/** Per plugin: settles once it has received every observer event raised so far. */
 	#caughtUp = new Map<string, Promise<void>>();
+	/** Settles when a registration is removed, so a hung callback stops holding the queue. */
+	#removed = new WeakMap<Registration, { promise: Promise<void>; resolve: () => void }>();
 	#firstSeen: string[] = [];
 	readonly #timeoutSeconds: () => number;
 	readonly #record: (entry: HookLogEntry) => void;
@@ -106,7 +108,7 @@ export class HookBus {
 		const dispatch = this.#observerQueue.then(async () => {
 			try {
 				for (const [i, reg] of regs.entries()) {
-					if (reg.active) await this.#run(reg, base);
+					if (reg.active) await Promise.race([this.#run(reg, base), this.#whenRemoved(reg)]);
 					// Registrations are grouped by plugin: release each plugin as soon as it is done.
 					if (regs[i + 1]?.plugin_id !== reg.plugin_id) delivered.get(reg.plugin_id)?.();
 				}
@@ -143,7 +145,9 @@ export class HookBus {
 	async #runCaughtUp(reg: Registration, payload: unknown): Promise<HookCallResult | undefined> {
 		const pending = this.#caughtUp.get(reg.plugin_id);
 		if (pending) {
-			await pending;
+			// Bounded: another plugin's hung observer ahead in the queue delays this call by at
+			// most one timeout period, never the conversation for longer.
+			await waitAtMost(pending, resolveTimeoutMs(this.#timeoutSeconds()));
 			if (!reg.active) return undefined;
 		}
 		return this.#run(reg, payload);
@@ -194,10 +198,33 @@ export class HookBus {
 			.sort((a, b) => rank(a.plugin_id) - rank(b.plugin_id) || a.seq - b.seq);
 	}
 
+	#whenRemoved(reg: Registration): Promise<void> {
+		let entry = this.#removed.get(reg);
+		if (!entry) {
+			let resolve!: () => void;
+			const promise = new Promise<void>((r) => (resolve = r));
+			entry = { promise, resolve };
+			this.#removed.set(reg, entry);
+		}
+		return entry.promise;
+	}
+
 	#remove(matches: (reg: Registration) => boolean): void {
-		for (const reg of this.#registrations) if (matches(reg)) reg.active = false;
+		for (const reg of this.#registrations) {
+			if (!matches(reg)) continue;
+			reg.active = false;
+			this.#removed.get(reg)?.resolve();
+		}
 		this.#registrations = this.#registrations.filter((r) => r.active);
 	}
+}
+
+/** Waits for `work`, or `ms` at most (0 = no limit). */
+function waitAtMost(work: Promise<void>, ms: number): Promise<void> {
+	if (ms <= 0) return work;
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+	return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
 /** Seconds from the setting to milliseconds: default 30, 0 (or less) = off, at most 600. */
