@@ -71,7 +71,8 @@ export class PluginHost {
 		try {
 			const mod = await loadPluginModule(row, {
 				fetchImpl: this.#parts.fetchImpl,
-				fetchTimeoutMs: this.#parts.timeoutMs() || DEFAULT_FETCH_TIMEOUT_MS,
+				// A download gets at least the default: a short hook timeout is about callbacks, not networks.
+				fetchTimeoutMs: Math.max(this.#parts.timeoutMs(), DEFAULT_FETCH_TIMEOUT_MS),
 				importer: this.#parts.importer ?? defaultImporter()
 			});
 			if (!current()) return superseded();
