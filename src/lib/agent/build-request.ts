@@ -27,9 +27,12 @@ export const INTERRUPTED_TOOL_RESULT = 'Tool call interrupted: no result was rec
  * or Stop while tools ran) gets a stub result, so the session stays usable.
  */
 export function closeToolCalls(messages: ChatMessage[]): ChatMessage[] {
-	const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id));
-	return messages.flatMap((message) => {
-		const open = (message.tool_calls ?? []).filter((call) => !answered.has(call.id));
+	return messages.flatMap((message, index) => {
+		if (!message.tool_calls?.length) return [message];
+		// Only the tool messages right after this one answer it: ids may repeat across turns.
+		const answered = new Set<string | undefined>();
+		for (let next = index + 1; messages[next]?.role === 'tool'; next++) answered.add(messages[next].tool_call_id);
+		const open = message.tool_calls.filter((call) => !answered.has(call.id));
 		return [message, ...open.map((call) => ({ role: 'tool' as const, content: INTERRUPTED_TOOL_RESULT, tool_call_id: call.id }))];
 	});
 }

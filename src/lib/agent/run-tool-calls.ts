@@ -1,6 +1,8 @@
 // Runs the tool calls of one model response: `pre_tool_call` may block or rewrite arguments
 // (failing closed), each result is stored as a tool message, `post_tool_call` observes it.
 import { appendMessages } from '../db/message-verbs';
+import { raceAbort } from './race-abort';
+import { isAbortError } from './stream-answer';
 import type { ToolCall } from '../providers/types';
 import type { TurnDeps } from './turn-deps';
 
@@ -20,25 +22,27 @@ export async function runToolCalls(
 	signal?: AbortSignal
 ): Promise<void> {
 	const now = deps.now ?? Date.now;
-	for (const call of calls) {
-		if (signal?.aborted) return;
+	for (const [index, call] of calls.entries()) {
+		if (signal?.aborted) return recordStopped(deps, sessionId, calls.slice(index));
 		let result: string;
 		let args: Record<string, unknown> = {};
 		const started = now();
 		try {
 			args = parseArgs(call.arguments);
-			const decision = (await deps.hooks?.decide('pre_tool_call', {
-				session_id: sessionId,
-				tool_name: call.name,
-				args
-			})) ?? { block: false };
+			// Stop ends the wait for a plugin's verdict or a tool at once.
+			const decision = (await raceAbort(
+				deps.hooks?.decide('pre_tool_call', { session_id: sessionId, tool_name: call.name, args }) ??
+					Promise.resolve(undefined),
+				signal
+			)) ?? { block: false };
 			if (decision.block) {
 				result = `Tool call blocked: ${decision.reason ?? 'a plugin refused it.'}`;
 			} else {
 				args = decision.args ?? args;
-				result = await deps.tools!.run(call.name, args, { session_id: sessionId });
+				result = await raceAbort(deps.tools!.run(call.name, args, { session_id: sessionId }), signal);
 			}
 		} catch (error) {
+			if (isAbortError(error)) return recordStopped(deps, sessionId, calls.slice(index));
 			result = `Tool error: ${error instanceof Error ? error.message : String(error)}`;
 		}
 		await appendMessages(deps.db, sessionId, [
@@ -52,4 +56,23 @@ export async function runToolCalls(
 			duration_ms: now() - started
 		});
 	}
+}
+
+/** Calls that will not run because the turn was stopped: stored as stopped, so Retry is offered. */
+async function recordStopped(deps: TurnDeps, sessionId: string, calls: ToolCall[]): Promise<void> {
+	const now = deps.now ?? Date.now;
+	await appendMessages(
+		deps.db,
+		sessionId,
+		calls.map((call) => ({
+			id: crypto.randomUUID(),
+			role: 'tool' as const,
+			content: 'Tool call stopped before it ran.',
+			tool_call_id: call.id,
+			status: 'aborted' as const,
+			kind: 'message' as const,
+			created_at: now()
+		})),
+		now()
+	);
 }

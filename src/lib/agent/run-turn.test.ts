@@ -166,8 +166,9 @@ describe('runTurn', () => {
 });
 
 describe('retryTurn', () => {
-	it('refuses when a command was run after the answer, and keeps everything', async () => {
-		const { provider } = scripted(() => say('first answer'));
+	it('keeps commands run after the answer, and replaces only the answer', async () => {
+		let n = 0;
+		const { provider } = scripted(() => say(n++ ? 'second answer' : 'first answer'));
 		const session = await newSession();
 		await runTurn(depsFor(provider), { sessionId: session.id, text: 'Q' });
 		const { appendMessages } = await import('../db/message-verbs');
@@ -175,8 +176,9 @@ describe('retryTurn', () => {
 			{ id: 'c', role: 'user', kind: 'command', content: '/nosuch', status: 'complete', created_at: 1 },
 			{ id: 'o', role: 'assistant', kind: 'command', content: 'Unknown command', status: 'error', created_at: 1 }
 		]);
-		await expect(retryTurn(depsFor(provider), { sessionId: session.id })).rejects.toThrow('Only the latest answer can be retried.');
-		expect((await listMessages(db, session.id)).map((r) => r.content)).toEqual(['Q', 'first answer', '/nosuch', 'Unknown command']);
+		await retryTurn(depsFor(provider), { sessionId: session.id });
+		expect((await listMessages(db, session.id)).map((r) => r.content)).toEqual(['Q', '/nosuch', 'Unknown command', 'second answer']);
+		expect((await db.sessions.get(session.id))?.message_count).toBe(4);
 	});
 
 	it('answers a tool call left without its result with a stub, so the request stays valid', async () => {
@@ -217,5 +219,29 @@ describe('Stop before the model is asked', () => {
 		// Retry then answers the message that was left without one.
 		const again = await retryTurn(depsFor(provider), { sessionId: session.id });
 		expect(again).toMatchObject({ status: 'complete', content: 'late' });
+	});
+});
+
+describe('Stop while tools run', () => {
+	it('ends a hanging tool at once and records the calls as stopped', async () => {
+		const { provider } = scripted(async function* () {
+			yield { type: 'tool_call', call: { id: 't1', name: 'slow', arguments: '{}' } };
+			yield { type: 'tool_call', call: { id: 't2', name: 'slow', arguments: '{}' } };
+			yield { type: 'done', finish_reason: 'tool_calls' };
+		});
+		const session = await newSession();
+		const controller = new AbortController();
+		const tools = { schemas: () => [], run: () => new Promise<string>(() => {}) };
+		const turn = runTurn(depsFor(provider, { tools }), { sessionId: session.id, text: 'go', signal: controller.signal });
+		await new Promise((r) => setTimeout(r, 30));
+		controller.abort();
+		expect((await turn).status).toBe('aborted');
+		const rows = await listMessages(db, session.id);
+		expect(rows.map((r) => [r.role, r.status])).toEqual([
+			['user', 'complete'],
+			['assistant', 'complete'],
+			['tool', 'aborted'],
+			['tool', 'aborted']
+		]);
 	});
 });

@@ -1,6 +1,6 @@
 // The turn loop: store the user's message, collect plugin context, stream the answer (and
 // any tool rounds), and persist each result with its status.
-import { appendMessages, deleteMessagesFrom, listMessages, updateMessage } from '../db/message-verbs';
+import { appendMessages, deleteMessages, listMessages, updateMessage } from '../db/message-verbs';
 import type { InjectedContext, MessageRow } from '../db/schema';
 import { getSession } from '../db/session-verbs';
 import { buildRequestMessages, contextRows, DEFAULT_SYSTEM_PROMPT } from './build-request';
@@ -36,11 +36,9 @@ export async function retryTurn(deps: TurnDeps, input: TurnInput): Promise<TurnR
 	const rows = await listMessages(deps.db, input.sessionId);
 	const user = rows.findLast((row) => row.role === 'user' && row.kind === 'message' && row.active === 1);
 	if (!user) throw new Error('There is no message to retry.');
-	// Only the answer to the last message is retried: never commands or notes written since.
-	if (rows.some((row) => row.seq > user.seq && (row.kind !== 'message' || row.role === 'user'))) {
-		throw new Error('Only the latest answer can be retried.');
-	}
-	await deleteMessagesFrom(deps.db, input.sessionId, user.seq + 1);
+	// The answer to the last message is dropped and asked again; commands run since stay.
+	const answer = rows.filter((row) => row.seq > user.seq && row.kind === 'message');
+	await deleteMessages(deps.db, input.sessionId, answer.map((row) => row.seq));
 	return answerUserMessage(deps, input, user);
 }
 
@@ -59,7 +57,7 @@ async function answerUserMessage(deps: TurnDeps, input: TurnInput, user: Message
 		model: deps.model,
 		platform: deps.platform,
 		profile: deps.profile
-	});
+	}, input.signal);
 	let injectedItems: Awaited<NonNullable<typeof collecting>>;
 	try {
 		injectedItems = (await raceAbort(collecting ?? Promise.resolve([]), input.signal)) ?? [];

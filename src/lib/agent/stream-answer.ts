@@ -28,7 +28,8 @@ export async function streamAnswer(
 	const now = deps.now ?? Date.now;
 	const every = deps.checkpointMs ?? 250;
 	const answer: StreamedAnswer = { content: '', toolCalls: [], usage: null, status: 'complete', gone: false };
-	let lastWrite = now();
+	// The first text is saved at once, then at most every `every` ms.
+	let lastWrite = -Infinity;
 	try {
 		for await (const event of deps.provider.stream(request)) {
 			if (event.type === 'text') {

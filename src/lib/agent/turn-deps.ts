@@ -8,7 +8,7 @@ export interface InjectedItem {
 }
 
 export interface TurnHooks {
-	collect(name: 'pre_llm_call', payload: Record<string, unknown>): Promise<InjectedItem[]>;
+	collect(name: 'pre_llm_call', payload: Record<string, unknown>, signal?: AbortSignal): Promise<InjectedItem[]>;
 	notify(name: string, payload: Record<string, unknown>): Promise<void>;
 	decide(
 		name: 'pre_tool_call',

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb, SCHEMA_V1 } from './database';
+import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2 } from './database';
 import { appendMessages, listMessages, markInterruptedMessages } from './message-verbs';
 import { listSessions, renameSession, setPinned } from './session-verbs';
 import { searchSessionIds } from './search-sessions';
@@ -66,6 +66,27 @@ describe('schema migration', () => {
 			cached_sha256: null, manifest: null, last_error: null, added_at: 1
 		});
 		expect(await db.plugins.count()).toBe(1);
+		db.close();
+	});
+});
+
+describe('schema migration from version 2', () => {
+	it('indexes the status of messages written at version 2', async () => {
+		const dbName = fresh();
+		const v2 = new Dexie(dbName);
+		v2.version(2).stores(SCHEMA_V2);
+		await v2.table('sessions').add(session('s1'));
+		await v2.table('messages').bulkAdd([
+			{ session_id: 's1', seq: 0, id: 'u', role: 'user', content: 'hi', status: 'complete', kind: 'message', active: 1 },
+			{ session_id: 's1', seq: 1, id: 'a', role: 'assistant', content: 'half', status: 'streaming', kind: 'message', active: 1 }
+		]);
+		v2.close();
+		const db = new PalimpsestDb(dbName);
+		await db.open();
+		expect(db.verno).toBe(3);
+		expect(await db.messages.where('status').equals('streaming').primaryKeys()).toEqual([['s1', 1]]);
+		expect(await markInterruptedMessages(db)).toBe(1);
+		expect((await listMessages(db, 's1'))[1]).toMatchObject({ status: 'incomplete', content: 'half' });
 		db.close();
 	});
 });

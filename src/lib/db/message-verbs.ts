@@ -65,17 +65,12 @@ export function listMessages(db: PalimpsestDb, sessionId: string): Promise<Messa
 		.toArray();
 }
 
-/** Removes messages from the end of a session (used by Retry), keeping counters right. */
-export async function deleteMessagesFrom(
-	db: PalimpsestDb,
-	sessionId: string,
-	fromSeq: number
-): Promise<number> {
+/** Removes some messages of a session (Retry drops a failed answer), keeping counters right. */
+export async function deleteMessages(db: PalimpsestDb, sessionId: string, seqs: number[]): Promise<number> {
 	return db.transaction('rw', db.sessions, db.messages, async () => {
-		const removed = await db.messages
-			.where('[session_id+seq]')
-			.between([sessionId, fromSeq], [sessionId, Dexie.maxKey])
-			.delete();
+		const keys = seqs.map((seq): [string, number] => [sessionId, seq]);
+		const removed = (await db.messages.bulkGet(keys)).filter(Boolean).length;
+		await db.messages.bulkDelete(keys);
 		const session = await db.sessions.get(sessionId);
 		if (session) {
 			await db.sessions.update(sessionId, {

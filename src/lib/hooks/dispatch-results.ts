@@ -29,10 +29,13 @@ export function joinInjected(items: readonly Pick<InjectedContext, 'text'>[]): s
 export async function collectInjected<P>(
 	regs: readonly Registration[],
 	payload: P,
-	run: RunOne<P>
+	run: RunOne<P>,
+	signal?: AbortSignal
 ): Promise<InjectedContext[]> {
 	const injected: InjectedContext[] = [];
 	for (const reg of regs) {
+		// A stopped turn asks no more plugins: one-shot context is kept for the next request.
+		if (signal?.aborted) break;
 		// A plugin disabled while this dispatch was running gets no further calls.
 		if (!reg.active) continue;
 		const result = await run(reg, payload);

@@ -160,3 +160,19 @@ describe('a hung observer in another plugin', () => {
 		expect(seen).toEqual([compaction.session_id]);
 	});
 });
+
+describe('a stopped turn', () => {
+	it('asks no further plugins for pre_llm_call context once its signal aborts', async () => {
+		const { bus } = makeBus();
+		const controller = new AbortController();
+		const asked: string[] = [];
+		bus.register('first', 'pre_llm_call', () => {
+			asked.push('first');
+			controller.abort();
+			return 'one';
+		});
+		bus.register('second', 'pre_llm_call', () => void asked.push('second'));
+		await bus.collect('pre_llm_call', llmCall, controller.signal);
+		expect(asked).toEqual(['first']);
+	});
+});

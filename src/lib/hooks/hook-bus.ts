@@ -126,10 +126,14 @@ export class HookBus {
 	}
 
 	/** Collectors: the usable text results, in dispatch order, tagged with their plugin. */
-	async collect<N extends CollectorHookName>(name: N, payload: HookPayload<N>): Promise<InjectedContext[]> {
+	async collect<N extends CollectorHookName>(
+		name: N,
+		payload: HookPayload<N>,
+		signal?: AbortSignal
+	): Promise<InjectedContext[]> {
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return [];
-		return collectInjected(this.#ordered(name), base, (reg, current) => this.#runCaughtUp(reg, current));
+		return collectInjected(this.#ordered(name), base, (reg, current) => this.#runCaughtUp(reg, current), signal);
 	}
 
 	/** Directives: first block wins; `args` rewrites chain; a failing callback blocks (fails closed). */

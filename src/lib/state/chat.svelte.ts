@@ -107,17 +107,31 @@ export class ChatState {
 		return row.id;
 	}
 
-	async send(text: string): Promise<void> {
+	/**
+	 * Sends what the user typed. `onCreated` runs when the draft view became a new session (to
+	 * give it its address). Text that could not be stored goes back to the draft of the session
+	 * it was meant for, whichever session is open by then, and the error is thrown.
+	 */
+	async send(text: string, onCreated?: (id: string) => Promise<void>): Promise<void> {
 		const trimmed = text.trim();
 		if (!trimmed) return;
-		const sessionId = await this.ensureSession();
-		if (parseCommand(trimmed)) {
-			await runTypedCommand(this.#services, sessionId, trimmed);
-			void this.#services.refreshTokens(sessionId);
-			return;
+		let target = this.sessionId ?? '';
+		try {
+			const created = this.sessionId === null;
+			const sessionId = await this.ensureSession();
+			target = sessionId;
+			if (created) await onCreated?.(sessionId);
+			if (parseCommand(trimmed)) {
+				await runTypedCommand(this.#services, sessionId, trimmed);
+				void this.#services.refreshTokens(sessionId);
+				return;
+			}
+			if (this.running.has(sessionId)) throw new Error('Wait for the current answer, or stop it.');
+			await this.#run(sessionId, (deps, input) => runTurn(deps, { ...input, text }), true);
+		} catch (error) {
+			if (!this.#drafts.get(target)) this.#drafts.set(target, text);
+			throw error;
 		}
-		if (this.running.has(sessionId)) throw new Error('Wait for the current answer, or stop it.');
-		await this.#run(sessionId, (deps, input) => runTurn(deps, { ...input, text }), true);
 	}
 
 	async retry(): Promise<void> {
