@@ -12,6 +12,7 @@ import {
 } from './hook-map';
 import { type HookCallResult, type HookLogEntry, type HookLogger, type Registration, runHook } from './run-hook';
 import { summarizePayload } from './summarize-payload';
+import { DEFAULT_TIMEOUT_SECONDS, resolveTimeoutMs, waitAtMost } from './timeouts';
 import { collectInjected, decideToolCall, type InjectedContext, type ToolDecision } from './dispatch-results';
 
 export interface HookBusOptions {
@@ -27,8 +28,7 @@ export interface HookRegistrationInfo {
 	hook: HookName;
 }
 
-export const DEFAULT_TIMEOUT_SECONDS = 30;
-export const MAX_TIMEOUT_SECONDS = 600;
+export { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, resolveTimeoutMs } from './timeouts';
 
 // Accepts a `string`-typed name from untyped plugin code but rejects a mistyped literal.
 type WideString<S extends string> = string extends S ? unknown : never;
@@ -221,19 +221,4 @@ export class HookBus {
 		}
 		this.#registrations = this.#registrations.filter((r) => r.active);
 	}
-}
-
-/** Waits for `work`, or `ms` at most (0 = no limit). */
-function waitAtMost(work: Promise<void>, ms: number): Promise<void> {
-	if (ms <= 0) return work;
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-	return Promise.race([work, limit]).finally(() => clearTimeout(timer));
-}
-
-/** Seconds from the setting to milliseconds: default 30, 0 (or less) = off, at most 600. */
-export function resolveTimeoutMs(seconds: number): number {
-	if (typeof seconds !== 'number' || Number.isNaN(seconds)) return DEFAULT_TIMEOUT_SECONDS * 1000;
-	if (seconds <= 0) return 0;
-	return Math.min(seconds, MAX_TIMEOUT_SECONDS) * 1000;
 }

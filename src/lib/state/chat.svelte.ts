@@ -11,6 +11,7 @@ import { watch } from '../db/watch';
 import { createSession, finalizeSession } from '../sessions/session-lifecycle';
 import type { Services } from './services';
 import { parseCommand } from '../commands/parse-command';
+import { describeError, throttle, withLock } from './turn-helpers';
 import { runTypedCommand } from './command-host';
 
 export const TURN_LOCK_PREFIX = 'palimpsest-turn:';
@@ -188,38 +189,4 @@ export class ChatState {
 			for (const key of [...this.live.keys()]) if (key.startsWith(`${sessionId}:`)) this.live.delete(key);
 		}
 	}
-}
-
-/** Calls `fn` at most once per `ms` with the latest arguments; `cancel` drops a pending call. */
-function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number) {
-	let timer: ReturnType<typeof setTimeout> | null = null;
-	let latest: A | null = null;
-	const call = (...args: A) => {
-		latest = args;
-		timer ??= setTimeout(() => {
-			timer = null;
-			if (latest) fn(...latest);
-		}, ms);
-	};
-	call.cancel = () => {
-		if (timer) clearTimeout(timer);
-		timer = null;
-		latest = null;
-	};
-	return call;
-}
-
-/** A user-facing sentence for a failure, with the storage cases spelled out. */
-export function describeError(error: unknown): string {
-	const name = error instanceof Error ? error.name : '';
-	const message = error instanceof Error ? error.message : String(error);
-	if (name === 'QuotaExceededError' || /quota/i.test(message)) {
-		return 'Your browser refused to store more data (storage is full). Free some space, or export and delete old sessions, then try again.';
-	}
-	return message;
-}
-
-async function withLock<T>(name: string, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-	if (typeof navigator === 'undefined' || !navigator.locks) return work();
-	return navigator.locks.request(name, { signal }, work) as Promise<T>;
 }

@@ -5,6 +5,7 @@ import type { PalimpsestDb } from '../db/database';
 import type { ProfileRow } from '../db/meta-db';
 import { getSession } from '../db/session-verbs';
 import type { HookBus } from '../hooks/hook-bus';
+import { waitAtMost } from '../hooks/timeouts';
 import type { CommandRegistry } from '../commands/command-registry';
 import type { ToolRegistry } from '../plugins/plugin-tools';
 import { createProvider } from '../providers/create-provider';
@@ -18,14 +19,8 @@ import type { SettingsState } from './settings.svelte';
 export const PLATFORM = 'web';
 export const OFFLINE_PROVIDER_ID = 'offline';
 export const OFFLINE_MODEL = 'offline-mini';
-const PLUGIN_WAIT_MS = 5_000;
+export const PLUGIN_WAIT_MS = 5_000;
 
-export function waitAtMost(work: Promise<unknown> | undefined, ms: number): Promise<unknown> {
-	if (!work) return Promise.resolve();
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const limit = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
-	return Promise.race([work, limit]).finally(() => clearTimeout(timer));
-}
 
 export interface ModelChoice {
 	provider: string;
@@ -121,7 +116,7 @@ export function createServices(parts: {
 			const provider = providerFor(session.provider);
 			// A plugin's pre_llm_call must not miss the first turn after a reload, but a plugin
 			// still loading after a few seconds is not worth holding the conversation for.
-			await waitAtMost(services.pluginsReady?.(), PLUGIN_WAIT_MS);
+			await waitAtMost(services.pluginsReady?.() ?? Promise.resolve(), PLUGIN_WAIT_MS);
 			const tools = services.tools?.list().length ? services.tools : undefined;
 			return {
 				db,
