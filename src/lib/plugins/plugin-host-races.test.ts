@@ -87,13 +87,19 @@ describe('the Plugins page status while loads overlap', () => {
 		return new PluginsState({ db: t.db, host: t.host, hooks: t.hooks, safeMode: false });
 	}
 
-	it('shows "disabled" when the plugin is disabled while it loads', async () => {
-		const state = makeState();
+	/** A Reload whose download waits until `slow.open()`, started and fetching. */
+	async function slowReload(state: PluginsState) {
 		const slow = gate();
 		t.served[URL_] = { body: GOOD, wait: slow.opened };
 		await t.row(URL_);
 		const reloading = state.reload('good');
 		await vi.waitFor(() => expect(fetched()).toBe(1));
+		return { slow, reloading };
+	}
+
+	it('shows "disabled" when the plugin is disabled while it loads', async () => {
+		const state = makeState();
+		const { slow, reloading } = await slowReload(state);
 		await state.setEnabled('good', false);
 		slow.open();
 		await reloading;
@@ -103,11 +109,7 @@ describe('the Plugins page status while loads overlap', () => {
 
 	it('shows no status for a plugin removed while it loads', async () => {
 		const state = makeState();
-		const slow = gate();
-		t.served[URL_] = { body: GOOD, wait: slow.opened };
-		await t.row(URL_);
-		const reloading = state.reload('good');
-		await vi.waitFor(() => expect(fetched()).toBe(1));
+		const { slow, reloading } = await slowReload(state);
 		await state.remove('good');
 		slow.open();
 		await reloading;
@@ -117,16 +119,35 @@ describe('the Plugins page status while loads overlap', () => {
 
 	it('shows the newer reload’s result after a double Reload', async () => {
 		const state = makeState();
-		const slow = gate();
-		t.served[URL_] = { body: GOOD, wait: slow.opened };
-		await t.row(URL_);
-		const first = state.reload('good');
-		await vi.waitFor(() => expect(fetched()).toBe(1));
+		const { slow, reloading: first } = await slowReload(state);
 		t.served[URL_] = { status: 404 };
 		await state.reload('good');
 		slow.open();
 		await first;
 		expect(state.status.get('good')).toMatchObject({ state: 'failed', error: 'The plugin URL answered 404.' });
 		expect(t.hooks.listRegistrations()).toEqual([]);
+	});
+
+	it('does not load at start-up a plugin disabled or removed while earlier plugins loaded', async () => {
+		const slow = gate();
+		const other = 'https://x.test/other.js';
+		const third = 'https://x.test/third.js';
+		t.served[URL_] = { body: GOOD, wait: slow.opened };
+		t.served[other] = { body: 'export function register(ctx) { ctx.register_command("other", () => "o"); }' };
+		t.served[third] = { body: 'export function register(ctx) { ctx.register_command("third", () => "t"); }' };
+		await t.row(URL_);
+		await t.row(other);
+		await t.row(third);
+		const state = makeState();
+		const stop = state.start();
+		await vi.waitFor(() => expect(fetched()).toBe(1));
+		await state.setEnabled('other', false);
+		await state.remove('third');
+		slow.open();
+		await state.ready;
+		expect(t.commands.has('other')).toBe(false);
+		expect(t.commands.has('third')).toBe(false);
+		expect(state.status.get('other')).toEqual({ state: 'disabled' });
+		stop();
 	});
 });

@@ -123,8 +123,12 @@ export class PluginsState {
 			else if (!row.enabled) this.status.set(row.id, { state: 'disabled' });
 		}
 		if (this.safeMode) return;
-		// One at a time, in load order, so hook order follows the list.
-		for (const row of rows) if (row.enabled) await this.#load(row);
+		// One at a time, in load order, so hook order follows the list. Each row is read again
+		// first: the user may have disabled or removed it while earlier plugins loaded.
+		for (const { id } of rows) {
+			const row = await getPlugin(this.#db, id);
+			if (row?.enabled) await this.#load(row);
+		}
 	}
 
 	async #load(row: PluginRow): Promise<void> {
