@@ -61,6 +61,9 @@ export default ts.config(
 	layer(['src/lib/components/**', 'src/routes/**'], ['dexie', '**/db/*', '$lib/db/*'], 'Components read state; they never import the database.'),
 	// Tests may reach across layers to set up real parts.
 	{ files: ['**/*.test.ts', '**/*.test-d.ts', 'tests/**'], rules: { '@typescript-eslint/no-restricted-imports': 'off' } },
+	// ...but not to Dexie: outside db/, tests use the database class's own verbs too.
+	layer(['src/**/*.test.ts'], ['dexie'], 'Only src/lib/db may import Dexie, tests included.'),
+	{ files: ['src/lib/db/**'], rules: { '@typescript-eslint/no-restricted-imports': 'off' } },
 	{
 		ignores: ['tests/e2e/fixtures/plugins/broken*.js', 'build/', '.svelte-kit/', 'node_modules/', 'test-results/', 'playwright-report/', 'static/*.d.ts']
 	}

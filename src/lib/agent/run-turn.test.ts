@@ -1,5 +1,4 @@
 import 'fake-indexeddb/auto';
-import Dexie from 'dexie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PalimpsestDb } from '../db/database';
 import { listMessages } from '../db/message-verbs';
@@ -35,7 +34,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
 	db.close();
-	await Dexie.delete(db.name);
+	await db.delete();
 });
 
 function depsFor(provider: Provider, extra: Partial<TurnDeps> = {}): TurnDeps {

@@ -1,5 +1,4 @@
 import 'fake-indexeddb/auto';
-import Dexie from 'dexie';
 import { MessageChannel } from 'node:worker_threads';
 import { expose } from 'comlink';
 import { afterEach, expect, it, vi } from 'vitest';
@@ -15,7 +14,7 @@ import { contextWindowFor } from './context-window';
 let db: PalimpsestDb;
 afterEach(async () => {
 	db.close();
-	await Dexie.delete(db.name);
+	await db.delete();
 });
 
 it('counts each message once, caches counts on rows and stores the total on the session', async () => {

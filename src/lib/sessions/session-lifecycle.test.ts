@@ -1,5 +1,4 @@
 import 'fake-indexeddb/auto';
-import Dexie from 'dexie';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PalimpsestDb } from '../db/database';
 import { HookBus } from '../hooks/hook-bus';
@@ -26,7 +25,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
 	db.close();
-	await Dexie.delete(db.name);
+	await db.delete();
 });
 
 it('announces a new session with its thread key after it is stored', async () => {
