@@ -40,7 +40,8 @@ it('counts each message once, caches counts on rows and stores the total on the 
 	expect((await db.sessions.get(session.id))?.token_estimate).toBe(total);
 	// A second pass sends the cached counts along, so the worker recounts nothing.
 	await refreshTokenEstimate(db, client, session.id, 'gpt-4o');
-	expect(spy.mock.calls[1][0].messages.every((m) => m.tokens !== undefined)).toBe(true);
+	expect(spy.mock.calls[1][0].messages.every((m) => m.tokens !== undefined && m.content === '')).toBe(true);
+	expect(await refreshTokenEstimate(db, client, session.id, 'gpt-4o')).toBe(total);
 	expect(contextWindowFor('claude-sonnet-4-5')).toBe(200_000);
 	client.dispose();
 	port1.close();

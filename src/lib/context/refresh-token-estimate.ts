@@ -3,6 +3,7 @@
 import { contextRows } from '../db/context-rows';
 import type { PalimpsestDb } from '../db/database';
 import { listMessages } from '../db/message-verbs';
+import { encodingForModel } from './count-tokens';
 import type { TokenClient } from './token-client';
 
 export async function refreshTokenEstimate(
@@ -13,12 +14,17 @@ export async function refreshTokenEstimate(
 	systemPrompt = ''
 ): Promise<number | null> {
 	const rows = contextRows(await listMessages(db, sessionId));
-	const estimate = await client.estimate(
-		{ messages: rows.map(({ content, tokens, encoding }) => ({ content, tokens, encoding })), systemPrompt },
-		model
+	const wanted = encodingForModel(model);
+	// Only text without a usable cached count crosses to the worker, not the whole transcript.
+	const messages = rows.map(({ content, tokens, encoding }) =>
+		tokens !== undefined && encoding === wanted ? { content: '', tokens, encoding } : { content }
 	);
+	const estimate = await client.estimate({ messages, systemPrompt }, model);
 	return db.transaction('rw', db.sessions, db.messages, async () => {
-		if (!(await db.sessions.get(sessionId))) return null;
+		const session = await db.sessions.get(sessionId);
+		if (!session) return null;
+		// Nothing new: no write, so live queries (the sidebar, other tabs) do not wake up.
+		if (!estimate.recounted.length && session.token_estimate === estimate.total) return estimate.total;
 		for (const index of estimate.recounted) {
 			const row = rows[index];
 			await db.messages.update([row.session_id, row.seq], {
