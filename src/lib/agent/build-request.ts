@@ -6,7 +6,6 @@ import type { ChatMessage } from '../providers/types';
 export const DEFAULT_SYSTEM_PROMPT =
 	'You are a helpful assistant. Answer in Markdown when formatting helps.';
 
-export { contextRows };
 
 export function toChatMessage(row: MessageRow): ChatMessage {
 	const message: ChatMessage = { role: row.role, content: row.content };

@@ -3,7 +3,8 @@
 import { appendMessages, deleteMessages, listMessages, updateMessage } from '../db/message-verbs';
 import type { InjectedContext, MessageRow } from '../db/schema';
 import { getSession } from '../db/session-verbs';
-import { buildRequestMessages, contextRows, DEFAULT_SYSTEM_PROMPT } from './build-request';
+import { contextRows } from '../db/context-rows';
+import { buildRequestMessages, DEFAULT_SYSTEM_PROMPT } from './build-request';
 import { isAbortError, streamAnswer } from './stream-answer';
 import { raceAbort } from './race-abort';
 import { runToolCalls } from './run-tool-calls';

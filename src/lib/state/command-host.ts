@@ -5,7 +5,7 @@ import type { BuiltinHost } from '../commands/builtins';
 import type { CommandInvocation } from '../commands/command-registry';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import { getSession, renameSession } from '../db/session-verbs';
-import { contextRows } from '../agent/build-request';
+import { contextRows } from '../db/context-rows';
 import { replaceSession } from '../sessions/session-lifecycle';
 import { waitAtMost } from '../hooks/timeouts';
 import { PLATFORM, PLUGIN_WAIT_MS, type Services } from './services';
