@@ -117,7 +117,7 @@ export async function addCustomProvider(page: Page, baseUrl: string, model: stri
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill(model);
 	await page.getByRole('button', { name: 'Save' }).click();
 	const label = `Custom (OpenAI-compatible) · ${model}`;
-	await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toContainText(`Saved ${label}`);
+	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText(`Saved ${label}`);
 	return label;
 }
 

@@ -28,13 +28,13 @@ test('add a provider with a key, test the connection, and chat through it', asyn
 	await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');
 	await page.getByRole('button', { name: 'Save' }).click();
-	await expect(page.getByRole('status').filter({ hasText: 'needs an API key' })).toBeVisible();
+	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('needs an API key');
 
 	await page.getByRole('textbox', { name: 'API key' }).fill('sk-test-123');
 	await page.getByRole('button', { name: 'Test connection' }).click();
-	await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toContainText('mock-large');
+	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('mock-large');
 	await page.getByRole('button', { name: 'Save' }).click();
-	await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toContainText('Saved OpenAI · mock-model');
+	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved OpenAI · mock-model');
 
 	await page.getByRole('link', { name: 'Chat' }).click();
 	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label: 'OpenAI · mock-model' });
@@ -67,6 +67,7 @@ test('the theme and the default model persist across a reload', async ({ page })
 	await openSettings(page);
 	await page.getByRole('radio', { name: 'Dark' }).check();
 	await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+	await expect(page.getByRole('status', { name: 'Save status' })).toHaveText('Saved');
 	await page.reload();
 	await expect(page.getByRole('radio', { name: 'Dark' })).toBeChecked();
 	await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
@@ -78,6 +79,7 @@ test('the theme and the default model persist across a reload', async ({ page })
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('llama3.2');
 	await page.getByRole('button', { name: 'Save' }).click();
 	await page.getByRole('combobox', { name: 'Default model' }).selectOption({ label: 'Ollama · llama3.2' });
+	await expect(page.getByRole('status', { name: 'Save status' })).toHaveText('Saved');
 	await page.reload();
 	await expect(page.getByRole('combobox', { name: 'Default model' })).toHaveValue(/llama3\.2/);
 	await newSession(page);

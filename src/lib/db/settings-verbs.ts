@@ -6,8 +6,9 @@ export async function readSetting<T>(db: PalimpsestDb, key: string, fallback: T)
 	return row === undefined ? fallback : (row.value as T);
 }
 
-export async function writeSetting(db: PalimpsestDb, key: string, value: unknown): Promise<void> {
-	await db.settings.put({ key, value });
+/** Writes every key of `patch` in one transaction: either all of them land or none do. */
+export async function writeSettings(db: PalimpsestDb, patch: Record<string, unknown>): Promise<void> {
+	await db.settings.bulkPut(Object.entries(patch).map(([key, value]) => ({ key, value })));
 }
 
 export async function readAllSettings(db: PalimpsestDb): Promise<Record<string, unknown>> {

@@ -82,7 +82,10 @@ export class ProviderForm {
 			this.result = { ok: false, text: config };
 			return false;
 		}
-		await this.#settings.set('providers', [...this.#settings.get('providers'), config]);
+		if (!(await this.#settings.set('providers', [...this.#settings.get('providers'), config]))) {
+			this.result = { ok: false, text: `Could not save: ${this.#settings.save.state === 'failed' ? this.#settings.save.error : 'unknown error'}` };
+			return false;
+		}
 		this.apiKey = '';
 		this.result = { ok: true, text: `Saved ${config.label} · ${config.model}.` };
 		return true;

@@ -1,9 +1,10 @@
 // The profile's settings as runes. Writes go to the database; reads come back through a
 // live query, so other tabs stay in step.
 import type { PalimpsestDb } from '../db/database';
-import { readAllSettings, writeSetting } from '../db/settings-verbs';
+import { readAllSettings, writeSettings } from '../db/settings-verbs';
 import { watch } from '../db/watch';
 import type { ProviderConfig } from '../providers/types';
+import { describeError } from './turn-helpers';
 
 export type Theme = 'system' | 'light' | 'dark';
 
@@ -19,9 +20,14 @@ export const SETTING_DEFAULTS = {
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 export type SettingValues = typeof SETTING_DEFAULTS;
 
+/** Where the latest write stands, for the Settings page's status line. */
+export type SaveStatus = { state: 'idle' | 'saving' | 'saved' } | { state: 'failed'; error: string };
+
 export class SettingsState {
 	values = $state<SettingValues>({ ...SETTING_DEFAULTS });
 	loaded = $state(false);
+	save = $state<SaveStatus>({ state: 'idle' });
+	#pending = 0;
 	#db: PalimpsestDb;
 
 	constructor(db: PalimpsestDb) {
@@ -42,8 +48,33 @@ export class SettingsState {
 		return this.values[key];
 	}
 
-	async set<K extends SettingKey>(key: K, value: SettingValues[K]): Promise<void> {
-		this.values = { ...this.values, [key]: value };
-		await writeSetting(this.#db, key, $state.snapshot(value));
+	set<K extends SettingKey>(key: K, value: SettingValues[K]): Promise<boolean> {
+		return this.update({ [key]: value } as Partial<SettingValues>);
+	}
+
+	/**
+	 * Shows `patch` at once and stores it in one transaction, so keys that belong together
+	 * (a default provider and its model) never land half-way. A failed write is reported in
+	 * `save` and the values shown before come back. Resolves to whether the write landed.
+	 */
+	async update(patch: Partial<SettingValues>): Promise<boolean> {
+		const before: Partial<SettingValues> = {};
+		for (const key of Object.keys(patch) as SettingKey[]) Object.assign(before, { [key]: this.values[key] });
+		this.values = { ...this.values, ...patch };
+		this.#pending += 1;
+		this.save = { state: 'saving' };
+		try {
+			await writeSettings(this.#db, $state.snapshot(patch) as Record<string, unknown>);
+			this.#pending -= 1;
+			if (this.#pending === 0 && this.save.state === 'saving') this.save = { state: 'saved' };
+			return true;
+		} catch (error) {
+			this.#pending -= 1;
+			this.save = { state: 'failed', error: describeError(error) };
+			// Put back what was shown before, unless a later change has replaced it already.
+			const restore = Object.entries(before).filter(([key]) => this.values[key as SettingKey] === patch[key as SettingKey]);
+			this.values = { ...this.values, ...Object.fromEntries(restore) };
+			return false;
+		}
 	}
 }
