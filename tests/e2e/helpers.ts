@@ -74,3 +74,32 @@ export async function newSession(page: Page): Promise<void> {
 	await expect(page).toHaveURL(/\/$/);
 	await expect(userMessages(page)).toHaveCount(0);
 }
+
+/** Waits until the service worker controls the page, so its cache answers the next reload. */
+export async function waitForServiceWorkerControl(page: Page): Promise<void> {
+	await page.evaluate(async () => {
+		await navigator.serviceWorker.ready;
+	});
+	// clients.claim() normally hands this page to the worker at once; a reload makes sure.
+	if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) {
+		await page.reload();
+	}
+	await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+}
+
+/**
+ * Asserts that a request the cache cannot answer really fails, including one the service
+ * worker forwards to the network. (navigator.onLine is no proof: Chromium can report true
+ * for a moment after a reload under emulated offline.)
+ */
+export async function expectNetworkOff(page: Page, url = `/not-cached-${Date.now()}.txt`): Promise<void> {
+	const reachable = await page.evaluate(async (target) => {
+		try {
+			await fetch(target, { cache: 'no-store' });
+			return true;
+		} catch {
+			return false;
+		}
+	}, url);
+	expect(reachable).toBe(false);
+}

@@ -3,6 +3,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import {
 	assistantMessages,
+	expectNetworkOff,
 	openApp,
 	sendMessage,
 	sessionIdFromUrl,
@@ -10,35 +11,13 @@ import {
 	messageBody,
 	messageText,
 	userMessages,
-	waitForAnswer
+	waitForAnswer,
+	waitForServiceWorkerControl
 } from './helpers';
-
-async function waitForServiceWorkerControl(page: Page): Promise<void> {
-	await page.evaluate(async () => {
-		await navigator.serviceWorker.ready;
-	});
-	// clients.claim() normally hands this page to the worker at once; a reload makes sure.
-	if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) {
-		await page.reload();
-	}
-	await expect
-		.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
-		.toBe(true);
-}
 
 async function goOffline(context: BrowserContext, page: Page): Promise<void> {
 	await context.setOffline(true);
-	// The point of the test: requests the cache cannot answer must really fail, including
-	// the ones the service worker forwards to the network.
-	const reachable = await page.evaluate(async () => {
-		try {
-			await fetch(`/not-cached-${Date.now()}.txt`);
-			return true;
-		} catch {
-			return false;
-		}
-	});
-	expect(reachable).toBe(false);
+	await expectNetworkOff(page);
 }
 
 test('with the network off, a reload opens the app and the offline model answers', async ({ page, context }) => {
@@ -48,7 +27,7 @@ test('with the network off, a reload opens the app and the offline model answers
 
 	await page.reload();
 	await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
-	expect(await page.evaluate(() => navigator.onLine)).toBe(false);
+	await expectNetworkOff(page);
 	await expect(page.getByRole('combobox', { name: 'Model' })).toBeVisible();
 
 	await sendMessage(page, 'Hello while offline');

@@ -175,14 +175,3 @@ export function hookLogRows(page: Page, pluginId: string, outcome?: 'ok' | 'erro
 	if (outcome) rows = rows.filter({ has: page.getByRole('cell', { name: outcome, exact: true }) });
 	return rows;
 }
-
-export async function waitForServiceWorkerControl(page: Page): Promise<void> {
-	await page.evaluate(async () => {
-		await navigator.serviceWorker.ready;
-	});
-	// clients.claim() normally hands this page to the worker at once; a reload makes sure.
-	if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) {
-		await page.reload();
-	}
-	await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-}

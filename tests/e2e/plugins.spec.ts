@@ -2,7 +2,17 @@
 // command in the chat, offline start-up from the cached copy, safe mode, failures shown in the
 // plugin's row, and enable/disable/remove.
 import { expect, test } from '@playwright/test';
-import { assistantMessages, messageBody, openApp, sendMessage, sessionIdFromUrl, transcript, waitForAnswer } from './helpers';
+import {
+	assistantMessages,
+	expectNetworkOff,
+	messageBody,
+	openApp,
+	sendMessage,
+	sessionIdFromUrl,
+	transcript,
+	waitForAnswer,
+	waitForServiceWorkerControl
+} from './helpers';
 import {
 	addPlugin,
 	commandOutputs,
@@ -14,7 +24,6 @@ import {
 	rowStatus,
 	runCommand,
 	startPluginOrigins,
-	waitForServiceWorkerControl,
 	type PluginOrigins
 } from './plugin-helpers';
 
@@ -92,15 +101,7 @@ test('with the network off, a reload still starts the plugin from its cached cop
 	await waitForServiceWorkerControl(page);
 
 	await context.setOffline(true);
-	const reachable = await page.evaluate(async (url) => {
-		try {
-			await fetch(url, { cache: 'no-store' });
-			return true;
-		} catch {
-			return false;
-		}
-	}, whoamiUrl());
-	expect(reachable).toBe(false);
+	await expectNetworkOff(page, whoamiUrl());
 
 	await page.reload();
 	const row = pluginRow(page, 'whoami');

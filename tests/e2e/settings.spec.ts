@@ -103,3 +103,26 @@ test('a session whose provider was removed says so, and another model can be cho
 	await sendMessage(page, 'echo: back offline');
 	await expect(messageBody(await waitForAnswer(page))).toHaveText('back offline');
 });
+
+test('the system prompt is sent first in every request, and is never shown in the transcript', async ({ page }) => {
+	await openSettings(page);
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
+	await page.getByRole('combobox', { name: 'Default model' }).selectOption({ label });
+	const prompt = page.getByRole('textbox', { name: 'System prompt' });
+	await prompt.fill('Answer like a pirate.');
+	await prompt.blur();
+	await expect(page.getByRole('status', { name: 'Save status' })).toHaveText('Saved');
+	await page.reload();
+	await expect(prompt).toHaveValue('Answer like a pirate.');
+
+	await page.getByRole('link', { name: 'Chat' }).click();
+	await newSession(page);
+	await sendMessage(page, 'Ahoy?');
+	await waitForAnswer(page, 'complete');
+	const chat = mock.requests.filter((r) => r.path.endsWith('/chat/completions'));
+	expect(chat).toHaveLength(1);
+	const messages = (chat[0].body as { messages: { role: string; content: string }[] }).messages;
+	expect(messages[0]).toEqual({ role: 'system', content: 'Answer like a pirate.' });
+	expect(messages.at(-1)).toMatchObject({ role: 'user', content: 'Ahoy?' });
+	await expect(page.getByRole('log', { name: 'Transcript' })).not.toContainText('pirate');
+});
