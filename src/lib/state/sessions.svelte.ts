@@ -3,9 +3,11 @@ import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
 import { searchSessionIds } from '../db/search-sessions';
 import { listSessions, renameSession, setPinned } from '../db/session-verbs';
-import { watch } from '../db/watch';
+import { watch, watchThrottled } from '../db/watch';
 
 const SEARCH_DEBOUNCE_MS = 120;
+/** While a query is set, later writes (a streaming answer) refresh the matches at most this often. */
+const SEARCH_REFRESH_MS = 1000;
 
 export class SessionsState {
 	all = $state<SessionRow[]>([]);
@@ -35,8 +37,8 @@ export class SessionsState {
 	}
 
 	/**
-	 * Filters by title and content; the match set stays live while the query is set. Typing is
-	 * debounced: each search reads every message.
+	 * Filters by title and content; the match set stays live while the query is set. Each
+	 * search reads every message, so typing is debounced and later writes are throttled.
 	 */
 	search(query: string): void {
 		this.query = query;
@@ -47,11 +49,14 @@ export class SessionsState {
 			return;
 		}
 		const timer = setTimeout(() => {
-			this.#stopSearch = watch(
+			this.#stopSearch = watchThrottled(
+				this.#db,
+				['sessions', 'messages'],
 				() => searchSessionIds(this.#db, query),
 				(ids) => {
 					if (this.query === query) this.matches = ids;
-				}
+				},
+				SEARCH_REFRESH_MS
 			);
 		}, SEARCH_DEBOUNCE_MS);
 		this.#stopSearch = () => clearTimeout(timer);
