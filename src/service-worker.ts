@@ -13,10 +13,16 @@ const PRECACHE = [...build.filter((path) => !/cl100k/.test(path)), ...files, `${
 
 sw.addEventListener('install', (event) => {
 	event.waitUntil(
-		caches
-			.open(CACHE)
-			.then((cache) => cache.addAll(PRECACHE))
-			.then(() => sw.skipWaiting())
+		(async () => {
+			try {
+				await (await caches.open(CACHE)).addAll(PRECACHE);
+			} catch (error) {
+				// A half-filled cache must not be taken for a previous version later on.
+				await caches.delete(CACHE);
+				throw error;
+			}
+			await sw.skipWaiting();
+		})()
 	);
 });
 
