@@ -81,6 +81,13 @@ test('rename and pin sessions from the sidebar; both survive a reload', async ({
 	await row(page, ALPHA).getByRole('button', { name: 'Pin' }).click();
 	await expect(row(page, ALPHA).getByRole('button', { name: 'Pin' })).toHaveAttribute('aria-pressed', 'false');
 	await expect(sessionLinks(page)).toHaveText(['Bike maintenance', CHARLIE, ALPHA]);
+
+	// Leaving the title box with Tab keeps what was typed; nothing typed is thrown away.
+	await row(page, CHARLIE).getByRole('button', { name: 'Rename' }).click();
+	await input.fill('Canals, briefly');
+	await input.press('Tab');
+	await expect(input).toHaveCount(0);
+	await expect(sessionLinks(page)).toHaveText(['Bike maintenance', 'Canals, briefly', ALPHA]);
 });
 
 test('search filters sessions by title and by message content', async ({ page }) => {

@@ -16,7 +16,7 @@ export interface LoadedModule {
 
 export async function loadPluginModule(
 	row: Pick<PluginRow, 'url' | 'pinned_sha256' | 'cached_source'>,
-	options: { fetchImpl?: typeof fetch; fetchTimeoutMs?: number; importer: ModuleImporter }
+	options: { fetchImpl?: typeof fetch; fetchTimeoutMs?: number; importTimeoutMs?: number; importer: ModuleImporter }
 ): Promise<LoadedModule> {
 	let source: string;
 	let fromCache = false;
@@ -37,9 +37,17 @@ export async function loadPluginModule(
 		);
 	}
 	let mod: Record<string, unknown>;
+	const importMs = options.importTimeoutMs ?? 0;
 	try {
-		mod = await options.importer(source, row.url);
+		// A top-level await that never settles would otherwise hold this load (and every wait
+		// for it) for good.
+		const settled = await callWithTimeout(() => options.importer(source, row.url), importMs);
+		if (settled.timedOut) {
+			throw new PluginLoadError(`The plugin module did not finish loading within ${importMs / 1000} s (a top-level await that never settles?).`);
+		}
+		mod = settled.value as Record<string, unknown>;
 	} catch (error) {
+		if (error instanceof PluginLoadError) throw error;
 		const message = error instanceof Error ? error.message : String(error);
 		throw new PluginLoadError(
 			error instanceof SyntaxError

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { removePlugin } from '../db/plugin-verbs';
-import { PluginsState } from '../state/plugins.svelte';
+import { removePlugin, updatePlugin } from '../db/plugin-verbs';
+import { PluginsState, STARTUP_PLUGIN_WAIT_MS } from '../state/plugins.svelte';
 import { gate, makeHost } from './test-host';
 
 const URL_ = 'https://x.test/good.js';
@@ -57,6 +57,20 @@ describe('an unload or a newer load while a plugin is loading', () => {
 		expect(t.hooks.listRegistrations()).toEqual([{ plugin_id: 'good', hook: 'pre_llm_call' }]);
 		expect(t.commands.has('hello')).toBe(true);
 		expect(t.host.get('good')).toBe(second.ok && second.plugin);
+	});
+
+	it('an unload ends the wait for a module whose import never finishes, even with the timeout off', async () => {
+		const host = makeHost(0);
+		try {
+			host.served[URL_] = { body: 'await new Promise(() => {}); export function register() {}' };
+			const loading = host.host.load(await host.row(URL_));
+			await vi.waitFor(() => expect(vi.mocked(host.fetchImpl).mock.calls.length).toBe(1));
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			host.host.unload('good');
+			expect(await loading).toMatchObject({ superseded: true });
+		} finally {
+			await host.close();
+		}
 	});
 
 	it('stops a register(ctx) that is still running, without blaming the plugin', async () => {
@@ -128,26 +142,109 @@ describe('the Plugins page status while loads overlap', () => {
 		expect(t.hooks.listRegistrations()).toEqual([]);
 	});
 
-	it('does not load at start-up a plugin disabled or removed while earlier plugins loaded', async () => {
+	it('does not load at start-up a plugin disabled or removed while it was downloading', async () => {
 		const slow = gate();
 		const other = 'https://x.test/other.js';
 		const third = 'https://x.test/third.js';
 		t.served[URL_] = { body: GOOD, wait: slow.opened };
-		t.served[other] = { body: 'export function register(ctx) { ctx.register_command("other", () => "o"); }' };
-		t.served[third] = { body: 'export function register(ctx) { ctx.register_command("third", () => "t"); }' };
+		t.served[other] = { body: 'export function register(ctx) { ctx.register_command("other", () => "o"); }', wait: slow.opened };
+		t.served[third] = { body: 'export function register(ctx) { ctx.register_command("third", () => "t"); }', wait: slow.opened };
 		await t.row(URL_);
 		await t.row(other);
 		await t.row(third);
 		const state = makeState();
 		const stop = state.start();
-		await vi.waitFor(() => expect(fetched()).toBe(1));
+		await vi.waitFor(() => expect(fetched()).toBe(3));
 		await state.setEnabled('other', false);
 		await state.remove('third');
 		slow.open();
-		await state.ready;
+		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'));
+		expect(t.commands.has('hello')).toBe(true);
 		expect(t.commands.has('other')).toBe(false);
 		expect(t.commands.has('third')).toBe(false);
 		expect(state.status.get('other')).toEqual({ state: 'disabled' });
+		expect(state.status.has('third')).toBe(false);
 		stop();
+	});
+
+	it('a plugin whose server never answers holds up no other plugin at start-up', async () => {
+		const later = 'https://x.test/later.js';
+		t.served[URL_] = { hang: true };
+		t.served[later] = { body: 'export function register(ctx) { ctx.register_command("later", () => "l"); }' };
+		await t.row(URL_);
+		await t.row(later);
+		const state = makeState();
+		const stop = state.start();
+		await vi.waitFor(() => expect(state.status.get('later')?.state).toBe('loaded'));
+		expect(state.status.get('good')?.state).toBe('loading');
+		stop();
+	});
+
+	it('follows another tab: a plugin disabled, enabled, added or removed there is unloaded or loaded here', async () => {
+		t.served[URL_] = { body: GOOD };
+		await t.row(URL_);
+		const state = makeState();
+		const stop = state.start();
+		await state.ready;
+		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'));
+
+		// The other tab writes the rows; this tab only sees them change.
+		await updatePlugin(t.db, 'good', { enabled: 0 });
+		await vi.waitFor(() => expect(state.status.get('good')).toEqual({ state: 'disabled' }));
+		expect(t.commands.has('hello')).toBe(false);
+		expect(t.hooks.listRegistrations()).toEqual([]);
+
+		await updatePlugin(t.db, 'good', { enabled: 1 });
+		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'));
+		expect(t.commands.has('hello')).toBe(true);
+
+		const other = 'https://x.test/other.js';
+		t.served[other] = { body: 'export function register(ctx) { ctx.register_command("other", () => "o"); }' };
+		await t.row(other);
+		await vi.waitFor(() => expect(state.status.get('other')?.state).toBe('loaded'));
+
+		await removePlugin(t.db, 'good');
+		await vi.waitFor(() => expect(state.status.has('good')).toBe(false));
+		expect(t.host.isLoaded('good')).toBe(false);
+		expect(t.commands.has('hello')).toBe(false);
+		expect(vi.mocked(t.fetchImpl).mock.calls.filter(([url]) => String(url) === other)).toHaveLength(1);
+		stop();
+	});
+
+	it('adding a plugin in this tab loads it once', async () => {
+		t.served[URL_] = { body: GOOD };
+		vi.stubGlobal('location', { origin: 'https://app.test' });
+		const state = makeState();
+		const stop = state.start();
+		try {
+			await state.ready;
+			state.requestAdd(URL_, '');
+			await state.confirmAdd();
+			expect(state.status.get('good')?.state).toBe('loaded');
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			expect(fetched()).toBe(1);
+		} finally {
+			stop();
+			vi.unstubAllGlobals();
+		}
+	});
+
+	it('start-up waits for plugins a few seconds at most, once', async () => {
+		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+		try {
+			t.served[URL_] = { hang: true };
+			await t.row(URL_);
+			const state = makeState();
+			const stop = state.start();
+			let settled = false;
+			void state.ready.then(() => (settled = true));
+			await vi.advanceTimersByTimeAsync(STARTUP_PLUGIN_WAIT_MS - 100);
+			expect(settled).toBe(false);
+			await vi.advanceTimersByTimeAsync(200);
+			expect(settled).toBe(true);
+			stop();
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 });

@@ -6,6 +6,8 @@ import { kvKeys } from '../db/plugin-verbs';
 import type { PluginRow } from '../db/schema';
 import type { HookBus } from '../hooks/hook-bus';
 import { sha256Hex } from './fetch-plugin-source';
+import { importFromDataUrl } from './import-plugin-module';
+import { loadPluginModule } from './load-plugin';
 import type { PluginHost } from './plugin-host';
 import type { ToolRegistry } from './plugin-tools';
 import { pluginIdFromUrl, resolvePluginUrl } from './plugin-url';
@@ -93,6 +95,16 @@ describe('loading plugins', () => {
 		if (!wrong.ok) expect(wrong.error).toContain(`its sha256 is ${await sha256Hex(GOOD)}, but it is pinned to ${'a'.repeat(64)}`);
 		const good = await host.load({ ...(await db.plugins.get('good'))!, pinned_sha256: await sha256Hex(GOOD) });
 		expect(good.ok).toBe(true);
+	});
+
+	it('reports a module whose top-level await never settles, after the load limit', async () => {
+		const hung = 'await new Promise(() => {}); export function register() {}';
+		const fetchImpl = (async () => new Response(hung, { headers: { 'content-type': 'text/javascript' } })) as typeof fetch;
+		const loading = loadPluginModule(
+			{ url: 'https://x.test/hung.js', pinned_sha256: null, cached_source: null },
+			{ fetchImpl, importTimeoutMs: 50, importer: importFromDataUrl }
+		);
+		await expect(loading).rejects.toThrow('did not finish loading within 0.05 s');
 	});
 
 	it('loads the cached code when the network is gone', async () => {

@@ -48,6 +48,8 @@ export class PluginHost {
 	#generation = new Map<string, number>();
 	/** The context of a load still in register(ctx), so an unload can stop it mid-way. */
 	#starting = new Map<string, Context>();
+	/** Ends the wait of a load still downloading or importing when an unload or newer load comes. */
+	#overtake = new Map<string, () => void>();
 	readonly #parts: PluginHostParts;
 
 	constructor(parts: PluginHostParts) {
@@ -66,16 +68,23 @@ export class PluginHost {
 		this.unload(row.id);
 		const generation = this.#bump(row.id);
 		const current = () => this.#generation.get(row.id) === generation;
+		const overtaken = new Promise<null>((resolve) => this.#overtake.set(row.id, () => resolve(null)));
 		const { db, hooks, commands, tools } = this.#parts;
 		let context: Context | null = null;
 		try {
-			const mod = await loadPluginModule(row, {
+			// A download and import get at least the default: a short hook timeout is about
+			// callbacks, not networks. With the hook timeout off they still get the default.
+			const limitMs = Math.max(this.#parts.timeoutMs(), DEFAULT_FETCH_TIMEOUT_MS);
+			const fetching = loadPluginModule(row, {
 				fetchImpl: this.#parts.fetchImpl,
-				// A download gets at least the default: a short hook timeout is about callbacks, not networks.
-				fetchTimeoutMs: Math.max(this.#parts.timeoutMs(), DEFAULT_FETCH_TIMEOUT_MS),
+				fetchTimeoutMs: limitMs,
+				importTimeoutMs: limitMs,
 				importer: this.#parts.importer ?? defaultImporter()
 			});
-			if (!current()) return superseded();
+			fetching.catch(() => {}); // when overtaken, its failure has no one to tell
+			// An unload or a newer load ends the wait at once, even for a hung import.
+			const mod = await Promise.race([fetching, overtaken]);
+			if (!mod || !current()) return superseded();
 			context = createPluginContext({
 				pluginId: row.id,
 				manifest: mod.manifest,
@@ -134,6 +143,8 @@ export class PluginHost {
 	}
 
 	#bump(id: string): number {
+		this.#overtake.get(id)?.();
+		this.#overtake.delete(id);
 		const next = (this.#generation.get(id) ?? 0) + 1;
 		this.#generation.set(id, next);
 		return next;

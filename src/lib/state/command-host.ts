@@ -7,8 +7,7 @@ import { appendMessages, listMessages } from '../db/message-verbs';
 import { getSession, renameSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
 import { replaceSession } from '../sessions/session-lifecycle';
-import { waitAtMost } from '../hooks/timeouts';
-import { PLATFORM, PLUGIN_WAIT_MS, type Services } from './services';
+import { PLATFORM, type Services } from './services';
 
 /** `left(oldId)` tells the chat that the session layer already finalized the old session. */
 export function createBuiltinHost(services: Services, left: (oldId: string) => void): BuiltinHost {
@@ -59,7 +58,7 @@ export function invocationFor(services: Services, session: { id: string; session
 export async function runTypedCommand(services: Services, sessionId: string, text: string): Promise<void> {
 	const session = await getSession(services.db, sessionId);
 	if (!session || !services.commands) throw new Error('This session no longer exists.');
-	await waitAtMost(services.pluginsReady?.() ?? Promise.resolve(), PLUGIN_WAIT_MS);
+	await services.pluginsReady?.();
 	let output: string | undefined;
 	let failed = false;
 	let record = true;

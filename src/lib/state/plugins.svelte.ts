@@ -6,6 +6,7 @@ import { addPlugin, clearHookLog, getPlugin, listPlugins, recentHookLog, removeP
 import type { HookLogRow, PluginRow } from '../db/schema';
 import { watch } from '../db/watch';
 import type { HookBus } from '../hooks/hook-bus';
+import { waitAtMost } from '../hooks/timeouts';
 import { normalizePin } from '../plugins/fetch-plugin-source';
 import type { Registered } from '../plugins/plugin-context';
 import type { PluginHost } from '../plugins/plugin-host';
@@ -18,6 +19,12 @@ export interface PluginStatus {
 	fromCache?: boolean;
 }
 
+/**
+ * How long the first turn or command after start-up waits for plugins still loading, so a
+ * plugin's pre_llm_call does not miss it. After that nothing waits for them.
+ */
+export const STARTUP_PLUGIN_WAIT_MS = 5_000;
+
 export class PluginsState {
 	rows = $state<PluginRow[]>([]);
 	status = new SvelteMap<string, PluginStatus>();
@@ -25,10 +32,19 @@ export class PluginsState {
 	/** A plugin waiting for the user's confirmation before it first runs. */
 	pending = $state<{ url: string; pin: string | null } | null>(null);
 	readonly safeMode: boolean;
-	/** Settles when the enabled plugins have had their first load attempt. */
+	/**
+	 * Settles when the enabled plugins have had their first load attempt, or after
+	 * STARTUP_PLUGIN_WAIT_MS, whichever is first; it never rejects.
+	 */
 	ready: Promise<void> = Promise.resolve();
 	#db: PalimpsestDb;
 	#host: PluginHost;
+	/** Rows are followed (see #follow) once start-up has claimed the plugins it will load. */
+	#following = false;
+	#rowsSeen = false;
+	/** Ids being added here, whose rows may not have arrived yet. */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+	#adding = new Set<string>();
 	#hooks: HookBus;
 
 	constructor(parts: { db: PalimpsestDb; host: PluginHost; hooks: HookBus; safeMode: boolean }) {
@@ -39,8 +55,16 @@ export class PluginsState {
 	}
 
 	start(): () => void {
-		this.ready = this.#loadAll();
-		const stopRows = watch(() => listPlugins(this.#db), (rows) => (this.rows = rows));
+		const loading = this.#loadAll().catch((error) => console.error('Loading plugins failed:', error));
+		this.ready = waitAtMost(loading, STARTUP_PLUGIN_WAIT_MS);
+		const stopRows = watch(
+			() => listPlugins(this.#db),
+			(rows) => {
+				this.rows = rows;
+				this.#rowsSeen = true;
+				this.#follow(rows);
+			}
+		);
 		const stopLog = watch(() => recentHookLog(this.#db), (rows) => (this.log = rows));
 		return () => {
 			stopRows();
@@ -64,9 +88,27 @@ export class PluginsState {
 		const pending = this.pending;
 		this.pending = null;
 		if (!pending) return;
-		const row = await addPlugin(this.#db, {
-			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a throwaway lookup, not state
-			id: pluginIdFromUrl(pending.url, new Set(this.rows.map((r) => r.id))),
+		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a throwaway lookup, not state
+		const id = pluginIdFromUrl(pending.url, new Set(this.rows.map((r) => r.id)));
+		// Marked before the row exists, so following the rows does not start a second load.
+		this.status.set(id, { state: 'loading' });
+		this.#adding.add(id);
+		let row: PluginRow;
+		try {
+			row = await this.#addRow(id, pending);
+		} catch (error) {
+			this.status.delete(id);
+			throw error;
+		} finally {
+			this.#adding.delete(id);
+		}
+		this.rows = [...this.rows.filter((r) => r.id !== row.id), row];
+		await this.#load(row);
+	}
+
+	#addRow(id: string, pending: { url: string; pin: string | null }): Promise<PluginRow> {
+		return addPlugin(this.#db, {
+			id,
 			url: pending.url,
 			enabled: 1,
 			pinned_sha256: pending.pin,
@@ -76,11 +118,15 @@ export class PluginsState {
 			last_error: null,
 			added_at: Date.now()
 		});
-		this.rows = [...this.rows, row];
-		await this.#load(row);
 	}
 
 	async setEnabled(id: string, enabled: boolean): Promise<void> {
+		// The status changes first, so following the rows sees this tab's own change as done.
+		if (enabled) this.status.set(id, { state: 'loading' });
+		else {
+			this.#host.unload(id);
+			this.status.set(id, { state: 'disabled' });
+		}
 		await updatePlugin(this.#db, id, { enabled: enabled ? 1 : 0 });
 		const row = await getPlugin(this.#db, id);
 		if (!row) {
@@ -90,10 +136,6 @@ export class PluginsState {
 			return;
 		}
 		if (enabled) await this.#load(row);
-		else {
-			this.#host.unload(id);
-			this.status.set(id, { state: 'disabled' });
-		}
 	}
 
 	async reload(id: string): Promise<void> {
@@ -117,17 +159,55 @@ export class PluginsState {
 
 	async #loadAll(): Promise<void> {
 		const rows = await listPlugins(this.#db);
-		this.rows = rows;
+		if (!this.#rowsSeen) this.rows = rows;
 		for (const row of rows) {
 			if (this.safeMode) this.status.set(row.id, { state: 'safe' });
 			else if (!row.enabled) this.status.set(row.id, { state: 'disabled' });
 		}
 		if (this.safeMode) return;
-		// One at a time, in load order, so hook order follows the list. Each row is read again
-		// first: the user may have disabled or removed it while earlier plugins loaded.
-		for (const { id } of rows) {
-			const row = await getPlugin(this.#db, id);
-			if (row?.enabled) await this.#load(row);
+		const enabled = rows.filter((row) => row.enabled);
+		for (const row of enabled) this.status.set(row.id, { state: 'loading' });
+		this.#following = true;
+		this.#follow(this.rows);
+		// Every download starts at once, so one slow server holds up no other plugin; then
+		// register(ctx) runs one plugin at a time, in load order. Each row is read again first:
+		// the user may have disabled or removed it meanwhile.
+		// All at once, so one slow or hung plugin holds up no other; hooks still run in the
+		// list's order whatever order the loads finish in. Each row is read again first: the
+		// user may have disabled or removed it meanwhile.
+		await Promise.all(
+			enabled.map(async ({ id }) => {
+				try {
+					const row = await getPlugin(this.#db, id);
+					if (row?.enabled && this.status.get(id)?.state === 'loading') await this.#load(row);
+				} catch (error) {
+					// A storage failure for one plugin leaves the others to load.
+					this.status.set(id, { state: 'failed', error: error instanceof Error ? error.message : String(error) });
+				}
+			})
+		);
+	}
+
+	/**
+	 * Follows the rows as they change in this tab or another one: a plugin added or enabled
+	 * elsewhere loads here too, and one disabled or removed elsewhere stops running here.
+	 */
+	#follow(rows: PluginRow[]): void {
+		if (this.safeMode || !this.#following) return;
+		this.#hooks.setPluginOrder(rows.map((r) => r.id));
+		for (const id of [...this.status.keys()]) {
+			if (this.#adding.has(id) || rows.some((r) => r.id === id)) continue;
+			this.#host.unload(id);
+			this.status.delete(id);
+		}
+		for (const row of rows) {
+			const state = this.status.get(row.id)?.state;
+			if (!row.enabled && state !== 'disabled') {
+				this.#host.unload(row.id);
+				this.status.set(row.id, { state: 'disabled' });
+			} else if (row.enabled && (state === undefined || state === 'disabled')) {
+				void this.#load(row);
+			}
 		}
 	}
 

@@ -5,7 +5,6 @@ import type { PalimpsestDb } from '../db/database';
 import type { ProfileRow } from '../db/meta-db';
 import { getSession } from '../db/session-verbs';
 import type { HookBus } from '../hooks/hook-bus';
-import { waitAtMost } from '../hooks/timeouts';
 import type { CommandRegistry } from '../commands/command-registry';
 import type { ToolRegistry } from '../plugins/plugin-tools';
 import { createProvider } from '../providers/create-provider';
@@ -19,7 +18,6 @@ import type { SettingsState } from './settings.svelte';
 export const PLATFORM = 'web';
 export const OFFLINE_PROVIDER_ID = 'offline';
 export const OFFLINE_MODEL = 'offline-mini';
-export const PLUGIN_WAIT_MS = 5_000;
 
 
 export interface ModelChoice {
@@ -115,8 +113,9 @@ export function createServices(parts: {
 			if (!session) throw new Error('This session no longer exists.');
 			const provider = providerFor(session.provider);
 			// A plugin's pre_llm_call must not miss the first turn after a reload, but a plugin
-			// still loading after a few seconds is not worth holding the conversation for.
-			await waitAtMost(services.pluginsReady?.() ?? Promise.resolve(), PLUGIN_WAIT_MS);
+			// still loading after a few seconds is not worth holding the conversation for (the wait
+			// is bounded once, at start-up: see STARTUP_PLUGIN_WAIT_MS).
+			await services.pluginsReady?.();
 			const tools = services.tools?.list().length ? services.tools : undefined;
 			return {
 				db,

@@ -52,6 +52,16 @@ export class SettingsState {
 		return this.update({ [key]: value } as Partial<SettingValues>);
 	}
 
+	/** Removes a provider; a default that pointed at it goes back to the built-in offline model. */
+	removeProvider(id: string): Promise<boolean> {
+		const patch: Partial<SettingValues> = { providers: this.values.providers.filter((p) => p.id !== id) };
+		if (this.values.default_provider === id) {
+			patch.default_provider = SETTING_DEFAULTS.default_provider;
+			patch.default_model = SETTING_DEFAULTS.default_model;
+		}
+		return this.update(patch);
+	}
+
 	/**
 	 * Shows `patch` at once and stores it in one transaction, so keys that belong together
 	 * (a default provider and its model) never land half-way. A failed write is reported in

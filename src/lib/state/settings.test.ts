@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { readAllSettings } from '../db/settings-verbs';
+import type { ProviderConfig } from '../providers/types';
 import { SettingsState } from './settings.svelte';
 
 let db: PalimpsestDb;
@@ -40,5 +41,12 @@ describe('SettingsState.update', () => {
 		expect(settings.save).toMatchObject({ state: 'failed', error: expect.stringMatching(/closed/i) });
 		await db.open();
 		expect(await readAllSettings(db)).toMatchObject({ theme: 'light' });
+	});
+
+	it('removing the default provider puts the default back on the offline model, in the same write', async () => {
+		const provider: ProviderConfig = { id: 'p1', preset: 'ollama', label: 'Ollama', base_url: 'http://localhost:11434/v1', model: 'llama3.2', api_key: '' };
+		await settings.update({ providers: [provider], default_provider: 'p1', default_model: 'llama3.2' });
+		expect(await settings.removeProvider('p1')).toBe(true);
+		expect(await readAllSettings(db)).toMatchObject({ providers: [], default_provider: 'offline', default_model: 'offline-mini' });
 	});
 });
