@@ -131,9 +131,12 @@ test('?safe=1 starts with every plugin off', async ({ page }) => {
 	const output = await runCommand(page, '/whoami');
 	await expect(output).toContainText('Unknown command /whoami');
 
-	// Safe mode changed nothing: the next normal visit starts the plugin again.
-	await page.goto('/plugins');
+	// Safe mode changed nothing: "Leave safe mode" starts the plugin again.
+	await page.goto('/plugins?safe=1');
+	await page.getByRole('link', { name: 'Leave safe mode' }).click();
+	await expect(page).toHaveURL(/\/plugins$/);
 	await expect(rowStatus(pluginRow(page, 'whoami'), 'Loaded')).toBeVisible();
+	await expect(page.getByRole('status').filter({ hasText: 'Safe mode' })).toHaveCount(0);
 });
 
 test('a plugin that cannot load says why in its row, and the chat keeps working', async ({ page }) => {
