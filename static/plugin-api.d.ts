@@ -279,8 +279,19 @@ export interface CommandOptions {
 // Tools
 // ---------------------------------------------------------------------------------------------
 
-/** A JSON Schema object describing the tool's arguments. */
+/** A JSON Schema object, such as `{ type: 'string', description: 'What to find' }`. */
 export type JsonSchema = { [key: string]: unknown };
+
+/**
+ * The tool's arguments: an object schema. Each property is a schema object (`{ type: 'string' }`,
+ * not `'string'`), and `required` names properties. Anything else is refused at registration.
+ */
+export interface ToolParameters {
+	type: 'object';
+	properties?: { [name: string]: JsonSchema };
+	required?: string[];
+	[key: string]: unknown;
+}
 
 export interface ToolContext {
 	session_id: string;
@@ -292,7 +303,7 @@ export interface ToolDefinition {
 	/** Tells the model when and how to use it. */
 	description: string;
 	/** Without it, the tool takes no arguments. */
-	parameters?: JsonSchema;
+	parameters?: ToolParameters;
 	/**
 	 * Returns a string or a JSON-serialisable value (sent as JSON text), given to the model as
 	 * the tool result. Runs under the hook timeout; a throw reaches the model as a tool error.
@@ -345,7 +356,10 @@ export interface PluginContext {
 	 * plugin throws.
 	 */
 	register_command(name: string, handler: CommandHandler, options?: CommandOptions): Unregister;
-	/** Offers a tool to the model; `pre_tool_call` may block it. */
+	/**
+	 * Offers a tool to the model; `pre_tool_call` may block it. Throws, naming the problem, for a
+	 * bad name, a name another plugin took, a missing handler or malformed `parameters`.
+	 */
 	register_tool(tool: ToolDefinition): Unregister;
 	readonly storage: PluginStorage;
 	readonly log: PluginLog;

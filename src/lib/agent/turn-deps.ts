@@ -1,5 +1,6 @@
 // Everything a turn talks to, as narrow interfaces so the loop is testable with fakes.
 import type { PalimpsestDb } from '../db/database';
+import type { CollectorHookName, DirectiveHookName, HookPayload, ObserverHookName } from '../hooks/hook-map';
 import type { Provider, ToolSchema } from '../providers/types';
 
 export interface InjectedItem {
@@ -8,11 +9,11 @@ export interface InjectedItem {
 }
 
 export interface TurnHooks {
-	collect(name: 'pre_llm_call', payload: Record<string, unknown>, signal?: AbortSignal): Promise<InjectedItem[]>;
-	notify(name: string, payload: Record<string, unknown>): Promise<void>;
-	decide(
-		name: 'pre_tool_call',
-		payload: Record<string, unknown>
+	collect<N extends CollectorHookName>(name: N, payload: HookPayload<N>, signal?: AbortSignal): Promise<InjectedItem[]>;
+	notify<N extends ObserverHookName>(name: N, payload: HookPayload<N>): Promise<void>;
+	decide<N extends DirectiveHookName>(
+		name: N,
+		payload: HookPayload<N>
 	): Promise<{ block: boolean; reason?: string; args?: Record<string, unknown> }>;
 }
 

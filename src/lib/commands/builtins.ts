@@ -11,8 +11,6 @@ export interface BuiltinHost {
 	usage(invocation: CommandInvocation): Promise<string>;
 }
 
-export const BUILTIN_NAMES = ['help', 'new', 'reset', 'title', 'usage'] as const;
-
 export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): void {
 	registry.addBuiltin({ name: 'help', description: 'List the commands', args_hint: '' }, async () => ({
 		output: registry

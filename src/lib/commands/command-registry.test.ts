@@ -72,6 +72,20 @@ describe('plugin commands', () => {
 		expect(() => commands.add('b', 'nofn', 'x', {})).toThrow(/handler function/);
 	});
 
+	it('refuses every built-in name of the design, including built-ins not available yet', async () => {
+		const { commands } = registry();
+		for (const name of ['help', 'new', 'reset', 'compress', 'exit', 'archive', 'title', 'usage']) {
+			expect(() => commands.add('p', name, () => 'mine', {}), name).toThrow(`"/${name}" is a built-in command; choose another name.`);
+		}
+		// Reserved even in a registry with no built-ins registered at all.
+		expect(() => new CommandRegistry(() => 1000).add('p', 'archive', () => '', {})).toThrow('"/archive" is a built-in command');
+		// Reserved is not listed: the menu and /help show only commands that exist...
+		expect(commands.list().map((c) => c.name)).toEqual(['help', 'new', 'reset', 'title', 'usage']);
+		expect(commands.has('compress')).toBe(false);
+		// ...and typing one is the ordinary unknown command.
+		await expect(commands.execute('/compress', invocation)).rejects.toThrow(/^Unknown command \/compress\./);
+	});
+
 	it('names close matches for an unknown command', async () => {
 		const { commands } = registry();
 		commands.add('p', 'whoami', () => '', {});

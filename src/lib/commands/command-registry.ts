@@ -1,7 +1,8 @@
-// Built-in and plugin slash commands: registration (plugin names may not shadow built-ins),
-// lookup for autocomplete, and execution under the hook timeout.
+// Built-in and plugin slash commands: registration (plugin names may not take a built-in's,
+// even one not built yet), lookup for autocomplete, and execution under the hook timeout.
 import { callWithTimeout } from '../hooks/run-hook';
 import type { CommandSink } from '../plugins/plugin-context';
+import { BUILTIN_NAMES, type BuiltinName } from './builtin-names';
 import { closeMatches, COMMAND_NAME, parseCommand } from './parse-command';
 
 export interface CommandSource {
@@ -43,15 +44,15 @@ interface Entry extends CommandInfo {
 
 export class CommandRegistry implements CommandSink {
 	#entries = new Map<string, Entry>();
-	#builtins = new Set<string>();
+	/** Names no plugin may register: every built-in, whether or not it exists yet. */
+	readonly #reserved: ReadonlySet<string> = new Set(BUILTIN_NAMES);
 	readonly #timeoutMs: () => number;
 
 	constructor(timeoutMs: () => number) {
 		this.#timeoutMs = timeoutMs;
 	}
 
-	addBuiltin(info: Omit<CommandInfo, 'plugin_id'>, run: BuiltinHandler): void {
-		this.#builtins.add(info.name);
+	addBuiltin(info: Omit<CommandInfo, 'plugin_id'> & { name: BuiltinName }, run: BuiltinHandler): void {
 		this.#entries.set(info.name, { ...info, plugin_id: null, run });
 	}
 
@@ -59,7 +60,7 @@ export class CommandRegistry implements CommandSink {
 		if (!COMMAND_NAME.test(name)) {
 			throw new Error(`Command names are lowercase letters, digits, "_" and "-" (up to 40); "${name}" is not.`);
 		}
-		if (this.#builtins.has(name)) throw new Error(`"/${name}" is a built-in command; choose another name.`);
+		if (this.#reserved.has(name)) throw new Error(`"/${name}" is a built-in command; choose another name.`);
 		const owner = this.#entries.get(name);
 		if (owner) throw new Error(`"/${name}" is already registered by plugin "${owner.plugin_id}".`);
 		if (typeof handler !== 'function') throw new TypeError(`Command "/${name}" needs a handler function.`);

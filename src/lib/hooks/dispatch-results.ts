@@ -18,7 +18,10 @@ export interface ToolDecision {
 	plugin_id?: string;
 }
 
-/** Calls one callback; `undefined` when its plugin went away before its turn came. */
+/**
+ * Calls one callback; `undefined` when its plugin went away before its turn came. An `ok`
+ * value is already the app's own structured clone, so reading it runs no plugin code.
+ */
 type RunOne<P> = (reg: Registration, payload: P) => Promise<HookCallResult | undefined>;
 
 /** The texts joined with blank lines, ready to append to the user message copy. */
@@ -70,9 +73,8 @@ export async function decideToolCall(
 			return blocked(reg, reason);
 		}
 		if (value.args === undefined) continue;
-		const replaced = copyArgs(value.args);
-		if (!replaced) return blocked(reg, `Plugin "${reg.plugin_id}" returned args that are not a plain object; the tool call was blocked.`);
-		args = replaced;
+		if (!isRecord(value.args)) return blocked(reg, `Plugin "${reg.plugin_id}" returned args that are not a plain object; the tool call was blocked.`);
+		args = value.args;
 	}
 	return args ? { block: false, args } : { block: false };
 }
@@ -84,17 +86,6 @@ function blocked(reg: Registration, reason: string): ToolDecision {
 function failureReason(reg: Registration, outcome: string, error: string): string {
 	const what = outcome === 'timeout' ? 'timed out' : outcome === 'skipped' ? 'is paused after a timeout' : `failed (${error})`;
 	return `Plugin "${reg.plugin_id}" ${what} in pre_tool_call, so the tool call was blocked.`;
-}
-
-// Returned args cross back from plugin code: copy them so the app holds plain data that the
-// plugin can no longer reach.
-function copyArgs(value: unknown): Record<string, unknown> | undefined {
-	if (!isRecord(value)) return undefined;
-	try {
-		return structuredClone(value);
-	} catch {
-		return undefined;
-	}
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

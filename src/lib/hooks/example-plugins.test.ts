@@ -118,33 +118,73 @@ function deletion(session_id: string, extra: Partial<HookPayload<'on_session_del
 }
 
 describe('static/plugins/conventions.js', () => {
+	const completed = (session_id: string): HookPayload<'post_llm_call'> => ({
+		session_id,
+		user_message: 'next question',
+		assistant_response: 'ok',
+		model: 'offline',
+		usage: null
+	});
+
 	it('has the manifest and hooks the guide describes', async () => {
 		const plugin = await start('conventions');
 		expect(plugin.mod.manifest).toMatchObject({ name: 'conventions', version: '1.0.0' });
 		expect(plugin.mod.manifest?.description).toBeTruthy();
-		expect(plugin.hooks().sort()).toEqual(['on_session_delete', 'post_compaction', 'pre_llm_call']);
+		expect(plugin.hooks().sort()).toEqual(['on_session_delete', 'post_compaction', 'post_llm_call', 'pre_llm_call']);
 	});
 
-	it('injects the conventions once after a compaction, and not before or again', async () => {
+	it('injects the conventions after a compaction until a turn completes, and not before or again', async () => {
 		const plugin = await start('conventions');
 		expect(await plugin.bus.collect('pre_llm_call', turn('s1'))).toEqual([]);
+		await plugin.bus.notify('post_llm_call', completed('s1'));
 
 		await plugin.bus.notify('post_compaction', compaction('s1'));
 		const first = await plugin.bus.collect('pre_llm_call', turn('s1'));
 		expect(first).toHaveLength(1);
 		expect(first[0]).toMatchObject({ plugin_id: 'conventions' });
 		expect(first[0].text).toMatch(/conventions/i);
+		await plugin.bus.notify('post_llm_call', completed('s1'));
 
 		expect(await plugin.bus.collect('pre_llm_call', turn('s1'))).toEqual([]);
 		plugin.allOk();
 	});
 
-	it('keeps the mark per session, in storage, until that session’s next turn', async () => {
+	it('injects again when the turn that carried them failed or was stopped (Retry)', async () => {
+		const plugin = await start('conventions');
+		await plugin.bus.notify('post_compaction', compaction('s1'));
+		// No post_llm_call: the turn failed or was stopped, so the model never answered with them.
+		expect(await plugin.bus.collect('pre_llm_call', turn('s1'))).toHaveLength(1);
+		expect(await plugin.bus.collect('pre_llm_call', turn('s1'))).toHaveLength(1);
+		await plugin.bus.notify('post_llm_call', completed('s1'));
+		expect(await plugin.bus.collect('pre_llm_call', turn('s1'))).toEqual([]);
+		plugin.allOk();
+	});
+
+	it('keeps the mark of a compaction made during a turn past that turn’s completion', async () => {
+		const plugin = await start('conventions');
+		// A turn with nothing to inject, compacted mid-way (after a tool result).
+		expect(await plugin.bus.collect('pre_llm_call', turn('s1'))).toEqual([]);
+		await plugin.bus.notify('post_compaction', compaction('s1'));
+		await plugin.bus.notify('post_llm_call', completed('s1'));
+		expect(await plugin.bus.collect('pre_llm_call', turn('s1'))).toHaveLength(1);
+		// A turn that carried them, compacted again mid-way: the newer mark stays.
+		await plugin.bus.notify('post_compaction', compaction('s1'));
+		await plugin.bus.notify('post_llm_call', completed('s1'));
+		expect(await plugin.bus.collect('pre_llm_call', turn('s1'))).toHaveLength(1);
+		await plugin.bus.notify('post_llm_call', completed('s1'));
+		expect(await plugin.bus.collect('pre_llm_call', turn('s1'))).toEqual([]);
+		plugin.allOk();
+	});
+
+	it('keeps the mark per session, in storage, until that session’s next completed turn', async () => {
 		const plugin = await start('conventions');
 		await plugin.bus.notify('post_compaction', compaction('s1'));
 		expect([...plugin.store.keys()]).toEqual(['pending:s1']);
 		expect(await plugin.bus.collect('pre_llm_call', turn('s2'))).toEqual([]);
+		await plugin.bus.notify('post_llm_call', completed('s2'));
 		expect(await plugin.bus.collect('pre_llm_call', turn('s1'))).toHaveLength(1);
+		expect([...plugin.store.keys()]).toEqual(['pending:s1']);
+		await plugin.bus.notify('post_llm_call', completed('s1'));
 		expect(plugin.store.size).toBe(0);
 		plugin.allOk();
 	});

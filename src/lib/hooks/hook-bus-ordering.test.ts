@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HookBus } from './hook-bus';
 import type { HookLogEntry } from './run-hook';
+import { CATCH_UP_LIMIT_WITHOUT_TIMEOUT_MS } from './timeouts';
 import { compaction, llmCall, quietLogger, toolCall } from './test-fixtures';
 
 function makeBus(timeoutSeconds = 30) {
@@ -145,6 +146,42 @@ describe('a hung observer in another plugin', () => {
 		void bus.collect('pre_llm_call', llmCall).then((r) => (result = r));
 		await vi.advanceTimersByTimeAsync(1_000);
 		expect(result).toEqual([{ plugin_id: 'memory', text: 'context' }]);
+	});
+
+	it("delays a plugin's collector and directive by 30 s at most when the timeout is off", async () => {
+		expect(CATCH_UP_LIMIT_WITHOUT_TIMEOUT_MS).toBe(30_000);
+		vi.useFakeTimers();
+		const { bus } = makeBus(0);
+		bus.register('stuck', 'post_compaction', () => new Promise(() => {}));
+		bus.register('memory', 'post_compaction', () => {});
+		bus.register('memory', 'pre_llm_call', () => 'context');
+		bus.register('memory', 'pre_tool_call', () => ({ block: true, reason: 'caught up or not' }));
+		void bus.notify('post_compaction', compaction);
+		let collected: unknown;
+		void bus.collect('pre_llm_call', llmCall).then((r) => (collected = r));
+		let decided: unknown;
+		void bus.decide('pre_tool_call', toolCall).then((r) => (decided = r));
+		await vi.advanceTimersByTimeAsync(CATCH_UP_LIMIT_WITHOUT_TIMEOUT_MS - 1);
+		expect(collected).toBeUndefined();
+		expect(decided).toBeUndefined();
+		await vi.advanceTimersByTimeAsync(1);
+		expect(collected).toEqual([{ plugin_id: 'memory', text: 'context' }]);
+		expect(decided).toMatchObject({ block: true, plugin_id: 'memory' });
+	});
+
+	it('keeps one timeout period as the limit when the timeout is on', async () => {
+		vi.useFakeTimers();
+		const { bus } = makeBus(45);
+		bus.register('stuck', 'post_compaction', () => new Promise(() => {}));
+		bus.register('memory', 'post_compaction', () => {});
+		bus.register('memory', 'pre_llm_call', () => 'context');
+		void bus.notify('post_compaction', compaction);
+		let collected: unknown;
+		void bus.collect('pre_llm_call', llmCall).then((r) => (collected = r));
+		await vi.advanceTimersByTimeAsync(44_999);
+		expect(collected).toBeUndefined();
+		await vi.advanceTimersByTimeAsync(1);
+		expect(collected).toEqual([{ plugin_id: 'memory', text: 'context' }]);
 	});
 
 	it('stops holding the queue once its plugin is removed, even with the timeout off', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { joinInjected } from './dispatch-results';
 import { HookBus } from './hook-bus';
-import { llmCall, quietLogger, toolCall } from './test-fixtures';
+import type { HookLogEntry } from './run-hook';
+import { compaction, llmCall, quietLogger, toolCall } from './test-fixtures';
 
 const makeBus = () => new HookBus({ logger: quietLogger() });
 
@@ -93,5 +94,83 @@ describe('HookBus.decide (pre_tool_call)', () => {
 		const bus2 = makeBus();
 		bus2.register('b', 'pre_tool_call', () => ({ args: ['x'] as unknown as Record<string, unknown> }));
 		expect(await bus2.decide('pre_tool_call', toolCall)).toMatchObject({ block: true, plugin_id: 'b' });
+	});
+});
+
+describe('results that are not plain data', () => {
+	// Reading these runs plugin code; `then` stays readable so the value reaches the bus.
+	const throwingGetter = () => ({
+		get context(): string {
+			throw new Error('boom');
+		}
+	});
+	const throwingProxy = () =>
+		new Proxy(
+			{},
+			{
+				get: (_target, key) => {
+					if (key === 'then') return undefined;
+					throw new Error('trap');
+				}
+			}
+		);
+
+	// Registered as untyped plugin code would be: by a `string` name, with any callback.
+	const register = (bus: HookBus, pluginId: string, hook: string, callback: () => unknown) => bus.register(pluginId, hook, callback);
+
+	function loggingBus() {
+		const log: HookLogEntry[] = [];
+		const logger = quietLogger();
+		return { bus: new HookBus({ logger, record: (e) => log.push(e) }), log, logger };
+	}
+
+	it('logs a collector result whose getter throws as that plugin’s error and keeps the others', async () => {
+		const { bus, log, logger } = loggingBus();
+		bus.register('before', 'pre_llm_call', () => 'first');
+		register(bus, 'getter', 'pre_llm_call', throwingGetter);
+		register(bus, 'proxy', 'pre_llm_call', throwingProxy);
+		register(bus, 'function', 'pre_llm_call', () => ({ context: 'x', toString: () => 'x' }));
+		bus.register('after', 'pre_llm_call', () => ({ context: 'last' }));
+
+		await expect(bus.collect('pre_llm_call', llmCall)).resolves.toEqual([
+			{ plugin_id: 'before', text: 'first' },
+			{ plugin_id: 'after', text: 'last' }
+		]);
+		expect(log.map((e) => [e.plugin_id, e.hook, e.outcome])).toEqual([
+			['before', 'pre_llm_call', 'ok'],
+			['getter', 'pre_llm_call', 'error'],
+			['proxy', 'pre_llm_call', 'error'],
+			['function', 'pre_llm_call', 'error'],
+			['after', 'pre_llm_call', 'ok']
+		]);
+		expect(log[1].error).toMatch(/not plain data \(boom\)/);
+		expect(logger.messages[0]).toMatch(/plugin "getter" failed in pre_llm_call/);
+	});
+
+	it('blocks a tool call whose guard returns a value that cannot be read, naming the plugin', async () => {
+		for (const returned of [throwingGetter, throwingProxy]) {
+			const { bus, log } = loggingBus();
+			register(bus, 'guard', 'pre_tool_call', returned);
+			const decision = await bus.decide('pre_tool_call', toolCall);
+			expect(decision).toMatchObject({ block: true, plugin_id: 'guard' });
+			expect(decision.reason).toMatch(/Plugin "guard" failed/);
+			expect(log[0]).toMatchObject({ plugin_id: 'guard', hook: 'pre_tool_call', outcome: 'error' });
+		}
+	});
+
+	it('keeps the tool args the app received, whatever the plugin does with its object later', async () => {
+		const { bus } = loggingBus();
+		const kept = { path: '/safe/a.txt' };
+		bus.register('rewrite', 'pre_tool_call', () => ({ args: kept }));
+		const decision = await bus.decide('pre_tool_call', toolCall);
+		kept.path = '/etc/passwd';
+		expect(decision.args).toEqual({ path: '/safe/a.txt' });
+	});
+
+	it('still ignores what an observer returns, cloneable or not', async () => {
+		const { bus, log } = loggingBus();
+		register(bus, 'observer', 'post_compaction', throwingProxy);
+		await bus.notify('post_compaction', compaction);
+		expect(log[0]).toMatchObject({ plugin_id: 'observer', outcome: 'ok' });
 	});
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HookBus } from './hook-bus';
 import type { HookLogEntry } from './run-hook';
-import { compaction, quietLogger } from './test-fixtures';
+import { compaction, llmCall, quietLogger, toolCall } from './test-fixtures';
 
 function makeBus() {
 	const log: HookLogEntry[] = [];
@@ -179,5 +179,33 @@ describe('HookBus.notify', () => {
 		bus.register('a', 'post_compaction', () => void (called = true));
 		await expect(bus.notify('post_compaction', compaction)).resolves.toBeUndefined();
 		expect(called).toBe(true);
+	});
+});
+
+describe('dispatching by name', () => {
+	// The app's hook names are checked by the compiler; these reach the bus through casts.
+	const untyped = (bus: HookBus) =>
+		bus as unknown as {
+			notify(name: string, payload: unknown): Promise<void>;
+			collect(name: string, payload: unknown): Promise<unknown>;
+			decide(name: string, payload: unknown): Promise<unknown>;
+		};
+
+	it('throws on an unknown hook name instead of firing nothing', async () => {
+		const bus = untyped(makeBus().bus);
+		expect(() => bus.notify('post_compact', compaction)).toThrow(/Unknown hook "post_compact".*Did you mean "post_compaction"/);
+		await expect(bus.collect('pre_llm', llmCall)).rejects.toThrow(/Unknown hook "pre_llm"/);
+		await expect(bus.decide('pre_tool', toolCall)).rejects.toThrow(/Unknown hook "pre_tool"/);
+	});
+
+	it('throws on a hook dispatched by the method of another kind', async () => {
+		const { bus: typed, log } = makeBus();
+		typed.register('p', 'pre_llm_call', () => 'context');
+		typed.register('p', 'pre_tool_call', () => ({ block: true }));
+		const bus = untyped(typed);
+		expect(() => bus.notify('pre_llm_call', llmCall)).toThrow(/"pre_llm_call" is a collector hook, not an observer/);
+		await expect(bus.collect('pre_tool_call', toolCall)).rejects.toThrow(/is a directive hook/);
+		await expect(bus.decide('pre_llm_call', llmCall)).rejects.toThrow(/is a collector hook/);
+		expect(log).toEqual([]);
 	});
 });

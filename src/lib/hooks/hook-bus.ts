@@ -2,6 +2,7 @@
 // method that matches the hook's kind (notify, collect, decide). Plugin code runs via runHook.
 import { freezeClone } from './freeze-payload';
 import {
+	assertHookKind,
 	assertHookName,
 	type CollectorHookName,
 	type DirectiveHookName,
@@ -12,7 +13,7 @@ import {
 } from './hook-map';
 import { type HookCallResult, type HookLogEntry, type HookLogger, type Registration, runHook } from './run-hook';
 import { summarizePayload } from './summarize-payload';
-import { DEFAULT_TIMEOUT_SECONDS, resolveTimeoutMs, waitAtMost } from './timeouts';
+import { catchUpLimitMs, DEFAULT_TIMEOUT_SECONDS, resolveTimeoutMs, waitAtMost } from './timeouts';
 import { collectInjected, decideToolCall, type InjectedContext, type ToolDecision } from './dispatch-results';
 
 export interface HookBusOptions {
@@ -97,9 +98,10 @@ export class HookBus {
 	 * Observers: each callback awaited in turn, results ignored, failures logged and skipped.
 	 * Dispatches queue behind one another, so callers need not wait (a slow plugin never holds
 	 * up the conversation) and plugins still see events in the order they happened. An event
-	 * goes to the callbacks registered when it was raised.
+	 * goes to the callbacks registered when it was raised. Throws on a name that is no observer.
 	 */
 	notify<N extends ObserverHookName>(name: N, payload: HookPayload<N>): Promise<void> {
+		assertHookKind(name, 'observer');
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return this.#observerQueue;
 		const regs = this.#ordered(name);
@@ -131,6 +133,7 @@ export class HookBus {
 		payload: HookPayload<N>,
 		signal?: AbortSignal
 	): Promise<InjectedContext[]> {
+		assertHookKind(name, 'collector');
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return [];
 		return collectInjected(this.#ordered(name), base, (reg, current) => this.#runCaughtUp(reg, current), signal);
@@ -138,6 +141,7 @@ export class HookBus {
 
 	/** Directives: first block wins; `args` rewrites chain; a failing callback blocks (fails closed). */
 	async decide(name: DirectiveHookName, payload: HookPayload<DirectiveHookName>): Promise<ToolDecision> {
+		assertHookKind(name, 'directive');
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return { block: true, reason: `The ${name} payload could not be copied for plugins.` };
 		return decideToolCall(this.#ordered(name), base, (reg, current) => this.#runCaughtUp(reg, current));
@@ -150,8 +154,8 @@ export class HookBus {
 		const pending = this.#caughtUp.get(reg.plugin_id);
 		if (pending) {
 			// Bounded: another plugin's hung observer ahead in the queue delays this call by at
-			// most one timeout period, never the conversation for longer.
-			await waitAtMost(pending, resolveTimeoutMs(this.#timeoutSeconds()));
+			// most one timeout period (a fixed cap when the timeout is off), never for good.
+			await waitAtMost(pending, catchUpLimitMs(resolveTimeoutMs(this.#timeoutSeconds())));
 			if (!reg.active) return undefined;
 		}
 		return this.#run(reg, payload);

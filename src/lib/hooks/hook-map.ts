@@ -108,3 +108,11 @@ export function assertHookName(name: unknown): asserts name is HookName {
 	if (suggestion) message += ` Did you mean "${suggestion}"?`;
 	throw new Error(message);
 }
+
+/** Refuses a name that is no hook of this kind: dispatching it would call no callback, or the wrong ones. */
+export function assertHookKind(name: unknown, kind: HookKind): asserts name is HookName {
+	assertHookName(name);
+	const actual = HOOK_KINDS[name];
+	const article = (k: HookKind) => (k === 'observer' ? 'an' : 'a');
+	if (actual !== kind) throw new Error(`Hook "${name}" is ${article(actual)} ${actual} hook, not ${article(kind)} ${kind} hook.`);
+}

@@ -1,7 +1,7 @@
 // The one choke point that calls plugin code: it bounds the call in time, catches, tags
 // failures with plugin id and hook name, quarantines timed-out callbacks and logs every call.
 import { freezeClone } from './freeze-payload';
-import type { HookName } from './hook-map';
+import { HOOK_KINDS, type HookName } from './hook-map';
 
 export type HookOutcome = 'ok' | 'error' | 'timeout' | 'skipped';
 
@@ -75,8 +75,10 @@ export async function runHook(reg: Registration, payload: unknown, ctx: RunHookC
 			log('timeout', error);
 			return { outcome: 'timeout', error };
 		}
+		// Inside the try: reading what a plugin returned runs its code too (getters, proxies).
+		const value = HOOK_KINDS[reg.hook] === 'observer' ? undefined : copyResult(settled.value);
 		log('ok');
-		return { outcome: 'ok', value: settled.value };
+		return { outcome: 'ok', value };
 	} catch (thrown) {
 		const error = thrown instanceof Error ? thrown.message : String(thrown);
 		ctx.logger.warn(`[hooks] plugin "${reg.plugin_id}" failed in ${reg.hook}: ${error}`, thrown);
@@ -105,6 +107,17 @@ export function callWithTimeout(call: () => unknown, timeoutMs: number): Promise
 			}
 		);
 	});
+}
+
+// A result crosses back from plugin code as plain data (DESIGN §7): the app then holds a copy
+// the plugin can no longer reach, and a value that is not plain data fails like a throw.
+function copyResult(value: unknown): unknown {
+	try {
+		return structuredClone(value);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		throw new Error(`returned a value that is not plain data (${reason})`, { cause: error });
+	}
 }
 
 // A broken log sink must not turn a plugin call into an app failure.

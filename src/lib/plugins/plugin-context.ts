@@ -75,14 +75,10 @@ export function createPluginContext(parts: ContextParts) {
 		},
 		register_tool(tool: { name: string; description?: string; parameters?: Record<string, unknown>; handler: unknown }) {
 			live();
-			const remove = parts.tools.add({
-				plugin_id: parts.pluginId,
-				name: String(tool?.name),
-				description: String(tool?.description ?? ''),
-				parameters: structuredClone(tool?.parameters ?? { type: 'object', properties: {} }),
-				handler: tool?.handler as never
-			});
-			return track(registered.tools, String(tool.name), remove);
+			// Passed on unconverted: the registry checks what the plugin really gave, and copies the schema.
+			const { name, description, parameters, handler } = (tool ?? {}) as Partial<typeof tool>;
+			const remove = parts.tools.add({ plugin_id: parts.pluginId, name, description, parameters, handler });
+			return track(registered.tools, String(name), remove);
 		},
 		storage: createPluginStorage(parts.db, parts.pluginId, () => !disposed),
 		log: Object.freeze({

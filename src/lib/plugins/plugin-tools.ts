@@ -1,5 +1,6 @@
-// Tools that plugins register for the model to call. Handlers run under the hook timeout;
-// their results reach the model as text.
+// Tools that plugins register for the model to call. A tool is checked when it is registered,
+// so a malformed schema is the plugin's error and never a provider's 400 on every request.
+// Handlers run under the hook timeout; their results reach the model as text.
 import { callWithTimeout } from '../hooks/run-hook';
 import type { ToolSchema } from '../providers/types';
 
@@ -8,7 +9,18 @@ export interface PluginTool extends ToolSchema {
 	handler: (args: Record<string, unknown>, context: { session_id: string }) => unknown;
 }
 
+/** What `ctx.register_tool` was given: untyped plugin input, checked by `ToolRegistry.add`. */
+export interface ToolDefinitionInput {
+	plugin_id: string;
+	name: unknown;
+	description?: unknown;
+	parameters?: unknown;
+	handler: unknown;
+}
+
+/** The providers' rule for function names (OpenAI and Anthropic alike). */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const NO_ARGUMENTS = { type: 'object', properties: {} };
 
 export class ToolRegistry {
 	#tools = new Map<string, PluginTool>();
@@ -18,11 +30,9 @@ export class ToolRegistry {
 		this.#timeoutMs = timeoutMs;
 	}
 
-	add(tool: PluginTool): () => void {
-		if (!TOOL_NAME.test(tool.name)) {
-			throw new Error(`Tool names are 1–64 letters, digits, "_" or "-"; "${tool.name}" is not.`);
-		}
-		if (typeof tool.handler !== 'function') throw new TypeError(`Tool "${tool.name}" needs a handler function.`);
+	/** Throws, naming the plugin, the tool and what is wrong, for a tool providers would refuse. */
+	add(input: ToolDefinitionInput): () => void {
+		const tool = checkTool(input);
 		const owner = this.#tools.get(tool.name);
 		if (owner) throw new Error(`A tool named "${tool.name}" is already registered by plugin "${owner.plugin_id}".`);
 		this.#tools.set(tool.name, tool);
@@ -48,4 +58,76 @@ export class ToolRegistry {
 		const value = settled.value;
 		return typeof value === 'string' ? value : JSON.stringify(value ?? null);
 	}
+}
+
+/** A registrable tool with its own copy of the schema, or an error saying what is wrong. */
+function checkTool(input: ToolDefinitionInput): PluginTool {
+	const { plugin_id, name, description, handler } = input;
+	const label = typeof name === 'string' ? `tool "${name}"` : `a tool named ${describeValue(name)}`;
+	const refuse = (problem: string) => new TypeError(`Plugin "${plugin_id}" cannot register ${label}: ${problem}.`);
+	if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+		throw refuse(`the name must be 1–64 letters, digits, "_" or "-"`);
+	}
+	if (description !== undefined && typeof description !== 'string') {
+		throw refuse(`description must be a string, not ${describeValue(description)}`);
+	}
+	if (typeof handler !== 'function') throw refuse('it needs a handler function');
+	let parameters: unknown;
+	try {
+		parameters = structuredClone(input.parameters ?? NO_ARGUMENTS);
+	} catch {
+		throw refuse('parameters must be plain JSON data (no functions or class instances)');
+	}
+	const problem = schemaProblem(parameters);
+	if (problem) throw refuse(problem);
+	return {
+		plugin_id,
+		name,
+		description: description ?? '',
+		parameters: parameters as Record<string, unknown>,
+		handler: handler as PluginTool['handler']
+	};
+}
+
+/** What providers would reject in a tool's `parameters`, or null. */
+function schemaProblem(parameters: unknown): string | null {
+	if (!isPlainObject(parameters)) return `parameters must be a JSON Schema object, not ${describeValue(parameters)}`;
+	if (parameters.type !== 'object') {
+		return `parameters.type must be "object", not ${describeValue(parameters.type)}`;
+	}
+	const { properties, required } = parameters;
+	if (properties !== undefined) {
+		if (!isPlainObject(properties)) return `parameters.properties must be an object, not ${describeValue(properties)}`;
+		for (const [key, schema] of Object.entries(properties)) {
+			if (!isPlainObject(schema)) {
+				return `parameters.properties.${key} must be a JSON Schema object such as { "type": "string" }, not ${describeValue(schema)}`;
+			}
+		}
+	}
+	if (required !== undefined) {
+		if (!Array.isArray(required)) return `parameters.required must be an array of property names, not ${describeValue(required)}`;
+		for (const key of required) {
+			if (typeof key !== 'string') return `parameters.required must list property names (strings), not ${describeValue(key)}`;
+			if (!isPlainObject(properties) || !Object.hasOwn(properties, key)) {
+				return `parameters.required names "${key}", which is not in parameters.properties`;
+			}
+		}
+	}
+	return null;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	if (typeof value !== 'object' || value === null) return false;
+	const proto = Object.getPrototypeOf(value);
+	return proto === Object.prototype || proto === null;
+}
+
+/** A short phrase for a value in an error message: `the string "x"`, `an array`, `5`. */
+function describeValue(value: unknown): string {
+	if (value === null || value === undefined) return String(value);
+	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	if (typeof value === 'object') return isPlainObject(value) ? 'an object' : `a ${value.constructor?.name ?? 'class instance'}`;
+	return `a ${typeof value}`;
 }
