@@ -11,11 +11,13 @@ import { watch } from '../db/watch';
 import { createSession, finalizeSession } from '../sessions/session-lifecycle';
 import type { Services } from './services';
 import { parseCommand } from '../commands/parse-command';
-import { describeError, throttle, withLock } from './turn-helpers';
+import { describeError, isLockHeld, throttle, withFreeLock } from './turn-helpers';
 import { runTypedCommand } from './command-host';
 
 export const TURN_LOCK_PREFIX = 'palimpsest-turn:';
 const LIVE_RENDER_MS = 50;
+const ANSWERING_HERE = 'Wait for the current answer, or stop it.';
+const ANSWERING_ELSEWHERE = 'This session is answering in another tab. Wait for it to finish, or stop it there.';
 
 export function liveKey(key: [string, number]): string {
 	return `${key[0]}:${key[1]}`;
@@ -27,7 +29,7 @@ export class ChatState {
 	messages = $state<MessageRow[]>([]);
 	/** False until the open session's first read finished (then `session` null means it is gone). */
 	loaded = $state(false);
-	/** Text of answers streaming in this tab, ahead of their database checkpoints. */
+	/** Text of answers this tab is streaming ('' until the first words), ahead of their database checkpoints. */
 	live = new SvelteMap<string, string>();
 	running = new SvelteMap<string, AbortController>();
 	error = $state<string | null>(null);
@@ -108,6 +110,14 @@ export class ChatState {
 		return row.id;
 	}
 
+	/** Why a message cannot go to the open session now (an answer is streaming here or in another tab), or null. */
+	async sendRefusal(): Promise<string | null> {
+		const id = this.sessionId;
+		if (!id) return null;
+		if (this.running.has(id)) return ANSWERING_HERE;
+		return (await isLockHeld(TURN_LOCK_PREFIX + id)) ? ANSWERING_ELSEWHERE : null;
+	}
+
 	/**
 	 * Sends what the user typed. `onCreated` runs when the draft view became a new session (to
 	 * give it its address). Text that could not be stored goes back to the draft of the session
@@ -127,7 +137,7 @@ export class ChatState {
 				void this.#services.refreshTokens(sessionId);
 				return;
 			}
-			if (this.running.has(sessionId)) throw new Error('Wait for the current answer, or stop it.');
+			if (this.running.has(sessionId)) throw new Error(ANSWERING_HERE);
 			await this.#run(sessionId, (deps, input) => runTurn(deps, { ...input, text }), true);
 		} catch (error) {
 			if (!this.#drafts.get(target)) this.#drafts.set(target, text);
@@ -167,6 +177,8 @@ export class ChatState {
 		const showText = throttle((key: string, text: string) => this.live.set(key, text), LIVE_RENDER_MS);
 		const onEvent = (event: TurnEvent) => {
 			if (event.type === 'user_stored') stored = true;
+			// Marks the row as this tab's: it shows "…" until text arrives, not "another tab".
+			if (event.type === 'started') this.live.set(liveKey(event.key), '');
 			if (event.type === 'text') showText(liveKey(event.key), event.text);
 			// The stored row takes over once its status leaves 'streaming' (see MessageView).
 			if (event.type === 'finished') showText.cancel();
@@ -174,7 +186,7 @@ export class ChatState {
 		try {
 			const deps = await raceAbort(this.#services.turnDeps(sessionId), controller.signal);
 			// The lock tells other tabs (and a reload's repair pass) that this answer is alive.
-			await withLock(TURN_LOCK_PREFIX + sessionId, controller.signal, () =>
+			await withFreeLock(TURN_LOCK_PREFIX + sessionId, () => new Error(ANSWERING_ELSEWHERE), () =>
 				turn(deps, { sessionId, signal: controller.signal, onEvent })
 			);
 		} catch (error) {

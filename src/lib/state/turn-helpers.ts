@@ -29,7 +29,21 @@ export function describeError(error: unknown): string {
 	return message;
 }
 
-export async function withLock<T>(name: string, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+/** Whether any tab of this origin holds the Web Lock `name` right now. */
+export async function isLockHeld(name: string): Promise<boolean> {
+	if (typeof navigator === 'undefined' || !navigator.locks) return false;
+	const { held = [] } = await navigator.locks.query();
+	return held.some((lock) => lock.name === name);
+}
+
+/**
+ * Runs `work` holding the Web Lock `name`, or throws `refusal()` at once if another holder has
+ * it: waiting would hold the user's text where nothing shows it and a closed tab loses it.
+ */
+export async function withFreeLock<T>(name: string, refusal: () => Error, work: () => Promise<T>): Promise<T> {
 	if (typeof navigator === 'undefined' || !navigator.locks) return work();
-	return navigator.locks.request(name, { signal }, work) as Promise<T>;
+	return navigator.locks.request(name, { ifAvailable: true }, (lock) => {
+		if (!lock) throw refusal();
+		return work();
+	}) as Promise<T>;
 }

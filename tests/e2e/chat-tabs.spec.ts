@@ -1,0 +1,96 @@
+// The chat across tabs and page changes: a second tab cannot talk over an answer streaming in
+// the first, the Message box keeps focus when a draft becomes a session, and every session
+// opens at its latest messages.
+import { expect, test, type Locator } from '@playwright/test';
+import {
+	assistantMessages,
+	messageBody,
+	messageText,
+	newSession,
+	openApp,
+	sendMessage,
+	sessionIdFromUrl,
+	sidebar,
+	transcript,
+	userMessages,
+	waitForAnswer
+} from './helpers';
+
+// "N words" asks the offline model for an essay; 3000 words stream in ~400 chunks (~8 s).
+const LONG_PROMPT = 'Please write 3000 words about rivers';
+
+/** How far the transcript is scrolled up from its bottom, in pixels. */
+function distanceFromBottom(log: Locator): Promise<number> {
+	return log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+}
+
+test('a second tab cannot send while the first is answering; its text stays and the answer keeps showing', async ({
+	context,
+	page
+}) => {
+	await openApp(page);
+	await sendMessage(page, LONG_PROMPT);
+	const id = sessionIdFromUrl(page);
+	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'streaming');
+
+	const second = await context.newPage();
+	await openApp(second, `/s/${id}`);
+	const answer = assistantMessages(second).last();
+	await expect(answer).toHaveAttribute('data-status', 'streaming');
+	await expect(answer).toContainText('Answering in another tab');
+
+	const box = second.getByRole('textbox', { name: 'Message' });
+	const question = 'And what about lakes?';
+	await box.fill(question);
+	await box.press('Enter');
+	await expect(second.getByRole('alert')).toContainText('This session is answering in another tab');
+	await expect(box).toHaveValue(question);
+	await expect(userMessages(second)).toHaveCount(1);
+	await expect(second.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+
+	// The first tab's answer still grows in the second tab's view, not a bare "…".
+	await expect(answer).toHaveAttribute('data-status', 'streaming');
+	const seen = (await messageText(answer)).length;
+	await expect.poll(async () => (await messageText(answer)).length).toBeGreaterThan(seen + 200);
+
+	// Once the first tab is done, the kept text goes out from the second tab.
+	await waitForAnswer(second, 'complete', 30_000);
+	await box.press('Enter');
+	await expect(messageBody(userMessages(second))).toHaveText([LONG_PROMPT, question]);
+	await expect(box).toHaveValue('');
+	await waitForAnswer(second);
+	await expect(messageBody(userMessages(page))).toHaveText([LONG_PROMPT, question]);
+});
+
+test('typing goes on in the Message box after the first message creates the session', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'Hello there');
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await expect(box).toBeFocused();
+	await page.keyboard.type('next');
+	await expect(box).toHaveValue('next');
+});
+
+test('a session opened from the sidebar shows its latest messages, wherever the last one was scrolled', async ({
+	page
+}) => {
+	await openApp(page);
+	const first = 'Tell me 800 words about tides';
+	await sendMessage(page, first);
+	await waitForAnswer(page);
+	await newSession(page);
+	await sendMessage(page, 'Tell me 800 words about glaciers');
+	await waitForAnswer(page);
+
+	const log = transcript(page);
+	await expect.poll(() => distanceFromBottom(log)).toBeLessThan(48);
+	await log.evaluate((el) => el.scrollTo({ top: 0 }));
+	await expect.poll(() => log.evaluate((el) => el.scrollTop)).toBe(0);
+	expect(await distanceFromBottom(log)).toBeGreaterThan(500);
+
+	await sidebar(page).getByRole('link', { name: first }).click();
+	await expect(messageBody(userMessages(page))).toHaveText([first]);
+	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete');
+	await expect.poll(() => distanceFromBottom(log)).toBeLessThan(48);
+	await expect(assistantMessages(page).last().getByRole('paragraph').last()).toBeInViewport();
+});
