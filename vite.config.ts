@@ -1,8 +1,9 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
+import { nameEncodingChunks } from './src/vite/name-encoding-chunks.js';
 
 export default defineConfig({
-	plugins: [sveltekit()],
+	plugins: [sveltekit(), nameEncodingChunks()],
 	worker: { format: 'es' },
 	optimizeDeps: {
 		include: [

@@ -8,7 +8,8 @@ import { base, build, files, version } from '$service-worker';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 const CACHE = `palimpsest-${version}`;
-// The cl100k table is only for older OpenAI models; fetch it on first use instead.
+// The cl100k table is only for older OpenAI models; fetch it on first use instead. Its worker
+// chunk is named after it (`workers/chunks/cl100k_base-[hash].js`, see src/vite/).
 const PRECACHE = [...build.filter((path) => !/cl100k/.test(path)), ...files, `${base}/`, `${base}/index.html`];
 
 sw.addEventListener('install', (event) => {

@@ -2,7 +2,7 @@
 // links and reloads work. Used by `npm start` and by the browser tests.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** @type {Record<string, string>} */
@@ -27,12 +27,18 @@ const TYPES = {
  */
 export async function serve({ root, port = 0, host = '127.0.0.1', fallback = 'index.html', cors = false }) {
 	const base = resolve(root);
-	const server = createServer(async (req, res) => {
+	/** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
+	async function handle(req, res) {
 		const headers = cors ? { 'Access-Control-Allow-Origin': '*' } : {};
-		const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+		const path = decodePath(req.url);
+		if (path === null) {
+			res.writeHead(400, { ...headers, 'Content-Type': 'text/plain' }).end('Bad request');
+			return;
+		}
 		const file = normalize(join(base, path));
-		if (!file.startsWith(base)) {
-			res.writeHead(403, headers).end('Forbidden');
+		// `base + sep`, not `base`: a sibling such as `build-secret` also starts with `build`.
+		if (file !== base && !file.startsWith(base + sep)) {
+			res.writeHead(403, { ...headers, 'Content-Type': 'text/plain' }).end('Forbidden');
 			return;
 		}
 		const target = (await isFile(file))
@@ -46,13 +52,22 @@ export async function serve({ root, port = 0, host = '127.0.0.1', fallback = 'in
 			res.writeHead(404, { ...headers, 'Content-Type': 'text/plain' }).end('Not found');
 			return;
 		}
+		const body = req.method === 'HEAD' ? undefined : await readFile(target);
 		const immutable = target.includes(`${join('_app', 'immutable')}`);
 		res.writeHead(200, {
 			...headers,
 			'Content-Type': TYPES[extname(target)] ?? 'application/octet-stream',
 			'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache'
 		});
-		res.end(req.method === 'HEAD' ? undefined : await readFile(target));
+		res.end(body);
+	}
+	// A rejected promise in a request handler would take the whole process down.
+	const server = createServer((req, res) => {
+		handle(req, res).catch((error) => {
+			console.error(`serve: ${req.method} ${req.url} failed:`, error);
+			if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal server error');
+			else res.destroy();
+		});
 	});
 	await new Promise((done) => server.listen(port, host, () => done(undefined)));
 	const address = /** @type {import('node:net').AddressInfo} */ (server.address());
@@ -64,6 +79,18 @@ export async function serve({ root, port = 0, host = '127.0.0.1', fallback = 'in
 				server.close(() => done(undefined));
 			})
 	};
+}
+
+/**
+ * The request's path, percent-decoded; null when the encoding is malformed (e.g. `%E0%A4%A`).
+ * @param {string | undefined} url
+ */
+function decodePath(url) {
+	try {
+		return decodeURIComponent(new URL(url ?? '/', 'http://x').pathname);
+	} catch {
+		return null;
+	}
 }
 
 /** @param {string} path */

@@ -12,9 +12,10 @@ import { anthropicWriter, openAIWriter } from './mock-wire.mjs';
 
 /**
  * One scripted answer; each chat request takes the next one, then the default answer
- * ("Mock answer to: <last user message>") resumes.
+ * ("Mock answer to: <last user message>") resumes. `finish: 'length'` ends a text answer as
+ * cut off by the output limit (OpenAI `finish_reason: "length"`, Anthropic `max_tokens`).
  * @typedef {import('./mock-wire.mjs').Usage} Usage
- * @typedef {{ type: 'text', text: string, chunks?: number, delayMs?: number, usage?: Usage }
+ * @typedef {{ type: 'text', text: string, chunks?: number, delayMs?: number, usage?: Usage, finish?: 'length' }
  *   | { type: 'tool_call', name: string, arguments: string | object, id?: string, text?: string }
  *   | { type: 'http_error', status: number, body?: string | object, headers?: Record<string, string> }
  *   | { type: 'stream_error', text?: string, message?: string }
@@ -128,7 +129,7 @@ export async function startMockProvider({ port = 0 } = {}) {
 				typeof response.arguments === 'string' ? response.arguments : JSON.stringify(response.arguments);
 			writer.toolCall(response.id ?? 'call_mock_1', response.name, args);
 			writer.finish('tool_calls', usage);
-		} else writer.finish('stop', usage);
+		} else writer.finish(response.type === 'text' && response.finish === 'length' ? 'length' : 'stop', usage);
 		res.end();
 	}
 

@@ -3,13 +3,14 @@
 
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 /** @typedef {{ input_tokens: number, output_tokens: number }} Usage */
+/** @typedef {'stop' | 'tool_calls' | 'length'} FinishReason */
 
 /**
  * @typedef {object} WireWriter
  * @property {(usage: Usage) => void} start
  * @property {(text: string) => void} text
  * @property {(id: string, name: string, args: string) => void} toolCall
- * @property {(reason: 'stop' | 'tool_calls', usage: Usage) => void} finish
+ * @property {(reason: FinishReason, usage: Usage) => void} finish
  * @property {(message: string) => void} error
  */
 
@@ -93,7 +94,7 @@ export function anthropicWriter(res, model) {
 		},
 		finish(reason, usage) {
 			closeText();
-			const stop_reason = reason === 'tool_calls' ? 'tool_use' : 'end_turn';
+			const stop_reason = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens' }[reason];
 			send('message_delta', {
 				delta: { stop_reason, stop_sequence: null },
 				usage: { output_tokens: usage.output_tokens }

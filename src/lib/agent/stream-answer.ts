@@ -19,6 +19,9 @@ export function isAbortError(error: unknown): boolean {
 	return error instanceof Error && error.name === 'AbortError';
 }
 
+/** Stored as the error of an answer the provider cut off at its output limit. */
+export const OUTPUT_LIMIT_MESSAGE = "The answer reached the model's output limit.";
+
 export async function streamAnswer(
 	deps: TurnDeps,
 	request: ChatRequest,
@@ -28,24 +31,43 @@ export async function streamAnswer(
 	const now = deps.now ?? Date.now;
 	const every = deps.checkpointMs ?? 250;
 	const answer: StreamedAnswer = { content: '', toolCalls: [], usage: null, status: 'complete', gone: false };
-	// The first text is saved at once, then at most every `every` ms.
+	let finishReason: string | null = null;
+	let saved = '';
 	let lastWrite = -Infinity;
+	let trailing: ReturnType<typeof setTimeout> | undefined;
+	// Writes run one after another, so an older text never lands after a newer one.
+	let writing: Promise<void> = Promise.resolve();
+	const save = (): Promise<void> =>
+		(writing = writing.catch(() => {}).then(async () => {
+			if (answer.gone || answer.content === saved) return;
+			const content = answer.content;
+			lastWrite = now();
+			if (await updateMessage(deps.db, key, { content })) saved = content;
+			else answer.gone = true;
+		}));
 	try {
 		for await (const event of deps.provider.stream(request)) {
+			if (answer.gone) return answer;
 			if (event.type === 'text') {
 				answer.content += event.text;
 				onEvent({ type: 'text', key, text: answer.content });
-				if (now() - lastWrite >= every) {
-					lastWrite = now();
-					if (!(await updateMessage(deps.db, key, { content: answer.content }))) {
-						answer.gone = true;
-						return answer;
-					}
-				}
+				clearTimeout(trailing);
+				// The first text is saved at once, then at most every `every` ms; when the stream
+				// goes quiet (a slow server, a long tool call), the text shown so far is saved anyway.
+				if (now() - lastWrite >= every) await save();
+				// A failed checkpoint is not fatal here: the final write reports a broken database.
+				else trailing = setTimeout(() => void save().catch(() => {}), every);
+				if (answer.gone) return answer;
 			} else if (event.type === 'tool_call') answer.toolCalls.push(event.call);
 			else if (event.type === 'usage') answer.usage = event.usage;
+			else if (event.type === 'done') finishReason = event.finish_reason;
 		}
 		if (request.signal?.aborted) answer.status = 'aborted';
+		else if (finishReason === 'length') {
+			// Cut off by max_tokens: offered for Retry rather than shown as a finished answer.
+			answer.status = 'incomplete';
+			answer.error = OUTPUT_LIMIT_MESSAGE;
+		}
 	} catch (error) {
 		if (isAbortError(error) || request.signal?.aborted) answer.status = 'aborted';
 		else if (error instanceof ProviderError && error.kind === 'incomplete') {
@@ -55,6 +77,10 @@ export async function streamAnswer(
 			answer.status = 'error';
 			answer.error = error instanceof Error ? error.message : String(error);
 		}
+	} finally {
+		clearTimeout(trailing);
+		// The caller's final write must not race a checkpoint still in flight.
+		await writing.catch(() => {});
 	}
 	return answer;
 }

@@ -35,6 +35,14 @@ describe('decodeAnthropicStream on recorded streams', () => {
 		]);
 	});
 
+	it('reports an answer cut off by max_tokens as finish_reason length', async () => {
+		const text =
+			'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Half"}}\n\n' +
+			'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"max_tokens"},"usage":{"output_tokens":8}}\n\n' +
+			'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+		expect((await decode(text)).at(-1)).toEqual({ type: 'done', finish_reason: 'length' });
+	});
+
 	it('throws the classified error for an error event after 200 OK', async () => {
 		await expect(decode(readFixture('anthropic-error-mid-stream.sse'))).rejects.toMatchObject({
 			name: 'ProviderError',

@@ -4,7 +4,9 @@
 // Conventions (relied on by tests and demos), read from the last user message:
 //   echo:TEXT       the answer is TEXT verbatim (one space after the colon is dropped), so
 //                   browser tests can make the model emit any Markdown or hostile HTML.
-//   /long [N]       an essay of about N words (default 1000, at most 20000);
+//   long N          at the start of the message ("long 3000 about rivers"): an essay of about
+//                   N words, at most 20000; a message of just "long" asks for 1000. Plain
+//                   text, so the Message box never takes it for a slash command.
 //   N words         the same, e.g. "write 5000 words about tides".
 //   summarise/summarize   a bullet summary of the user's earlier messages.
 //   anything else   a short reply: a quote of the message, a list, sometimes a code block.
@@ -25,9 +27,9 @@ export function hashText(text: string): number {
 	return hash >>> 0;
 }
 
-/** Words requested by `/long [N]` or "N words", or null for an ordinary reply. */
+/** Words requested by "long [N]" or "N words", or null for an ordinary reply. */
 export function requestedWordCount(text: string): number | null {
-	const match = /(?:^|\s)\/long\b(?:\s+(\d+))?/i.exec(text) ?? /\b(\d+)\s+words\b/i.exec(text);
+	const match = /^\s*long(?:\s+(\d+)\b|\s*$)/i.exec(text) ?? /\b(\d+)\s+words\b/i.exec(text);
 	if (!match) return null;
 	const words = match[1] === undefined ? DEFAULT_LONG_WORDS : Number(match[1]);
 	return Math.min(MAX_LONG_WORDS, Math.max(1, words));

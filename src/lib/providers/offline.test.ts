@@ -52,20 +52,23 @@ describe('offline provider', () => {
 
 	it('writes long answers of about the requested length', async () => {
 		for (const [prompt, words] of [
-			['/long 3000', 3000],
+			['long 3000', 3000],
+			['Long 2000 about rivers', 2000],
 			['Please write 500 words about tides', 500],
-			['/long', 1000]
+			['long', 1000]
 		] as const) {
 			const count = wordCount(textOf(await ask(prompt)));
 			expect(count, prompt).toBeGreaterThanOrEqual(words);
 			expect(count, prompt).toBeLessThan(words + 20);
 		}
-		expect(requestedWordCount('/long 999999')).toBe(MAX_LONG_WORDS);
-		expect(requestedWordCount('how long is a piece of string?')).toBeNull();
+		expect(requestedWordCount('long 999999')).toBe(MAX_LONG_WORDS);
+		for (const ordinary of ['how long is a piece of string?', 'long ago, in a galaxy', 'longer please', 'not long 300']) {
+			expect(requestedWordCount(ordinary), ordinary).toBeNull();
+		}
 	});
 
 	it('streams a 20,000-word answer in a bounded number of chunks', async () => {
-		const events = await ask(`/long ${MAX_LONG_WORDS}`);
+		const events = await ask(`long ${MAX_LONG_WORDS}`);
 		const chunks = events.filter((event) => event.type === 'text');
 		expect(chunks.length).toBeLessThanOrEqual(400);
 		expect(wordCount(textOf(events))).toBeGreaterThanOrEqual(MAX_LONG_WORDS);
@@ -91,7 +94,7 @@ describe('offline provider', () => {
 		const controller = new AbortController();
 		const seen: string[] = [];
 		const run = async () => {
-			const request = { model: 'offline-mini', messages: [{ role: 'user' as const, content: '/long 200' }], signal: controller.signal };
+			const request = { model: 'offline-mini', messages: [{ role: 'user' as const, content: 'long 200' }], signal: controller.signal };
 			for await (const event of createOfflineProvider({ delayMs: 1 }).stream(request)) {
 				if (event.type === 'text') seen.push(event.text);
 				if (seen.length === 3) controller.abort();

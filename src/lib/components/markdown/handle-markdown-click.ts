@@ -1,6 +1,7 @@
 // Click delegation for rendered Markdown: one listener on the container handles every
 // "Load image" placeholder and "Copy code" button, however often the HTML is re-rendered.
 
+import { COPY_LABEL } from './markdown-to-html';
 import { safeImageSrc } from './safe-url';
 
 /** Swaps a remote-image placeholder for the real image; only now does the browser fetch it. */
@@ -19,19 +20,36 @@ export function loadImage(button: HTMLElement): HTMLImageElement | null {
 	return img;
 }
 
-/** Copies a code block's text and briefly says so on the button. */
+const resets = new WeakMap<HTMLElement, ReturnType<typeof setTimeout>>();
+
+/**
+ * Copies a code block's text and briefly says so: on the button for the eye, and in the
+ * block's polite live region for screen readers (a changed button name alone goes unspoken).
+ */
 export async function copyCode(button: HTMLElement): Promise<boolean> {
-	const code = button.closest('.code-block')?.querySelector('code');
+	const block = button.closest('.code-block');
+	const code = block?.querySelector('code');
 	if (!code) return false;
+	let copied = true;
 	try {
 		await navigator.clipboard.writeText(code.textContent ?? '');
 	} catch {
-		button.textContent = 'Copy failed';
-		return false;
+		copied = false;
 	}
-	button.textContent = 'Copied';
-	setTimeout(() => (button.textContent = 'Copy'), 1500);
-	return true;
+	const status = block?.querySelector('.copy-status');
+	const result = copied ? 'Copied' : 'Copy failed';
+	button.textContent = result;
+	if (status) status.textContent = result;
+	clearTimeout(resets.get(button));
+	resets.set(
+		button,
+		setTimeout(() => {
+			button.textContent = COPY_LABEL;
+			// Emptying the region is not announced; it only readies it for the next copy.
+			if (status) status.textContent = '';
+		}, copied ? 1500 : 3000)
+	);
+	return copied;
 }
 
 /** The container's click handler; buttons make it keyboard-accessible (Enter and Space click). */

@@ -16,14 +16,19 @@ function titleAttr(title: string | null | undefined): string {
 	return title ? ` title="${escapeHtml(title)}"` : '';
 }
 
+/** The copy button's text, which is also its accessible name. */
+export const COPY_LABEL = 'Copy code';
+
 function renderCode({ text, lang }: Tokens.Code): string {
 	const { html, language } = highlightCode(text, text.length <= highlightBudget ? lang : undefined);
 	if (language) highlightBudget -= text.length;
 	const langClass = language ? ` language-${language}` : '';
 	const label = language ? `<span class="code-lang">${escapeHtml(language)}</span>` : '';
+	// The button's text is its name; the polite region beside it announces the copy's result.
 	return (
-		`<div class="code-block">${label}` +
-		'<button type="button" class="copy-code" aria-label="Copy code">Copy</button>' +
+		`<div class="code-block"><div class="code-tools">${label}` +
+		`<button type="button" class="copy-code">${COPY_LABEL}</button>` +
+		'<span class="copy-status" aria-live="polite"></span></div>' +
 		`<pre><code class="hljs${langClass}">${html}</code></pre></div>\n`
 	);
 }

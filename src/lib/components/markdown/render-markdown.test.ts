@@ -95,11 +95,18 @@ describe('renderMarkdown: images', () => {
 });
 
 describe('renderMarkdown: code', () => {
-	it('highlights known languages with hljs classes and adds a copy button', () => {
+	it('highlights known languages with hljs classes', () => {
 		const html = renderMarkdown('```ts\nconst x: number = 1;\n```');
 		expect(html).toContain('<code class="hljs language-ts">');
 		expect(html).toContain('<span class="hljs-keyword">const</span>');
-		expect(html).toContain('<button type="button" class="copy-code" aria-label="Copy code">');
+	});
+
+	it('names the copy button by its text and gives it a polite region for the result', () => {
+		const html = renderMarkdown('```ts\nconst x = 1;\n```');
+		// No aria-label: it would override the button's changing text ("Copied", "Copy failed").
+		expect(html).toContain('<button type="button" class="copy-code">Copy code</button>');
+		expect(html).not.toContain('aria-label');
+		expect(html).toContain('<span class="copy-status" aria-live="polite"></span>');
 	});
 
 	it('escapes code in unknown languages as plain text', () => {

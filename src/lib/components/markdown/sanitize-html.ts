@@ -10,7 +10,7 @@ const CONFIG: Config = {
 		'td', 'th', 'thead', 'tr', 'ul'
 	],
 	ALLOWED_ATTR: [
-		'align', 'aria-label', 'checked', 'class', 'data-alt', 'data-src', 'disabled', 'href',
+		'align', 'aria-live', 'checked', 'class', 'data-alt', 'data-src', 'disabled', 'href',
 		'rel', 'start', 'target', 'title', 'type'
 	],
 	ALLOW_DATA_ATTR: false,

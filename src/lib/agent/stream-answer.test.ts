@@ -1,0 +1,128 @@
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startMockProvider } from '../../../tests/support/mock-provider.mjs';
+import { PalimpsestDb } from '../db/database';
+import { appendMessages, listMessages, updateMessage } from '../db/message-verbs';
+import { createProvider } from '../providers/create-provider';
+import type { Provider, ProviderPreset, StreamEvent } from '../providers/types';
+import { createSession } from '../sessions/session-lifecycle';
+import { retryTurn, runTurn } from './run-turn';
+import { OUTPUT_LIMIT_MESSAGE, streamAnswer } from './stream-answer';
+import type { TurnDeps } from './turn-deps';
+
+let db: PalimpsestDb;
+beforeEach(() => {
+	db = new PalimpsestDb(`stream-${crypto.randomUUID()}`);
+});
+afterEach(async () => {
+	db.close();
+	await db.delete();
+});
+
+const wait = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+function scripted(script: () => AsyncGenerator<StreamEvent>): Provider {
+	return { id: 'scripted', label: 'Scripted', offline: true, stream: script };
+}
+
+function depsFor(provider: Provider, extra: Partial<TurnDeps> = {}): TurnDeps {
+	return { db, provider, model: 'mock-model', profile: 'default', platform: 'web', systemPrompt: 'SYS', ...extra };
+}
+
+async function newSession() {
+	return createSession({ db, profile: 'default', platform: 'web' }, { provider: 'scripted', model: 'mock-model' });
+}
+
+describe('streamAnswer checkpoints', () => {
+	it('saves the text already shown when the stream goes quiet', async () => {
+		let resume = () => {};
+		const quiet = new Promise<void>((done) => (resume = done));
+		const provider = scripted(async function* () {
+			yield { type: 'text', text: 'Hello' };
+			yield { type: 'text', text: ' world' };
+			// A slow server, or a long tool call whose arguments show no text.
+			await quiet;
+			yield { type: 'done', finish_reason: 'stop' };
+		});
+		const session = await newSession();
+		const shown: string[] = [];
+		const turn = runTurn(depsFor(provider, { checkpointMs: 100 }), {
+			sessionId: session.id,
+			text: 'Hi',
+			onEvent: (event) => event.type === 'text' && shown.push(event.text)
+		});
+		// What a reload mid-stream would find in the database.
+		await vi.waitFor(async () => {
+			expect(shown.at(-1)).toBe('Hello world');
+			expect((await listMessages(db, session.id))[1]).toMatchObject({ status: 'streaming', content: 'Hello world' });
+		});
+		resume();
+		expect(await turn).toMatchObject({ status: 'complete', content: 'Hello world' });
+	});
+
+	it('lets a checkpoint in flight finish before handing over the answer', async () => {
+		const session = await newSession();
+		const [row] = await appendMessages(db, session.id, [
+			{ id: 'a1', role: 'assistant', content: '', status: 'streaming', kind: 'message', created_at: 0 }
+		]);
+		const key: [string, number] = [row.session_id, row.seq];
+		// Every write after the first takes 150 ms; count how many overlap.
+		const update = db.messages.update.bind(db.messages);
+		let writes = 0;
+		let active = 0;
+		let overlap = 0;
+		const slow = async (...args: Parameters<typeof update>) => {
+			active++;
+			overlap = Math.max(overlap, active);
+			try {
+				if (writes++ > 0) await wait(150);
+				return await update(...args);
+			} finally {
+				active--;
+			}
+		};
+		vi.spyOn(db.messages, 'update').mockImplementation(slow as unknown as typeof update);
+		const provider = scripted(async function* () {
+			yield { type: 'text', text: 'a' };
+			yield { type: 'text', text: 'b' };
+			// The trailing checkpoint starts at ~30 ms and is still writing when the stream ends.
+			await wait(80);
+			yield { type: 'done', finish_reason: 'stop' };
+		});
+		const answer = await streamAnswer(depsFor(provider, { checkpointMs: 30 }), { model: 'm', messages: [] }, key, () => {});
+		await updateMessage(db, key, { content: answer.content, status: answer.status });
+		expect(writes).toBe(3);
+		expect(overlap).toBe(1);
+		expect(await db.messages.get(key)).toMatchObject({ content: 'ab', status: 'complete' });
+	});
+});
+
+describe('answers cut off at the output limit', () => {
+	let mock: Awaited<ReturnType<typeof startMockProvider>>;
+	beforeAll(async () => {
+		mock = await startMockProvider();
+	});
+	afterAll(() => mock.close());
+	beforeEach(() => mock.reset());
+
+	const providerFor = (preset: ProviderPreset) =>
+		createProvider(
+			{ id: preset, preset, label: preset, base_url: preset === 'anthropic' ? mock.url : `${mock.url}/v1`, api_key: 'k', model: 'mock-model' },
+			undefined,
+			{ retry: { sleep: async () => {} } }
+		);
+
+	it.each(['custom', 'anthropic'] as const)('are stored incomplete, with the reason, and can be retried (%s wire format)', async (preset) => {
+		mock.script([{ type: 'text', text: 'The first half of', finish: 'length' }]);
+		const deps = depsFor(providerFor(preset), { checkpointMs: 0 });
+		const session = await newSession();
+		const first = await runTurn(deps, { sessionId: session.id, text: 'Tell me everything' });
+		expect(first).toEqual({ status: 'incomplete', content: 'The first half of', error: OUTPUT_LIMIT_MESSAGE });
+		expect((await listMessages(db, session.id))[1]).toMatchObject({
+			status: 'incomplete',
+			content: 'The first half of',
+			error: "The answer reached the model's output limit."
+		});
+		expect(await retryTurn(deps, { sessionId: session.id })).toMatchObject({ status: 'complete' });
+	});
+});

@@ -1,0 +1,72 @@
+import { request } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serve } from './serve.mjs';
+
+let dir: string;
+let server: Awaited<ReturnType<typeof serve>> | null = null;
+
+beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), 'serve-'));
+	await mkdir(join(dir, 'build', 'folder'), { recursive: true });
+	await writeFile(join(dir, 'build', 'index.html'), '<h1>app</h1>');
+	await writeFile(join(dir, 'build', 'app.js'), 'export {};');
+	// A sibling whose name starts with the served folder's name.
+	await mkdir(join(dir, 'build-secret'));
+	await writeFile(join(dir, 'build-secret', 'x.txt'), 'secret');
+});
+
+afterEach(async () => {
+	await server?.close();
+	server = null;
+	await rm(dir, { recursive: true, force: true });
+});
+
+/** GET with the path sent byte for byte, as a hostile client would (fetch would normalise it). */
+function get(url: string, path: string): Promise<{ status: number; body: string }> {
+	return new Promise((done, fail) => {
+		const req = request(`${url}${path}`, { path, timeout: 2000 }, (res) => {
+			let body = '';
+			res.setEncoding('utf8');
+			res.on('data', (chunk) => (body += chunk));
+			res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+		});
+		req.on('timeout', () => req.destroy(new Error(`No answer to GET ${path}`)));
+		req.on('error', fail);
+		req.end();
+	});
+}
+
+describe('serve', () => {
+	it('serves files and falls back to index.html for app routes', async () => {
+		server = await serve({ root: join(dir, 'build') });
+		expect(await get(server.url, '/app.js')).toEqual({ status: 200, body: 'export {};' });
+		expect(await get(server.url, '/chat/123')).toEqual({ status: 200, body: '<h1>app</h1>' });
+		expect((await get(server.url, '/missing.js')).status).toBe(404);
+	});
+
+	it('answers 400 to a malformed percent-encoding and keeps serving', async () => {
+		server = await serve({ root: join(dir, 'build') });
+		expect((await get(server.url, '/%E0%A4%A')).status).toBe(400);
+		expect((await get(server.url, '/app.js')).status).toBe(200);
+	});
+
+	it('never serves a sibling folder whose name starts with the root', async () => {
+		server = await serve({ root: join(dir, 'build') });
+		const answer = await get(server.url, '/..%2Fbuild-secret%2Fx.txt');
+		expect(answer.status).toBe(403);
+		expect(answer.body).not.toContain('secret');
+	});
+
+	it('answers 500 to a request that fails unexpectedly, and keeps serving', async () => {
+		const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+		// The fallback is a folder, so reading it fails.
+		server = await serve({ root: join(dir, 'build'), fallback: 'folder' });
+		expect((await get(server.url, '/some/route')).status).toBe(500);
+		expect(logged).toHaveBeenCalledWith(expect.stringContaining('/some/route'), expect.anything());
+		logged.mockRestore();
+		expect((await get(server.url, '/app.js')).status).toBe(200);
+	});
+});
