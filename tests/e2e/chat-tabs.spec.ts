@@ -3,6 +3,7 @@
 // opens at its latest messages.
 import { expect, test, type Locator } from '@playwright/test';
 import {
+	LONG_PROMPT,
 	assistantMessages,
 	messageBody,
 	messageText,
@@ -16,8 +17,6 @@ import {
 	waitForAnswer
 } from './helpers';
 
-// "N words" asks the offline model for an essay; 3000 words stream in ~400 chunks (~8 s).
-const LONG_PROMPT = 'Please write 3000 words about rivers';
 
 /** How far the transcript is scrolled up from its bottom, in pixels. */
 function distanceFromBottom(log: Locator): Promise<number> {

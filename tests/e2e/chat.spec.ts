@@ -2,6 +2,7 @@
 // stopped and retried, and everything is still there after a reload.
 import { expect, test } from '@playwright/test';
 import {
+	LONG_PROMPT,
 	assistantMessages,
 	messageBody,
 	messageText,
@@ -15,8 +16,6 @@ import {
 	waitForAnswer
 } from './helpers';
 
-// "N words" asks the offline model for an essay; 3000 words stream in ~400 chunks (~8 s).
-const LONG_PROMPT = 'Please write 3000 words about rivers';
 
 test('an answer streams in, completes, and survives a reload', async ({ page }) => {
 	await openApp(page);

@@ -2,6 +2,9 @@
 // the accessible names of DESIGN.md §10, so the tests read like what a user does.
 import { expect, type Locator, type Page } from '@playwright/test';
 
+// "N words" asks the offline model for an essay; 3000 words stream in ~400 chunks (~8 s).
+export const LONG_PROMPT = 'Please write 3000 words about rivers';
+
 export function transcript(page: Page): Locator {
 	return page.getByRole('log', { name: 'Transcript' });
 }
