@@ -180,7 +180,15 @@ test('the Enabled switch turns the plugin off and on; Remove deletes it', async 
 	await expect(messageBody(output)).toContainText(`Session: ${sessionIdFromUrl(page)}`);
 
 	await navigate(page, 'Plugins');
+	// Remove asks first (it deletes the plugin's stored data); Escape keeps the plugin.
 	await row.getByRole('button', { name: 'Remove' }).click();
+	const confirm = page.getByRole('dialog', { name: 'Remove whoami?' });
+	await expect(confirm).toContainText('everything it stored in this browser is deleted');
+	await page.keyboard.press('Escape');
+	await expect(confirm).toBeHidden();
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await row.getByRole('button', { name: 'Remove' }).click();
+	await confirm.getByRole('button', { name: 'Remove' }).click();
 	await expect(row).toHaveCount(0);
 	await expect.poll(() => readRows(page, 'palimpsest-default', 'plugins')).toEqual([]);
 	await navigate(page, 'Chat');

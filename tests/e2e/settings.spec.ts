@@ -96,6 +96,10 @@ test('a session whose provider was removed says so, and another model can be cho
 
 	await page.getByRole('link', { name: 'Settings' }).click();
 	await page.getByRole('button', { name: 'Remove Custom (OpenAI-compatible) mock-model' }).click();
+	const confirm = page.getByRole('dialog', { name: 'Remove this provider?' });
+	await expect(confirm).toContainText('its API key are deleted');
+	await confirm.getByRole('button', { name: 'Remove' }).click();
+	await expect(page.getByRole('button', { name: 'Remove Custom (OpenAI-compatible) mock-model' })).toHaveCount(0);
 	await page.getByRole('link', { name: 'Chat' }).click();
 	const picker = page.getByRole('combobox', { name: 'Model' });
 	await expect(picker.locator('option:checked')).toHaveText('mock-model (provider removed: choose another)');
