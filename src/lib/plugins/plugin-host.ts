@@ -4,6 +4,7 @@ import type { PalimpsestDb } from '../db/database';
 import { updatePlugin } from '../db/plugin-verbs';
 import type { PluginRow } from '../db/schema';
 import type { HookBus } from '../hooks/hook-bus';
+import { waitAtMost } from '../hooks/timeouts';
 import { DEFAULT_FETCH_TIMEOUT_MS } from './fetch-plugin-source';
 import { defaultImporter, type ModuleImporter } from './import-plugin-module';
 import { loadPluginModule, runRegister } from './load-plugin';
@@ -38,6 +39,9 @@ export interface PluginHostParts {
 
 type Context = ReturnType<typeof createPluginContext>;
 
+/** How long a plugin whose code is ready waits for earlier plugins before it registers. */
+export const REGISTER_ORDER_GRACE_MS = 2_000;
+
 function superseded(): LoadOutcome {
 	return { ok: false, superseded: true, error: 'A newer reload, disable or remove replaced this load.' };
 }
@@ -64,7 +68,12 @@ export class PluginHost {
 		return this.#loaded.get(id);
 	}
 
-	async load(row: PluginRow): Promise<LoadOutcome> {
+	/**
+	 * `after`: settles when the plugins before this one in load order have loaded (or failed).
+	 * Once its code is here, this plugin waits for them up to REGISTER_ORDER_GRACE_MS before
+	 * register(ctx), so name clashes go to the earlier plugin while a hung one holds up no other.
+	 */
+	async load(row: PluginRow, after?: Promise<unknown>): Promise<LoadOutcome> {
 		this.unload(row.id);
 		const generation = this.#bump(row.id);
 		const current = () => this.#generation.get(row.id) === generation;
@@ -85,6 +94,10 @@ export class PluginHost {
 			// An unload or a newer load ends the wait at once, even for a hung import.
 			const mod = await Promise.race([fetching, overtaken]);
 			if (!mod || !current()) return superseded();
+			if (after) {
+				await Promise.race([waitAtMost(after, REGISTER_ORDER_GRACE_MS), overtaken]);
+				if (!current()) return superseded();
+			}
 			context = createPluginContext({
 				pluginId: row.id,
 				manifest: mod.manifest,

@@ -66,7 +66,8 @@ export class AppState {
 		this.sessions = new SessionsState(db);
 		this.chat = new ChatState(this.services);
 		this.#stops.push(this.settings.start(), this.sessions.start(), () => this.chat.close());
-		// Plugins load after the first paint; a turn waits for them (bounded by the hook timeout).
+		// Plugins load after the first paint; the first turn waits for them a few seconds at most
+		// (STARTUP_PLUGIN_WAIT_MS).
 		queueMicrotask(() => this.#stops.push(this.plugins.start()));
 		this.#stops.push(watchPageExit(
 				() => this.chat.finalizeOpen(),

@@ -122,12 +122,23 @@ export class PluginsState {
 
 	async setEnabled(id: string, enabled: boolean): Promise<void> {
 		// The status changes first, so following the rows sees this tab's own change as done.
+		const before = this.status.get(id);
+		const wasLoaded = this.#host.isLoaded(id);
 		if (enabled) this.status.set(id, { state: 'loading' });
 		else {
 			this.#host.unload(id);
 			this.status.set(id, { state: 'disabled' });
 		}
-		await updatePlugin(this.#db, id, { enabled: enabled ? 1 : 0 });
+		try {
+			await updatePlugin(this.#db, id, { enabled: enabled ? 1 : 0 });
+		} catch (error) {
+			// Nothing changed in storage: show (and run) what was there before, then say why.
+			const row = this.rows.find((r) => r.id === id);
+			if (!enabled && wasLoaded && row) void this.#load(row);
+			else if (before) this.status.set(id, before);
+			else this.status.delete(id);
+			throw error;
+		}
 		const row = await getPlugin(this.#db, id);
 		if (!row) {
 			// Removed meanwhile (here or in another tab): nothing to show a status for.
@@ -169,23 +180,27 @@ export class PluginsState {
 		for (const row of enabled) this.status.set(row.id, { state: 'loading' });
 		this.#following = true;
 		this.#follow(this.rows);
-		// Every download starts at once, so one slow server holds up no other plugin; then
-		// register(ctx) runs one plugin at a time, in load order. Each row is read again first:
-		// the user may have disabled or removed it meanwhile.
-		// All at once, so one slow or hung plugin holds up no other; hooks still run in the
-		// list's order whatever order the loads finish in. Each row is read again first: the
-		// user may have disabled or removed it meanwhile.
-		await Promise.all(
-			enabled.map(async ({ id }) => {
+		// Every download starts at once, so one slow or hung server holds up no other plugin
+		// for long; register(ctx) then runs in load order where it can (see PluginHost.load),
+		// so a command name both plugins want goes to the earlier one. Hooks run in the list's
+		// order in any case. Each row is read again first: the user may have disabled or
+		// removed it meanwhile.
+		let earlier: Promise<unknown> = Promise.resolve();
+		const loads = enabled.map(({ id }) => {
+			const after = earlier;
+			const mine = (async () => {
 				try {
 					const row = await getPlugin(this.#db, id);
-					if (row?.enabled && this.status.get(id)?.state === 'loading') await this.#load(row);
+					if (row?.enabled && this.status.get(id)?.state === 'loading') await this.#load(row, after);
 				} catch (error) {
 					// A storage failure for one plugin leaves the others to load.
 					this.status.set(id, { state: 'failed', error: error instanceof Error ? error.message : String(error) });
 				}
-			})
-		);
+			})();
+			earlier = Promise.all([after, mine]);
+			return mine;
+		});
+		await Promise.all(loads);
 	}
 
 	/**
@@ -211,9 +226,9 @@ export class PluginsState {
 		}
 	}
 
-	async #load(row: PluginRow): Promise<void> {
+	async #load(row: PluginRow, after?: Promise<unknown>): Promise<void> {
 		this.status.set(row.id, { state: 'loading' });
-		const outcome = await this.#host.load(row);
+		const outcome = await this.#host.load(row, after);
 		this.#hooks.setPluginOrder(this.rows.map((r) => r.id));
 		// A newer reload, disable or remove owns the status now (and a removed row has none).
 		if (!outcome.ok && outcome.superseded) return;
