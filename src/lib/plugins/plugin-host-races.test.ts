@@ -102,6 +102,17 @@ describe('the Plugins page status while loads overlap', () => {
 		return new PluginsState({ db: t.db, host: t.host, hooks: t.hooks, safeMode: false });
 	}
 
+	/** Start-up with the "good" plugin stored, enabled and loaded. */
+	async function startWithGoodLoaded() {
+		t.served[URL_] = { body: GOOD };
+		await t.row(URL_);
+		const state = makeState();
+		const stop = state.start();
+		await state.ready;
+		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'));
+		return { state, stop };
+	}
+
 	/** A Reload whose download waits until `slow.open()`, started and fetching. */
 	async function slowReload(state: PluginsState) {
 		const slow = gate();
@@ -183,12 +194,7 @@ describe('the Plugins page status while loads overlap', () => {
 	});
 
 	it('follows another tab: a plugin disabled, enabled, added or removed there is unloaded or loaded here', async () => {
-		t.served[URL_] = { body: GOOD };
-		await t.row(URL_);
-		const state = makeState();
-		const stop = state.start();
-		await state.ready;
-		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'));
+		const { state, stop } = await startWithGoodLoaded();
 
 		// The other tab writes the rows; this tab only sees them change.
 		await updatePlugin(t.db, 'good', { enabled: 0 });
@@ -250,12 +256,7 @@ describe('the Plugins page status while loads overlap', () => {
 	});
 
 	it('a switch whose write fails puts the plugin back as it was and says why', async () => {
-		t.served[URL_] = { body: GOOD };
-		await t.row(URL_);
-		const state = makeState();
-		const stop = state.start();
-		await state.ready;
-		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'));
+		const { state, stop } = await startWithGoodLoaded();
 		const refuse = () => {
 			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
 		};
