@@ -5,12 +5,11 @@
 /// <reference lib="esnext" />
 /// <reference lib="webworker" />
 import { base, build, files, version } from '$service-worker';
+import { isPrecached } from './vite/precache-filter';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 const CACHE = `palimpsest-${version}`;
-// The cl100k table is only for older OpenAI models; fetch it on first use instead. Its worker
-// chunk is named after it (`workers/chunks/cl100k_base-[hash].js`, see src/vite/).
-const PRECACHE = [...build.filter((path) => !/cl100k/.test(path)), ...files, `${base}/`, `${base}/index.html`];
+const PRECACHE = [...build.filter(isPrecached), ...files, `${base}/`, `${base}/index.html`];
 
 sw.addEventListener('install', (event) => {
 	event.waitUntil(

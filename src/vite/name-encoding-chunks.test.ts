@@ -1,6 +1,7 @@
 import type { ConfigEnv, UserConfig } from 'vite';
 import { describe, expect, it } from 'vitest';
 import { nameEncodingChunks } from './name-encoding-chunks.js';
+import { isPrecached } from './precache-filter';
 
 // What SvelteKit's config hook sets for worker chunks in a build.
 const SVELTEKIT_WORKER = { rolldownOptions: { output: { chunkFileNames: '_app/immutable/workers/chunks/[hash].js' } } };
@@ -17,21 +18,20 @@ function chunkNamer(worker: UserConfig['worker'] = SVELTEKIT_WORKER) {
 }
 
 const PKG = '/app/node_modules/gpt-tokenizer/esm';
-// The service worker's precache filter (src/service-worker.ts).
-const SKIPPED_BY_PRECACHE = /cl100k/;
 
 describe('nameEncodingChunks', () => {
 	it('names the cl100k table chunk so the service worker leaves it out of the precache', () => {
 		const name = chunkNamer()(`${PKG}/bpeRanks/cl100k_base.js`, `${PKG}/encoding/cl100k_base.js`);
 		expect(name).toBe('_app/immutable/workers/chunks/cl100k_base-[hash].js');
-		expect(SKIPPED_BY_PRECACHE.test(name)).toBe(true);
+		expect(isPrecached(name)).toBe(false);
 	});
 
 	it('names the default o200k table, which stays precached, and leaves other chunks hashed', () => {
 		const name = chunkNamer();
 		const o200k = name(`${PKG}/bpeRanks/o200k_base.js`, `${PKG}/encoding/o200k_base.js`);
 		expect(o200k).toBe('_app/immutable/workers/chunks/o200k_base-[hash].js');
-		expect(SKIPPED_BY_PRECACHE.test(o200k)).toBe(false);
+		expect(isPrecached(o200k)).toBe(true);
+		expect(isPrecached('_app/immutable/workers/chunks/COlLvdoQ.js')).toBe(true);
 		expect(name(`${PKG}/GptEncoding.js`, `${PKG}/modelParams.js`)).toBe('_app/immutable/workers/chunks/[hash].js');
 	});
 

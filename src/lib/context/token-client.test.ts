@@ -19,14 +19,13 @@ afterAll(() => {
 describe('token client over comlink', () => {
 	const texts = ['Hello, world!', '{"a": [1, 2, 3]}', '日本語のテキスト'];
 
-	it('counts with o200k_base for modern models', async () => {
-		const result = await client.count(texts, 'gpt-4o');
-		expect(result).toEqual({ encoding: 'o200k_base', counts: texts.map((t) => o200k.encode(t).length) });
-	});
-
-	it('counts with cl100k_base for gpt-4', async () => {
-		const result = await client.count(texts, 'gpt-4');
-		expect(result).toEqual({ encoding: 'cl100k_base', counts: texts.map((t) => cl100k.encode(t).length) });
+	it.each([
+		['gpt-4o', 'o200k_base', o200k],
+		['gpt-4', 'cl100k_base', cl100k]
+	] as const)('counts for %s with %s', async (model, encoding, table) => {
+		const result = await client.estimate({ messages: texts.map((content) => ({ content })) }, model);
+		expect(result.encoding).toBe(encoding);
+		expect(result.messageCounts).toEqual(texts.map((t) => table.encode(t).length));
 	});
 
 	it('estimates a request, returning fresh counts for the caller to cache', async () => {
@@ -41,6 +40,6 @@ describe('token client over comlink', () => {
 	});
 
 	it('rejects across the channel instead of hanging when input is invalid', async () => {
-		await expect(client.count([null as unknown as string], 'gpt-4o')).rejects.toThrow();
+		await expect(client.estimate({ messages: [{ content: null as unknown as string }] }, 'gpt-4o')).rejects.toThrow();
 	});
 });

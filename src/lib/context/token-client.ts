@@ -3,10 +3,9 @@
 
 import { wrap, type Endpoint, type Remote } from 'comlink';
 import type { EncodingName, EstimateInput, RequestEstimate } from './count-tokens';
-import type { CountResult, TokenizerApi } from './tokenizer-api';
+import type { TokenizerApi } from './tokenizer-api';
 
 export interface TokenClient {
-	count(texts: string[], model: string): Promise<CountResult>;
 	estimate(input: EstimateInput, model: string): Promise<RequestEstimate & { encoding: EncodingName }>;
 	/** Stops the worker; the next call starts a fresh one. */
 	dispose(): void;
@@ -14,7 +13,6 @@ export interface TokenClient {
 
 function clientFor(getRemote: () => Remote<TokenizerApi>, dispose: () => void): TokenClient {
 	return {
-		count: (texts, model) => getRemote().count(texts, model),
 		estimate: (input, model) => getRemote().estimate(input, model),
 		dispose
 	};

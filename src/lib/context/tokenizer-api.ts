@@ -11,11 +11,6 @@ import {
 	type TokenEncoder
 } from './count-tokens';
 
-export interface CountResult {
-	encoding: EncodingName;
-	counts: number[];
-}
-
 const loaders: Record<EncodingName, () => Promise<TokenEncoder>> = {
 	o200k_base: () => import('gpt-tokenizer/encoding/o200k_base'),
 	cl100k_base: () => import('gpt-tokenizer/encoding/cl100k_base')
@@ -35,13 +30,6 @@ function loadEncoder(encoding: EncodingName): Promise<TokenEncoder> {
 }
 
 export const tokenizerApi = {
-	/** Exact counts for each text, with the encoding the model implies. */
-	async count(texts: string[], model: string): Promise<CountResult> {
-		const encoding = encodingForModel(model);
-		const encoder = await loadEncoder(encoding);
-		return { encoding, counts: texts.map((text) => countTokens(text, encoder)) };
-	},
-
 	/** The whole request estimate in one round trip; cached message counts are reused. */
 	async estimate(input: EstimateInput, model: string): Promise<RequestEstimate & { encoding: EncodingName }> {
 		const encoding = encodingForModel(model);

@@ -11,12 +11,8 @@ export function getSession(db: PalimpsestDb, id: string): Promise<SessionRow | u
 }
 
 /** Not-archived sessions, pinned first, then most recently active. */
-export async function listSessions(
-	db: PalimpsestDb,
-	options: { archived?: boolean } = {}
-): Promise<SessionRow[]> {
-	const archived = options.archived ? 1 : 0;
-	const rows = await db.sessions.where('archived').equals(archived).toArray();
+export async function listSessions(db: PalimpsestDb): Promise<SessionRow[]> {
+	const rows = await db.sessions.where('archived').equals(0).toArray();
 	return rows.sort(
 		(a, b) => b.pinned - a.pinned || b.last_activity_at - a.last_activity_at
 	);

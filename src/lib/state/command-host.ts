@@ -13,11 +13,9 @@ import { PLATFORM, type Services } from './services';
 export function createBuiltinHost(services: Services, left: (oldId: string) => void): BuiltinHost {
 	async function replace(invocation: CommandInvocation, reason: 'new_session' | 'reset', title = '') {
 		const old = await getSession(services.db, invocation.session_id);
-		const next = await replaceSession(services.sessionContext(), invocation.session_id, reason, {
-			provider: old?.provider ?? 'offline',
-			model: old?.model ?? 'offline-mini',
-			title
-		});
+		// The same model again, unless its provider has been removed: then the default one.
+		const model = services.currentModel({ provider: old?.provider, model: old?.model });
+		const next = await replaceSession(services.sessionContext(), invocation.session_id, reason, { ...model, title });
 		left(invocation.session_id);
 		await goto(`/s/${next.id}`);
 	}

@@ -7,6 +7,7 @@ import type { HookLogRow, PluginRow } from '../db/schema';
 import { watch } from '../db/watch';
 import type { HookBus } from '../hooks/hook-bus';
 import { waitAtMost } from '../hooks/timeouts';
+import { describeError } from './turn-helpers';
 import { normalizePin } from '../plugins/fetch-plugin-source';
 import type { Registered } from '../plugins/plugin-context';
 import type { PluginHost } from '../plugins/plugin-host';
@@ -65,12 +66,15 @@ export class PluginsState {
 				this.#follow(rows);
 			}
 		);
-		const stopLog = watch(() => recentHookLog(this.#db), (rows) => (this.log = rows));
 		return () => {
 			stopRows();
-			stopLog();
 			this.#host.unloadAll();
 		};
+	}
+
+	/** Keeps `log` live while something shows it (the Hook log), so chat pages read nothing. */
+	followLog(): () => void {
+		return watch(() => recentHookLog(this.#db), (rows) => (this.log = rows));
 	}
 
 	name(id: string): string {
@@ -194,7 +198,7 @@ export class PluginsState {
 					if (row?.enabled && this.status.get(id)?.state === 'loading') await this.#load(row, after);
 				} catch (error) {
 					// A storage failure for one plugin leaves the others to load.
-					this.status.set(id, { state: 'failed', error: error instanceof Error ? error.message : String(error) });
+					this.status.set(id, { state: 'failed', error: describeError(error) });
 				}
 			})();
 			earlier = Promise.all([after, mine]);

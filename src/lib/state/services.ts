@@ -1,6 +1,7 @@
 // The app's wiring: the profile database, the hook bus, providers and the dependencies of a
 // turn, assembled once at start-up and handed to the rune stores.
 import type { TurnDeps } from '../agent/turn-deps';
+import { DEFAULT_SYSTEM_PROMPT } from '../agent/build-request';
 import type { PalimpsestDb } from '../db/database';
 import type { ProfileRow } from '../db/meta-db';
 import { getSession } from '../db/session-verbs';
@@ -18,6 +19,14 @@ import type { SettingsState } from './settings.svelte';
 export const PLATFORM = 'web';
 export const OFFLINE_PROVIDER_ID = 'offline';
 export const OFFLINE_MODEL = 'offline-mini';
+
+/** One string for a provider and model, as a <select> value. */
+export const choiceKey = (choice: ModelChoice): string => `${choice.provider}\u0000${choice.model}`;
+
+export function parseChoiceKey(key: string): ModelChoice {
+	const [provider, model] = key.split('\u0000');
+	return { provider, model };
+}
 
 
 export interface ModelChoice {
@@ -70,6 +79,9 @@ export function createServices(parts: {
 		return createProvider(config);
 	}
 
+	/** What is sent as the system prompt: the setting, or the built-in one when it is empty. */
+	const systemPrompt = () => settings.get('system_prompt') || DEFAULT_SYSTEM_PROMPT;
+
 	function modelOptions(): ModelOption[] {
 		return [
 			{ provider: OFFLINE_PROVIDER_ID, model: OFFLINE_MODEL, label: `${offline.label} · ${OFFLINE_MODEL}`, offline: true },
@@ -93,7 +105,7 @@ export function createServices(parts: {
 			if (!session) return;
 			tokenClient ??= createTokenClient();
 			try {
-				await refreshTokenEstimate(db, tokenClient, sessionId, session.model, settings.get('system_prompt'));
+				await refreshTokenEstimate(db, tokenClient, sessionId, session.model, systemPrompt());
 			} catch (error) {
 				console.warn('Could not update the token estimate', error);
 			}
@@ -125,7 +137,7 @@ export function createServices(parts: {
 				platform: PLATFORM,
 				hooks,
 				tools,
-				systemPrompt: settings.get('system_prompt') || undefined,
+				systemPrompt: systemPrompt(),
 				pluginName: services.pluginName
 			};
 		}

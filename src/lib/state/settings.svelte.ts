@@ -5,6 +5,7 @@ import { readAllSettings, writeSettings } from '../db/settings-verbs';
 import { watch } from '../db/watch';
 import type { ProviderConfig } from '../providers/types';
 import { describeError } from './turn-helpers';
+import { DEFAULT_TIMEOUT_SECONDS } from '../hooks/timeouts';
 
 export type Theme = 'system' | 'light' | 'dark';
 
@@ -13,7 +14,7 @@ export const SETTING_DEFAULTS = {
 	default_provider: 'offline',
 	default_model: 'offline-mini',
 	providers: [] as ProviderConfig[],
-	'plugins.hook_callback_timeout': 30,
+	'plugins.hook_callback_timeout': DEFAULT_TIMEOUT_SECONDS,
 	system_prompt: ''
 };
 
