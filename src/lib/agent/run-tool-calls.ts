@@ -2,7 +2,7 @@
 // (failing closed), each result is stored as a tool message, `post_tool_call` observes it.
 import { appendMessages } from '../db/message-verbs';
 import { raceAbort } from './race-abort';
-import { isAbortError } from './stream-answer';
+import { isAbortError } from '../providers/abort';
 import type { ToolCall } from '../providers/types';
 import type { TurnDeps } from './turn-deps';
 

@@ -158,7 +158,9 @@ describe('runTurn', () => {
 			yield { type: 'done', finish_reason: 'stop' };
 		});
 		const session = await newSession();
-		await runTurn(depsFor(provider), { sessionId: session.id, text: 'x' });
+		const result = await runTurn(depsFor(provider), { sessionId: session.id, text: 'x' });
+		// The turn notices at its next checkpoint and ends as stopped, not as a finished answer.
+		expect(result).toMatchObject({ status: 'aborted' });
 		expect(await db.messages.count()).toBe(0);
 		expect(await db.sessions.count()).toBe(0);
 	});

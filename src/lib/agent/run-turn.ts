@@ -5,7 +5,9 @@ import type { InjectedContext, MessageRow } from '../db/schema';
 import { getSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
 import { buildRequestMessages, DEFAULT_SYSTEM_PROMPT } from './build-request';
-import { isAbortError, streamAnswer } from './stream-answer';
+import { streamAnswer } from './stream-answer';
+import { isAbortError } from '../providers/abort';
+import { joinInjected } from '../hooks/dispatch-results';
 import { raceAbort } from './race-abort';
 import { runToolCalls } from './run-tool-calls';
 import type { TurnDeps, TurnEvent } from './turn-deps';
@@ -48,7 +50,9 @@ async function answerUserMessage(deps: TurnDeps, input: TurnInput, user: Message
 	const onEvent = input.onEvent ?? (() => {});
 	const session = await getSession(deps.db, input.sessionId);
 	if (!session) throw new Error(`Session ${input.sessionId} no longer exists.`);
-	const history = contextRows(await listMessages(deps.db, input.sessionId)).filter((r) => r.seq < user.seq);
+	// Read once for the plugins and the first request; again only after tool results are added.
+	let rows = await listMessages(deps.db, input.sessionId);
+	const history = contextRows(rows).filter((r) => r.seq < user.seq);
 	const collecting = deps.hooks?.collect('pre_llm_call', {
 		session_id: session.id,
 		session_key: session.session_key,
@@ -74,7 +78,7 @@ async function answerUserMessage(deps: TurnDeps, input: TurnInput, user: Message
 	}));
 	// Kept beside the message for the disclosure; the stored content stays what the user wrote.
 	await updateMessage(deps.db, [user.session_id, user.seq], { injected });
-	const injectedText = injected.map((item) => item.text).join('\n\n');
+	const injectedText = joinInjected(injected);
 
 	const maxRounds = deps.maxRounds ?? 8;
 	let result: TurnResult = { status: 'error', content: '', error: 'No answer.' };
@@ -86,7 +90,6 @@ async function answerUserMessage(deps: TurnDeps, input: TurnInput, user: Message
 		], now());
 		const key: [string, number] = [assistant.session_id, assistant.seq];
 		onEvent({ type: 'started', key });
-		const rows = await listMessages(deps.db, session.id);
 		const request = {
 			model: deps.model,
 			messages: buildRequestMessages({ systemPrompt: deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, rows, userSeq: user.seq, injected: injectedText }),
@@ -107,6 +110,7 @@ async function answerUserMessage(deps: TurnDeps, input: TurnInput, user: Message
 		if (answer.status !== 'complete' || !answer.toolCalls.length || !deps.tools) break;
 		await runToolCalls(deps, session.id, answer.toolCalls, input.signal);
 		if (input.signal?.aborted) return { status: 'aborted', content: answer.content };
+		rows = await listMessages(deps.db, session.id);
 	}
 	if (result.status === 'complete') {
 		void deps.hooks?.notify('post_llm_call', {

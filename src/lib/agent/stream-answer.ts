@@ -2,6 +2,7 @@
 // checkpointed in short writes, so a reload mid-stream keeps the partial answer.
 import { updateMessage } from '../db/message-verbs';
 import type { MessageStatus } from '../db/schema';
+import { isAbortError } from '../providers/abort';
 import { ProviderError, type ChatRequest, type ToolCall, type Usage } from '../providers/types';
 import type { TurnDeps, TurnEvent } from './turn-deps';
 
@@ -13,10 +14,6 @@ export interface StreamedAnswer {
 	error?: string;
 	/** The row disappeared mid-stream (the session was deleted): stop the turn. */
 	gone: boolean;
-}
-
-export function isAbortError(error: unknown): boolean {
-	return error instanceof Error && error.name === 'AbortError';
 }
 
 /** Stored as the error of an answer the provider cut off at its output limit. */
@@ -51,12 +48,15 @@ export async function streamAnswer(
 			if (event.type === 'text') {
 				answer.content += event.text;
 				onEvent({ type: 'text', key, text: answer.content });
-				clearTimeout(trailing);
 				// The first text is saved at once, then at most every `every` ms; when the stream
 				// goes quiet (a slow server, a long tool call), the text shown so far is saved anyway.
 				if (now() - lastWrite >= every) await save();
 				// A failed checkpoint is not fatal here: the final write reports a broken database.
-				else trailing = setTimeout(() => void save().catch(() => {}), every);
+				else
+					trailing ??= setTimeout(() => {
+						trailing = undefined;
+						void save().catch(() => {});
+					}, every);
 				if (answer.gone) return answer;
 			} else if (event.type === 'tool_call') answer.toolCalls.push(event.call);
 			else if (event.type === 'usage') answer.usage = event.usage;

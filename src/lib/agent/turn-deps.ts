@@ -1,20 +1,13 @@
 // Everything a turn talks to, as narrow interfaces so the loop is testable with fakes.
 import type { PalimpsestDb } from '../db/database';
+import type { InjectedContext, ToolDecision } from '../hooks/dispatch-results';
 import type { CollectorHookName, DirectiveHookName, HookPayload, ObserverHookName } from '../hooks/hook-map';
 import type { Provider, ToolSchema } from '../providers/types';
 
-export interface InjectedItem {
-	plugin_id: string;
-	text: string;
-}
-
 export interface TurnHooks {
-	collect<N extends CollectorHookName>(name: N, payload: HookPayload<N>, signal?: AbortSignal): Promise<InjectedItem[]>;
+	collect<N extends CollectorHookName>(name: N, payload: HookPayload<N>, signal?: AbortSignal): Promise<InjectedContext[]>;
 	notify<N extends ObserverHookName>(name: N, payload: HookPayload<N>): Promise<void>;
-	decide<N extends DirectiveHookName>(
-		name: N,
-		payload: HookPayload<N>
-	): Promise<{ block: boolean; reason?: string; args?: Record<string, unknown> }>;
+	decide<N extends DirectiveHookName>(name: N, payload: HookPayload<N>): Promise<ToolDecision>;
 }
 
 export interface TurnTools {
