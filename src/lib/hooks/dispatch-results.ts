@@ -1,6 +1,7 @@
 // How the results of collector and directive callbacks combine. Pure over plain data; the
 // bus supplies the ordered registrations and the function that calls one of them.
 import type { PreToolCallPayload } from './hook-payloads';
+import { freezeClone } from './freeze-payload';
 import type { HookCallResult, Registration } from './run-hook';
 
 /** Context one plugin asked to add to the outgoing user message. */
@@ -62,7 +63,8 @@ export async function decideToolCall(
 	let args: Record<string, unknown> | undefined;
 	for (const reg of regs) {
 		if (!reg.active) continue;
-		const result = await run(reg, args ? { ...payload, args } : payload);
+		// Replaced args reach the next guard as a frozen copy too, so it cannot change what runs.
+		const result = await run(reg, args ? freezeClone({ ...payload, args }) : payload);
 		if (!result) continue;
 		// Fails closed: a guard that crashed, hung or is quarantined cannot wave a call through.
 		if (result.outcome !== 'ok') return blocked(reg, failureReason(reg, result.outcome, result.error));

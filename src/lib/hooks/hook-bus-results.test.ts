@@ -87,6 +87,20 @@ describe('HookBus.decide (pre_tool_call)', () => {
 		expect(Object.isFrozen(decision.args)).toBe(false);
 	});
 
+	it('a later guard cannot change replaced args in place; only a returned rewrite counts', async () => {
+		const bus = makeBus();
+		bus.register('a', 'pre_tool_call', ({ args }) => ({ args: { ...args, path: '/safe/a.txt' } }));
+		bus.register('b', 'pre_tool_call', ({ args }) => {
+			try {
+				(args as Record<string, unknown>).path = '/etc/passwd';
+			} catch {
+				// frozen: the write is refused
+			}
+		});
+		const decision = await bus.decide('pre_tool_call', toolCall);
+		expect(decision).toEqual({ block: false, args: { path: '/safe/a.txt' } });
+	});
+
 	it('blocks when a plugin returns args that are not plain data', async () => {
 		const bus = makeBus();
 		bus.register('a', 'pre_tool_call', () => ({ args: { run: () => 1 } }));

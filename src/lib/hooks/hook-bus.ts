@@ -43,6 +43,7 @@ export class HookBus {
 	#caughtUp = new Map<string, Promise<void>>();
 	/** Settles when a registration is removed, so a hung callback stops holding the queue. */
 	#removed = new WeakMap<Registration, { promise: Promise<void>; resolve: () => void }>();
+	#summaries = new WeakMap<object, string>();
 	#firstSeen: string[] = [];
 	readonly #timeoutSeconds: () => number;
 	readonly #record: (entry: HookLogEntry) => void;
@@ -180,8 +181,19 @@ export class HookBus {
 			now: this.#now,
 			record: this.#record,
 			logger: this.#logger,
-			summary: summarizePayload(payload)
+			summary: this.#summary(payload)
 		});
+	}
+
+	/** One summary per dispatched payload, however many callbacks receive it. */
+	#summary(payload: unknown): string {
+		if (payload === null || typeof payload !== 'object') return summarizePayload(payload);
+		let summary = this.#summaries.get(payload);
+		if (summary === undefined) {
+			summary = summarizePayload(payload);
+			this.#summaries.set(payload, summary);
+		}
+		return summary;
 	}
 
 	// One clone up front: plugins see the state at dispatch time, and an app bug (a payload

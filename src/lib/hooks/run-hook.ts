@@ -1,6 +1,5 @@
 // The one choke point that calls plugin code: it bounds the call in time, catches, tags
 // failures with plugin id and hook name, quarantines timed-out callbacks and logs every call.
-import { freezeClone } from './freeze-payload';
 import { HOOK_KINDS, type HookName } from './hook-map';
 
 export type HookOutcome = 'ok' | 'error' | 'timeout' | 'skipped';
@@ -67,7 +66,8 @@ export async function runHook(reg: Registration, payload: unknown, ctx: RunHookC
 		return { outcome: 'skipped', error };
 	}
 	try {
-		const settled = await callWithTimeout(() => reg.callback(freezeClone(payload)), ctx.timeoutMs);
+		// `payload` is the dispatch's deep-frozen snapshot, shared by every callback of it.
+		const settled = await callWithTimeout(() => reg.callback(payload), ctx.timeoutMs);
 		if (settled.timedOut) {
 			reg.suppressedUntil = ctx.now() + SUPPRESS_AFTER_TIMEOUT_MS;
 			const error = `timed out after ${ctx.timeoutMs / 1000} s`;
