@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HookBus, resolveTimeoutMs } from './hook-bus';
+import { HookBus } from './hook-bus';
+import { resolveTimeoutMs } from './timeouts';
 import type { HookLogEntry } from './run-hook';
 import { compaction, quietLogger, toolCall } from './test-fixtures';
 
@@ -99,7 +100,7 @@ describe('hook timeouts', () => {
 		expect(log[0]).toMatchObject({ outcome: 'timeout', error: 'timed out after 600 s' });
 	});
 
-	it('reads the timeout setting on every call and defaults to 30 s', async () => {
+	it('defaults to 30 s', async () => {
 		expect(resolveTimeoutMs(Number.NaN)).toBe(30_000);
 		expect(resolveTimeoutMs(-1)).toBe(0);
 		expect(resolveTimeoutMs(2.5)).toBe(2_500);
@@ -110,6 +111,24 @@ describe('hook timeouts', () => {
 		await vi.advanceTimersByTimeAsync(30_000);
 		await done;
 		expect(log[0]).toMatchObject({ outcome: 'timeout', duration_ms: 30_000 });
+	});
+
+	it('reads the timeout setting on every call, so a change applies to the next dispatch', async () => {
+		let seconds = 30;
+		const log: HookLogEntry[] = [];
+		const bus = new HookBus({ timeoutSeconds: () => seconds, record: (e) => log.push(e), logger: quietLogger() });
+		bus.register('slow', 'post_compaction', never);
+		const first = bus.notify('post_compaction', compaction);
+		await vi.advanceTimersByTimeAsync(30_000);
+		await first;
+		expect(log).toMatchObject([{ outcome: 'timeout', duration_ms: 30_000 }]);
+		seconds = 1;
+		// Past the 60 s a timed-out callback sits out, then dispatched again.
+		await vi.advanceTimersByTimeAsync(60_000);
+		const second = bus.notify('post_compaction', compaction);
+		await vi.advanceTimersByTimeAsync(1_000);
+		await second;
+		expect(log[1]).toMatchObject({ outcome: 'timeout', duration_ms: 1_000 });
 	});
 
 	it('blocks a tool call whose guard times out, and while it is skipped', async () => {

@@ -29,8 +29,6 @@ export interface HookRegistrationInfo {
 	hook: HookName;
 }
 
-export { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, resolveTimeoutMs } from './timeouts';
-
 // Accepts a `string`-typed name from untyped plugin code but rejects a mistyped literal.
 type WideString<S extends string> = string extends S ? unknown : never;
 

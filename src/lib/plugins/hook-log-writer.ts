@@ -4,11 +4,14 @@ import type { PalimpsestDb } from '../db/database';
 import { appendHookLog } from '../db/plugin-verbs';
 import type { HookLogEntry } from '../hooks/run-hook';
 
-export function createHookLogWriter(db: PalimpsestDb, delayMs = 150) {
+const BATCH_MS = 150;
+
+export function createHookLogWriter(db: PalimpsestDb) {
 	let pending: HookLogEntry[] = [];
 	let timer: ReturnType<typeof setTimeout> | null = null;
 
 	async function flush(): Promise<void> {
+		if (timer) clearTimeout(timer);
 		timer = null;
 		const batch = pending;
 		pending = [];
@@ -23,7 +26,7 @@ export function createHookLogWriter(db: PalimpsestDb, delayMs = 150) {
 	return {
 		record(entry: HookLogEntry): void {
 			pending.push(entry);
-			timer ??= setTimeout(flush, delayMs);
+			timer ??= setTimeout(flush, BATCH_MS);
 		},
 		flush
 	};

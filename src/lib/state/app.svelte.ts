@@ -3,7 +3,8 @@
 import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { markInterruptedMessages } from '../db/message-verbs';
 import { loadActiveProfile, MetaDb, type ProfileRow } from '../db/meta-db';
-import { HookBus, resolveTimeoutMs } from '../hooks/hook-bus';
+import { HookBus } from '../hooks/hook-bus';
+import { resolveTimeoutMs } from '../hooks/timeouts';
 import { CommandRegistry } from '../commands/command-registry';
 import { registerBuiltins } from '../commands/builtins';
 import { createHookLogWriter } from '../plugins/hook-log-writer';
@@ -70,7 +71,11 @@ export class AppState {
 		// (STARTUP_PLUGIN_WAIT_MS).
 		queueMicrotask(() => this.#stops.push(this.plugins.start()));
 		this.#stops.push(watchPageExit(
-				() => this.chat.finalizeOpen(),
+				() => {
+					this.chat.finalizeOpen();
+					// Hook calls still waiting for their batch are saved before the tab goes.
+					void hookLog.flush();
+				},
 				() => this.chat.resume()
 			));
 	}
