@@ -1,5 +1,5 @@
 // Slash-command syntax: "/name raw args". Pure.
-import { editDistance } from '../hooks/closest-name';
+import { editDistance, isCloseEnough } from '../hooks/closest-name';
 
 export const COMMAND_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
@@ -22,7 +22,7 @@ export function closeMatches(name: string, names: readonly string[], limit = 3):
 			candidate,
 			score: candidate.startsWith(name) || name.startsWith(candidate) ? 0 : editDistance(name, candidate)
 		}))
-		.filter(({ score }) => score <= Math.max(2, Math.ceil(name.length / 3)))
+		.filter(({ score }) => isCloseEnough(name, score))
 		.sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
 		.slice(0, limit)
 		.map(({ candidate }) => candidate);

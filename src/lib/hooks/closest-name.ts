@@ -9,8 +9,12 @@ export function closestName(name: string, candidates: readonly string[]): string
 		const distance = editDistance(wanted, candidate);
 		if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
 	}
-	// Beyond a third of the word, a "suggestion" is more confusing than none.
-	return bestDistance <= Math.max(2, Math.ceil(wanted.length / 3)) ? best : undefined;
+	return isCloseEnough(wanted, bestDistance) ? best : undefined;
+}
+
+/** Beyond a third of the word (and two edits), a "suggestion" is more confusing than none. */
+export function isCloseEnough(name: string, distance: number): boolean {
+	return distance <= Math.max(2, Math.ceil(name.length / 3));
 }
 
 export function editDistance(a: string, b: string): number {
