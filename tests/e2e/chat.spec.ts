@@ -127,7 +127,8 @@ test('a reload mid-stream keeps the checkpointed partial answer, marked incomple
 	expect(kept.length).toBeGreaterThan(seen.length / 2);
 	expect(seen.startsWith(kept.slice(0, 200))).toBe(true);
 	await expect(reloaded.getByRole('button', { name: 'Retry' })).toBeVisible();
-	// Nothing is still streaming into it after the reload.
+	// Nothing is still streaming into it after the reload: its text stays as it was.
 	await page.waitForTimeout(600);
+	expect(await messageText(reloaded)).toBe(kept);
 	await expect(reloaded).toHaveAttribute('data-status', 'incomplete');
 });

@@ -34,7 +34,11 @@ test('a 1 MB paste is stored whole, answered, and the app stays responsive', asy
 	await waitForAnswer(page, 'complete', 30_000);
 	expect((await messageText(userMessages(page).first())).length).toBe(paste.length);
 	// Still responsive: the search box filters at once and the next message is answered.
-	await page.getByRole('searchbox', { name: 'Search sessions' }).fill('lazy dog');
+	const search = page.getByRole('searchbox', { name: 'Search sessions' });
+	await search.fill('zebra');
+	await expect(sessionLinks(page)).toHaveCount(0);
+	await expect(page.getByText('No session matches.')).toBeVisible();
+	await search.fill('lazy dog');
 	await expect(sessionLinks(page)).toHaveCount(1);
 	await sendMessage(page, 'echo: still here');
 	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete');

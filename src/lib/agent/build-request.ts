@@ -7,7 +7,7 @@ export const DEFAULT_SYSTEM_PROMPT =
 	'You are a helpful assistant. Answer in Markdown when formatting helps.';
 
 
-export function toChatMessage(row: MessageRow): ChatMessage {
+function toChatMessage(row: MessageRow): ChatMessage {
 	const message: ChatMessage = { role: row.role, content: row.content };
 	if (row.tool_calls?.length) message.tool_calls = row.tool_calls;
 	if (row.tool_call_id) message.tool_call_id = row.tool_call_id;
@@ -15,17 +15,17 @@ export function toChatMessage(row: MessageRow): ChatMessage {
 }
 
 /** The outgoing copy of a user message: plugin context is appended here, never stored. */
-export function withInjectedContext(content: string, injected: string): string {
+function withInjectedContext(content: string, injected: string): string {
 	return injected ? `${content}\n\n${injected}` : content;
 }
 
-export const INTERRUPTED_TOOL_RESULT = 'Tool call interrupted: no result was recorded.';
+const INTERRUPTED_TOOL_RESULT = 'Tool call interrupted: no result was recorded.';
 
 /**
  * Providers reject an assistant tool call without its result. A call left unanswered (a reload
  * or Stop while tools ran) gets a stub result, so the session stays usable.
  */
-export function closeToolCalls(messages: ChatMessage[]): ChatMessage[] {
+function closeToolCalls(messages: ChatMessage[]): ChatMessage[] {
 	return messages.flatMap((message, index) => {
 		if (!message.tool_calls?.length) return [message];
 		// Only the tool messages right after this one answer it: ids may repeat across turns.
