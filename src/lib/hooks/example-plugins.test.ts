@@ -1,74 +1,42 @@
-// The example plugins in static/plugins/, loaded as the app loads them (from their source
-// text) and driven through the real hook bus.
+// The example plugins in static/plugins/, loaded as the app loads them (fetched source,
+// the real plugin context, storage and command registry) and driven through the hook bus.
+import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { HookBus } from './hook-bus';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { CommandInvocation } from '../commands/command-registry';
+import { kvGet, kvKeys } from '../db/plugin-verbs';
+import { makeHost } from '../plugins/test-host';
 import type { HookPayload } from './hook-map';
 import type { HookLogEntry } from './run-hook';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-type Handler = (raw_args: string, context: Record<string, unknown>) => unknown;
-interface Command {
-	handler: Handler;
-	options: { description?: string; args_hint?: string };
-}
-type PluginModule = {
-	manifest?: { name: string; version: string; description?: string };
-	register?: (ctx: unknown) => void;
-	default?: { register: (ctx: unknown) => void };
-};
-
-const BUILT_INS = ['help', 'new', 'reset', 'title', 'usage', 'compress', 'exit', 'archive'];
-
-// The app imports a plugin from its fetched source, not its path: relative imports would fail.
-async function importExample(name: string): Promise<PluginModule> {
-	const source = readFileSync(resolve(ROOT, `static/plugins/${name}.js`), 'utf8');
-	return import(/* @vite-ignore */ `data:text/javascript;base64,${Buffer.from(source).toString('base64')}`);
-}
-
-/** A stand-in for the app around one plugin: a real HookBus, an in-memory store, commands. */
+/** One example plugin loaded into a throwaway app: its hooks, storage and commands. */
 async function start(name: string) {
-	const mod = await importExample(name);
 	const calls: HookLogEntry[] = [];
 	const warnings: string[] = [];
-	const bus = new HookBus({ record: (entry) => calls.push(entry), logger: { warn: (m) => void warnings.push(m) } });
-	const store = new Map<string, unknown>();
-	const commands = new Map<string, Command>();
-	const ctx = Object.freeze({
-		plugin_id: name,
-		manifest: mod.manifest ? Object.freeze({ ...mod.manifest }) : null,
-		register_hook: (hook: string, callback: unknown) => bus.register(name, hook, callback),
-		register_command: (command: string, handler: Handler, options = {}) => {
-			if (!/^[a-z0-9][a-z0-9_-]*$/.test(command) || BUILT_INS.includes(command) || commands.has(command)) {
-				throw new Error(`Command name "${command}" is refused.`);
-			}
-			commands.set(command, { handler, options });
-			return () => void commands.delete(command);
-		},
-		register_tool: () => {
-			throw new Error('No example registers a tool.');
-		},
-		storage: {
-			get: async (key: string) => structuredClone(store.get(key)),
-			set: async (key: string, value: unknown) => void store.set(key, structuredClone(value)),
-			delete: async (key: string) => void store.delete(key),
-			keys: async (prefix = '') => [...store.keys()].filter((key) => key.startsWith(prefix))
-		},
-		log: { info() {}, warn() {}, error() {} },
-		has_plugin: () => false
-	});
-	const register = mod.register ?? mod.default?.register;
-	expect(register, `${name} exports register`).toBeTypeOf('function');
-	register!(ctx);
+	const t = makeHost(1000, { record: (entry) => calls.push(entry), logger: { warn: (m) => void warnings.push(m) } });
+	onTestFinished(() => t.close());
+	const url = `https://plugins.test/${name}.js`;
+	t.served[url] = { body: readFileSync(resolve(ROOT, `static/plugins/${name}.js`), 'utf8') };
+	const outcome = await t.host.load(await t.row(url));
+	expect(outcome, `${name} loads`).toMatchObject({ ok: true });
+	const mine = () => t.commands.list().filter((c) => c.plugin_id === name);
 	return {
-		mod,
-		bus,
-		store,
-		commands,
-		hooks: () => bus.listRegistrations().map((r) => r.hook),
+		manifest: outcome.ok ? outcome.plugin.manifest : null,
+		bus: t.hooks,
+		store: {
+			keys: () => kvKeys(t.db, name),
+			get: (key: string) => kvGet(t.db, name, key)
+		},
+		commands: {
+			names: () => mine().map((c) => c.name),
+			info: (command: string) => mine().find((c) => c.name === command),
+			run: async (text: string, invocation: CommandInvocation) => (await t.commands.execute(text, invocation)).output
+		},
+		hooks: () => t.hooks.listRegistrations().map((r) => r.hook),
 		/** Every plugin callback so far ran to completion (no throw, no timeout). */
 		allOk: () => {
 			expect(warnings).toEqual([]);
@@ -128,8 +96,8 @@ describe('static/plugins/conventions.js', () => {
 
 	it('has the manifest and hooks the guide describes', async () => {
 		const plugin = await start('conventions');
-		expect(plugin.mod.manifest).toMatchObject({ name: 'conventions', version: '1.0.0' });
-		expect(plugin.mod.manifest?.description).toBeTruthy();
+		expect(plugin.manifest).toMatchObject({ name: 'conventions', version: '1.0.0' });
+		expect(plugin.manifest?.description).toBeTruthy();
 		expect(plugin.hooks().sort()).toEqual(['on_session_delete', 'post_compaction', 'post_llm_call', 'pre_llm_call']);
 	});
 
@@ -179,13 +147,13 @@ describe('static/plugins/conventions.js', () => {
 	it('keeps the mark per session, in storage, until that session’s next completed turn', async () => {
 		const plugin = await start('conventions');
 		await plugin.bus.notify('post_compaction', compaction('s1'));
-		expect([...plugin.store.keys()]).toEqual(['pending:s1']);
+		expect(await plugin.store.keys()).toEqual(['pending:s1']);
 		expect(await plugin.bus.collect('pre_llm_call', turn('s2'))).toEqual([]);
 		await plugin.bus.notify('post_llm_call', completed('s2'));
 		expect(await plugin.bus.collect('pre_llm_call', turn('s1'))).toHaveLength(1);
-		expect([...plugin.store.keys()]).toEqual(['pending:s1']);
+		expect(await plugin.store.keys()).toEqual(['pending:s1']);
 		await plugin.bus.notify('post_llm_call', completed('s1'));
-		expect(plugin.store.size).toBe(0);
+		expect(await plugin.store.keys()).toEqual([]);
 		plugin.allOk();
 	});
 
@@ -194,7 +162,7 @@ describe('static/plugins/conventions.js', () => {
 		for (const id of ['a', 'b', 'c', 'd']) await plugin.bus.notify('post_compaction', compaction(id));
 		await plugin.bus.notify('on_session_delete', deletion('a', { deleted_ids: ['a', 'b'] }));
 		await plugin.bus.notify('on_session_delete', deletion('c'));
-		expect([...plugin.store.keys()]).toEqual(['pending:d']);
+		expect(await plugin.store.keys()).toEqual(['pending:d']);
 		expect(await plugin.bus.collect('pre_llm_call', turn('a'))).toEqual([]);
 		plugin.allOk();
 	});
@@ -219,17 +187,17 @@ describe('static/plugins/session-index.js', () => {
 	it('registers its hooks and the /index command', async () => {
 		const plugin = await start('session-index');
 		expect(plugin.hooks().sort()).toEqual(['on_session_delete', 'on_session_start', 'post_llm_call']);
-		expect([...plugin.commands.keys()]).toEqual(['index']);
-		expect(plugin.commands.get('index')!.options.description).toBeTruthy();
+		expect(plugin.commands.names()).toEqual(['index']);
+		expect(plugin.commands.info('index')?.description).toBeTruthy();
 	});
 
 	it('creates an entry on start and updates it after each answer', async () => {
 		const plugin = await start('session-index');
 		await plugin.bus.notify('on_session_start', started('s1'));
-		expect(plugin.store.get('session:s1')).toMatchObject({ turns: 0 });
+		expect(await plugin.store.get('session:s1')).toMatchObject({ turns: 0 });
 		await plugin.bus.notify('post_llm_call', answer('s1', 'first'));
 		await plugin.bus.notify('post_llm_call', answer('s1', 'How do I rotate the API keys?'));
-		expect(plugin.store.get('session:s1')).toMatchObject({
+		expect(await plugin.store.get('session:s1')).toMatchObject({
 			turns: 2,
 			last_user_message_preview: 'How do I rotate the API keys?'
 		});
@@ -240,7 +208,7 @@ describe('static/plugins/session-index.js', () => {
 		const plugin = await start('session-index');
 		for (const id of ['p', 'c1', 'c2', 'other']) await plugin.bus.notify('post_llm_call', answer(id, 'q'));
 		await plugin.bus.notify('on_session_delete', deletion('p', { deleted_ids: ['p', 'c1', 'c2'] }));
-		expect([...plugin.store.keys()]).toEqual(['session:other']);
+		expect(await plugin.store.keys()).toEqual(['session:other']);
 		plugin.allOk();
 	});
 
@@ -248,7 +216,7 @@ describe('static/plugins/session-index.js', () => {
 		const plugin = await start('session-index');
 		for (const id of ['s1', 's2']) await plugin.bus.notify('post_llm_call', answer(id, 'q'));
 		await plugin.bus.notify('on_session_delete', deletion('s1', { reason: 'empty_sweep' }));
-		expect([...plugin.store.keys()]).toEqual(['session:s2']);
+		expect(await plugin.store.keys()).toEqual(['session:s2']);
 		plugin.allOk();
 	});
 
@@ -256,7 +224,7 @@ describe('static/plugins/session-index.js', () => {
 		const plugin = await start('session-index');
 		await plugin.bus.notify('post_llm_call', answer('s1', 'q'));
 		await plugin.bus.notify('on_session_delete', deletion('s1', { reason: 'archive' }));
-		expect(plugin.store.get('session:s1')).toMatchObject({ turns: 1, archived: true });
+		expect(await plugin.store.get('session:s1')).toMatchObject({ turns: 1, archived: true });
 		plugin.allOk();
 	});
 
@@ -264,7 +232,7 @@ describe('static/plugins/session-index.js', () => {
 		const plugin = await start('session-index');
 		await plugin.bus.notify('post_llm_call', answer('s1', 'Where are the logs?'));
 		await plugin.bus.notify('post_llm_call', answer('s2', 'q'));
-		const { handler } = plugin.commands.get('index')!;
+		const handler = (_args: string, invocation: CommandInvocation) => plugin.commands.run('/index', invocation);
 		const context = { session_id: 's1', session_key: 'web:default:s1', platform: 'web', source: SOURCE };
 		const text = await handler('', context);
 		expect(text).toBeTypeOf('string');
@@ -278,14 +246,14 @@ describe('static/plugins/session-index.js', () => {
 describe('static/plugins/whoami.js', () => {
 	it('registers /whoami with the described description and no hooks', async () => {
 		const plugin = await start('whoami');
-		expect([...plugin.commands.keys()]).toEqual(['whoami']);
-		expect(plugin.commands.get('whoami')!.options.description).toBe('Show who is calling, from which session');
+		expect(plugin.commands.names()).toEqual(['whoami']);
+		expect(plugin.commands.info('whoami')?.description).toBe('Show who is calling, from which session');
 		expect(plugin.hooks()).toEqual([]);
 	});
 
 	it('answers with the caller and the session from the command context', async () => {
 		const plugin = await start('whoami');
-		const text = await plugin.commands.get('whoami')!.handler('', {
+		const text = await plugin.commands.run('/whoami', {
 			session_id: 'sess-42',
 			session_key: 'web:work:sess-42',
 			platform: 'web',
@@ -298,7 +266,7 @@ describe('static/plugins/whoami.js', () => {
 
 	it('still answers when no user invoked it (source is null)', async () => {
 		const plugin = await start('whoami');
-		const text = await plugin.commands.get('whoami')!.handler('', {
+		const text = await plugin.commands.run('/whoami', {
 			session_id: 'sess-1',
 			session_key: 'web:default:sess-1',
 			platform: 'web',

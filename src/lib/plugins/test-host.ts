@@ -6,7 +6,7 @@ import { CommandRegistry } from '../commands/command-registry';
 import { PalimpsestDb } from '../db/database';
 import { addPlugin } from '../db/plugin-verbs';
 import type { PluginRow } from '../db/schema';
-import { HookBus } from '../hooks/hook-bus';
+import { HookBus, type HookBusOptions } from '../hooks/hook-bus';
 import { importFromDataUrl } from './import-plugin-module';
 import { PluginHost } from './plugin-host';
 import { ToolRegistry } from './plugin-tools';
@@ -40,9 +40,9 @@ export function fakeFetch(served: Served) {
 	}) as unknown as typeof fetch;
 }
 
-export function makeHost(timeoutMs = 200) {
+export function makeHost(timeoutMs = 200, busOptions: HookBusOptions = {}) {
 	const db = new PalimpsestDb(`plugins-${crypto.randomUUID()}`);
-	const hooks = new HookBus({ logger: { warn: () => {} } });
+	const hooks = new HookBus({ logger: { warn: () => {} }, ...busOptions });
 	const commands = new CommandRegistry(() => 1000);
 	const tools = new ToolRegistry(() => 1000);
 	const served: Served = {};
