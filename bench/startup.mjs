@@ -41,7 +41,8 @@ try {
 				id, title: `Benchmark session ${i}`, title_source: 'auto', session_key: `web:default:${id}`,
 				created_at: now - i * 60000, last_activity_at: now - i * 60000, ended_at: null, end_reason: null,
 				parent_session_id: null, parent_kind: null, archived: 0, pinned: i % 50 === 0 ? 1 : 0,
-				provider: 'offline', model: 'offline-mini', message_count: 2, token_estimate: 120, next_seq: 2
+				profile: 'default', provider: 'offline', model: 'offline-mini', message_count: 2, token_estimate: 120, next_seq: 2,
+				compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
 			});
 			for (let seq = 0; seq < 2; seq++) {
 				tx.objectStore('messages').put({

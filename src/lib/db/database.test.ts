@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2 } from './database';
+import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3 } from './database';
 import { appendMessages, listMessages, markInterruptedMessages } from './message-verbs';
 import { listSessions, renameSession, setPinned } from './session-verbs';
 import { searchSessionIds } from './search-sessions';
@@ -20,6 +20,7 @@ function fresh(): string {
 function session(id: string, extra: Partial<SessionRow> = {}): SessionRow {
 	return {
 		id,
+		profile: 'default',
 		title: 'New session',
 		title_source: 'auto',
 		session_key: `web:default:${id}`,
@@ -36,6 +37,7 @@ function session(id: string, extra: Partial<SessionRow> = {}): SessionRow {
 		message_count: 0,
 		token_estimate: 0,
 		next_seq: 0,
+		compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 },
 		...extra
 	};
 }
@@ -55,7 +57,7 @@ describe('schema migration', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(3);
+		expect(db.verno).toBe(4);
 		expect(await db.messages.where('status').equals('streaming').count()).toBe(0);
 		const row = await db.sessions.get('s1');
 		expect(row).toMatchObject({ archived: 0, pinned: 0, title_source: 'auto' });
@@ -83,10 +85,38 @@ describe('schema migration from version 2', () => {
 		v2.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(3);
+		expect(db.verno).toBe(4);
 		expect(await db.messages.where('status').equals('streaming').primaryKeys()).toEqual([['s1', 1]]);
 		expect(await markInterruptedMessages(db)).toBe(1);
 		expect((await listMessages(db, 's1'))[1]).toMatchObject({ status: 'incomplete', content: 'half' });
+		db.close();
+	});
+});
+
+describe('schema migration from version 3', () => {
+	it('records the owning profile and an empty compaction state, and reads active rows by index', async () => {
+		const dbName = `palimpsest-work-${crypto.randomUUID()}`;
+		name = dbName;
+		const v3 = new Dexie(dbName);
+		v3.version(3).stores(SCHEMA_V3);
+		const old = session('s1') as Partial<SessionRow>;
+		delete old.profile;
+		delete old.compaction;
+		await v3.table('sessions').add(old);
+		await v3.table('messages').bulkAdd([
+			{ session_id: 's1', seq: 0, id: 'a', role: 'user', content: 'old', status: 'complete', kind: 'message', active: 0 },
+			{ session_id: 's1', seq: 1, id: 'b', role: 'user', content: 'live', status: 'complete', kind: 'message', active: 1 }
+		]);
+		v3.close();
+		const db = new PalimpsestDb(dbName);
+		await db.open();
+		expect(await db.sessions.get('s1')).toMatchObject({
+			profile: dbName.slice('palimpsest-'.length),
+			compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
+		});
+		const live = await db.messages.where('[session_id+active+seq]').between(['s1', 1, Dexie.minKey], ['s1', 1, Dexie.maxKey]).toArray();
+		expect(live.map((row) => row.id)).toEqual(['b']);
+		expect(await db.receipts.count()).toBe(0);
 		db.close();
 	});
 });

@@ -1,13 +1,15 @@
 // The typed Dexie database of one profile. Every schema change is a new version with an
 // upgrade function; database.test.ts opens each old version, writes, and reopens.
 import Dexie, { type EntityTable, type Table } from 'dexie';
-import type {
-	HookLogRow,
-	MessageRow,
-	PluginKvRow,
-	PluginRow,
-	SessionRow,
-	SettingRow
+import {
+	NO_COMPACTION_STATE,
+	type HookLogRow,
+	type MessageRow,
+	type PluginKvRow,
+	type PluginRow,
+	type ReceiptRow,
+	type SessionRow,
+	type SettingRow
 } from './schema';
 
 export const SCHEMA_V1 = {
@@ -32,6 +34,24 @@ export const SCHEMA_V3 = {
 	messages: '[session_id+seq], id, status'
 };
 
+// Version 4: the live context of a session is read through [session_id+active+seq] (O(active
+// rows), however many compacted rows a session keeps); the sidebar pages through
+// [archived+pinned+last_activity_at]; deletion and archive receipts get their table; every
+// session row records its profile and its compaction state.
+export const SCHEMA_V4 = {
+	...SCHEMA_V3,
+	sessions: 'id, session_key, last_activity_at, parent_session_id, archived, pinned, ended_at, [archived+pinned+last_activity_at]',
+	messages: '[session_id+seq], id, status, [session_id+active+seq]',
+	receipts: 'op_id, at'
+};
+
+const DB_PREFIX = 'palimpsest-';
+
+/** The profile a database belongs to, from its name (`palimpsest-<profile>`). */
+export function profileOfDbName(name: string): string {
+	return name.startsWith(DB_PREFIX) ? name.slice(DB_PREFIX.length) : name;
+}
+
 export class PalimpsestDb extends Dexie {
 	sessions!: EntityTable<SessionRow, 'id'>;
 	messages!: Table<MessageRow, [string, number]>;
@@ -39,6 +59,7 @@ export class PalimpsestDb extends Dexie {
 	plugins!: EntityTable<PluginRow, 'id'>;
 	plugin_kv!: Table<PluginKvRow, [string, string]>;
 	hook_log!: EntityTable<HookLogRow, 'id'>;
+	receipts!: EntityTable<ReceiptRow, 'op_id'>;
 
 	constructor(name: string, options?: ConstructorParameters<typeof Dexie>[1]) {
 		super(name, options);
@@ -57,11 +78,23 @@ export class PalimpsestDb extends Dexie {
 					})
 			);
 		this.version(3).stores(SCHEMA_V3);
+		this.version(4)
+			.stores(SCHEMA_V4)
+			.upgrade((tx) => {
+				const profile = profileOfDbName(tx.db.name);
+				return tx
+					.table('sessions')
+					.toCollection()
+					.modify((row: Partial<SessionRow>) => {
+						row.profile ??= profile;
+						row.compaction ??= { ...NO_COMPACTION_STATE };
+					});
+			});
 	}
 }
 
 export function profileDbName(profile: string): string {
-	return `palimpsest-${profile}`;
+	return `${DB_PREFIX}${profile}`;
 }
 
 export function openProfileDb(

@@ -6,8 +6,22 @@ export type MessageStatus = 'complete' | 'streaming' | 'aborted' | 'error' | 'in
 export type MessageKind = 'message' | 'summary' | 'command' | 'notice';
 export type ParentKind = 'compression' | 'branch' | 'delegate';
 
+/** A session's compaction bookkeeping: failures grow a cooldown, micro-compaction counts turns. */
+export interface CompactionState {
+	/** Failed or cancelled summaries in a row; reset by a compaction that lands. */
+	failures: number;
+	/** No automatic compaction before this time (ms since the epoch). */
+	cooldown_until: number;
+	/** Completed turns since the last micro-compaction. */
+	turns_since_micro: number;
+}
+
+export const NO_COMPACTION_STATE: CompactionState = Object.freeze({ failures: 0, cooldown_until: 0, turns_since_micro: 0 });
+
 export interface SessionRow {
 	id: string;
+	/** The profile whose database owns this row (profile repair moves rows filed elsewhere). */
+	profile: string;
 	title: string;
 	/**
 	 * 'auto': no title yet (the first user message will give one); 'message': titled from the
@@ -29,6 +43,7 @@ export interface SessionRow {
 	token_estimate: number;
 	/** The next free message seq, so appends need no read of the messages table. */
 	next_seq: number;
+	compaction: CompactionState;
 }
 
 export interface InjectedContext {
@@ -58,6 +73,21 @@ export interface MessageRow {
 	injected?: InjectedContext[];
 	model?: string;
 	provider?: string;
+}
+
+/**
+ * What a deletion or archive operation did, written in the same transaction as its rows, so an
+ * exact retry of the same operation id returns this instead of acting (and notifying) again.
+ */
+export interface ReceiptRow {
+	op_id: string;
+	reason: string;
+	session_id: string;
+	/** Every session row the operation removed or archived. */
+	session_ids: string[];
+	/** Children whose parent link the operation cleared (branches of a deleted session). */
+	detached_ids: string[];
+	at: number;
 }
 
 export interface SettingRow {
@@ -92,7 +122,7 @@ export interface HookLogRow {
 	hook: string;
 	plugin_id: string;
 	duration_ms: number;
-	outcome: 'ok' | 'error' | 'timeout' | 'skipped';
+	outcome: 'ok' | 'error' | 'timeout' | 'skipped' | 'unheard';
 	error?: string;
 	summary: string;
 }

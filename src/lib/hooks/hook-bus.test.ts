@@ -209,3 +209,16 @@ describe('dispatching by name', () => {
 		expect(log).toEqual([]);
 	});
 });
+
+describe('events no plugin listens to', () => {
+	it('are recorded once in the hook log, marked unheard, so a compaction is visible without plugins', async () => {
+		const { bus, log } = makeBus();
+		await bus.notify('post_compaction', compaction);
+		expect(log).toEqual([
+			expect.objectContaining({ hook: 'post_compaction', plugin_id: '', outcome: 'unheard', summary: expect.stringContaining('reason=') })
+		]);
+		bus.register('mem', 'post_compaction', () => {});
+		await bus.notify('post_compaction', compaction);
+		expect(log.map((e) => e.outcome)).toEqual(['unheard', 'ok']);
+	});
+});

@@ -104,6 +104,7 @@ export class HookBus {
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return this.#observerQueue;
 		const regs = this.#ordered(name);
+		if (!regs.length) this.#recordUnheard(name, base);
 		const delivered = new Map<string, () => void>();
 		for (const reg of regs) if (!delivered.has(reg.plugin_id)) delivered.set(reg.plugin_id, this.#expectEvent(reg.plugin_id));
 		const dispatch = this.#observerQueue.then(async () => {
@@ -135,7 +136,9 @@ export class HookBus {
 		assertHookKind(name, 'collector');
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return [];
-		return collectInjected(this.#ordered(name), base, (reg, current) => this.#runCaughtUp(reg, current), signal);
+		const regs = this.#ordered(name);
+		if (!regs.length) this.#recordUnheard(name, base);
+		return collectInjected(regs, base, (reg, current) => this.#runCaughtUp(reg, current), signal);
 	}
 
 	/** Directives: first block wins; `args` rewrites chain; a failing callback blocks (fails closed). */
@@ -143,7 +146,9 @@ export class HookBus {
 		assertHookKind(name, 'directive');
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return { block: true, reason: `The ${name} payload could not be copied for plugins.` };
-		return decideToolCall(this.#ordered(name), base, (reg, current) => this.#runCaughtUp(reg, current));
+		const regs = this.#ordered(name);
+		if (!regs.length) this.#recordUnheard(name, base);
+		return decideToolCall(regs, base, (reg, current) => this.#runCaughtUp(reg, current));
 	}
 
 	// Collectors and directives act on what a plugin learned from earlier events (memory:
@@ -181,6 +186,15 @@ export class HookBus {
 			logger: this.#logger,
 			summary: this.#summary(payload)
 		});
+	}
+
+	// So a user can see that a compaction or deletion happened even with no plugin listening.
+	#recordUnheard(name: HookName, payload: unknown): void {
+		try {
+			this.#record({ at: this.#now(), hook: name, plugin_id: '', duration_ms: 0, outcome: 'unheard', summary: this.#summary(payload) });
+		} catch (error) {
+			this.#logger.warn('[hooks] hook log sink failed', error);
+		}
 	}
 
 	/** One summary per dispatched payload, however many callbacks receive it. */

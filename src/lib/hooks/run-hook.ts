@@ -2,7 +2,8 @@
 // failures with plugin id and hook name, quarantines timed-out callbacks and logs every call.
 import { HOOK_KINDS, type HookName } from './hook-map';
 
-export type HookOutcome = 'ok' | 'error' | 'timeout' | 'skipped';
+/** `unheard`: the event was dispatched but no plugin listens to it (recorded once, plugin_id ''). */
+export type HookOutcome = 'ok' | 'error' | 'timeout' | 'skipped' | 'unheard';
 
 export interface HookLogEntry {
 	/** Assigned by the store that keeps the log, if any. */

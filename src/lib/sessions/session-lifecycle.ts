@@ -1,42 +1,17 @@
 // Creating, ending and replacing sessions. Hooks fire only after the write has committed.
 import { getSession, insertSession, updateSession } from '../db/session-verbs';
 import type { SessionRow } from '../db/schema';
-import { nowOf, threadKey, type SessionContext } from './session-context';
+import { buildSessionRow, type NewSessionOptions } from './build-session-row';
+import { nowOf, type SessionContext } from './session-context';
 
-export interface NewSessionOptions {
-	provider: string;
-	model: string;
-	title?: string;
-	/** Keep an existing thread key (rotation, /new, /reset); a new thread otherwise. */
-	session_key?: string;
-}
+export type { NewSessionOptions };
 
+/** Stores a new session and announces it with `on_session_start` once it has committed. */
 export async function createSession(
 	ctx: SessionContext,
 	options: NewSessionOptions
 ): Promise<SessionRow> {
-	const id = crypto.randomUUID();
-	const now = nowOf(ctx);
-	const title = options.title?.trim();
-	const row: SessionRow = {
-		id,
-		title: title || 'New session',
-		title_source: title ? 'user' : 'auto',
-		session_key: options.session_key ?? threadKey(ctx, id),
-		created_at: now,
-		last_activity_at: now,
-		ended_at: null,
-		end_reason: null,
-		parent_session_id: null,
-		parent_kind: null,
-		archived: 0,
-		pinned: 0,
-		provider: options.provider,
-		model: options.model,
-		message_count: 0,
-		token_estimate: 0,
-		next_seq: 0
-	};
+	const row = buildSessionRow(ctx, options);
 	await insertSession(ctx.db, row);
 	void ctx.hooks?.notify('on_session_start', {
 		session_id: row.id,

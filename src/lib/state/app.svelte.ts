@@ -12,7 +12,8 @@ import { PluginHost } from '../plugins/plugin-host';
 import { ToolRegistry } from '../plugins/plugin-tools';
 import { createBuiltinHost } from './command-host';
 import { PluginsState } from './plugins.svelte';
-import { ChatState, TURN_LOCK_PREFIX } from './chat.svelte';
+import { ChatState } from './chat.svelte';
+import { busySessions } from '../sessions/work-lock';
 import { createServices, type Services } from './services';
 import { SessionsState } from './sessions.svelte';
 import { SettingsState } from './settings.svelte';
@@ -32,7 +33,7 @@ export class AppState {
 			const profile = await loadActiveProfile(new MetaDb());
 			const db = openProfileDb(profile.name);
 			await db.open();
-			await markInterruptedMessages(db, await sessionsStreamingElsewhere());
+			await markInterruptedMessages(db, (await busySessions(profile.name)).working);
 			this.#build(db, profile);
 			this.status = 'ready';
 			// Ask the browser not to evict the sessions under storage pressure (best effort).
@@ -83,17 +84,6 @@ export class AppState {
 	stop(): void {
 		for (const stop of this.#stops.splice(0)) stop();
 	}
-}
-
-async function sessionsStreamingElsewhere(): Promise<Set<string>> {
-	if (typeof navigator === 'undefined' || !navigator.locks) return new Set();
-	const { held = [] } = await navigator.locks.query();
-	return new Set(
-		held
-			.map((lock) => lock.name ?? '')
-			.filter((name) => name.startsWith(TURN_LOCK_PREFIX))
-			.map((name) => name.slice(TURN_LOCK_PREFIX.length))
-	);
 }
 
 function isSafeMode(): boolean {

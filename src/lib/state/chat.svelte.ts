@@ -11,10 +11,10 @@ import { watch } from '../db/watch';
 import { createSession, finalizeSession } from '../sessions/session-lifecycle';
 import type { Services } from './services';
 import { parseCommand } from '../commands/parse-command';
-import { describeError, isLockHeld, throttle, withFreeLock } from './turn-helpers';
+import { describeError, throttle } from './turn-helpers';
+import { holdOpenLock, isWorkLockHeld, withWorkLock } from '../sessions/work-lock';
 import { runTypedCommand } from './command-host';
 
-export const TURN_LOCK_PREFIX = 'palimpsest-turn:';
 const LIVE_RENDER_MS = 50;
 const ANSWERING_HERE = 'Wait for the current answer, or stop it.';
 const ANSWERING_ELSEWHERE = 'This session is answering in another tab. Wait for it to finish, or stop it there.';
@@ -38,6 +38,8 @@ export class ChatState {
 	busy = $derived(this.sessionId !== null && this.running.has(this.sessionId));
 	#services: Services;
 	#stop: (() => void) | null = null;
+	/** Releases the shared lock that tells sweeps this tab shows the open session. */
+	#releaseOpen: () => void = () => {};
 	/** The session `on_session_finalize` already fired for in this visit, if any. */
 	#finalizedId: string | null = null;
 	/** Unsent text per session ('' for the new-session view), kept across page changes. */
@@ -61,6 +63,8 @@ export class ChatState {
 		this.finalizeOpen();
 		this.#finalizedId = null;
 		this.#stop?.();
+		this.#releaseOpen();
+		this.#releaseOpen = id ? holdOpenLock(this.#services.profile.name, id) : () => {};
 		this.sessionId = id;
 		this.session = null;
 		this.messages = [];
@@ -99,6 +103,7 @@ export class ChatState {
 
 	close(): void {
 		this.#stop?.();
+		this.#releaseOpen();
 	}
 
 	/** The session a message goes to: the open one, or a new one for the draft view. */
@@ -115,7 +120,7 @@ export class ChatState {
 		const id = this.sessionId;
 		if (!id) return null;
 		if (this.running.has(id)) return ANSWERING_HERE;
-		return (await isLockHeld(TURN_LOCK_PREFIX + id)) ? ANSWERING_ELSEWHERE : null;
+		return (await isWorkLockHeld(this.#services.profile.name, id)) ? ANSWERING_ELSEWHERE : null;
 	}
 
 	/**
@@ -186,8 +191,11 @@ export class ChatState {
 		try {
 			const deps = await raceAbort(this.#services.turnDeps(sessionId), controller.signal);
 			// The lock tells other tabs (and a reload's repair pass) that this answer is alive.
-			await withFreeLock(TURN_LOCK_PREFIX + sessionId, () => new Error(ANSWERING_ELSEWHERE), () =>
-				turn(deps, { sessionId, signal: controller.signal, onEvent })
+			await withWorkLock(
+				this.#services.profile.name,
+				sessionId,
+				{ kind: 'turn', controller, refusal: () => new Error(ANSWERING_ELSEWHERE) },
+				(signal) => turn(deps, { sessionId, signal, onEvent })
 			);
 		} catch (error) {
 			// Not stored: throw, so the Message box gives the text back (a Stop is no failure).

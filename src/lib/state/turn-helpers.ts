@@ -1,4 +1,4 @@
-// Small helpers of the chat store: throttled live text, per-session locks, error wording.
+// Small helpers of the chat store: throttled live text and error wording.
 
 /** Calls `fn` at most once per `ms` with the latest arguments; `cancel` drops a pending call. */
 export function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number) {
@@ -27,23 +27,4 @@ export function describeError(error: unknown): string {
 		return 'Your browser refused to store more data (storage is full). Free some space, or export and delete old sessions, then try again.';
 	}
 	return message;
-}
-
-/** Whether any tab of this origin holds the Web Lock `name` right now. */
-export async function isLockHeld(name: string): Promise<boolean> {
-	if (typeof navigator === 'undefined' || !navigator.locks) return false;
-	const { held = [] } = await navigator.locks.query();
-	return held.some((lock) => lock.name === name);
-}
-
-/**
- * Runs `work` holding the Web Lock `name`, or throws `refusal()` at once if another holder has
- * it: waiting would hold the user's text where nothing shows it and a closed tab loses it.
- */
-export async function withFreeLock<T>(name: string, refusal: () => Error, work: () => Promise<T>): Promise<T> {
-	if (typeof navigator === 'undefined' || !navigator.locks) return work();
-	return navigator.locks.request(name, { ifAvailable: true }, (lock) => {
-		if (!lock) throw refusal();
-		return work();
-	}) as Promise<T>;
 }

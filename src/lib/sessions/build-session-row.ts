@@ -1,0 +1,40 @@
+// The one place a session row is built: new sessions, compaction rotation, branches and
+// imports all start from here, so a new field is added once.
+import { NO_COMPACTION_STATE, type ParentKind, type SessionRow } from '../db/schema';
+import { nowOf, threadKey, type SessionContext } from './session-context';
+
+export interface NewSessionOptions {
+	provider: string;
+	model: string;
+	title?: string;
+	/** Keep an existing thread key (rotation, /new, /reset); a new thread otherwise. */
+	session_key?: string;
+	parent_session_id?: string;
+	parent_kind?: ParentKind;
+}
+
+export function buildSessionRow(ctx: SessionContext, options: NewSessionOptions, id: string = crypto.randomUUID()): SessionRow {
+	const now = nowOf(ctx);
+	const title = options.title?.trim();
+	return {
+		id,
+		profile: ctx.profile,
+		title: title || 'New session',
+		title_source: title ? 'user' : 'auto',
+		session_key: options.session_key ?? threadKey(ctx, id),
+		created_at: now,
+		last_activity_at: now,
+		ended_at: null,
+		end_reason: null,
+		parent_session_id: options.parent_session_id ?? null,
+		parent_kind: options.parent_session_id ? (options.parent_kind ?? 'branch') : null,
+		archived: 0,
+		pinned: 0,
+		provider: options.provider,
+		model: options.model,
+		message_count: 0,
+		token_estimate: 0,
+		next_seq: 0,
+		compaction: { ...NO_COMPACTION_STATE }
+	};
+}
