@@ -36,6 +36,20 @@ function closeToolCalls(messages: ChatMessage[]): ChatMessage[] {
 	});
 }
 
+/**
+ * Providers also reject a tool result whose call is not in the assistant message right before
+ * it. Compaction never cuts a call from its results, but a history written by an older version
+ * or another client might: such results are dropped rather than sent.
+ */
+function dropOrphanResults(messages: ChatMessage[]): ChatMessage[] {
+	let open = new Set<string>();
+	return messages.filter((message) => {
+		if (message.role === 'tool') return open.has(message.tool_call_id ?? '');
+		open = new Set((message.tool_calls ?? []).map((call) => call.id));
+		return true;
+	});
+}
+
 export function buildRequestMessages(options: {
 	systemPrompt: string;
 	rows: MessageRow[];
@@ -52,5 +66,5 @@ export function buildRequestMessages(options: {
 		}
 		messages.push(message);
 	}
-	return closeToolCalls(messages);
+	return closeToolCalls(dropOrphanResults(messages));
 }

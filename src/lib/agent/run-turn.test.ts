@@ -214,7 +214,7 @@ describe('Stop before the model is asked', () => {
 		const turn = runTurn(depsFor(provider, { hooks }), { sessionId: session.id, text: 'Hi', signal: controller.signal });
 		await new Promise((r) => setTimeout(r, 20));
 		controller.abort();
-		expect(await turn).toEqual({ status: 'aborted', content: '' });
+		expect(await turn).toEqual({ status: 'aborted', content: '', sessionId: session.id });
 		expect(requests).toHaveLength(0);
 		expect((await listMessages(db, session.id)).map((r) => r.role)).toEqual(['user']);
 		// Retry then answers the message that was left without one.
@@ -232,9 +232,11 @@ describe('Stop while tools run', () => {
 		});
 		const session = await newSession();
 		const controller = new AbortController();
-		const tools = { schemas: () => [], run: () => new Promise<string>(() => {}) };
+		let started = () => {};
+		const running = new Promise<void>((resolve) => (started = resolve));
+		const tools = { schemas: () => [], run: () => (started(), new Promise<string>(() => {})) };
 		const turn = runTurn(depsFor(provider, { tools }), { sessionId: session.id, text: 'go', signal: controller.signal });
-		await new Promise((r) => setTimeout(r, 30));
+		await running;
 		controller.abort();
 		expect((await turn).status).toBe('aborted');
 		const rows = await listMessages(db, session.id);

@@ -1,6 +1,9 @@
-// The turn loop: store the user's message, collect plugin context, stream the answer (and
-// any tool rounds), and persist each result with its status.
-import { appendMessages, deleteMessages, listMessages, updateMessage } from '../db/message-verbs';
+// The turn loop: store the user's message, compact first when the request would not fit,
+// collect plugin context, stream the answer (and any tool rounds), and persist each result
+// with its status. Compaction inside a turn (post_tool, overflow) is followed by a fresh
+// pre_llm_call before the next request, so re-injected context reaches it.
+import { appendMessages, deleteMessages, updateMessage } from '../db/message-verbs';
+import { listActiveMessages } from '../db/compaction-verbs';
 import type { InjectedContext, MessageRow } from '../db/schema';
 import { getSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
@@ -10,12 +13,15 @@ import { isAbortError } from '../providers/abort';
 import { joinInjected } from '../hooks/dispatch-results';
 import { raceAbort } from './race-abort';
 import { runToolCalls } from './run-tool-calls';
+import type { CompactionOutcome } from './compaction-types';
 import type { TurnDeps, TurnEvent } from './turn-deps';
 
 export interface TurnResult {
 	status: MessageRow['status'];
 	content: string;
 	error?: string;
+	/** The session the turn ended in: a compaction that rotated moves it to a child session. */
+	sessionId?: string;
 }
 
 export interface TurnInput {
@@ -24,6 +30,8 @@ export interface TurnInput {
 	onEvent?: (event: TurnEvent) => void;
 }
 
+const isUserMessage = (row: MessageRow) => row.role === 'user' && row.kind === 'message';
+
 /** A new user turn: stores `text` as the user's message, then answers it. */
 export async function runTurn(deps: TurnDeps, input: TurnInput & { text: string }): Promise<TurnResult> {
 	const now = deps.now ?? Date.now;
@@ -31,95 +39,172 @@ export async function runTurn(deps: TurnDeps, input: TurnInput & { text: string 
 		{ id: crypto.randomUUID(), role: 'user', content: input.text, status: 'complete', kind: 'message', created_at: now() }
 	], now());
 	input.onEvent?.({ type: 'user_stored', key: [user.session_id, user.seq] });
-	return answerUserMessage(deps, input, user);
+	return new Turn(deps, input, user).answer();
 }
 
 /** Retry: drops the answer(s) after the last user message and answers it again. */
 export async function retryTurn(deps: TurnDeps, input: TurnInput): Promise<TurnResult> {
-	const rows = await listMessages(deps.db, input.sessionId);
-	const user = rows.findLast((row) => row.role === 'user' && row.kind === 'message' && row.active === 1);
+	const rows = await listActiveMessages(deps.db, input.sessionId);
+	const user = rows.findLast(isUserMessage);
 	if (!user) throw new Error('There is no message to retry.');
 	// The answer to the last message is dropped and asked again; commands run since stay.
 	const answer = rows.filter((row) => row.seq > user.seq && row.kind === 'message');
 	await deleteMessages(deps.db, input.sessionId, answer.map((row) => row.seq));
-	return answerUserMessage(deps, input, user);
+	return new Turn(deps, input, user).answer();
 }
 
-async function answerUserMessage(deps: TurnDeps, input: TurnInput, user: MessageRow): Promise<TurnResult> {
-	const now = deps.now ?? Date.now;
-	const onEvent = input.onEvent ?? (() => {});
-	const session = await getSession(deps.db, input.sessionId);
-	if (!session) throw new Error(`Session ${input.sessionId} no longer exists.`);
-	// Read once for the plugins and the first request; again only after tool results are added.
-	let rows = await listMessages(deps.db, input.sessionId);
-	const history = contextRows(rows).filter((r) => r.seq < user.seq);
-	const collecting = deps.hooks?.collect('pre_llm_call', {
-		session_id: session.id,
-		session_key: session.session_key,
-		user_message: user.content,
-		conversation_history: history.map((row) => ({ role: row.role, content: row.content })),
-		is_first_turn: !history.some((row) => row.role === 'user'),
-		model: deps.model,
-		platform: deps.platform,
-		profile: deps.profile
-	}, input.signal);
-	let injectedItems: Awaited<NonNullable<typeof collecting>>;
-	try {
-		injectedItems = (await raceAbort(collecting ?? Promise.resolve([]), input.signal)) ?? [];
-	} catch (error) {
-		// Stopped while plugins were still answering: the message stays, with no answer yet.
-		if (isAbortError(error)) return { status: 'aborted', content: '' };
-		throw error;
-	}
-	const injected: InjectedContext[] = injectedItems.map((item) => ({
-		plugin_id: item.plugin_id,
-		plugin_name: deps.pluginName?.(item.plugin_id) ?? item.plugin_id,
-		text: item.text
-	}));
-	// Kept beside the message for the disclosure; the stored content stays what the user wrote.
-	await updateMessage(deps.db, [user.session_id, user.seq], { injected });
-	const injectedText = joinInjected(injected);
+class Turn {
+	#sessionId: string;
+	#rows: MessageRow[] = [];
+	#user: MessageRow;
+	#injected: InjectedContext[] = [];
+	readonly #deps: TurnDeps;
+	readonly #input: TurnInput;
+	readonly #onEvent: (event: TurnEvent) => void;
 
-	const maxRounds = deps.maxRounds ?? 8;
-	let result: TurnResult = { status: 'error', content: '', error: 'No answer.' };
-	let usage = null;
-	for (let round = 0; round < maxRounds; round++) {
-		if (input.signal?.aborted) return { status: 'aborted', content: result.content };
-		const [assistant] = await appendMessages(deps.db, session.id, [
-			{ id: crypto.randomUUID(), role: 'assistant', content: '', status: 'streaming', kind: 'message', created_at: now(), model: deps.model, provider: deps.provider.id }
-		], now());
-		const key: [string, number] = [assistant.session_id, assistant.seq];
-		onEvent({ type: 'started', key });
-		const request = {
-			model: deps.model,
-			messages: buildRequestMessages({ systemPrompt: deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, rows, userSeq: user.seq, injected: injectedText }),
-			tools: deps.tools?.schemas(),
-			signal: input.signal
-		};
-		const answer = await streamAnswer(deps, request, key, onEvent);
-		if (answer.gone) return { status: 'aborted', content: answer.content };
-		usage = answer.usage ?? usage;
-		await updateMessage(deps.db, key, {
-			content: answer.content,
-			status: answer.status,
-			...(answer.error ? { error: answer.error } : {}),
-			...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {})
-		});
-		onEvent({ type: 'finished', key, status: answer.status });
-		result = { status: answer.status, content: answer.content, error: answer.error };
-		if (answer.status !== 'complete' || !answer.toolCalls.length || !deps.tools) break;
-		await runToolCalls(deps, session.id, answer.toolCalls, input.signal);
-		if (input.signal?.aborted) return { status: 'aborted', content: answer.content };
-		rows = await listMessages(deps.db, session.id);
+	constructor(deps: TurnDeps, input: TurnInput, user: MessageRow) {
+		this.#deps = deps;
+		this.#input = input;
+		this.#user = user;
+		this.#sessionId = input.sessionId;
+		this.#onEvent = input.onEvent ?? (() => {});
 	}
-	if (result.status === 'complete') {
-		void deps.hooks?.notify('post_llm_call', {
+
+	async answer(): Promise<TurnResult> {
+		const { deps, signal } = { deps: this.#deps, signal: this.#input.signal };
+		const gate = deps.compaction;
+		const stopped = (content = ''): TurnResult => ({ status: 'aborted', content, sessionId: this.#sessionId });
+		try {
+			// pre_api and gateway_hygiene run before pre_llm_call: re-injected context reaches this request.
+			if (gate) this.#follow(await gate.beforeTurn(this.#sessionId, signal));
+			if (signal?.aborted) return stopped();
+			await this.#collect();
+		} catch (error) {
+			// Stopped while compacting or while plugins were answering: the message stays, unanswered.
+			if (isAbortError(error)) return stopped();
+			throw error;
+		}
+		const maxRounds = deps.maxRounds ?? 8;
+		let result: TurnResult = { status: 'error', content: '', error: 'No answer.' };
+		let usage = null;
+		let afterTools = false;
+		let overflowRetried = false;
+		for (let round = 0; round < maxRounds; round++) {
+			if (signal?.aborted) return stopped(result.content);
+			if (gate) {
+				const outcome = await gate.beforeRequest(this.#sessionId, this.#injected.map((i) => i.text), afterTools, signal);
+				if (this.#follow(outcome)) await this.#collect();
+			}
+			if (signal?.aborted) return stopped(result.content);
+			afterTools = false;
+			this.#rows = await listActiveMessages(deps.db, this.#sessionId);
+			const [assistant] = await appendMessages(deps.db, this.#sessionId, [
+				{ id: crypto.randomUUID(), role: 'assistant', content: '', status: 'streaming', kind: 'message', created_at: this.#now(), model: deps.model, provider: deps.provider.id }
+			], this.#now());
+			const key: [string, number] = [assistant.session_id, assistant.seq];
+			this.#onEvent({ type: 'started', key });
+			const request = {
+				model: deps.model,
+				messages: buildRequestMessages({ systemPrompt: deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, rows: this.#rows, userSeq: this.#user.seq, injected: joinInjected(this.#injected) }),
+				tools: deps.tools?.schemas(),
+				signal
+			};
+			const answer = await streamAnswer(deps, request, key, this.#onEvent);
+			if (answer.gone) return stopped(answer.content);
+			usage = answer.usage ?? usage;
+			if (answer.overflow && gate && !signal?.aborted) {
+				if (!overflowRetried) {
+					// Compact, then ask again once: the failed answer makes way for the retried one.
+					overflowRetried = true;
+					await deleteMessages(deps.db, this.#sessionId, [key[1]]);
+					this.#onEvent({ type: 'finished', key, status: 'aborted' });
+					const outcome = await gate.onOverflow(this.#sessionId, signal);
+					if (this.#follow(outcome)) {
+						await this.#collect();
+						continue;
+					}
+					const stored = await this.#storeFailure(`${answer.error} Compacting the conversation did not help: ${outcome.status === 'noop' ? outcome.message : ''}`);
+					return { ...stored, sessionId: this.#sessionId };
+				}
+				answer.error = `${answer.error} It was compacted once already: start a new session, or choose a model with a larger context window.`;
+			}
+			await updateMessage(deps.db, key, {
+				content: answer.content,
+				status: answer.status,
+				...(answer.error ? { error: answer.error } : {}),
+				...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {})
+			});
+			this.#onEvent({ type: 'finished', key, status: answer.status });
+			result = { status: answer.status, content: answer.content, error: answer.error };
+			if (answer.cleared > 0 && gate) await gate.onProviderCompacted(this.#sessionId, answer.cleared);
+			if (answer.status !== 'complete' || !answer.toolCalls.length || !deps.tools) break;
+			await runToolCalls(deps, this.#sessionId, answer.toolCalls, signal);
+			if (signal?.aborted) return stopped(answer.content);
+			afterTools = true;
+		}
+		if (result.status === 'complete') {
+			await gate?.afterAnswer(this.#sessionId, usage).catch(() => {});
+			void deps.hooks?.notify('post_llm_call', {
+				session_id: this.#sessionId,
+				user_message: this.#user.content,
+				assistant_response: result.content,
+				model: deps.model,
+				usage
+			});
+		}
+		return { ...result, sessionId: this.#sessionId };
+	}
+
+	#now(): number {
+		return (this.#deps.now ?? Date.now)();
+	}
+
+	/** Follows a compaction that happened (into a child session, if it rotated); true if one did. */
+	#follow(outcome: CompactionOutcome | null): boolean {
+		if (outcome?.status !== 'compacted') return false;
+		if (outcome.rotated) {
+			this.#onEvent({ type: 'rotated', from: this.#sessionId, to: outcome.sessionId });
+			this.#sessionId = outcome.sessionId;
+		}
+		return true;
+	}
+
+	/** pre_llm_call: plugin context for the next request, kept beside the user message for the disclosure. */
+	async #collect(): Promise<void> {
+		const { deps } = { deps: this.#deps };
+		const session = await getSession(deps.db, this.#sessionId);
+		if (!session) throw new Error(`Session ${this.#sessionId} no longer exists.`);
+		this.#rows = await listActiveMessages(deps.db, this.#sessionId);
+		// After a rotation or a native compaction the user's message may live in a new row.
+		this.#user = this.#rows.findLast(isUserMessage) ?? this.#user;
+		const history = contextRows(this.#rows).filter((row) => row.seq < this.#user.seq);
+		// A compacted conversation is never a first turn, whatever its history now looks like.
+		const compacted = session.parent_kind === 'compression' || this.#rows.some((row) => row.kind === 'summary' || row.compaction);
+		const collecting = deps.hooks?.collect('pre_llm_call', {
 			session_id: session.id,
-			user_message: user.content,
-			assistant_response: result.content,
+			session_key: session.session_key,
+			user_message: this.#user.content,
+			conversation_history: history.map((row) => ({ role: row.role, content: row.content })),
+			is_first_turn: !compacted && !history.some((row) => row.role === 'user'),
 			model: deps.model,
-			usage
-		});
+			platform: deps.platform,
+			profile: deps.profile
+		}, this.#input.signal);
+		const items = (await raceAbort(collecting ?? Promise.resolve([]), this.#input.signal)) ?? [];
+		this.#injected = items.map((item) => ({
+			plugin_id: item.plugin_id,
+			plugin_name: deps.pluginName?.(item.plugin_id) ?? item.plugin_id,
+			text: item.text
+		}));
+		// Kept beside the message for the disclosure; the stored content stays what the user wrote.
+		await updateMessage(deps.db, [this.#user.session_id, this.#user.seq], { injected: this.#injected });
 	}
-	return result;
+
+	async #storeFailure(error: string): Promise<TurnResult> {
+		const [row] = await appendMessages(this.#deps.db, this.#sessionId, [
+			{ id: crypto.randomUUID(), role: 'assistant', content: '', status: 'error', error, kind: 'message', created_at: this.#now(), model: this.#deps.model, provider: this.#deps.provider.id }
+		], this.#now());
+		this.#onEvent({ type: 'finished', key: [row.session_id, row.seq], status: 'error' });
+		return { status: 'error', content: '', error };
+	}
 }

@@ -117,7 +117,7 @@ describe('answers cut off at the output limit', () => {
 		const deps = depsFor(providerFor(preset), { checkpointMs: 0 });
 		const session = await newSession();
 		const first = await runTurn(deps, { sessionId: session.id, text: 'Tell me everything' });
-		expect(first).toEqual({ status: 'incomplete', content: 'The first half of', error: OUTPUT_LIMIT_MESSAGE });
+		expect(first).toEqual({ status: 'incomplete', content: 'The first half of', error: OUTPUT_LIMIT_MESSAGE, sessionId: session.id });
 		expect((await listMessages(db, session.id))[1]).toMatchObject({
 			status: 'incomplete',
 			content: 'The first half of',

@@ -14,7 +14,14 @@ export interface StreamedAnswer {
 	error?: string;
 	/** The row disappeared mid-stream (the session was deleted): stop the turn. */
 	gone: boolean;
+	/** The provider said the request did not fit its context window (an error or a stop reason). */
+	overflow: boolean;
+	/** Tool results the provider says it cleared from its own context while answering. */
+	cleared: number;
 }
+
+/** Stop reasons that mean the context window ran out (Anthropic's, and the neutral name). */
+const OVERFLOW_STOPS = new Set(['model_context_window_exceeded', 'context_window_exceeded']);
 
 /** Stored as the error of an answer the provider cut off at its output limit. */
 export const OUTPUT_LIMIT_MESSAGE = "The answer reached the model's output limit.";
@@ -27,7 +34,7 @@ export async function streamAnswer(
 ): Promise<StreamedAnswer> {
 	const now = deps.now ?? Date.now;
 	const every = deps.checkpointMs ?? 250;
-	const answer: StreamedAnswer = { content: '', toolCalls: [], usage: null, status: 'complete', gone: false };
+	const answer: StreamedAnswer = { content: '', toolCalls: [], usage: null, status: 'complete', gone: false, overflow: false, cleared: 0 };
 	let finishReason: string | null = null;
 	let saved = '';
 	let lastWrite = -Infinity;
@@ -60,10 +67,15 @@ export async function streamAnswer(
 				if (answer.gone) return answer;
 			} else if (event.type === 'tool_call') answer.toolCalls.push(event.call);
 			else if (event.type === 'usage') answer.usage = event.usage;
+			else if (event.type === 'context_compacted') answer.cleared += event.cleared_tool_results;
 			else if (event.type === 'done') finishReason = event.finish_reason;
 		}
 		if (request.signal?.aborted) answer.status = 'aborted';
-		else if (finishReason === 'length') {
+		else if (finishReason && OVERFLOW_STOPS.has(finishReason)) {
+			answer.status = 'incomplete';
+			answer.overflow = true;
+			answer.error = 'The conversation no longer fits in the model\u2019s context window.';
+		} else if (finishReason === 'length') {
 			// Cut off by max_tokens: offered for Retry rather than shown as a finished answer.
 			answer.status = 'incomplete';
 			answer.error = OUTPUT_LIMIT_MESSAGE;
@@ -76,6 +88,7 @@ export async function streamAnswer(
 		} else {
 			answer.status = 'error';
 			answer.error = error instanceof Error ? error.message : String(error);
+			answer.overflow = error instanceof ProviderError && error.kind === 'overflow';
 		}
 	} finally {
 		clearTimeout(trailing);

@@ -3,6 +3,7 @@ import type { PalimpsestDb } from '../db/database';
 import type { InjectedContext, ToolDecision } from '../hooks/dispatch-results';
 import type { CollectorHookName, DirectiveHookName, HookPayload, ObserverHookName } from '../hooks/hook-map';
 import type { Provider, ToolSchema } from '../providers/types';
+import type { TurnCompaction } from './compaction-gates';
 
 export interface TurnHooks {
 	collect<N extends CollectorHookName>(name: N, payload: HookPayload<N>, signal?: AbortSignal): Promise<InjectedContext[]>;
@@ -25,6 +26,8 @@ export interface TurnDeps {
 	hooks?: TurnHooks;
 	tools?: TurnTools;
 	systemPrompt?: string;
+	/** When compaction runs inside the turn (thresholds, overflow, the provider's own). */
+	compaction?: TurnCompaction;
 	/** Display name of a plugin, for the "Context added by plugins" disclosure. */
 	pluginName?: (pluginId: string) => string;
 	/** How often streamed text is checkpointed to the database. */
@@ -38,4 +41,6 @@ export type TurnEvent =
 	| { type: 'user_stored'; key: [string, number] }
 	| { type: 'started'; key: [string, number] }
 	| { type: 'text'; key: [string, number]; text: string }
-	| { type: 'finished'; key: [string, number]; status: string };
+	| { type: 'finished'; key: [string, number]; status: string }
+	/** A compaction rotated the session: the turn goes on in the child session `to`. */
+	| { type: 'rotated'; from: string; to: string };

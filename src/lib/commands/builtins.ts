@@ -9,6 +9,8 @@ export interface BuiltinHost {
 	resetSession(invocation: CommandInvocation): Promise<void>;
 	setTitle(invocation: CommandInvocation, title: string): Promise<void>;
 	usage(invocation: CommandInvocation): Promise<string>;
+	/** `/compress [focus]`: compacts now; says what happened, and where the thread goes on. */
+	compress(invocation: CommandInvocation, focus: string): Promise<{ output: string; sessionId: string }>;
 }
 
 export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): void {
@@ -43,5 +45,12 @@ export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): 
 	registry.addBuiltin(
 		{ name: 'usage', description: 'Show messages and tokens in this session', args_hint: '' },
 		async (_args, invocation) => ({ output: await host.usage(invocation) })
+	);
+	registry.addBuiltin(
+		{ name: 'compress', description: 'Compact the conversation now, keeping what you name', args_hint: '[focus]' },
+		async (args, invocation) => {
+			const { output, sessionId } = await host.compress(invocation, args);
+			return { output, recordIn: sessionId };
+		}
 	);
 }

@@ -16,7 +16,8 @@ function registry(timeoutMs = 1000) {
 		newSession: vi.fn(async () => {}),
 		resetSession: vi.fn(async () => {}),
 		setTitle: vi.fn(async () => {}),
-		usage: async () => '3 messages'
+		usage: async () => '3 messages',
+		compress: vi.fn(async (inv: CommandInvocation, focus: string) => ({ output: focus ? `Kept ${focus}.` : 'Nothing to compact.', sessionId: `${inv.session_id}-next` }))
 	};
 	registerBuiltins(commands, host);
 	return { commands, host };
@@ -80,10 +81,10 @@ describe('plugin commands', () => {
 		// Reserved even in a registry with no built-ins registered at all.
 		expect(() => new CommandRegistry(() => 1000).add('p', 'archive', () => '', {})).toThrow('"/archive" is a built-in command');
 		// Reserved is not listed: the menu and /help show only commands that exist...
-		expect(commands.list().map((c) => c.name)).toEqual(['help', 'new', 'reset', 'title', 'usage']);
-		expect(commands.has('compress')).toBe(false);
+		expect(commands.list().map((c) => c.name)).toEqual(['compress', 'help', 'new', 'reset', 'title', 'usage']);
+		expect(commands.has('archive')).toBe(false);
 		// ...and typing one is the ordinary unknown command.
-		await expect(commands.execute('/compress', invocation)).rejects.toThrow(/^Unknown command \/compress\./);
+		await expect(commands.execute('/archive', invocation)).rejects.toThrow(/^Unknown command \/archive\./);
 	});
 
 	it('names close matches for an unknown command', async () => {
@@ -113,5 +114,14 @@ describe('built-ins', () => {
 		expect(await commands.execute('/new Plan B', invocation)).toEqual({ record: false });
 		expect(host.newSession).toHaveBeenCalledWith(invocation, 'Plan B');
 		expect((await commands.execute('/usage', invocation)).output).toBe('3 messages');
+	});
+});
+
+describe('/compress', () => {
+	it('passes its focus to the host and records its answer where the thread goes on', async () => {
+		const { commands, host } = registry();
+		expect(await commands.execute('/compress the API design', invocation)).toEqual({ output: 'Kept the API design.', recordIn: 's-1-next' });
+		expect(host.compress).toHaveBeenCalledWith(invocation, 'the API design');
+		expect((await commands.execute('/compress', invocation)).output).toBe('Nothing to compact.');
 	});
 });

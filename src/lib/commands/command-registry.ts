@@ -34,6 +34,8 @@ export interface CommandResult {
 	output?: string;
 	/** False for commands that replace the session (the old transcript is not the place for them). */
 	record?: boolean;
+	/** Record the command in this session instead (a compaction that rotated into a child). */
+	recordIn?: string;
 }
 
 export type BuiltinHandler = (args: string, invocation: CommandInvocation) => Promise<CommandResult>;

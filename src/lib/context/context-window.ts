@@ -1,13 +1,43 @@
-// Context windows of well-known models, for the context meter. Pure.
+// Context windows of well-known models and the output budget a request keeps free. Pure.
 
-/** The context window of well-known models, for the context meter. */
-export function contextWindowFor(model: string): number {
+/** Settings can override the window of any model by its exact name. */
+export type WindowOverrides = Readonly<Record<string, number>>;
+
+// First match wins; names are matched in lower case, vendor prefixes ("openai/") included.
+const WINDOWS: Array<[RegExp, number]> = [
+	[/^offline/, 32_000],
+	[/claude-(?:sonnet-4|opus-4|haiku-4)/, 200_000],
+	[/claude/, 200_000],
+	[/gpt-4\.1/, 1_047_576],
+	[/gpt-5/, 400_000],
+	[/gpt-4o|chatgpt-4o/, 128_000],
+	[/\bo[134](?:-mini|-pro)?\b/, 200_000],
+	[/gpt-4-turbo|gpt-4-1106|gpt-4-0125/, 128_000],
+	[/gpt-4-32k/, 32_768],
+	[/gpt-4(?:-|$)/, 8_192],
+	[/gpt-3\.5-turbo-instruct/, 4_096],
+	[/gpt-3\.5|gpt-35/, 16_385],
+	[/gemini-(?:1\.5|2|3)/, 1_048_576],
+	[/gemini/, 32_768],
+	[/llama-?3\.[1-3]|llama3\.[1-3]/, 128_000],
+	[/llama-?3|llama3/, 8_192],
+	[/mistral-large|mistral-medium|mistral-small|codestral/, 128_000],
+	[/mixtral/, 32_768],
+	[/qwen2\.5|qwen3/, 128_000],
+	[/deepseek/, 128_000]
+];
+
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
+
+/** The context window of `model`: an override from Settings, else the built-in table. */
+export function contextWindowFor(model: string, overrides: WindowOverrides = {}): number {
+	const override = overrides[model];
+	if (typeof override === 'number' && Number.isFinite(override) && override > 0) return override;
 	const name = model.toLowerCase();
-	if (name.startsWith('offline')) return 32_000;
-	if (/claude/.test(name)) return 200_000;
-	if (/gpt-4\.1|gemini/.test(name)) return 1_000_000;
-	if (/gpt-5/.test(name)) return 400_000;
-	if (/gpt-4-|gpt-4$/.test(name)) return 8_192;
-	if (/gpt-3\.5/.test(name)) return 16_385;
-	return 128_000;
+	return WINDOWS.find(([pattern]) => pattern.test(name))?.[1] ?? DEFAULT_CONTEXT_WINDOW;
+}
+
+/** Output tokens each request keeps free for the answer: a tenth of the window, at most 8,192. */
+export function reservedOutputFor(windowTokens: number): number {
+	return Math.min(8_192, Math.floor(windowTokens / 10));
 }

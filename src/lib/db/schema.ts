@@ -1,6 +1,7 @@
 // Row shapes of a profile database. Field names are snake_case because rows cross the plugin
 // boundary as payload data and are exported as JSON.
 import type { ToolCall, Role } from '../providers/types';
+import type { CompactionKind, CompactionReason } from '../hooks/hook-payloads';
 
 export type MessageStatus = 'complete' | 'streaming' | 'aborted' | 'error' | 'incomplete';
 export type MessageKind = 'message' | 'summary' | 'command' | 'notice';
@@ -44,6 +45,11 @@ export interface SessionRow {
 	/** The next free message seq, so appends need no read of the messages table. */
 	next_seq: number;
 	compaction: CompactionState;
+	/**
+	 * Provider-reported input tokens over this app's own count of the same request, so later
+	 * estimates follow the provider's tokenizer (absent until a provider reported usage).
+	 */
+	token_ratio?: number;
 }
 
 export interface InjectedContext {
@@ -52,8 +58,31 @@ export interface InjectedContext {
 	text: string;
 }
 
+/**
+ * What one compaction did, kept on the row that marks its place in the transcript (the summary,
+ * or a notice where tool outputs were pruned). `id` is the `compacted_by` of the rows it removed.
+ */
+export interface CompactionMarker {
+	id: string;
+	kind: CompactionKind;
+	reason: CompactionReason;
+	before_tokens: number;
+	after_tokens: number | null;
+	messages_removed: number | null;
+	/** Set in a rotated session: the parent whose rows this summary replaces. */
+	old_session_id?: string;
+	at: number;
+}
+
 export interface MessageRow {
 	session_id: string;
+	/**
+	 * Position in the session. Appends use whole numbers (the session's next_seq). A row that
+	 * compaction inserts (a summary, a pruned-output stub, a compaction notice) takes a
+	 * fractional seq halfway between its neighbours, so it sits exactly where the rows it
+	 * replaces were, under the same [session_id+seq] key order, with no renumbering of the
+	 * rows around it (see db/compaction-verbs.ts).
+	 */
 	seq: number;
 	id: string;
 	role: Role;
@@ -71,6 +100,8 @@ export interface MessageRow {
 	error?: string;
 	/** Plugin context appended to the outgoing copy of this user message (never to content). */
 	injected?: InjectedContext[];
+	/** On the row that marks a compaction in the transcript. */
+	compaction?: CompactionMarker;
 	model?: string;
 	provider?: string;
 }

@@ -34,13 +34,24 @@ describe('offline provider', () => {
 		expect(textOf(await ask('Show me a code example'))).toContain('```');
 	});
 
-	it('streams word-sized chunks, then usage, then done', async () => {
+	it('streams word-sized chunks, then done, and reports no usage it cannot count exactly', async () => {
 		const events = await ask('Tell me something');
 		const texts = events.filter((event) => event.type === 'text');
 		expect(texts.length).toBeGreaterThan(10);
-		expect(events.slice(-2).map((event) => event.type)).toEqual(['usage', 'done']);
-		const usage = events.at(-2);
-		expect(usage?.type === 'usage' && usage.usage.output_tokens).toBe(Math.ceil(textOf(events).length / 4));
+		expect(events.at(-1)).toEqual({ type: 'done', finish_reason: 'stop' });
+		expect(events.some((event) => event.type === 'usage')).toBe(false);
+	});
+
+	it('reports exact usage from the counter it is given', async () => {
+		const counted: string[][] = [];
+		const counting = createOfflineProvider({ delayMs: 0, countTokens: async (texts) => (counted.push(texts), texts.map((t) => t.length)) });
+		const events = await collect(counting.stream({ model: 'offline-mini', messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'Tell me' }] }));
+		const answer = textOf(events);
+		expect(counted).toEqual([['sys', 'Tell me', answer]]);
+		expect(events.slice(-2)).toEqual([
+			{ type: 'usage', usage: { input_tokens: 3 + 7, output_tokens: answer.length } },
+			{ type: 'done', finish_reason: 'stop' }
+		]);
 	});
 
 	it('echoes the rest of an echo: message verbatim', async () => {
@@ -102,5 +113,57 @@ describe('offline provider', () => {
 		};
 		await expect(run()).rejects.toMatchObject({ name: 'AbortError' });
 		expect(seen).toHaveLength(3);
+	});
+});
+
+describe('offline tool use and context management', () => {
+	const tools = [{ name: 'search', description: 'Search', parameters: { type: 'object' } }];
+
+	it('calls an offered tool for tool:NAME {json}, and reports its result after the round', async () => {
+		const messages: ChatMessage[] = [{ role: 'user', content: 'tool:search {"q":"tides"}' }];
+		const events = await collect(offline.stream({ model: 'offline-mini', messages, tools }));
+		const call = events.find((e) => e.type === 'tool_call');
+		expect(call?.type === 'tool_call' && call.call).toMatchObject({ name: 'search', arguments: '{"q":"tides"}' });
+		expect(events.at(-1)).toEqual({ type: 'done', finish_reason: 'tool_calls' });
+		const id = call?.type === 'tool_call' ? call.call.id : '';
+		const after = await collect(
+			offline.stream({
+				model: 'offline-mini',
+				tools,
+				messages: [...messages, { role: 'assistant', content: '', tool_calls: [{ id, name: 'search', arguments: '{}' }] }, { role: 'tool', tool_call_id: id, content: 'High tide at 6pm.' }]
+			})
+		);
+		expect(textOf(after)).toContain('**search** returned 17 characters: High tide at 6pm.');
+	});
+
+	it('does not call a tool the request does not offer', async () => {
+		const events = await collect(offline.stream({ model: 'offline-mini', messages: [{ role: 'user', content: 'tool:rm {}' }] }));
+		expect(events.some((e) => e.type === 'tool_call')).toBe(false);
+	});
+
+	it('clears all but its newest 3 long tool results once more than 6 arrive, and says so', async () => {
+		const results = (n: number): ChatMessage[] => Array.from({ length: n }, (_, i) => ({ role: 'tool', tool_call_id: `c${i}`, content: 'x'.repeat(500) }));
+		const stream = (n: number) => collect(offline.stream({ model: 'offline-mini', messages: [{ role: 'user', content: 'go' }, ...results(n), { role: 'user', content: 'next' }] }));
+		expect((await stream(6)).some((e) => e.type === 'context_compacted')).toBe(false);
+		expect((await stream(8))[0]).toEqual({ type: 'context_compacted', cleared_tool_results: 5 });
+	});
+
+	it('compacts a history natively into a recap and the last exchange', async () => {
+		const history: ChatMessage[] = [
+			{ role: 'system', content: 'sys' },
+			{ role: 'user', content: 'Plan the trip to Lisbon' },
+			{ role: 'assistant', content: 'Day one: Alfama.' },
+			{ role: 'user', content: 'And day two?' },
+			{ role: 'assistant', content: 'Belém.' },
+			{ role: 'user', content: 'Book it' }
+		];
+		const compacted = await offline.compact!(history);
+		expect(compacted).toHaveLength(3);
+		expect(compacted[0]).toMatchObject({ role: 'user', summary: true });
+		expect(compacted[0].content).toContain('- The user asked: Plan the trip to Lisbon');
+		expect(compacted[0].content).toContain('- The assistant answered: Day one: Alfama.');
+		expect(compacted.slice(1)).toEqual(history.slice(4));
+		// Compacting again keeps the recap's lines and adds nothing new: there is nothing to drop.
+		expect(await offline.compact!([history[0], ...compacted])).toEqual(compacted);
 	});
 });

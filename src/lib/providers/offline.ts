@@ -3,12 +3,19 @@
 
 import { sleep as defaultSleep, throwIfAborted } from './abort';
 import { composeOfflineAnswer } from './offline-answer';
-import type { ChatRequest, Provider, StreamEvent } from './types';
+import { compactOffline } from './offline-compact';
+import { answerAfterTools, clearedToolResults, offlineToolCall } from './offline-tools';
+import type { ChatMessage, ChatRequest, Provider, StreamEvent } from './types';
 
 export interface OfflineOptions {
 	/** Fixed pause between chunks; by default it varies between 15 and 25 ms. Tests pass 0. */
 	delayMs?: number;
 	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+	/**
+	 * Exact token counts of texts (the app's tokenizer worker). Without it the offline model
+	 * reports no usage at all rather than a guess.
+	 */
+	countTokens?: (texts: string[]) => Promise<number[]>;
 }
 
 // Long answers stream several words per chunk so even 20,000 words finish in seconds.
@@ -23,8 +30,9 @@ export function chunkAnswer(text: string): string[] {
 	return chunks;
 }
 
-function estimateTokens(text: string): number {
-	return Math.ceil(text.length / 4);
+/** What a request costs: every message's text and tool calls, as the app counts them. */
+function promptTexts(messages: readonly ChatMessage[]): string[] {
+	return messages.map((m) => [m.content, ...(m.tool_calls ?? []).map((c) => `${c.name}(${c.arguments})`)].join('\n'));
 }
 
 export function createOfflineProvider(options: OfflineOptions = {}): Provider {
@@ -33,7 +41,16 @@ export function createOfflineProvider(options: OfflineOptions = {}): Provider {
 	async function* stream(request: ChatRequest): AsyncGenerator<StreamEvent> {
 		const { signal } = request;
 		throwIfAborted(signal);
-		const answer = composeOfflineAnswer(request.messages);
+		const cleared = clearedToolResults(request.messages);
+		if (cleared > 0) yield { type: 'context_compacted', cleared_tool_results: cleared };
+		const call = offlineToolCall(request.messages, request.tools);
+		if (call) {
+			yield { type: 'tool_call', call };
+			yield* usage(request, '');
+			yield { type: 'done', finish_reason: 'tool_calls' };
+			return;
+		}
+		const answer = answerAfterTools(request.messages) ?? composeOfflineAnswer(request.messages);
 		const chunks = chunkAnswer(answer);
 		for (let i = 0; i < chunks.length; i++) {
 			const delay = options.delayMs ?? 15 + ((i * 7) % 11);
@@ -42,12 +59,15 @@ export function createOfflineProvider(options: OfflineOptions = {}): Provider {
 			yield { type: 'text', text: chunks[i] };
 		}
 		throwIfAborted(signal);
-		const prompt = request.messages.map((message) => message.content).join('\n');
-		yield {
-			type: 'usage',
-			usage: { input_tokens: estimateTokens(prompt), output_tokens: estimateTokens(answer) }
-		};
+		yield* usage(request, answer);
 		yield { type: 'done', finish_reason: 'stop' };
+	}
+
+	async function* usage(request: ChatRequest, answer: string): AsyncGenerator<StreamEvent> {
+		if (!options.countTokens) return;
+		const counts = await options.countTokens([...promptTexts(request.messages), answer]);
+		const output = counts.pop() ?? 0;
+		yield { type: 'usage', usage: { input_tokens: counts.reduce((a, b) => a + b, 0), output_tokens: output } };
 	}
 
 	return {
@@ -55,6 +75,10 @@ export function createOfflineProvider(options: OfflineOptions = {}): Provider {
 		label: 'Offline model (built-in)',
 		offline: true,
 		stream,
-		listModels: async () => ['offline-mini']
+		listModels: async () => ['offline-mini'],
+		async compact(messages, signal) {
+			throwIfAborted(signal);
+			return compactOffline(messages);
+		}
 	};
 }

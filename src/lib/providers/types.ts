@@ -15,6 +15,8 @@ export interface ChatMessage {
 	content: string;
 	tool_calls?: ToolCall[];
 	tool_call_id?: string;
+	/** Marks a compaction summary (or a provider's opaque compaction item) in a history. */
+	summary?: boolean;
 }
 
 export interface ToolSchema {
@@ -40,6 +42,11 @@ export type StreamEvent =
 	| { type: 'text'; text: string }
 	| { type: 'tool_call'; call: ToolCall }
 	| { type: 'usage'; usage: Usage }
+	/**
+	 * The provider compacted the request's context on its own (e.g. cleared its oldest tool
+	 * results, as Anthropic's context editing does) and says how many tool results it dropped.
+	 */
+	| { type: 'context_compacted'; cleared_tool_results: number }
 	| { type: 'done'; finish_reason: string };
 
 export interface Provider {
@@ -57,6 +64,13 @@ export interface Provider {
 	stream(request: ChatRequest): AsyncIterable<StreamEvent>;
 	/** Models the provider offers, when it can list them. */
 	listModels?(signal?: AbortSignal): Promise<string[]>;
+	/**
+	 * Native compaction: the provider rewrites a history into a shorter one that replaces it
+	 * (OpenAI's Responses API `/responses/compact`; the offline model's own recap). The result
+	 * is the whole new history, system messages excluded; entries marked `summary` stand for
+	 * what was dropped.
+	 */
+	compact?(messages: ChatMessage[], signal?: AbortSignal): Promise<ChatMessage[]>;
 }
 
 export type ProviderErrorKind =

@@ -17,6 +17,8 @@ import { busySessions } from '../sessions/work-lock';
 import { createServices, type Services } from './services';
 import { SessionsState } from './sessions.svelte';
 import { SettingsState } from './settings.svelte';
+import { CompactionsState } from './compaction.svelte';
+import type { ContextWorkerStatus } from '../context/context-client';
 
 export class AppState {
 	status = $state<'loading' | 'ready' | 'failed'>('loading');
@@ -26,6 +28,9 @@ export class AppState {
 	sessions!: SessionsState;
 	chat!: ChatState;
 	plugins!: PluginsState;
+	compactions!: CompactionsState;
+	/** Whether token estimates are available ('unavailable' while the worker is being replaced). */
+	contextStatus = $state<ContextWorkerStatus>('idle');
 	#stops: Array<() => void> = [];
 
 	async start(): Promise<void> {
@@ -62,12 +67,14 @@ export class AppState {
 			commands,
 			tools,
 			pluginName: (id) => this.plugins.name(id),
-			pluginsReady: () => this.plugins.ready
+			pluginsReady: () => this.plugins.ready,
+			onWorkerStatus: (status) => (this.contextStatus = status)
 		});
-		registerBuiltins(commands, createBuiltinHost(this.services, (id) => this.chat.noteFinalized(id)));
+		this.compactions = new CompactionsState(this.services, (from, to) => this.chat.followRotation(from, to));
+		registerBuiltins(commands, createBuiltinHost(this.services, (id) => this.chat.noteFinalized(id), this.compactions));
 		this.sessions = new SessionsState(db);
-		this.chat = new ChatState(this.services);
-		this.#stops.push(this.settings.start(), this.sessions.start(), () => this.chat.close());
+		this.chat = new ChatState(this.services, this.compactions);
+		this.#stops.push(this.settings.start(), this.sessions.start(), () => this.chat.close(), () => this.services.worker.dispose());
 		// Plugins load after the first paint; the first turn waits for them a few seconds at most
 		// (STARTUP_PLUGIN_WAIT_MS).
 		queueMicrotask(() => this.#stops.push(this.plugins.start()));

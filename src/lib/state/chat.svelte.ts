@@ -14,8 +14,12 @@ import { parseCommand } from '../commands/parse-command';
 import { describeError, throttle } from './turn-helpers';
 import { holdOpenLock, isWorkLockHeld, withWorkLock } from '../sessions/work-lock';
 import { runTypedCommand } from './command-host';
+import { goto } from '$app/navigation';
+import type { CompactionsState } from './compaction.svelte';
 
 const LIVE_RENDER_MS = 50;
+/** The meter counts what is being typed once typing pauses this long. */
+const DRAFT_COUNT_MS = 300;
 const ANSWERING_HERE = 'Wait for the current answer, or stop it.';
 const ANSWERING_ELSEWHERE = 'This session is answering in another tab. Wait for it to finish, or stop it there.';
 
@@ -36,7 +40,14 @@ export class ChatState {
 	/** Provider and model for the next new session (the draft view before the first send). */
 	draft = $state({ provider: '', model: '' });
 	busy = $derived(this.sessionId !== null && this.running.has(this.sessionId));
+	/** Tokens of the text in the Message box (counted in the worker, debounced). */
+	draftTokens = $state(0);
 	#services: Services;
+	#compactions: CompactionsState;
+	/** Stored sessions opened in this tab that have not had a turn yet (the hygiene check). Not shown, so not reactive. */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity
+	#resumed = new Set<string>();
+	#draftTimer: ReturnType<typeof setTimeout> | undefined;
 	#stop: (() => void) | null = null;
 	/** Releases the shared lock that tells sweeps this tab shows the open session. */
 	#releaseOpen: () => void = () => {};
@@ -52,10 +63,34 @@ export class ChatState {
 	set draftText(text: string) {
 		if (text) this.#drafts.set(this.sessionId ?? '', text);
 		else this.#drafts.delete(this.sessionId ?? '');
+		this.#countDraft(text);
 	}
 
-	constructor(services: Services) {
+	constructor(services: Services, compactions: CompactionsState) {
 		this.#services = services;
+		this.#compactions = compactions;
+	}
+
+	#countDraft(text: string): void {
+		clearTimeout(this.#draftTimer);
+		if (!text.trim() || parseCommand(text.trim())) {
+			this.draftTokens = 0;
+			return;
+		}
+		const model = this.session?.model ?? this.#services.currentModel(this.draft).model;
+		this.#draftTimer = setTimeout(async () => {
+			try {
+				const { counts } = await this.#services.worker.countTexts([text], model);
+				if (this.draftText === text) this.draftTokens = counts[0];
+			} catch {
+				this.draftTokens = 0;
+			}
+		}, DRAFT_COUNT_MS);
+	}
+
+	/** A compaction moved the thread into a child session: follow it if it is the one shown. */
+	async followRotation(from: string, to: string): Promise<void> {
+		if (this.sessionId === from) await goto(`/s/${to}`);
 	}
 
 	open(id: string | null): void {
@@ -70,7 +105,10 @@ export class ChatState {
 		this.messages = [];
 		this.error = null;
 		this.loaded = false;
+		this.draftTokens = 0;
 		if (!id) return;
+		this.#resumed.add(id);
+		this.#countDraft(this.draftText);
 		void this.#services.refreshTokens(id);
 		const db = this.#services.db;
 		this.#stop = watch(
@@ -112,6 +150,8 @@ export class ChatState {
 		const choice = this.#services.currentModel(this.draft);
 		const row = await createSession(this.#services.sessionContext(), choice);
 		this.open(row.id);
+		// A session born in this tab is not a resumed one.
+		this.#resumed.delete(row.id);
 		return row.id;
 	}
 
@@ -143,6 +183,7 @@ export class ChatState {
 				return;
 			}
 			if (this.running.has(sessionId)) throw new Error(ANSWERING_HERE);
+			await this.#compactions.yieldTo(sessionId);
 			await this.#run(sessionId, (deps, input) => runTurn(deps, { ...input, text }), true);
 		} catch (error) {
 			if (!this.#drafts.get(target)) this.#drafts.set(target, text);
@@ -165,8 +206,15 @@ export class ChatState {
 			this.draft = { provider, model };
 			return;
 		}
-		await updateSession(this.#services.db, this.sessionId, { provider, model });
-		void this.#services.refreshTokens(this.sessionId);
+		const id = this.sessionId;
+		await updateSession(this.#services.db, id, { provider, model });
+		await this.#services.refreshTokens(id);
+		// A smaller window may no longer hold the conversation: compact it now, not at the next send.
+		const session = await getSession(this.#services.db, id);
+		const limit = this.#services.compactionSettings().threshold * this.#services.windowFor(model);
+		if (session && session.token_estimate > limit && !this.running.has(id)) {
+			await this.#compactions.compact(id, 'unknown').catch(() => {});
+		}
 	}
 
 	/**
@@ -175,6 +223,8 @@ export class ChatState {
 	 */
 	async #run(sessionId: string, turn: typeof retryTurn, hasUserText = false): Promise<void> {
 		let stored = !hasUserText;
+		let finishedIn = sessionId;
+		let completed = false;
 		const controller = new AbortController();
 		this.running.set(sessionId, controller);
 		this.error = null;
@@ -187,15 +237,29 @@ export class ChatState {
 			if (event.type === 'text') showText(liveKey(event.key), event.text);
 			// The stored row takes over once its status leaves 'streaming' (see MessageView).
 			if (event.type === 'finished') showText.cancel();
+			// The thread continues in a child session: it is busy too, and the view follows it.
+			if (event.type === 'rotated') {
+				finishedIn = event.to;
+				this.running.set(event.to, controller);
+				void this.followRotation(event.from, event.to);
+			}
 		};
 		try {
-			const deps = await raceAbort(this.#services.turnDeps(sessionId), controller.signal);
+			const resumed = this.#resumed.delete(sessionId);
+			const deps = await raceAbort(
+				this.#services.turnDeps(sessionId, { resumed, onProgress: this.#compactions.listener(sessionId) }),
+				controller.signal
+			);
 			// The lock tells other tabs (and a reload's repair pass) that this answer is alive.
 			await withWorkLock(
 				this.#services.profile.name,
 				sessionId,
 				{ kind: 'turn', controller, refusal: () => new Error(ANSWERING_ELSEWHERE) },
-				(signal) => turn(deps, { sessionId, signal, onEvent })
+				async (signal) => {
+					const result = await turn(deps, { sessionId, signal, onEvent });
+					completed = result.status === 'complete';
+					return result;
+				}
 			);
 		} catch (error) {
 			// Not stored: throw, so the Message box gives the text back (a Stop is no failure).
@@ -204,9 +268,13 @@ export class ChatState {
 			if (this.sessionId === sessionId) this.error = describeError(error);
 		} finally {
 			showText.cancel();
-			void this.#services.refreshTokens(sessionId);
-			this.running.delete(sessionId);
-			for (const key of [...this.live.keys()]) if (key.startsWith(`${sessionId}:`)) this.live.delete(key);
+			for (const id of sessionId === finishedIn ? [sessionId] : [sessionId, finishedIn]) {
+				this.running.delete(id);
+				for (const key of [...this.live.keys()]) if (key.startsWith(`${id}:`)) this.live.delete(key);
+			}
+			await this.#services.refreshTokens(finishedIn);
 		}
+		// After a finished answer, with the lock released: prune, micro-compact or summarise when due.
+		if (completed) void this.#compactions.idle(finishedIn);
 	}
 }

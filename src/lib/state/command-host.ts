@@ -8,9 +8,10 @@ import { getSession, renameSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
 import { replaceSession } from '../sessions/session-lifecycle';
 import { PLATFORM, type Services } from './services';
+import type { CompactionsState } from './compaction.svelte';
 
 /** `left(oldId)` tells the chat that the session layer already finalized the old session. */
-export function createBuiltinHost(services: Services, left: (oldId: string) => void): BuiltinHost {
+export function createBuiltinHost(services: Services, left: (oldId: string) => void, compactions: CompactionsState): BuiltinHost {
 	async function replace(invocation: CommandInvocation, reason: 'new_session' | 'reset', title = '') {
 		const old = await getSession(services.db, invocation.session_id);
 		// The same model again, unless its provider has been removed: then the default one.
@@ -23,6 +24,11 @@ export function createBuiltinHost(services: Services, left: (oldId: string) => v
 		newSession: (invocation, title) => replace(invocation, 'new_session', title),
 		resetSession: (invocation) => replace(invocation, 'reset'),
 		setTitle: (invocation, title) => renameSession(services.db, invocation.session_id, title),
+		async compress(invocation, focus) {
+			const outcome = await compactions.compact(invocation.session_id, 'manual', focus);
+			const sessionId = outcome.status === 'compacted' ? outcome.sessionId : invocation.session_id;
+			return { output: compactions.outcome.get(invocation.session_id) ?? '', sessionId };
+		},
 		async usage(invocation) {
 			const session = await getSession(services.db, invocation.session_id);
 			const rows = await listMessages(services.db, invocation.session_id);
@@ -60,17 +66,19 @@ export async function runTypedCommand(services: Services, sessionId: string, tex
 	let output: string | undefined;
 	let failed = false;
 	let record = true;
+	let recordIn = sessionId;
 	try {
 		const result = await services.commands.execute(text, invocationFor(services, session));
 		output = result.output;
 		record = result.record !== false;
+		recordIn = result.recordIn ?? sessionId;
 	} catch (error) {
 		output = error instanceof Error ? error.message : String(error);
 		failed = true;
 	}
 	if (!record) return;
 	const now = Date.now();
-	await appendMessages(services.db, sessionId, [
+	await appendMessages(services.db, recordIn, [
 		{ id: crypto.randomUUID(), role: 'user', kind: 'command', content: text.trim(), status: 'complete', created_at: now },
 		...(output !== undefined
 			? [{ id: crypto.randomUUID(), role: 'assistant' as const, kind: 'command' as const, content: output, status: failed ? ('error' as const) : ('complete' as const), created_at: now, ...(failed ? { error: output } : {}) }]

@@ -12,8 +12,11 @@ import { createProvider } from '../providers/create-provider';
 import { createOfflineProvider } from '../providers/offline';
 import type { Provider } from '../providers/types';
 import type { SessionContext } from '../sessions/session-context';
-import { createTokenClient, type TokenClient } from '../context/token-client';
-import { refreshTokenEstimate } from '../context/refresh-token-estimate';
+import { ContextWorker, type ContextWorkerStatus } from '../context/context-client';
+import { contextWindowFor, reservedOutputFor } from '../context/context-window';
+import { estimateSession, type RequestExtras } from '../context/estimate-session';
+import { createTurnCompaction } from '../agent/compaction-gates';
+import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../agent/compaction-types';
 import type { SettingsState } from './settings.svelte';
 
 export const PLATFORM = 'web';
@@ -45,13 +48,21 @@ export interface Services {
 	hooks: HookBus;
 	settings: SettingsState;
 	sessionContext(): SessionContext;
-	turnDeps(sessionId: string): Promise<TurnDeps>;
+	/** `resumed`: the first turn since a stored session was opened (the hygiene check applies). */
+	turnDeps(sessionId: string, options?: { resumed?: boolean; onProgress?: (progress: CompactionProgress) => void }): Promise<TurnDeps>;
 	/** The provider and model to use: the requested one if it still exists, else the default. */
 	currentModel(wanted?: Partial<ModelChoice>): ModelChoice;
 	modelOptions(): ModelOption[];
 	pluginName(pluginId: string): string;
+	/** The context worker: counting, planning and the extractive summary, off the main thread. */
+	worker: ContextWorker;
 	/** Recounts what is new in a session (in the worker) and updates its token estimate. */
 	refreshTokens(sessionId: string): Promise<void>;
+	/** The model's context window (Settings may override the built-in table). */
+	windowFor(model: string): number;
+	compactionSettings(): CompactionSettings;
+	/** Everything a compaction of this session needs. */
+	compactionDeps(sessionId: string, onProgress?: (progress: CompactionProgress) => void): Promise<CompactionDeps>;
 	tools?: ToolRegistry;
 	commands?: CommandRegistry;
 	/** Settles once enabled plugins had their first chance to load. */
@@ -67,10 +78,14 @@ export function createServices(parts: {
 	tools?: ToolRegistry;
 	commands?: CommandRegistry;
 	pluginsReady?: () => Promise<void>;
+	onWorkerStatus?: (status: ContextWorkerStatus) => void;
 }): Services {
 	const { db, profile, hooks, settings } = parts;
-	const offline = createOfflineProvider();
-	let tokenClient: TokenClient | null = null;
+	const worker = new ContextWorker({ onStatus: parts.onWorkerStatus });
+	// The offline model reports exact usage, counted by the same worker as everything else.
+	const offline = createOfflineProvider({
+		countTokens: async (texts) => (await worker.countTexts(texts, OFFLINE_MODEL)).counts
+	});
 
 	function providerFor(id: string): Provider {
 		if (id === OFFLINE_PROVIDER_ID) return offline;
@@ -81,6 +96,37 @@ export function createServices(parts: {
 
 	/** What is sent as the system prompt: the setting, or the built-in one when it is empty. */
 	const systemPrompt = () => settings.get('system_prompt') || DEFAULT_SYSTEM_PROMPT;
+
+	const windowFor = (model: string) => contextWindowFor(model, settings.get('context.windows'));
+
+	/** What every request of the session adds around its messages. */
+	function requestExtras(model: string): RequestExtras {
+		const tools = services.tools?.list().length ? services.tools.schemas() : undefined;
+		return { systemPrompt: systemPrompt(), toolSchemas: tools, reservedOutput: reservedOutputFor(windowFor(model)) };
+	}
+
+	function compactionSettings(): CompactionSettings {
+		const percent = (key: 'compaction.threshold' | 'compaction.hygiene_threshold' | 'compaction.idle_threshold') =>
+			Math.min(0.99, Math.max(0.05, Number(settings.get(key)) / 100));
+		return {
+			threshold: percent('compaction.threshold'),
+			hygieneThreshold: percent('compaction.hygiene_threshold'),
+			idleThreshold: percent('compaction.idle_threshold'),
+			tailTokens: Math.max(0, Number(settings.get('compaction.tail_tokens'))),
+			inPlace: settings.get('compaction.in_place') !== false,
+			micro: settings.get('compaction.micro') === true,
+			microEvery: Math.max(1, Number(settings.get('compaction.micro_every'))),
+			pruneMinReclaim: Math.max(0, Number(settings.get('compaction.prune_min_reclaim'))),
+			native: settings.get('compaction.native') === true
+		};
+	}
+
+	function summarizerFor(fallback: ModelChoice): CompactionDeps['summarizer'] {
+		const key = settings.get('compaction.model');
+		const choice = key ? parseChoiceKey(key) : fallback;
+		const option = modelOptions().find((o) => o.provider === choice.provider && o.model === choice.model) ?? fallback;
+		return { provider: providerFor(option.provider), model: option.model, windowTokens: windowFor(option.model) };
+	}
 
 	function modelOptions(): ModelOption[] {
 		return [
@@ -100,15 +146,35 @@ export function createServices(parts: {
 		sessionContext: () => ({ db, hooks, profile: profile.name, platform: PLATFORM }),
 		pluginName: (id) => parts.pluginName?.(id) ?? id,
 		modelOptions,
+		worker,
+		windowFor,
+		compactionSettings,
 		async refreshTokens(sessionId) {
 			const session = await getSession(db, sessionId);
 			if (!session) return;
-			tokenClient ??= createTokenClient();
 			try {
-				await refreshTokenEstimate(db, tokenClient, sessionId, session.model, systemPrompt());
+				await estimateSession(db, worker, sessionId, session.model, requestExtras(session.model));
 			} catch (error) {
 				console.warn('Could not update the token estimate', error);
 			}
+		},
+		async compactionDeps(sessionId, onProgress) {
+			const session = await getSession(db, sessionId);
+			if (!session) throw new Error('This session no longer exists.');
+			const provider = providerFor(session.provider);
+			return {
+				db,
+				counter: worker,
+				provider,
+				model: session.model,
+				summarizer: summarizerFor({ provider: session.provider, model: session.model }),
+				hooks,
+				sessions: services.sessionContext(),
+				settings: compactionSettings(),
+				windowTokens: windowFor(session.model),
+				request: requestExtras(session.model),
+				onProgress
+			};
 		},
 		currentModel(wanted = {}) {
 			const options = modelOptions();
@@ -120,7 +186,7 @@ export function createServices(parts: {
 				options[0];
 			return { provider: chosen.provider, model: chosen.model };
 		},
-		async turnDeps(sessionId) {
+		async turnDeps(sessionId, options = {}) {
 			const session = await getSession(db, sessionId);
 			if (!session) throw new Error('This session no longer exists.');
 			const provider = providerFor(session.provider);
@@ -129,6 +195,7 @@ export function createServices(parts: {
 			// is bounded once, at start-up: see STARTUP_PLUGIN_WAIT_MS).
 			await services.pluginsReady?.();
 			const tools = services.tools?.list().length ? services.tools : undefined;
+			const compaction = await services.compactionDeps(sessionId, options.onProgress);
 			return {
 				db,
 				provider,
@@ -138,7 +205,8 @@ export function createServices(parts: {
 				hooks,
 				tools,
 				systemPrompt: systemPrompt(),
-				pluginName: services.pluginName
+				pluginName: services.pluginName,
+				compaction: createTurnCompaction(compaction, { resumed: options.resumed ?? false })
 			};
 		}
 	};

@@ -15,7 +15,23 @@ export const SETTING_DEFAULTS = {
 	default_model: 'offline-mini',
 	providers: [] as ProviderConfig[],
 	'plugins.hook_callback_timeout': DEFAULT_TIMEOUT_SECONDS,
-	system_prompt: ''
+	system_prompt: '',
+	/** Percent of the context window above which a request is compacted first. */
+	'compaction.threshold': 80,
+	/** Percent above which a resumed session is compacted before its first new turn. */
+	'compaction.hygiene_threshold': 60,
+	/** Percent above which the idle pass after a turn compacts. */
+	'compaction.idle_threshold': 70,
+	'compaction.tail_tokens': 6000,
+	'compaction.in_place': true,
+	'compaction.micro': false,
+	'compaction.micro_every': 4,
+	'compaction.prune_min_reclaim': 4000,
+	'compaction.native': false,
+	/** Who writes summaries: a model choice key, or '' for the session's own model. */
+	'compaction.model': '',
+	/** Context windows set by the user, by exact model name. */
+	'context.windows': {} as Record<string, number>
 };
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -1,0 +1,108 @@
+// What a compaction changes, as plain data: the rows that leave the context, the rows that
+// take their place, and the new context in order (for the after-estimate and for rotation).
+import type { PlacedRow } from '../db/compaction-verbs';
+import type { NewMessage } from '../db/message-verbs';
+import type { CompactionMarker, MessageRow } from '../db/schema';
+import type { ContextRow } from '../context/context-rows';
+import type { PrunePlan, SummaryPlan } from '../context/plan-compaction';
+import type { ChatMessage } from '../providers/types';
+
+export interface CompactionChange {
+	removed: number[];
+	inserted: PlacedRow[];
+	/** The context after the change, oldest first. */
+	next: NewMessage[];
+}
+
+/** The marker is filled in once the after-estimate is known. */
+export type MarkerSlot = { marker: CompactionMarker | null };
+
+export function toContextRow(row: MessageRow): ContextRow {
+	return {
+		seq: row.seq,
+		role: row.role,
+		kind: row.kind === 'summary' ? 'summary' : 'message',
+		content: row.content,
+		tool_calls: row.tool_calls,
+		tool_call_id: row.tool_call_id,
+		tokens: row.tokens,
+		encoding: row.encoding
+	};
+}
+
+function newRow(fields: Partial<NewMessage> & Pick<NewMessage, 'role' | 'content' | 'kind'>, now: number): NewMessage {
+	return { id: crypto.randomUUID(), status: 'complete', created_at: now, ...fields };
+}
+
+function keepFields(row: MessageRow): NewMessage {
+	const { session_id: _s, seq: _q, active: _a, compacted_by: _c, ...rest } = row;
+	return { ...rest, id: crypto.randomUUID() };
+}
+
+/** Rows in seq order, with each new row placed at `position` (a seq between neighbours). */
+function ordered(context: readonly MessageRow[], removed: ReadonlySet<number>, added: Array<{ position: number; row: NewMessage }>): NewMessage[] {
+	const all = [
+		...context.filter((row) => !removed.has(row.seq)).map((row) => ({ position: row.seq, row: keepFields(row) })),
+		...added
+	];
+	return all.sort((a, b) => a.position - b.position).map((entry) => entry.row);
+}
+
+export function summaryChange(context: readonly MessageRow[], plan: SummaryPlan, summary: NewMessage): CompactionChange {
+	const removed = new Set(plan.removed);
+	const lastRemoved = Math.max(...plan.removed);
+	return {
+		removed: plan.removed,
+		inserted: [{ before: plan.firstKeptSeq, row: summary }],
+		next: ordered(context, removed, [{ position: lastRemoved + 1e-9, row: summary }])
+	};
+}
+
+export function pruneChange(context: readonly MessageRow[], plan: PrunePlan, notice: NewMessage, encoding: string, now: number): CompactionChange {
+	const stubs = plan.stubs.map((stub) => ({
+		seq: stub.seq,
+		row: newRow({ role: 'tool', kind: 'message', content: stub.content, tool_call_id: stub.tool_call_id, tokens: stub.tokens, encoding }, now)
+	}));
+	const first = Math.min(...stubs.map((stub) => stub.seq));
+	return {
+		removed: stubs.map((stub) => stub.seq),
+		inserted: [{ before: first, row: notice }, ...stubs.map((stub) => ({ after: stub.seq, row: stub.row }))],
+		next: ordered(
+			context,
+			new Set(stubs.map((stub) => stub.seq)),
+			stubs.map((stub) => ({ position: stub.seq, row: stub.row }))
+		)
+	};
+}
+
+const sameMessage = (a: ChatMessage, b: MessageRow) =>
+	a.role === b.role &&
+	a.content === b.content &&
+	(a.tool_call_id ?? '') === (b.tool_call_id ?? '') &&
+	JSON.stringify(a.tool_calls ?? []) === JSON.stringify(b.tool_calls ?? []);
+
+/**
+ * Native compaction returns the whole new history: what it shares with the end of the
+ * current context is kept as it is; the rest replaces everything before it.
+ */
+export function nativeChange(context: readonly MessageRow[], returned: readonly ChatMessage[], now: number): CompactionChange | null {
+	let shared = 0;
+	while (shared < returned.length && shared < context.length && sameMessage(returned[returned.length - 1 - shared], context[context.length - 1 - shared])) shared += 1;
+	const removedRows = context.slice(0, context.length - shared);
+	if (!removedRows.length) return null;
+	const firstKept = context[context.length - shared]?.seq ?? null;
+	const rows = returned.slice(0, returned.length - shared).map((message) =>
+		newRow({ role: message.role, content: message.content, kind: message.summary ? 'summary' : 'message', tool_calls: message.tool_calls, tool_call_id: message.tool_call_id }, now)
+	);
+	const lastRemoved = removedRows.at(-1)!.seq;
+	return {
+		removed: removedRows.map((row) => row.seq),
+		inserted: rows.map((row) => ({ before: firstKept, row })),
+		next: ordered(context, new Set(removedRows.map((row) => row.seq)), rows.map((row, i) => ({ position: lastRemoved + (i + 1) * 1e-9, row })))
+	};
+}
+
+/** A transcript row that marks a compaction where no summary row does (pruning, some native results). */
+export function noticeRow(text: string, now: number): NewMessage {
+	return newRow({ role: 'system', kind: 'notice', content: text }, now);
+}

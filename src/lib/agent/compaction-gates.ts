@@ -1,0 +1,121 @@
+// When compaction runs on its own: the thresholds of the turn loop (pre_api, gateway_hygiene,
+// post_tool), the overflow retry, the provider's own compaction, the idle pass after a turn
+// (proactive_prune, micro_summarize, between_turns), and the provider-usage anchor.
+import { getSession, updateSession } from '../db/session-verbs';
+import { setCompactionState } from '../db/compaction-verbs';
+import { estimateSession } from '../context/estimate-session';
+import { isAbortError } from '../providers/abort';
+import type { Usage } from '../providers/types';
+import { compactSession } from './compact-session';
+import type { CompactionDeps, CompactionOutcome } from './compaction-types';
+
+/** How far a provider's count may differ from this app's before it is taken as a glitch. */
+const RATIO_LIMITS = [0.5, 2] as const;
+
+export interface TurnCompaction {
+	/** Before the turn's first request and its pre_llm_call: gateway_hygiene or pre_api. */
+	beforeTurn(sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome | null>;
+	/** Before each request: measures it; after a tool round, compacts when over (post_tool). */
+	beforeRequest(sessionId: string, injected: readonly string[], afterTools: boolean, signal?: AbortSignal): Promise<CompactionOutcome | null>;
+	/** The provider refused the request as too long. */
+	onOverflow(sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome>;
+	/** The provider compacted on its own, dropping its `cleared` oldest tool results. */
+	onProviderCompacted(sessionId: string, cleared: number): Promise<CompactionOutcome>;
+	/** The provider reported what the last request cost: later estimates follow its count. */
+	afterAnswer(sessionId: string, usage: Usage | null): Promise<void>;
+}
+
+/**
+ * A broken worker or a failed estimate must not stop the conversation: the request goes out
+ * uncompacted (the provider's overflow answer is still handled). Stop still stops.
+ */
+async function orNull<T>(work: () => Promise<T>): Promise<T | null> {
+	try {
+		return await work();
+	} catch (error) {
+		if (isAbortError(error)) throw error;
+		console.warn('[compaction] skipped:', error);
+		return null;
+	}
+}
+
+export function createTurnCompaction(deps: CompactionDeps, options: { resumed: boolean }): TurnCompaction {
+	let resumed = options.resumed;
+	let lastCounted: number | null = null;
+	const limit = (fraction: number) => fraction * deps.windowTokens;
+	const measure = async (sessionId: string, injected: readonly string[] = []) => {
+		const estimate = await estimateSession(deps.db, deps.counter, sessionId, deps.model, { ...deps.request, injected });
+		lastCounted = estimate?.counted ?? null;
+		return estimate?.total ?? 0;
+	};
+	return {
+		beforeTurn: (sessionId, signal) =>
+			orNull(async () => {
+				const total = await measure(sessionId);
+				const hygiene = resumed && total > limit(deps.settings.hygieneThreshold);
+				resumed = false;
+				if (hygiene) return compactSession(deps, { sessionId, reason: 'gateway_hygiene', signal });
+				if (total > limit(deps.settings.threshold)) return compactSession(deps, { sessionId, reason: 'pre_api', signal });
+				return null;
+			}),
+		beforeRequest: (sessionId, injected, afterTools, signal) => orNull(() => postTool(sessionId, injected, afterTools, signal)),
+		async onOverflow(sessionId, signal) {
+			const outcome = await orNull(() => compactSession(deps, { sessionId, reason: 'overflow', signal }));
+			return outcome ?? { status: 'noop', why: 'failed', message: 'the token counter is unavailable.' };
+		},
+		async onProviderCompacted(sessionId, cleared) {
+			const outcome = await orNull(() => compactSession(deps, { sessionId, reason: 'provider', cleared }));
+			return outcome ?? { status: 'noop', why: 'failed', message: 'the token counter is unavailable.' };
+		},
+		async afterAnswer(sessionId, usage) {
+			if (!usage?.input_tokens || !lastCounted) return;
+			const ratio = usage.input_tokens / lastCounted;
+			if (ratio < RATIO_LIMITS[0] || ratio > RATIO_LIMITS[1]) return;
+			await updateSession(deps.db, sessionId, { token_ratio: Math.round(ratio * 1000) / 1000 });
+		}
+	};
+
+	async function postTool(sessionId: string, injected: readonly string[], afterTools: boolean, signal?: AbortSignal): Promise<CompactionOutcome | null> {
+		const total = await measure(sessionId, injected);
+		if (!afterTools || total <= limit(deps.settings.threshold)) return null;
+		// Cheap first: stubbing old tool outputs may be enough; summarise only if it is not.
+		const pruned = await compactSession(deps, { sessionId, reason: 'post_tool', kind: 'prune_tool_results', signal });
+		const now = pruned.status === 'compacted' ? pruned.sessionId : sessionId;
+		if (pruned.status === 'compacted' && (pruned.payload.after_tokens ?? Infinity) <= limit(deps.settings.threshold)) return pruned;
+		const summarized = await compactSession(deps, { sessionId: now, reason: 'post_tool', signal });
+		return summarized.status === 'compacted' ? summarized : pruned.status === 'compacted' ? pruned : summarized;
+	}
+}
+
+/**
+ * The idle pass after a completed turn: prune old tool outputs when that reclaims enough,
+ * fold an old exchange on the micro cadence, and summarise when still over the idle threshold.
+ * Returns every compaction that happened (each already announced).
+ */
+export async function runIdlePass(deps: CompactionDeps, sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome[]> {
+	const done: CompactionOutcome[] = [];
+	let id = sessionId;
+	const step = async (run: () => Promise<CompactionOutcome>) => {
+		if (signal?.aborted) return;
+		const outcome = await run();
+		if (outcome.status === 'compacted') {
+			done.push(outcome);
+			id = outcome.sessionId;
+		}
+	};
+	await step(() => compactSession(deps, { sessionId: id, reason: 'proactive_prune', signal }));
+	const session = await getSession(deps.db, id);
+	if (!session) return done;
+	const turns = session.compaction.turns_since_micro + 1;
+	if (deps.settings.micro && turns >= deps.settings.microEvery) {
+		await step(() => compactSession(deps, { sessionId: id, reason: 'between_turns', kind: 'micro_summarize', signal }));
+	}
+	if (!done.some((o) => o.status === 'compacted' && o.payload.kind === 'micro_summarize')) {
+		await setCompactionState(deps.db, id, { ...session.compaction, turns_since_micro: turns });
+	}
+	const estimate = await estimateSession(deps.db, deps.counter, id, deps.model, deps.request);
+	if (estimate && estimate.total > deps.settings.idleThreshold * deps.windowTokens) {
+		await step(() => compactSession(deps, { sessionId: id, reason: 'between_turns', signal }));
+	}
+	return done;
+}

@@ -1,0 +1,95 @@
+// What a compaction needs and what it reports: narrow interfaces, so compactSession is
+// testable in Node with a real database, the real worker API and fake providers.
+import type { PalimpsestDb } from '../db/database';
+import type { ContextWorker } from '../context/context-client';
+import type { RequestExtras } from '../context/estimate-session';
+import type { CompactionKind, CompactionReason, PostCompactionPayload } from '../hooks/hook-payloads';
+import type { Provider } from '../providers/types';
+import type { SessionContext } from '../sessions/session-context';
+import type { TurnHooks } from './turn-deps';
+
+export interface CompactionSettings {
+	/** Fraction of the context window above which a request is compacted first (pre_api, post_tool). */
+	threshold: number;
+	/** Fraction above which a resumed session is compacted before its first new turn. */
+	hygieneThreshold: number;
+	/** Fraction above which the idle pass after a turn compacts (between_turns). */
+	idleThreshold: number;
+	/** Tokens the kept tail may use. */
+	tailTokens: number;
+	/** In place (the session keeps its id) or rotating into a child session. */
+	inPlace: boolean;
+	/** Fold one old exchange into the rolling summary every `microEvery` turns. */
+	micro: boolean;
+	microEvery: number;
+	/** Tool-output pruning runs on its own once it would reclaim at least this many tokens. */
+	pruneMinReclaim: number;
+	/** Use the provider's own compaction when it has one. */
+	native: boolean;
+}
+
+export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
+	threshold: 0.8,
+	hygieneThreshold: 0.6,
+	idleThreshold: 0.7,
+	tailTokens: 6000,
+	inPlace: true,
+	micro: false,
+	microEvery: 4,
+	pruneMinReclaim: 4000,
+	native: false
+};
+
+export type ContextCounter = Pick<ContextWorker, 'estimate' | 'countTexts' | 'prepareCompaction'>;
+
+export type CompactionPhase = 'planning' | 'summarizing' | 'saving' | 'done';
+
+export interface CompactionProgress {
+	phase: CompactionPhase;
+	/** Filled in by compactSession: why it runs, and how to cancel just this compaction. */
+	reason?: CompactionReason;
+	cancel?: () => void;
+	/** While a model writes the summary: characters so far, and which part of how many. */
+	chars?: number;
+	part?: number;
+	parts?: number;
+}
+
+export interface CompactionDeps {
+	db: PalimpsestDb;
+	counter: ContextCounter;
+	/** The session's provider and model: what the request estimate and native compaction use. */
+	provider: Provider;
+	model: string;
+	/** Who writes summaries: the compaction model chosen in Settings, else the session's own. */
+	summarizer?: { provider: Provider; model: string; windowTokens: number };
+	hooks?: Pick<TurnHooks, 'notify'>;
+	sessions: SessionContext;
+	settings: CompactionSettings;
+	/** The session model's context window (tokens). */
+	windowTokens: number;
+	request: RequestExtras;
+	now?: () => number;
+	onProgress?: (progress: CompactionProgress) => void;
+}
+
+export interface CompactionRequest {
+	sessionId: string;
+	reason: CompactionReason;
+	/** Chosen by the reason and Settings when absent. */
+	kind?: CompactionKind;
+	/** `/compress <focus>`: what the summary must keep above all. */
+	focus?: string;
+	signal?: AbortSignal;
+	/** reason 'provider': how many of its oldest tool results the provider dropped. */
+	cleared?: number;
+}
+
+export type NoopReason = 'nothing' | 'cooldown' | 'not_shorter' | 'cancelled' | 'failed' | 'race';
+
+export type CompactionOutcome =
+	| { status: 'compacted'; sessionId: string; rotated: boolean; payload: PostCompactionPayload }
+	| { status: 'noop'; why: NoopReason; message: string };
+
+/** Reasons a user asked for: no cooldown applies to them. */
+export const USER_REASONS: ReadonlySet<CompactionReason> = new Set(['manual']);

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { CountedRow } from './context-rows';
+import { findTailStart, planMicroSummarize, planProviderPrune, planPrune, planSummarize } from './plan-compaction';
+
+let seq = 0;
+const user = (tokens: number, content = 'question'): CountedRow => ({ seq: seq++, role: 'user', kind: 'message', content, tokens });
+const assistant = (tokens: number, content = 'answer'): CountedRow => ({ seq: seq++, role: 'assistant', kind: 'message', content, tokens });
+const call = (tokens: number, ...ids: string[]): CountedRow => ({
+	seq: seq++,
+	role: 'assistant',
+	kind: 'message',
+	content: '',
+	tokens,
+	tool_calls: ids.map((id) => ({ id, name: 'read_file', arguments: '{"path":"a.ts"}' }))
+});
+const result = (tokens: number, id: string, content = 'x'.repeat(tokens)): CountedRow => ({ seq: seq++, role: 'tool', kind: 'message', content, tokens, tool_call_id: id });
+const summary = (tokens: number, content = '## Goal\n- earlier goal'): CountedRow => ({ seq: seq - 0.5, role: 'user', kind: 'summary', content, tokens });
+
+describe('the kept tail', () => {
+	it('fits the budget from the end', () => {
+		seq = 0;
+		const rows = [user(100), assistant(100), user(100), assistant(100), user(10), assistant(10)];
+		expect(findTailStart(rows, 220)).toBe(2);
+		expect(findTailStart(rows, 219)).toBe(3);
+	});
+
+	it('always holds the last user and the last assistant message, even over budget', () => {
+		seq = 0;
+		const rows = [user(100), assistant(100), user(5000), assistant(5000)];
+		expect(findTailStart(rows, 10)).toBe(2);
+		// The pending user message after the last answer: the answer before it stays too.
+		const pending = [user(100), assistant(100), user(100), assistant(3000), user(3000)];
+		expect(findTailStart(pending, 10)).toBe(3);
+	});
+
+	it('never separates a tool call from its results', () => {
+		seq = 0;
+		const rows = [user(10), assistant(10), user(10), call(10, 'a', 'b'), result(500, 'a'), result(20, 'b'), assistant(20)];
+		// 40 tokens reach only into the results; the tail moves back to the call.
+		expect(findTailStart(rows, 40)).toBe(2);
+		const noUser = [user(10), call(10, 'a'), result(500, 'a'), result(20, 'a'), assistant(20)];
+		expect(findTailStart(noUser, 40)).toBe(0);
+	});
+});
+
+describe('planSummarize', () => {
+	it('summarises the middle and keeps the tail', () => {
+		seq = 0;
+		const rows = [user(100), assistant(300), user(100), assistant(300), user(50), assistant(50)];
+		const plan = planSummarize(rows, { tailTokens: 120 })!;
+		expect(plan).toMatchObject({ kind: 'summarize', removed: [0, 1, 2, 3], summarized: [0, 1, 2, 3], previousSummary: null, firstKeptSeq: 4, removedTokens: 800 });
+	});
+
+	it('updates an earlier summary instead of summarising it again', () => {
+		seq = 1;
+		const rows = [summary(40, '## Goal\n- ship it'), user(100), assistant(300), user(50), assistant(50)];
+		const plan = planSummarize(rows, { tailTokens: 100 })!;
+		expect(plan.removed).toEqual([0.5, 1, 2]);
+		expect(plan.summarized).toEqual([1, 2]);
+		expect(plan.previousSummary).toBe('## Goal\n- ship it');
+	});
+
+	it('has nothing to do when everything fits in the tail, or only a summary would go', () => {
+		seq = 0;
+		expect(planSummarize([user(10), assistant(10)], { tailTokens: 1000 })).toBeNull();
+		seq = 1;
+		expect(planSummarize([summary(40), user(10), assistant(10)], { tailTokens: 5 })).toBeNull();
+		expect(planSummarize([], { tailTokens: 5 })).toBeNull();
+	});
+});
+
+describe('planMicroSummarize', () => {
+	it('folds the oldest exchange after the summary, tool rounds included', () => {
+		seq = 1;
+		const rows = [summary(40), user(10), call(10, 'a'), result(100, 'a'), assistant(10), user(10), assistant(10), user(10), assistant(10)];
+		const plan = planMicroSummarize(rows, { tailTokens: 30 })!;
+		expect(plan.kind).toBe('micro_summarize');
+		expect(plan.removed).toEqual([0.5, 1, 2, 3, 4]);
+		expect(plan.summarized).toEqual([1, 2, 3, 4]);
+		expect(plan.firstKeptSeq).toBe(5);
+	});
+
+	it('leaves an exchange that reaches into the tail', () => {
+		seq = 0;
+		expect(planMicroSummarize([user(10), assistant(10)], { tailTokens: 5 })).toBeNull();
+	});
+});
+
+describe('planPrune', () => {
+	it('stubs old, large tool outputs and keeps their call ids; the tail and small outputs stay', () => {
+		seq = 0;
+		const rows = [user(10), call(10, 'a', 'b'), result(2000, 'a'), result(20, 'b'), assistant(10), user(10), call(10, 'c'), result(900, 'c'), assistant(10)];
+		const plan = planPrune(rows, { tailTokens: 950 })!;
+		expect(plan.stubs.map((s) => [s.seq, s.tool_call_id])).toEqual([[2, 'a']]);
+		expect(plan.stubs[0].content).toMatch(/^\[Tool output pruned: 2,000 tokens of output from read_file/);
+		expect(plan.removedTokens).toBe(2000);
+	});
+
+	it('never prunes a stub again', () => {
+		seq = 0;
+		const first = [user(10), call(10, 'a'), result(2000, 'a'), assistant(10), user(10), assistant(10)];
+		const stub = planPrune(first, { tailTokens: 20 })!.stubs[0];
+		seq = 0;
+		const again = [user(10), call(10, 'a'), result(100, 'a', stub.content), assistant(10), user(10), assistant(10)];
+		expect(planPrune(again, { tailTokens: 20 })).toBeNull();
+	});
+
+	it('mirrors a provider that cleared its oldest tool results', () => {
+		seq = 0;
+		const rows = [user(10), call(10, 'a', 'b', 'c'), result(100, 'a'), result(100, 'b'), result(100, 'c'), assistant(10)];
+		expect(planProviderPrune(rows, 2)!.stubs.map((s) => s.tool_call_id)).toEqual(['a', 'b']);
+		expect(planProviderPrune(rows, 0)).toBeNull();
+	});
+});

@@ -1,0 +1,141 @@
+// Compaction planning: which rows of the live context a compaction removes, which it keeps,
+// and what it feeds the summary. Pure over counted rows, so it runs in the worker and in Node.
+import { PRUNED_STUB_PREFIX, type CountedRow } from './context-rows';
+
+export interface PlanOptions {
+	/** Tokens the kept tail may use; the last user and assistant messages are kept regardless. */
+	tailTokens: number;
+}
+
+/** A summary plan: `removed` leave the context, a summary takes their place before the tail. */
+export interface SummaryPlan {
+	kind: 'summarize' | 'micro_summarize';
+	/** Seqs of every row that leaves the context (an earlier summary included). */
+	removed: number[];
+	/** Seqs of the rows whose text the summary must cover (not the earlier summary: that is updated). */
+	summarized: number[];
+	previousSummary: string | null;
+	/** The first row kept after the summary, or null when the summary ends the context. */
+	firstKeptSeq: number | null;
+	removedTokens: number;
+}
+
+/**
+ * Where the kept tail starts. It fits `tailTokens` where it can, always holds the last user
+ * and the last assistant message, and never starts at a tool result (its call stays with it).
+ */
+export function findTailStart(rows: readonly CountedRow[], tailTokens: number): number {
+	let start = rows.length;
+	let used = 0;
+	while (start > 0 && used + rows[start - 1].tokens <= tailTokens) {
+		start -= 1;
+		used += rows[start].tokens;
+	}
+	const lastUser = rows.findLastIndex((row) => row.role === 'user' && row.kind === 'message');
+	const lastAssistant = rows.findLastIndex((row) => row.role === 'assistant');
+	for (const index of [lastUser, lastAssistant]) if (index >= 0) start = Math.min(start, index);
+	while (start > 0 && rows[start].role === 'tool') start -= 1;
+	// An earlier summary is never part of a tail: it is either updated or kept as the head.
+	while (start < rows.length && rows[start].kind === 'summary') start += 1;
+	return start;
+}
+
+function summaryPlan(kind: SummaryPlan['kind'], rows: readonly CountedRow[], end: number, firstKept: CountedRow | undefined): SummaryPlan | null {
+	const middle = rows.slice(0, end);
+	const summarized = middle.filter((row) => row.kind !== 'summary');
+	if (!summarized.length) return null;
+	const previous = middle.filter((row) => row.kind === 'summary');
+	return {
+		kind,
+		removed: middle.map((row) => row.seq),
+		summarized: summarized.map((row) => row.seq),
+		previousSummary: previous.length ? previous.map((row) => row.content).join('\n\n') : null,
+		firstKeptSeq: firstKept?.seq ?? null,
+		removedTokens: middle.reduce((sum, row) => sum + row.tokens, 0)
+	};
+}
+
+/** Full compaction: everything before the tail becomes one summary (updating an earlier one). */
+export function planSummarize(rows: readonly CountedRow[], options: PlanOptions): SummaryPlan | null {
+	const start = findTailStart(rows, options.tailTokens);
+	return summaryPlan('summarize', rows, start, rows[start]);
+}
+
+/**
+ * Micro-compaction: the oldest exchange after the summary (a user message and everything up to
+ * the next one) is folded into the rolling summary, if it lies wholly before the tail.
+ */
+export function planMicroSummarize(rows: readonly CountedRow[], options: PlanOptions): SummaryPlan | null {
+	const tailStart = findTailStart(rows, options.tailTokens);
+	const first = rows.findIndex((row) => row.kind !== 'summary');
+	if (first < 0 || first >= tailStart) return null;
+	let end = first + 1;
+	while (end < rows.length && !(rows[end].role === 'user' && rows[end].kind === 'message')) end += 1;
+	if (end > tailStart) return null;
+	return summaryPlan('micro_summarize', rows, end, rows[end]);
+}
+
+export interface PruneStub {
+	seq: number;
+	tool_call_id?: string;
+	content: string;
+	/** Tokens of the stub, once counted (the worker fills this in). */
+	tokens?: number;
+}
+
+export interface PrunePlan {
+	kind: 'prune_tool_results';
+	stubs: PruneStub[];
+	/** Tokens the pruned outputs held. */
+	removedTokens: number;
+}
+
+/** Outputs smaller than this are not worth a stub. */
+const MIN_PRUNE_TOKENS = 64;
+
+/**
+ * Tool-output pruning: old tool results (before the tail) are replaced by one-line stubs that
+ * keep their call id, so the request stays valid. No model call.
+ */
+export function planPrune(rows: readonly CountedRow[], options: PlanOptions): PrunePlan | null {
+	const tailStart = findTailStart(rows, options.tailTokens);
+	const names = new Map<string, string>();
+	for (const row of rows) for (const call of row.tool_calls ?? []) names.set(call.id, call.name);
+	const old = rows
+		.slice(0, tailStart)
+		.filter((row) => row.role === 'tool' && row.tokens >= MIN_PRUNE_TOKENS && !row.content.startsWith(PRUNED_STUB_PREFIX));
+	if (!old.length) return null;
+	return {
+		kind: 'prune_tool_results',
+		stubs: old.map((row) => ({
+			seq: row.seq,
+			tool_call_id: row.tool_call_id,
+			content: pruneStubText(names.get(row.tool_call_id ?? '') ?? 'a tool', row.tokens)
+		})),
+		removedTokens: old.reduce((sum, row) => sum + row.tokens, 0)
+	};
+}
+
+export function pruneStubText(toolName: string, tokens: number): string {
+	return `${PRUNED_STUB_PREFIX}: ${tokens.toLocaleString('en')} tokens of output from ${toolName} were removed to save context. Call the tool again if you need it.]`;
+}
+
+/**
+ * The provider's own compaction dropped the oldest `count` tool results from its context:
+ * the same results are stubbed here, so the next request matches what the provider kept.
+ */
+export function planProviderPrune(rows: readonly CountedRow[], count: number): PrunePlan | null {
+	const names = new Map<string, string>();
+	for (const row of rows) for (const call of row.tool_calls ?? []) names.set(call.id, call.name);
+	const cleared = rows.filter((row) => row.role === 'tool' && !row.content.startsWith(PRUNED_STUB_PREFIX)).slice(0, Math.max(0, count));
+	if (!cleared.length) return null;
+	return {
+		kind: 'prune_tool_results',
+		stubs: cleared.map((row) => ({
+			seq: row.seq,
+			tool_call_id: row.tool_call_id,
+			content: pruneStubText(names.get(row.tool_call_id ?? '') ?? 'a tool', row.tokens)
+		})),
+		removedTokens: cleared.reduce((sum, row) => sum + row.tokens, 0)
+	};
+}

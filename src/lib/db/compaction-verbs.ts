@@ -1,0 +1,139 @@
+// The one transaction of a compaction, and the reads around it. Compaction never deletes:
+// rows leaving the context get active = 0 and compacted_by, and stay readable.
+//
+// Placement: new rows (summary, stubs, notice) get a fractional seq between two existing keys
+// of the session, so they sit where what they replace was. Halving an interval ~50 times in a
+// row would exhaust a double's precision; the write then refuses rather than collide.
+import { Dexie, type PalimpsestDb } from './database';
+import type { NewMessage } from './message-verbs';
+import type { CompactionState, MessageRow, SessionRow } from './schema';
+
+/** A row a compaction adds, placed just before `before` (a kept row) or just after `after`. */
+export interface PlacedRow {
+	row: NewMessage;
+	before?: number | null;
+	after?: number;
+}
+
+export interface CompactionCommit {
+	sessionId: string;
+	compactionId: string;
+	/** Seqs of rows leaving the context; each must still be active, else the commit is refused. */
+	removed: number[];
+	/** Added in order; a row placed before a seq lands after rows placed there earlier. */
+	inserted: PlacedRow[];
+	compaction: CompactionState;
+	tokenEstimate: number;
+	now: number;
+}
+
+/** Another tab or an earlier write changed the rows this compaction planned on. */
+export class CompactionRaceError extends Error {
+	constructor(message = 'The conversation changed while it was being compacted.') {
+		super(message);
+		this.name = 'CompactionRaceError';
+	}
+}
+
+/** The session's rows in the live context window: O(active rows), whatever it once held. */
+export function listActiveMessages(db: PalimpsestDb, sessionId: string): Promise<MessageRow[]> {
+	return db.messages
+		.where('[session_id+active+seq]')
+		.between([sessionId, 1, Dexie.minKey], [sessionId, 1, Dexie.maxKey])
+		.toArray();
+}
+
+/** The rows one compaction removed, for "Show compacted messages" (read on demand only). */
+export function listCompactedBy(db: PalimpsestDb, sessionId: string, compactionId: string): Promise<MessageRow[]> {
+	return db.messages
+		.where('[session_id+active+seq]')
+		.between([sessionId, 0, Dexie.minKey], [sessionId, 0, Dexie.maxKey])
+		.filter((row) => row.compacted_by === compactionId)
+		.toArray();
+}
+
+async function neighbourKey(db: PalimpsestDb, sessionId: string, seq: number, direction: 'below' | 'above'): Promise<number | undefined> {
+	const range =
+		direction === 'below'
+			? db.messages.where('[session_id+seq]').between([sessionId, -Infinity], [sessionId, seq], true, false).reverse()
+			: db.messages.where('[session_id+seq]').between([sessionId, seq], [sessionId, Infinity], false, true);
+	const key = (await range.limit(1).primaryKeys())[0] as [string, number] | undefined;
+	return key?.[1];
+}
+
+async function placeSeq(db: PalimpsestDb, session: SessionRow, place: PlacedRow): Promise<number> {
+	let low: number;
+	let high: number;
+	if (place.after !== undefined) {
+		low = place.after;
+		high = (await neighbourKey(db, session.id, place.after, 'above')) ?? session.next_seq;
+	} else {
+		high = place.before ?? session.next_seq;
+		low = (await neighbourKey(db, session.id, high, 'below')) ?? high - 1;
+	}
+	const seq = low + (high - low) / 2;
+	if (!(seq > low && seq < high)) throw new CompactionRaceError('There is no room left to place the summary; compact into a new session instead.');
+	return seq;
+}
+
+/** Writes a compaction in one transaction; returns the rows it added. */
+export async function commitCompaction(db: PalimpsestDb, commit: CompactionCommit): Promise<MessageRow[]> {
+	return db.transaction('rw', db.sessions, db.messages, async () => {
+		const session = await db.sessions.get(commit.sessionId);
+		if (!session) throw new CompactionRaceError('The session no longer exists.');
+		const keys = commit.removed.map((seq): [string, number] => [commit.sessionId, seq]);
+		const current = await db.messages.bulkGet(keys);
+		if (current.some((row) => !row || row.active !== 1)) throw new CompactionRaceError();
+		for (const key of keys) await db.messages.update(key, { active: 0, compacted_by: commit.compactionId });
+		const added: MessageRow[] = [];
+		for (const place of commit.inserted) {
+			const seq = await placeSeq(db, session, place);
+			const row: MessageRow = { active: 1, compacted_by: null, ...place.row, session_id: commit.sessionId, seq };
+			await db.messages.add(row);
+			added.push(row);
+		}
+		await db.sessions.update(commit.sessionId, {
+			message_count: session.message_count + added.length,
+			token_estimate: commit.tokenEstimate,
+			compaction: commit.compaction,
+			last_activity_at: commit.now
+		});
+		return added;
+	});
+}
+
+export interface RotationCommit {
+	parentId: string;
+	endedAt: number;
+	/** The child session, already built; its rows follow in order (seq 0, 1, …). */
+	child: SessionRow;
+	rows: NewMessage[];
+	/** The parent's compaction state after this compaction (its cooldown and counters reset). */
+	parentCompaction: CompactionState;
+}
+
+/**
+ * Rotation: the parent ends with end_reason 'compression' and a child continues the thread
+ * with the summary and the kept tail, in one transaction. The parent's rows stay as they were.
+ */
+export async function commitRotation(db: PalimpsestDb, commit: RotationCommit): Promise<SessionRow> {
+	return db.transaction('rw', db.sessions, db.messages, async () => {
+		const parent = await db.sessions.get(commit.parentId);
+		if (!parent) throw new CompactionRaceError('The session no longer exists.');
+		if (parent.ended_at !== null) throw new CompactionRaceError('The session has already ended.');
+		const rows: MessageRow[] = commit.rows.map((row, seq) => ({ active: 1, compacted_by: null, ...row, session_id: commit.child.id, seq }));
+		const child: SessionRow = { ...commit.child, next_seq: rows.length, message_count: rows.length };
+		await db.sessions.add(child);
+		await db.messages.bulkAdd(rows);
+		await db.sessions.update(commit.parentId, {
+			ended_at: commit.endedAt,
+			end_reason: 'compression',
+			compaction: commit.parentCompaction
+		});
+		return child;
+	});
+}
+
+export async function setCompactionState(db: PalimpsestDb, sessionId: string, state: CompactionState): Promise<void> {
+	await db.sessions.update(sessionId, { compaction: state });
+}

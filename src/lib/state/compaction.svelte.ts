@@ -1,0 +1,98 @@
+// Compaction as the UI sees it: progress of the compaction running in each session (with its
+// Cancel), the manual "Compact now" and `/compress`, the idle pass after a turn, and where a
+// rotated session went.
+import { SvelteMap } from 'svelte/reactivity';
+import { compactSession } from '../agent/compact-session';
+import { runIdlePass } from '../agent/compaction-gates';
+import type { CompactionOutcome, CompactionProgress } from '../agent/compaction-types';
+import type { CompactionReason } from '../hooks/hook-payloads';
+import { localWork, SessionBusyError, stopLocalWork, withWorkLock } from '../sessions/work-lock';
+import type { Services } from './services';
+
+export const COMPACTION_REASON_LABELS: Record<CompactionReason, string> = {
+	manual: 'you asked for it',
+	pre_api: 'the next request would not fit',
+	post_tool: 'a tool result filled the context',
+	overflow: 'the provider said the request was too long',
+	gateway_hygiene: 'the resumed session was large',
+	between_turns: 'tidying up after the answer',
+	proactive_prune: 'old tool outputs were taking space',
+	provider: 'the provider compacted on its own',
+	unknown: 'the session no longer fit its model'
+};
+
+export class CompactionsState {
+	/** The compaction running in each session, as it reports progress. */
+	progress = new SvelteMap<string, CompactionProgress>();
+	/** The last word on a compaction the user asked for, per session (shown by the meter). */
+	outcome = new SvelteMap<string, string>();
+	#services: Services;
+	#onRotated: (from: string, to: string) => void;
+
+	constructor(services: Services, onRotated: (from: string, to: string) => void) {
+		this.#services = services;
+		this.#onRotated = onRotated;
+	}
+
+	/** A progress listener for compactions in `sessionId` (turns pass it along too). */
+	listener(sessionId: string): (progress: CompactionProgress) => void {
+		return (progress) => {
+			if (progress.phase === 'done') this.progress.delete(sessionId);
+			else this.progress.set(sessionId, progress);
+		};
+	}
+
+	cancel(sessionId: string): void {
+		this.progress.get(sessionId)?.cancel?.();
+	}
+
+	/**
+	 * "Compact now", `/compress [focus]` and a model change that no longer fits: one
+	 * compaction under the session's work lock. Resolves to what happened, in words.
+	 */
+	async compact(sessionId: string, reason: CompactionReason, focus = ''): Promise<CompactionOutcome> {
+		const outcome = await this.#locked(sessionId, async (signal) => {
+			const deps = await this.#services.compactionDeps(sessionId, this.listener(sessionId));
+			return compactSession(deps, { sessionId, reason, focus, signal });
+		});
+		this.outcome.set(sessionId, describeOutcome(outcome));
+		this.#follow(sessionId, outcome);
+		void this.#services.refreshTokens(outcome.status === 'compacted' ? outcome.sessionId : sessionId);
+		return outcome;
+	}
+
+	/** The idle pass after a completed turn; a new message cancels it (see `yieldTo`). */
+	async idle(sessionId: string): Promise<void> {
+		try {
+			const outcomes = await this.#locked(sessionId, async (signal) => {
+				const deps = await this.#services.compactionDeps(sessionId, this.listener(sessionId));
+				return runIdlePass(deps, sessionId, signal);
+			});
+			for (const outcome of outcomes) this.#follow(sessionId, outcome);
+		} catch (error) {
+			if (!(error instanceof SessionBusyError)) console.warn('[compaction] idle pass failed', error);
+		}
+	}
+
+	/** The user sends a message: an idle pass still running in this tab gives way at once. */
+	async yieldTo(sessionId: string): Promise<void> {
+		if (localWork(this.#services.profile.name, sessionId) === 'compaction' && this.progress.get(sessionId)?.reason !== 'manual') {
+			await stopLocalWork(this.#services.profile.name, sessionId);
+		}
+	}
+
+	#locked<T>(sessionId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+		return withWorkLock(this.#services.profile.name, sessionId, { kind: 'compaction' }, work);
+	}
+
+	#follow(sessionId: string, outcome: CompactionOutcome): void {
+		if (outcome.status === 'compacted' && outcome.rotated) this.#onRotated(sessionId, outcome.sessionId);
+	}
+}
+
+export function describeOutcome(outcome: CompactionOutcome): string {
+	if (outcome.status === 'noop') return outcome.message;
+	const { before_tokens, after_tokens, messages_removed } = outcome.payload;
+	const saved = after_tokens === null ? '' : ` from ${before_tokens.toLocaleString()} to ${after_tokens.toLocaleString()} tokens`;
+	return `Context compacted${saved}${messages_removed ? `, ${messages_removed} message${messages_removed === 1 ? '' : 's'} folded` : ''}.`;
+}
