@@ -3,30 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PalimpsestDb } from '../db/database';
 import { listMessages } from '../db/message-verbs';
 import { createSession } from '../sessions/session-lifecycle';
-import { ProviderError, type ChatRequest, type Provider, type StreamEvent } from '../providers/types';
+import { ProviderError, type Provider } from '../providers/types';
 import { retryTurn, runTurn } from './run-turn';
+import { say, scripted } from './compaction-fixtures';
 import type { TurnDeps, TurnHooks } from './turn-deps';
-
-/** A provider that plays back a script and records the requests it received. */
-function scripted(script: (request: ChatRequest, call: number) => AsyncGenerator<StreamEvent>) {
-	const requests: ChatRequest[] = [];
-	const provider: Provider = {
-		id: 'scripted',
-		label: 'Scripted',
-		offline: true,
-		stream(request) {
-			requests.push(request);
-			return script(request, requests.length - 1);
-		}
-	};
-	return { provider, requests };
-}
-
-async function* say(...chunks: string[]): AsyncGenerator<StreamEvent> {
-	for (const text of chunks) yield { type: 'text', text };
-	yield { type: 'usage', usage: { input_tokens: 10, output_tokens: 3 } };
-	yield { type: 'done', finish_reason: 'stop' };
-}
 
 let db: PalimpsestDb;
 beforeEach(() => {

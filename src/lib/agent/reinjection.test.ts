@@ -1,0 +1,137 @@
+// The seed's pattern through the real turn loop: static/plugins/conventions.js marks the session
+// on post_compaction and re-injects on the next pre_llm_call. Also the overflow retry.
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listMessages } from '../db/message-verbs';
+import { makeHost } from '../plugins/test-host';
+import { createOfflineProvider } from '../providers/offline';
+import { ProviderError, type ChatRequest, type Provider } from '../providers/types';
+import { createTurnCompaction } from './compaction-gates';
+import { compactionEnv, recordingBus, say, scripted, seedConversation, type CompactionEnv } from './compaction-fixtures';
+import { runTurn } from './run-turn';
+import type { TurnDeps } from './turn-deps';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const MARKER = 'Team conventions (restated after the conversation was compacted)';
+
+let env: CompactionEnv;
+let close = async () => {};
+afterEach(async () => {
+	env.counter.dispose();
+	await close();
+});
+
+/** The app's plugin host with conventions.js loaded, and the compaction set-up over its bus. */
+async function withConventions() {
+	const t = makeHost(1000);
+	close = async () => (t.db.close(), await t.close());
+	const url = 'https://plugins.test/conventions.js';
+	t.served[url] = { body: readFileSync(resolve(ROOT, 'static/plugins/conventions.js'), 'utf8') };
+	expect(await t.host.load(await t.row(url))).toMatchObject({ ok: true });
+	env = compactionEnv(t.db, recordingBus(t.hooks));
+	return t;
+}
+
+function deps(provider: Provider, resumed = false): TurnDeps {
+	const offline = createOfflineProvider({ delayMs: 0 });
+	const compaction = env.deps({ provider, summarizer: { provider: offline, model: 'offline-mini', windowTokens: 32_000 } });
+	return {
+		db: env.db, provider, model: 'offline-mini', profile: 'default', platform: 'web', hooks: env.bus.hooks,
+		systemPrompt: 'SYS', checkpointMs: 0, compaction: createTurnCompaction(compaction, { resumed })
+	};
+}
+
+/** How many times the conventions appear in a request (in any message). */
+const carried = (request: ChatRequest) => request.messages.filter((m) => m.content.includes(MARKER)).length;
+const lastUser = (request: ChatRequest) => request.messages.findLast((m) => m.role === 'user')!;
+
+describe('re-injection after compaction, through the turn loop', () => {
+	it('after a pre_api compaction the next request carries the conventions once, and the one after does not', async () => {
+		await withConventions();
+		const { provider, requests } = scripted(() => say('Noted.'));
+		const id = await env.newSession();
+		await seedConversation(env.db, id, 30);
+		expect((await runTurn(deps(provider), { sessionId: id, text: 'Keep going' })).status).toBe('complete');
+		await env.bus.hooks.settled();
+		expect(env.bus.of('post_compaction')).toMatchObject([{ reason: 'pre_api' }]);
+		expect(requests).toHaveLength(1);
+		expect(carried(requests[0])).toBe(1);
+		// Appended to the outgoing copy of the user's message, never stored as what they wrote.
+		expect(lastUser(requests[0]).content.startsWith(`Keep going\n\n${MARKER}`)).toBe(true);
+		expect((await listMessages(env.db, id)).findLast((r) => r.role === 'user')!.content).toBe('Keep going');
+
+		await runTurn(deps(provider), { sessionId: id, text: 'Thanks' });
+		expect(requests).toHaveLength(2);
+		expect(carried(requests[1])).toBe(0);
+	});
+
+	it('after an overflow compaction the retried request already carries them', async () => {
+		await withConventions();
+		const { provider, requests } = scripted(async function* (_request, call) {
+			if (call === 0) throw new ProviderError('HTTP 400: prompt is too long: 210000 tokens > 200000 maximum', { kind: 'overflow', status: 400 });
+			yield* say('Fits now.');
+		});
+		const id = await env.newSession();
+		await seedConversation(env.db, id, 10);
+		const result = await runTurn(deps(provider), { sessionId: id, text: 'Continue' });
+		await env.bus.hooks.settled();
+		expect(result).toMatchObject({ status: 'complete', content: 'Fits now.' });
+		expect(env.bus.of('post_compaction')).toMatchObject([{ reason: 'overflow', kind: 'summarize' }]);
+		expect(requests.map(carried)).toEqual([0, 1]);
+		// The failed attempt leaves no row behind: one question, one answer at the end.
+		const rows = (await listMessages(env.db, id)).filter((r) => r.active === 1 && r.kind === 'message');
+		expect(rows.slice(-2).map((r) => [r.role, r.status])).toEqual([['user', 'complete'], ['assistant', 'complete']]);
+	});
+});
+
+describe('overflow', () => {
+	it('a provider that always overflows ends in a visible error after one compaction and two requests', async () => {
+		env = compactionEnv((await import('../db/database')).openProfileDb(`overflow-${crypto.randomUUID()}`));
+		close = async () => (env.db.close(), await env.db.delete());
+		const { provider, requests } = scripted(async function* () {
+			yield* [];
+			throw new ProviderError('HTTP 400: context_length_exceeded', { kind: 'overflow', status: 400 });
+		});
+		const id = await env.newSession();
+		await seedConversation(env.db, id, 10);
+		const result = await runTurn(deps(provider), { sessionId: id, text: 'Continue' });
+		await env.bus.hooks.settled();
+		expect(requests).toHaveLength(2);
+		expect(env.bus.of('post_compaction')).toHaveLength(1);
+		expect(result.status).toBe('error');
+		expect(result.error).toMatch(/context_length_exceeded.*compacted once already/);
+		const last = (await listMessages(env.db, id)).at(-1)!;
+		expect(last).toMatchObject({ role: 'assistant', status: 'error' });
+	});
+
+	it('Anthropic\u2019s model_context_window_exceeded stop reason is an overflow too', async () => {
+		env = compactionEnv((await import('../db/database')).openProfileDb(`overflow-${crypto.randomUUID()}`));
+		close = async () => (env.db.close(), await env.db.delete());
+		const { provider, requests } = scripted(async function* (_r, call) {
+			yield { type: 'text', text: call === 0 ? 'Partial' : 'Whole answer.' };
+			yield { type: 'done', finish_reason: call === 0 ? 'model_context_window_exceeded' : 'stop' };
+		});
+		const id = await env.newSession();
+		await seedConversation(env.db, id, 10);
+		const result = await runTurn(deps(provider), { sessionId: id, text: 'Continue' });
+		await env.bus.hooks.settled();
+		expect(result).toMatchObject({ status: 'complete', content: 'Whole answer.' });
+		expect(requests).toHaveLength(2);
+		expect(env.bus.of('post_compaction')).toMatchObject([{ reason: 'overflow' }]);
+	});
+
+	it('a compacted conversation is never a first turn again', async () => {
+		await withConventions();
+		const seen: boolean[] = [];
+		env.bus.hooks.register('probe', 'pre_llm_call', ({ is_first_turn }) => void seen.push(is_first_turn));
+		const { provider } = scripted(() => say('Ok.'));
+		const id = await env.newSession();
+		await seedConversation(env.db, id, 30);
+		await runTurn(deps(provider), { sessionId: id, text: 'Next' });
+		expect(env.bus.of('post_compaction')).toHaveLength(1);
+		expect(seen).toEqual([false]);
+	});
+});
