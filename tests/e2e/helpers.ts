@@ -59,6 +59,17 @@ export async function waitForAnswer(page: Page, status = 'complete', timeout?: n
 	return answer;
 }
 
+/**
+ * Sends a message and waits for its own answer to finish (not an earlier answer that is
+ * already complete), with the Send button back.
+ */
+export async function sendAndWait(page: Page, text: string, timeout = 30_000): Promise<Locator> {
+	const before = await assistantMessages(page).count();
+	await sendMessage(page, text);
+	await expect(assistantMessages(page)).toHaveCount(before + 1, { timeout });
+	return waitForAnswer(page, 'complete', timeout);
+}
+
 /** The id in the current /s/<id> address. */
 export function sessionIdFromUrl(page: Page): string {
 	const match = /\/s\/([^/?#]+)/.exec(page.url());

@@ -154,7 +154,8 @@ async function buildChange(
 		mode: kind === 'provider_native' ? 'provider_prune' : kind,
 		rows: context.map(toContextRow),
 		model: deps.model,
-		tailTokens: deps.settings.tailTokens,
+		// Asked for by the user: everything but the last exchange goes into the summary.
+		tailTokens: USER_REASONS.has(request.reason) ? 0 : deps.settings.tailTokens,
 		extractive: writer.provider.offline,
 		focus: request.focus,
 		cleared: request.cleared

@@ -4,7 +4,7 @@ import { SvelteMap } from 'svelte/reactivity';
 import { runTurn, retryTurn } from '../agent/run-turn';
 import { raceAbort } from '../agent/race-abort';
 import type { TurnEvent } from '../agent/turn-deps';
-import { listMessages } from '../db/message-verbs';
+import { listActiveMessages, listCompactedBy } from '../db/compaction-verbs';
 import type { MessageRow, SessionRow } from '../db/schema';
 import { getSession, updateSession } from '../db/session-verbs';
 import { watch } from '../db/watch';
@@ -12,7 +12,7 @@ import { createSession, finalizeSession } from '../sessions/session-lifecycle';
 import type { Services } from './services';
 import { parseCommand } from '../commands/parse-command';
 import { describeError, throttle } from './turn-helpers';
-import { holdOpenLock, isWorkLockHeld, withWorkLock } from '../sessions/work-lock';
+import { holdOpenLock, isWorkLockHeld, localWork, withWorkLock } from '../sessions/work-lock';
 import { runTypedCommand } from './command-host';
 import { goto } from '$app/navigation';
 import type { CompactionsState } from './compaction.svelte';
@@ -22,6 +22,7 @@ const LIVE_RENDER_MS = 50;
 const DRAFT_COUNT_MS = 300;
 const ANSWERING_HERE = 'Wait for the current answer, or stop it.';
 const ANSWERING_ELSEWHERE = 'This session is answering in another tab. Wait for it to finish, or stop it there.';
+const COMPACTING_HERE = 'This session is being compacted. Wait for it to finish, or cancel it.';
 
 export function liveKey(key: [string, number]): string {
 	return `${key[0]}:${key[1]}`;
@@ -40,6 +41,8 @@ export class ChatState {
 	/** Provider and model for the next new session (the draft view before the first send). */
 	draft = $state({ provider: '', model: '' });
 	busy = $derived(this.sessionId !== null && this.running.has(this.sessionId));
+	/** The original rows of compactions the user chose to see, by compaction id (read on demand). */
+	compacted = new SvelteMap<string, MessageRow[]>();
 	/** Tokens of the text in the Message box (counted in the worker, debounced). */
 	draftTokens = $state(0);
 	#services: Services;
@@ -88,6 +91,16 @@ export class ChatState {
 		}, DRAFT_COUNT_MS);
 	}
 
+	/** "Show compacted messages": reads the rows one compaction took out of the context. */
+	async showCompacted(compactionId: string): Promise<void> {
+		if (!this.sessionId || this.compacted.has(compactionId)) return;
+		this.compacted.set(compactionId, await listCompactedBy(this.#services.db, this.sessionId, compactionId));
+	}
+
+	hideCompacted(compactionId: string): void {
+		this.compacted.delete(compactionId);
+	}
+
 	/** A compaction moved the thread into a child session: follow it if it is the one shown. */
 	async followRotation(from: string, to: string): Promise<void> {
 		if (this.sessionId === from) await goto(`/s/${to}`);
@@ -103,6 +116,7 @@ export class ChatState {
 		this.sessionId = id;
 		this.session = null;
 		this.messages = [];
+		this.compacted.clear();
 		this.error = null;
 		this.loaded = false;
 		this.draftTokens = 0;
@@ -112,7 +126,8 @@ export class ChatState {
 		void this.#services.refreshTokens(id);
 		const db = this.#services.db;
 		this.#stop = watch(
-			async () => ({ session: await getSession(db, id), messages: await listMessages(db, id) }),
+			// Only the live rows: a session with thousands of compacted rows opens as fast as a short one.
+			async () => ({ session: await getSession(db, id), messages: await listActiveMessages(db, id) }),
 			({ session, messages }) => {
 				if (this.sessionId !== id) return;
 				this.session = session ?? null;
@@ -160,6 +175,10 @@ export class ChatState {
 		const id = this.sessionId;
 		if (!id) return null;
 		if (this.running.has(id)) return ANSWERING_HERE;
+		const here = localWork(this.#services.profile.name, id);
+		// An idle pass after the last answer gives way to a new message; a compaction the user asked for does not.
+		if (here === 'compaction') return this.#compactions.progress.get(id)?.reason === 'manual' ? COMPACTING_HERE : null;
+		if (here) return ANSWERING_HERE;
 		return (await isWorkLockHeld(this.#services.profile.name, id)) ? ANSWERING_ELSEWHERE : null;
 	}
 

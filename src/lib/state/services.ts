@@ -162,6 +162,10 @@ export function createServices(parts: {
 			const session = await getSession(db, sessionId);
 			if (!session) throw new Error('This session no longer exists.');
 			const provider = providerFor(session.provider);
+			const windowTokens = windowFor(session.model);
+			const compaction = compactionSettings();
+			// The kept tail never takes more than a quarter of the window, whatever the setting says.
+			compaction.tailTokens = Math.min(compaction.tailTokens, Math.floor(windowTokens / 4));
 			return {
 				db,
 				counter: worker,
@@ -170,8 +174,8 @@ export function createServices(parts: {
 				summarizer: summarizerFor({ provider: session.provider, model: session.model }),
 				hooks,
 				sessions: services.sessionContext(),
-				settings: compactionSettings(),
-				windowTokens: windowFor(session.model),
+				settings: compaction,
+				windowTokens,
 				request: requestExtras(session.model),
 				onProgress
 			};
