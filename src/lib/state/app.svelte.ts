@@ -17,6 +17,9 @@ import { busySessions } from '../sessions/work-lock';
 import { createServices, type Services } from './services';
 import { SessionsState } from './sessions.svelte';
 import { SettingsState } from './settings.svelte';
+import { ProfilesState } from './profiles.svelte';
+import { TransferState } from './transfer.svelte';
+import { watchDeletion } from '../db/watch-deletion';
 
 export class AppState {
 	status = $state<'loading' | 'ready' | 'failed'>('loading');
@@ -26,15 +29,19 @@ export class AppState {
 	sessions!: SessionsState;
 	chat!: ChatState;
 	plugins!: PluginsState;
+	profiles!: ProfilesState;
+	transfer!: TransferState;
 	#stops: Array<() => void> = [];
 
 	async start(): Promise<void> {
 		try {
-			const profile = await loadActiveProfile(new MetaDb());
+			const meta = new MetaDb();
+			const profile = await loadActiveProfile(meta);
 			const db = openProfileDb(profile.name);
 			await db.open();
 			await markInterruptedMessages(db, (await busySessions(profile.name)).working);
 			this.#build(db, profile);
+			this.#buildProfiles(meta, db, profile);
 			this.status = 'ready';
 			// Ask the browser not to evict the sessions under storage pressure (best effort).
 			void navigator.storage?.persist?.().catch(() => false);
@@ -79,6 +86,24 @@ export class AppState {
 				},
 				() => this.chat.resume()
 			));
+	}
+
+	/** Profiles and export/import. A profile deleted in another tab sends this tab to the root profile. */
+	#buildProfiles(meta: MetaDb, db: PalimpsestDb, profile: ProfileRow): void {
+		this.profiles = new ProfilesState(meta, profile, {
+			working: () => this.chat.running.size > 0,
+			leave: () => {
+				this.stop();
+				db.close();
+			},
+			reload: () => location.reload()
+		});
+		this.transfer = new TransferState({
+			db,
+			settings: this.settings,
+			profile: () => ({ id: profile.name, label: this.profiles.currentLabel })
+		});
+		this.#stops.push(this.profiles.start(), watchDeletion(db, () => location.reload()));
 	}
 
 	stop(): void {

@@ -9,13 +9,21 @@ import { DEFAULT_TIMEOUT_SECONDS } from '../hooks/timeouts';
 
 export type Theme = 'system' | 'light' | 'dark';
 
+/** When this profile's sessions were last exported, shown in Settings. */
+export interface LastExport {
+	at: number;
+	sessions: number;
+	kind: 'json' | 'markdown';
+}
+
 export const SETTING_DEFAULTS = {
 	theme: 'system' as Theme,
 	default_provider: 'offline',
 	default_model: 'offline-mini',
 	providers: [] as ProviderConfig[],
 	'plugins.hook_callback_timeout': DEFAULT_TIMEOUT_SECONDS,
-	system_prompt: ''
+	system_prompt: '',
+	'export.last': null as LastExport | null
 };
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
