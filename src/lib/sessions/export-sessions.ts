@@ -1,5 +1,5 @@
-// Builds an export file from a profile's sessions, a few sessions at a time so a large profile
-// never sits in memory twice. JSON is complete and re-importable; Markdown is for reading.
+// Builds an export file from a profile's sessions, a few at a time, so a large profile is never
+// held in memory as rows and text at once. JSON is complete and re-importable; Markdown is for reading.
 import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
 import { listAllSessions, readSessionsWithMessages } from '../db/transfer-verbs';
@@ -54,22 +54,24 @@ export async function exportSessions(db: PalimpsestDb, request: ExportRequest): 
 		(a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1)
 	);
 	if (chosen.length === 0) throw new Error(ids === 'all' ? 'There are no sessions to export.' : 'The chosen sessions no longer exist.');
-	const body: string[] = [];
+	// Each batch becomes a Blob at once, so its text can be freed: memory holds one batch of
+	// rows and text at a time, whatever the size of the whole file.
+	const separator = kind === 'json' ? ',\n' : '\n---\n\n';
+	const body: Blob[] = [];
 	let sessions = 0;
 	let messages = 0;
 	for (let start = 0; start < chosen.length; start += BATCH) {
 		const entries = await readSessionsWithMessages(db, chosen.slice(start, start + BATCH).map((row) => row.id));
-		for (const entry of entries) {
-			body.push(kind === 'json' ? JSON.stringify(entry) : sessionToMarkdown(entry));
-			sessions += 1;
-			messages += entry.messages.length;
-		}
+		const texts = entries.map((entry) => (kind === 'json' ? JSON.stringify(entry) : sessionToMarkdown(entry)));
+		if (texts.length) body.push(new Blob([(sessions ? separator : '') + texts.join(separator)]));
+		sessions += entries.length;
+		for (const entry of entries) messages += entry.messages.length;
 		onProgress(Math.min(chosen.length, start + BATCH), chosen.length);
 	}
 	const parts =
 		kind === 'json'
-			? [jsonHeader(profile, now, sessions, messages), body.join(',\n'), '\n]}\n']
-			: [markdownHeader(request.label ?? profile, now, sessions), body.join('\n---\n\n')];
+			? [jsonHeader(profile, now, sessions, messages), ...body, '\n]}\n']
+			: [markdownHeader(request.label ?? profile, now, sessions), ...body];
 	return {
 		blob: new Blob(parts, { type: kind === 'json' ? 'application/json' : 'text/markdown' }),
 		filename: exportFilename(profile, now, ids, kind),
