@@ -3,7 +3,13 @@
 import Dexie, { type EntityTable } from 'dexie';
 
 export interface ProfileRow {
+	/**
+	 * The profile's stable id: its database is `palimpsest-<name>`, its session keys and hook
+	 * payloads carry it. Renaming a profile changes `display_name`, never this.
+	 */
 	name: string;
+	/** What the user calls the profile (absent on the root profile until it is renamed). */
+	display_name?: string;
 	user_id: string;
 	user_name: string;
 	created_at: number;
@@ -26,20 +32,27 @@ export class MetaDb extends Dexie {
 
 export const DEFAULT_PROFILE = 'default';
 
-/** The active profile, creating the root `default` profile on first run. */
+/**
+ * The active profile, creating the root `default` profile on first run. An active profile
+ * that no longer exists (deleted in another tab) falls back to `default`; only the root
+ * profile is ever created here, so a deleted profile's database is never brought back.
+ */
 export async function loadActiveProfile(meta: MetaDb): Promise<ProfileRow> {
 	return meta.transaction('rw', meta.profiles, meta.meta, async () => {
 		const active = (await meta.meta.get('active_profile'))?.value ?? DEFAULT_PROFILE;
-		const existing = await meta.profiles.get(active);
-		if (existing) return existing;
+		const existing = (await meta.profiles.get(active)) ?? (await meta.profiles.get(DEFAULT_PROFILE));
+		if (existing) {
+			if (existing.name !== active) await meta.meta.put({ key: 'active_profile', value: existing.name });
+			return existing;
+		}
 		const row: ProfileRow = {
-			name: active,
+			name: DEFAULT_PROFILE,
 			user_id: `web-user-${crypto.randomUUID()}`,
 			user_name: 'You',
 			created_at: Date.now()
 		};
 		await meta.profiles.add(row);
-		await meta.meta.put({ key: 'active_profile', value: active });
+		await meta.meta.put({ key: 'active_profile', value: DEFAULT_PROFILE });
 		return row;
 	});
 }

@@ -19,6 +19,9 @@ import { SessionsState } from './sessions.svelte';
 import { SettingsState } from './settings.svelte';
 import { CompactionsState } from './compaction.svelte';
 import type { ContextWorkerStatus } from '../context/context-client';
+import { ProfilesState } from './profiles.svelte';
+import { TransferState } from './transfer.svelte';
+import { watchDeletion } from '../db/watch-deletion';
 
 export class AppState {
 	status = $state<'loading' | 'ready' | 'failed'>('loading');
@@ -31,15 +34,19 @@ export class AppState {
 	compactions!: CompactionsState;
 	/** Whether token estimates are available ('unavailable' while the worker is being replaced). */
 	contextStatus = $state<ContextWorkerStatus>('idle');
+	profiles!: ProfilesState;
+	transfer!: TransferState;
 	#stops: Array<() => void> = [];
 
 	async start(): Promise<void> {
 		try {
-			const profile = await loadActiveProfile(new MetaDb());
+			const meta = new MetaDb();
+			const profile = await loadActiveProfile(meta);
 			const db = openProfileDb(profile.name);
 			await db.open();
 			await markInterruptedMessages(db, (await busySessions(profile.name)).working);
 			this.#build(db, profile);
+			this.#buildProfiles(meta, db, profile);
 			this.status = 'ready';
 			// Ask the browser not to evict the sessions under storage pressure (best effort).
 			void navigator.storage?.persist?.().catch(() => false);
@@ -86,6 +93,24 @@ export class AppState {
 				},
 				() => this.chat.resume()
 			));
+	}
+
+	/** Profiles and export/import. A profile deleted in another tab sends this tab to the root profile. */
+	#buildProfiles(meta: MetaDb, db: PalimpsestDb, profile: ProfileRow): void {
+		this.profiles = new ProfilesState(meta, profile, {
+			working: () => this.chat.running.size > 0,
+			leave: () => {
+				this.stop();
+				db.close();
+			},
+			reload: () => location.reload()
+		});
+		this.transfer = new TransferState({
+			db,
+			settings: this.settings,
+			profile: () => ({ id: profile.name, label: this.profiles.currentLabel })
+		});
+		this.#stops.push(this.profiles.start(), watchDeletion(db, () => location.reload()));
 	}
 
 	stop(): void {

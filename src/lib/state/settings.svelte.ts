@@ -9,6 +9,13 @@ import { DEFAULT_TIMEOUT_SECONDS } from '../hooks/timeouts';
 
 export type Theme = 'system' | 'light' | 'dark';
 
+/** When this profile's sessions were last exported, shown in Settings. */
+export interface LastExport {
+	at: number;
+	sessions: number;
+	kind: 'json' | 'markdown';
+}
+
 export const SETTING_DEFAULTS = {
 	theme: 'system' as Theme,
 	default_provider: 'offline',
@@ -31,7 +38,8 @@ export const SETTING_DEFAULTS = {
 	/** Who writes summaries: a model choice key, or '' for the session's own model. */
 	'compaction.model': '',
 	/** Context windows set by the user, by exact model name. */
-	'context.windows': {} as Record<string, number>
+	'context.windows': {} as Record<string, number>,
+	'export.last': null as LastExport | null
 };
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

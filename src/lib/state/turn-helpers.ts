@@ -19,12 +19,16 @@ export function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: numb
 	return call;
 }
 
+/** What a failure to store says; the chat offers Export next to it. */
+export const STORAGE_FULL_MESSAGE =
+	'Your browser refused to store more data (storage is full). Free some space, or export and delete old sessions, then try again.';
+
 /** A user-facing sentence for a failure, with the storage cases spelled out. */
 export function describeError(error: unknown): string {
 	const name = error instanceof Error ? error.name : '';
 	const message = error instanceof Error ? error.message : String(error);
 	if (name === 'QuotaExceededError' || /quota/i.test(message)) {
-		return 'Your browser refused to store more data (storage is full). Free some space, or export and delete old sessions, then try again.';
+		return STORAGE_FULL_MESSAGE;
 	}
 	return message;
 }

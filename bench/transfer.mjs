@@ -1,0 +1,162 @@
+// Export and import benchmark: 1,000 sessions with 100,000 messages, exported as JSON and
+// Markdown from Settings and imported into a fresh profile, through the built app in Chromium.
+// Prints the time of each, the file size, the peak memory of the browser's processes above
+// what they used before, and the longest task on the page's main thread. Asserts nothing.
+// Run: npx vite build && node bench/transfer.mjs
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openBench } from './browser.mjs';
+
+const SESSIONS = 1000;
+const PER_SESSION = 100;
+
+/** Resident memory (bytes) of every process below this one: the browser and its helpers. */
+async function browserRss() {
+	const children = new Map();
+	for (const entry of await readdir('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const status = await readFile(`/proc/${entry}/status`, 'utf8');
+			const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
+			const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+			children.set(Number(entry), { ppid, rss });
+		} catch {
+			// The process ended while we looked.
+		}
+	}
+	let total = 0;
+	const below = [process.pid];
+	while (below.length) {
+		const parent = below.pop();
+		for (const [pid, info] of children) {
+			if (info.ppid === parent) {
+				total += info.rss;
+				below.push(pid);
+			}
+		}
+	}
+	return total;
+}
+
+/** Runs `work`, sampling browser memory every 100 ms; returns its time and peak memory increase. */
+async function measure(work) {
+	const baseline = await browserRss();
+	let peak = baseline;
+	let sampling = true;
+	const sampler = (async () => {
+		while (sampling) {
+			peak = Math.max(peak, await browserRss());
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+	})();
+	const started = performance.now();
+	const result = await work();
+	const ms = performance.now() - started;
+	sampling = false;
+	await sampler;
+	return { ms, peakMb: (peak - baseline) / 2 ** 20, result };
+}
+
+function watchLongTasks(page) {
+	return page.evaluate(() => {
+		window.__longest = 0;
+		new PerformanceObserver((list) => {
+			for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
+		}).observe({ type: 'longtask' });
+	});
+}
+
+const longestTask = (page) => page.evaluate(() => window.__longest);
+
+const bench = await openBench();
+const dir = await mkdtemp(join(tmpdir(), 'palimpsest-bench-'));
+try {
+	const context = await bench.browser.newContext({ acceptDownloads: true, serviceWorkers: 'block' });
+	const page = await context.newPage();
+	await page.goto(bench.url + '/');
+	await page.getByRole('textbox', { name: 'Message' }).waitFor();
+	const seedStarted = performance.now();
+	await page.evaluate(async ({ sessions, perSession }) => {
+		const open = indexedDB.open('palimpsest-default');
+		const db = await new Promise((resolve, reject) => {
+			open.onsuccess = () => resolve(open.result);
+			open.onerror = () => reject(open.error);
+		});
+		const tx = db.transaction(['sessions', 'messages'], 'readwrite');
+		const now = Date.now();
+		for (let i = 0; i < sessions; i++) {
+			const id = `bench-${i}`;
+			tx.objectStore('sessions').put({
+				id, title: `Benchmark session ${i}`, title_source: 'message', session_key: `web:default:${id}`,
+				created_at: now - i * 60000, last_activity_at: now - i * 60000, ended_at: null, end_reason: null,
+				parent_session_id: null, parent_kind: null, archived: 0, pinned: 0, profile: 'default',
+				provider: 'offline', model: 'offline-mini', message_count: perSession, token_estimate: perSession * 80,
+				next_seq: perSession, compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
+			});
+			for (let seq = 0; seq < perSession; seq++) {
+				tx.objectStore('messages').put({
+					session_id: id, seq, id: `${id}-${seq}`, role: seq % 2 ? 'assistant' : 'user',
+					content: `Message ${seq} of session ${i}. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(5)}`,
+					status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: now, tokens: 80, encoding: 'o200k_base'
+				});
+			}
+		}
+		await new Promise((resolve, reject) => {
+			tx.oncomplete = resolve;
+			tx.onerror = () => reject(tx.error);
+		});
+		db.close();
+	}, { sessions: SESSIONS, perSession: PER_SESSION });
+	const total = SESSIONS * PER_SESSION;
+	// The floor an import cannot beat: the same rows written with the bare IndexedDB API.
+	console.log(`Seeded ${SESSIONS.toLocaleString('en')} sessions with ${total.toLocaleString('en')} messages with bare IndexedDB in one transaction: ${((performance.now() - seedStarted) / 1000).toFixed(2)} s`);
+
+	await page.goto(bench.url + '/settings');
+	await page.getByRole('button', { name: 'Export', exact: true }).waitFor();
+	const status = page.getByRole('status', { name: 'Transfer status' });
+
+	let jsonPath = '';
+	for (const kind of ['JSON', 'Markdown']) {
+		await page.getByRole('radio', { name: kind }).check();
+		await watchLongTasks(page);
+		const { ms, peakMb, result } = await measure(async () => {
+			const download = page.waitForEvent('download', { timeout: 300_000 });
+			await page.getByRole('button', { name: 'Export', exact: true }).click();
+			const file = await download;
+			const path = join(dir, file.suggestedFilename());
+			await file.saveAs(path);
+			await status.filter({ hasText: 'Exported' }).waitFor({ timeout: 300_000 });
+			return path;
+		});
+		if (kind === 'JSON') jsonPath = result;
+		const size = (await stat(result)).size / 2 ** 20;
+		console.log(`Export ${kind}: ${(ms / 1000).toFixed(2)} s, ${size.toFixed(1)} MB file, peak browser memory +${peakMb.toFixed(0)} MB, longest main-thread task ${(await longestTask(page)).toFixed(0)} ms`);
+	}
+
+	await page.getByRole('button', { name: 'New profile' }).click();
+	await page.getByRole('textbox', { name: 'Profile name' }).fill('Bench import');
+	await page.getByRole('button', { name: 'Create profile' }).click();
+	await page.getByText('This tab uses “Bench import”').waitFor();
+	await watchLongTasks(page);
+	const phases = new Set();
+	const { ms, peakMb } = await measure(async () => {
+		const chooser = page.waitForEvent('filechooser');
+		await page.getByRole('button', { name: 'Import', exact: true }).click();
+		await (await chooser).setFiles(jsonPath);
+		const done = status.filter({ hasText: /^(Imported|Import refused|Import failed)/ });
+		while (!(await done.count())) {
+			const text = await status.textContent().catch(() => null);
+			if (text) phases.add(text.replace(/[\d,]+ of [\d,]+|\d+ %/, '…').trim());
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		return done.textContent();
+	});
+	console.log(`Import JSON into a fresh profile: ${(ms / 1000).toFixed(2)} s, peak browser memory +${peakMb.toFixed(0)} MB, longest main-thread task ${(await longestTask(page)).toFixed(0)} ms`);
+	console.log(`  outcome: ${await status.textContent()}`);
+	console.log(`  progress shown: ${[...phases].join(' | ')}`);
+	await context.close();
+} finally {
+	await rm(dir, { recursive: true, force: true });
+	await bench.close();
+}

@@ -1,0 +1,87 @@
+// Builds an export file from a profile's sessions, a few at a time, so a large profile is never
+// held in memory as rows and text at once. JSON is complete and re-importable; Markdown is for reading.
+import type { PalimpsestDb } from '../db/database';
+import type { SessionRow } from '../db/schema';
+import { listAllSessions, readSessionsWithMessages } from '../db/transfer-verbs';
+import { markdownHeader, sessionToMarkdown } from './format-markdown';
+import { EXPORT_FORMAT, EXPORT_VERSION, type ExportKind, type ExportResult } from './transfer-format';
+
+const BATCH = 50;
+
+/**
+ * The chosen sessions plus the sessions they continue after a compaction rotation
+ * (`parent_kind = compression`), so an exported session keeps its compaction history. Branch
+ * and delegate parents are separate conversations and come only when chosen.
+ */
+export function withCompressionAncestors(rows: SessionRow[], ids: readonly string[]): SessionRow[] {
+	const byId = new Map(rows.map((row) => [row.id, row]));
+	const chosen = new Set<string>();
+	for (const id of ids) {
+		let row = byId.get(id);
+		while (row && !chosen.has(row.id)) {
+			chosen.add(row.id);
+			row = row.parent_kind === 'compression' && row.parent_session_id ? byId.get(row.parent_session_id) : undefined;
+		}
+	}
+	return rows.filter((row) => chosen.has(row.id));
+}
+
+function exportFilename(profile: string, now: number, ids: readonly string[] | 'all', kind: ExportKind): string {
+	const date = new Date(now).toISOString().slice(0, 10);
+	const what = ids === 'all' ? '' : ids.length === 1 ? `-${ids[0].slice(0, 8)}` : `-${ids.length}-sessions`;
+	return `palimpsest-${profile}-${date}${what}.${kind === 'json' ? 'json' : 'md'}`;
+}
+
+export interface ExportRequest {
+	/** The profile id, recorded in the file. */
+	profile: string;
+	/** What the user calls the profile, for the Markdown heading. */
+	label?: string;
+	ids: readonly string[] | 'all';
+	kind: ExportKind;
+	now?: number;
+	onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Exports `ids` (or every session, archived ones too) of the profile's database. Only sessions
+ * and their messages are written: never settings (API keys live there), plugins or plugin storage.
+ */
+export async function exportSessions(db: PalimpsestDb, request: ExportRequest): Promise<ExportResult> {
+	const { profile, ids, kind, now = Date.now(), onProgress = () => {} } = request;
+	const rows = await listAllSessions(db);
+	const chosen = (ids === 'all' ? rows : withCompressionAncestors(rows, ids)).sort(
+		(a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1)
+	);
+	if (chosen.length === 0) throw new Error(ids === 'all' ? 'There are no sessions to export.' : 'The chosen sessions no longer exist.');
+	// Each batch becomes a Blob at once, so its text can be freed: memory holds one batch of
+	// rows and text at a time, whatever the size of the whole file.
+	const separator = kind === 'json' ? ',\n' : '\n---\n\n';
+	const body: Blob[] = [];
+	let sessions = 0;
+	let messages = 0;
+	for (let start = 0; start < chosen.length; start += BATCH) {
+		const entries = await readSessionsWithMessages(db, chosen.slice(start, start + BATCH).map((row) => row.id));
+		const texts = entries.map((entry) => (kind === 'json' ? JSON.stringify(entry) : sessionToMarkdown(entry)));
+		if (texts.length) body.push(new Blob([(sessions ? separator : '') + texts.join(separator)]));
+		sessions += entries.length;
+		for (const entry of entries) messages += entry.messages.length;
+		onProgress(Math.min(chosen.length, start + BATCH), chosen.length);
+	}
+	const parts =
+		kind === 'json'
+			? [jsonHeader(profile, now, sessions, messages), ...body, '\n]}\n']
+			: [markdownHeader(request.label ?? profile, now, sessions), ...body];
+	return {
+		blob: new Blob(parts, { type: kind === 'json' ? 'application/json' : 'text/markdown' }),
+		filename: exportFilename(profile, now, ids, kind),
+		sessions,
+		messages
+	};
+}
+
+/** Everything of the file before its sessions, one session per line after it. */
+function jsonHeader(profile: string, now: number, sessions: number, messages: number): string {
+	const header = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: now, profile, session_count: sessions, message_count: messages };
+	return `${JSON.stringify(header).slice(0, -1)},"sessions":[\n`;
+}

@@ -1,0 +1,121 @@
+// Export and import for the UI: runs them in the transfer worker, shows their progress and
+// outcome, downloads what was exported and remembers when the last export happened. The
+// sidebar can export a selection with `exportSessions(ids, 'json')`.
+import type { PalimpsestDb } from '../db/database';
+import type { SessionRow } from '../db/schema';
+import { listAllSessions } from '../db/transfer-verbs';
+import { createTransferClient, type TransferClient } from '../sessions/transfer-client';
+import type { ExportKind, ImportReport, TransferProgress } from '../sessions/transfer-format';
+import { downloadFile } from './download-file';
+import type { SettingsState } from './settings.svelte';
+import { describeError } from './turn-helpers';
+
+export interface TransferOutcome {
+	ok: boolean;
+	text: string;
+}
+
+const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+
+/** The sentence an import ends with: what it added and what it skipped. */
+export function describeImport(report: ImportReport): string {
+	const skipped = report.sessions_skipped
+		? ` Skipped ${count(report.sessions_skipped, 'session')} already in this profile (${count(report.messages_skipped, 'message')}).`
+		: '';
+	if (!report.sessions_added) return `Nothing new to import: ${report.sessions_skipped ? `all ${count(report.sessions_skipped, 'session')} in the file are already in this profile.` : 'the file holds no sessions.'}`;
+	return `Imported ${count(report.sessions_added, 'session')} (${count(report.messages_added, 'message')}).${skipped}`;
+}
+
+export function describeProgress(busy: 'export' | 'import', progress: TransferProgress | null): string {
+	if (!progress) return busy === 'export' ? 'Exporting…' : 'Importing…';
+	const { phase, done, total } = progress;
+	const of = total ? ` ${done.toLocaleString('en')} of ${total.toLocaleString('en')}` : '';
+	if (busy === 'export') return `Exporting: reading sessions…${of}`;
+	if (phase === 'reading') return `Importing: reading the file…${total ? ` ${Math.floor((done / total) * 100)} %` : ''}`;
+	if (phase === 'checking') return `Importing: checking sessions…${of}`;
+	return `Importing: writing messages…${of}`;
+}
+
+export class TransferState {
+	busy = $state<'export' | 'import' | null>(null);
+	progress = $state<TransferProgress | null>(null);
+	outcome = $state<TransferOutcome | null>(null);
+	#db: PalimpsestDb;
+	#settings: SettingsState;
+	#profile: () => { id: string; label: string };
+	#client: TransferClient | null;
+	#download: typeof downloadFile;
+
+	constructor(parts: {
+		db: PalimpsestDb;
+		settings: SettingsState;
+		profile: () => { id: string; label: string };
+		client?: TransferClient;
+		download?: typeof downloadFile;
+	}) {
+		this.#db = parts.db;
+		this.#settings = parts.settings;
+		this.#profile = parts.profile;
+		this.#client = parts.client ?? null;
+		this.#download = parts.download ?? downloadFile;
+	}
+
+	get #transfer(): TransferClient {
+		return (this.#client ??= createTransferClient());
+	}
+
+	/** Every session of the profile (archived ones too), most recent first, to choose from. */
+	async listChoices(): Promise<SessionRow[]> {
+		return (await listAllSessions(this.#db)).sort((a, b) => b.last_activity_at - a.last_activity_at);
+	}
+
+	/**
+	 * Exports the sessions with these ids (each with the sessions it continues after a
+	 * compaction), or all of them, and downloads the file. Resolves to whether it worked.
+	 */
+	async exportSessions(ids: string[] | 'all', format: ExportKind): Promise<boolean> {
+		if (this.busy) return false;
+		this.#begin('export');
+		const { id, label } = this.#profile();
+		try {
+			const result = await this.#transfer.exportSessions({ profile: id, label, ids, kind: format }, (p) => (this.progress = p));
+			this.#download(result.blob, result.filename);
+			await this.#settings.set('export.last', { at: Date.now(), sessions: result.sessions, kind: format });
+			this.outcome = { ok: true, text: `Exported ${count(result.sessions, 'session')} (${count(result.messages, 'message')}) as ${format === 'json' ? 'JSON' : 'Markdown'}: ${result.filename}` };
+			return true;
+		} catch (error) {
+			this.outcome = { ok: false, text: `Export failed: ${describeError(error)}` };
+			return false;
+		} finally {
+			this.#end();
+		}
+	}
+
+	/** Imports a JSON export into this profile; a refused or failed import changes nothing. */
+	async importFile(file: Blob): Promise<ImportReport | null> {
+		if (this.busy) return null;
+		this.#begin('import');
+		try {
+			const report = await this.#transfer.importFile(this.#profile().id, file, (p) => (this.progress = p));
+			this.outcome = { ok: true, text: describeImport(report) };
+			return report;
+		} catch (error) {
+			const refused = error instanceof Error && error.name === 'ImportError';
+			this.outcome = { ok: false, text: `${refused ? 'Import refused' : 'Import failed'}: ${describeError(error)} Nothing was changed.` };
+			return null;
+		} finally {
+			this.#end();
+		}
+	}
+
+	#begin(kind: 'export' | 'import'): void {
+		this.busy = kind;
+		this.progress = null;
+		this.outcome = null;
+	}
+
+	#end(): void {
+		this.busy = null;
+		this.progress = null;
+	}
+}

@@ -1,0 +1,141 @@
+// Export and import in a real browser: files go through the browser's download and file
+// chooser, the work runs in the transfer worker, and a bad file changes nothing.
+import { expect, test, type Page } from '@playwright/test';
+import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { newSession, openApp, sendMessage, sessionLinks, transcript, waitForAnswer } from './helpers';
+import { navigate, readRows } from './plugin-helpers';
+import { createProfile } from './profile-helpers';
+
+let dir: string;
+test.beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), 'palimpsest-export-'));
+});
+test.afterEach(async () => {
+	await rm(dir, { recursive: true, force: true });
+});
+
+/** Presses Export and returns the downloaded file's name and text. */
+async function exportFile(page: Page): Promise<{ name: string; text: string }> {
+	const download = page.waitForEvent('download');
+	await page.getByRole('button', { name: 'Export', exact: true }).click();
+	const file = await download;
+	const path = join(dir, file.suggestedFilename());
+	await file.saveAs(path);
+	return { name: file.suggestedFilename(), text: await readFile(path, 'utf8') };
+}
+
+/** Chooses a file through Import and waits for the outcome. */
+async function importFile(page: Page, name: string, text: string): Promise<void> {
+	const path = join(dir, name);
+	await writeFile(path, text);
+	const chooser = page.waitForEvent('filechooser');
+	await page.getByRole('button', { name: 'Import', exact: true }).click();
+	await (await chooser).setFiles(path);
+}
+
+const status = (page: Page) => page.getByRole('status', { name: 'Transfer status' });
+
+test('export all as JSON, import into a fresh profile: the same sessions and messages; a second import adds nothing; bad files change nothing', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'echo: alpha');
+	await waitForAnswer(page);
+	await newSession(page);
+	await sendMessage(page, 'echo: beta');
+	await waitForAnswer(page);
+	await sendMessage(page, 'echo: gamma');
+	await waitForAnswer(page);
+
+	await navigate(page, 'Settings');
+	await expect(page.getByLabel('Last export')).toHaveText('No export yet from this profile.');
+	const exported = await exportFile(page);
+	expect(exported.name).toMatch(/^palimpsest-default-\d{4}-\d{2}-\d{2}\.json$/);
+	await expect(status(page)).toHaveText(`Exported 2 sessions (6 messages) as JSON: ${exported.name}`);
+	await expect(page.getByLabel('Last export')).toContainText('(2 sessions, JSON)');
+	await page.reload();
+	await expect(page.getByLabel('Last export')).toContainText('(2 sessions, JSON)');
+	const sourceSessions = await readRows(page, 'palimpsest-default', 'sessions');
+	const sourceMessages = await readRows(page, 'palimpsest-default', 'messages');
+
+	await createProfile(page, 'Restored');
+	await expect(sessionLinks(page)).toHaveCount(0);
+	await importFile(page, exported.name, exported.text);
+	await expect(status(page)).toHaveText('Imported 2 sessions (6 messages).');
+	await expect(sessionLinks(page)).toHaveText(['echo: beta', 'echo: alpha']);
+	const sessions = await readRows(page, 'palimpsest-restored', 'sessions');
+	expect(sessions).toEqual(sourceSessions.map((row) => ({ ...row, profile: 'restored' })));
+	expect(await readRows(page, 'palimpsest-restored', 'messages')).toEqual(sourceMessages);
+	await sessionLinks(page).filter({ hasText: 'echo: beta' }).click();
+	await expect(transcript(page).getByRole('article')).toHaveCount(4);
+	await expect(transcript(page)).toContainText('gamma');
+
+	await navigate(page, 'Settings');
+	await importFile(page, exported.name, exported.text);
+	await expect(status(page)).toHaveText('Nothing new to import: all 2 sessions in the file are already in this profile.');
+
+	const before = await readRows(page, 'palimpsest-restored', 'messages');
+	await importFile(page, 'cut.json', exported.text.slice(0, Math.floor(exported.text.length / 2)));
+	await expect(status(page)).toHaveText(/^Import refused: The file is not a complete Palimpsest export: it is not valid JSON \(it may have been cut short.*Nothing was changed\.$/);
+	const future = JSON.parse(exported.text);
+	future.version = 2;
+	future.sessions[0].session.id = 'new-id';
+	await importFile(page, 'future.json', JSON.stringify(future));
+	await expect(status(page)).toHaveText(/^Import refused: This export was made by a newer Palimpsest \(file format version 2; this app reads up to version 1\)\. Update Palimpsest to import it\. Nothing was changed\.$/);
+	await importFile(page, 'foreign.json', JSON.stringify({ conversations: [] }));
+	await expect(status(page)).toHaveText(/^Import refused: This is not a Palimpsest sessions export/);
+	expect(await readRows(page, 'palimpsest-restored', 'messages')).toEqual(before);
+	expect(await readRows(page, 'palimpsest-restored', 'sessions')).toHaveLength(2);
+});
+
+test('export chosen sessions as Markdown: only those, readable', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'echo: keep this one');
+	await waitForAnswer(page);
+	await newSession(page);
+	await sendMessage(page, 'echo: leave this out');
+	await waitForAnswer(page);
+
+	await navigate(page, 'Settings');
+	await page.getByRole('radio', { name: 'Chosen sessions' }).check();
+	await expect(page.getByRole('button', { name: 'Export', exact: true })).toBeDisabled();
+	await page.getByRole('checkbox', { name: 'echo: keep this one' }).check();
+	await page.getByRole('radio', { name: 'Markdown' }).check();
+	const exported = await exportFile(page);
+	expect(exported.name).toMatch(/\.md$/);
+	expect(exported.text).toMatch(/^# Palimpsest sessions\n\nExported from profile “Default” on .*: 1 session\./);
+	expect(exported.text).toContain('## echo: keep this one');
+	expect(exported.text).toMatch(/### You\n\necho: keep this one\n\n### Assistant\n\nkeep this one/);
+	expect(exported.text).not.toContain('leave this out');
+	await expect(page.getByLabel('Last export')).toContainText('(1 session, Markdown)');
+});
+
+test('when storage is full, the chat error offers Export, which saves every session', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'echo: saved before the disk filled up');
+	await waitForAnswer(page);
+	// From here on the page's writes fail as a full disk makes them fail (the worker's reads still work).
+	await page.evaluate(() => {
+		const full = () => {
+			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+		};
+		IDBObjectStore.prototype.add = full;
+		IDBObjectStore.prototype.put = full;
+	});
+	await newSession(page);
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.fill('this will not fit');
+	await box.press('Enter');
+	const alert = page.getByRole('alert');
+	await expect(alert).toContainText('storage is full');
+	await expect(box).toHaveValue('this will not fit');
+	const download = page.waitForEvent('download');
+	await alert.getByRole('button', { name: 'Export' }).click();
+	const file = await download;
+	const path = join(dir, file.suggestedFilename());
+	await file.saveAs(path);
+	const saved = JSON.parse(await readFile(path, 'utf8'));
+	expect(saved.session_count).toBe(1);
+	expect(saved.sessions[0].messages[0].content).toBe('echo: saved before the disk filled up');
+	await expect(alert.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings#export');
+});
