@@ -5,6 +5,7 @@ import type { MessageStatus } from '../db/schema';
 import { isAbortError } from '../providers/abort';
 import { ProviderError, type ChatRequest, type ToolCall, type Usage } from '../providers/types';
 import type { TurnDeps, TurnEvent } from './turn-deps';
+import { cutShortMessage, OUTPUT_LIMIT_MESSAGE } from './cut-short';
 
 export interface StreamedAnswer {
 	content: string;
@@ -16,8 +17,7 @@ export interface StreamedAnswer {
 	gone: boolean;
 }
 
-/** Stored as the error of an answer the provider cut off at its output limit. */
-export const OUTPUT_LIMIT_MESSAGE = "The answer reached the model's output limit.";
+export { OUTPUT_LIMIT_MESSAGE };
 
 export async function streamAnswer(
 	deps: TurnDeps,
@@ -62,11 +62,12 @@ export async function streamAnswer(
 			else if (event.type === 'usage') answer.usage = event.usage;
 			else if (event.type === 'done') finishReason = event.finish_reason;
 		}
+		const cutShort = cutShortMessage(finishReason);
 		if (request.signal?.aborted) answer.status = 'aborted';
-		else if (finishReason === 'length') {
-			// Cut off by max_tokens: offered for Retry rather than shown as a finished answer.
+		else if (cutShort !== null) {
+			// Cut off (output limit, filter, refusal…): offered for Retry, not shown as finished.
 			answer.status = 'incomplete';
-			answer.error = OUTPUT_LIMIT_MESSAGE;
+			answer.error = cutShort;
 		}
 	} catch (error) {
 		if (isAbortError(error) || request.signal?.aborted) answer.status = 'aborted';

@@ -1,17 +1,18 @@
-// The two HTTP calls every adapter makes: POST a request for an event stream, and GET the
-// model list. Retries happen only before the stream starts (see fetch-with-retry).
+// The two HTTP calls every adapter makes: POST a request for an answer (asked for as an event
+// stream, read as whatever came: see read-reply), and GET the model list. Retries happen only
+// before the answer starts (see fetch-with-retry).
 import { throwIfAborted } from './abort';
 import { fetchWithRetry, type AdapterOptions, type FetchLike } from './fetch-with-retry';
-import { ProviderError } from './types';
+import { readReply, type ProviderReply } from './read-reply';
 
-export async function postForEventStream(
+export async function postForAnswer(
 	fetchImpl: FetchLike,
 	url: string,
 	headers: Record<string, string>,
 	body: unknown,
 	signal: AbortSignal | undefined,
 	options: AdapterOptions
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<ProviderReply> {
 	throwIfAborted(signal);
 	const response = await fetchWithRetry(
 		fetchImpl,
@@ -24,10 +25,7 @@ export async function postForEventStream(
 		},
 		options.retry
 	);
-	if (!response.body) {
-		throw new ProviderError('The provider answered without a body.', { kind: 'incomplete' });
-	}
-	return response.body;
+	return readReply(response);
 }
 
 export async function fetchModelIds(
