@@ -109,7 +109,7 @@ export class PluginHost {
 				logger: this.#parts.logger
 			});
 			this.#starting.set(row.id, context);
-			await runRegister(mod.register, context.ctx, this.#parts.timeoutMs());
+			await runRegister(hooks, row.id, mod.register, context.ctx);
 			if (!current()) return this.#abandon(context);
 			await updatePlugin(db, row.id, {
 				cached_source: mod.source,

@@ -50,8 +50,8 @@ export class AppState {
 		const timeoutMs = () => resolveTimeoutMs(timeoutSeconds());
 		const hookLog = createHookLogWriter(db);
 		const hooks = new HookBus({ timeoutSeconds, record: hookLog.record });
-		const commands = new CommandRegistry(timeoutMs);
-		const tools = new ToolRegistry(timeoutMs);
+		const commands = new CommandRegistry(hooks);
+		const tools = new ToolRegistry(hooks);
 		const host = new PluginHost({ db, hooks, commands, tools, timeoutMs });
 		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode() });
 		this.services = createServices({
