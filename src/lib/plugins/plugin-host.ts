@@ -13,6 +13,8 @@ import type { ToolRegistry } from './plugin-tools';
 
 export interface LoadedPlugin {
 	id: string;
+	/** The `added_at` of the row it was loaded from: a plugin removed and added again differs. */
+	addedAt: number;
 	manifest: PluginManifest | null;
 	registered: Registered;
 	sha256: string;
@@ -105,6 +107,7 @@ export class PluginHost {
 				commands,
 				tools,
 				db,
+				addedAt: row.added_at,
 				hasPlugin: (id) => this.isLoaded(id),
 				logger: this.#parts.logger
 			});
@@ -122,6 +125,7 @@ export class PluginHost {
 			this.#starting.delete(row.id);
 			const plugin: LoadedPlugin = {
 				id: row.id,
+				addedAt: row.added_at,
 				manifest: mod.manifest,
 				registered: context.registered,
 				sha256: mod.sha256,

@@ -40,8 +40,9 @@ export function fakeFetch(served: Served) {
 	}) as unknown as typeof fetch;
 }
 
-export function makeHost(timeoutMs = 200, busOptions: HookBusOptions = {}) {
-	const db = new PalimpsestDb(`plugins-${crypto.randomUUID()}`);
+/** `name`: the database; two hosts on one name are two tabs of one profile. */
+export function makeHost(timeoutMs = 200, busOptions: HookBusOptions = {}, name = `plugins-${crypto.randomUUID()}`) {
+	const db = new PalimpsestDb(name);
 	// One timeout for everything a plugin runs, as in the app: hooks, commands, tools, register(ctx).
 	const hooks = new HookBus({ logger: { warn: () => {} }, timeoutSeconds: () => timeoutMs / 1000, ...busOptions });
 	const commands = new CommandRegistry(hooks);
