@@ -17,6 +17,7 @@ import { busySessions } from '../sessions/work-lock';
 import { createServices, type Services } from './services';
 import { SessionsState } from './sessions.svelte';
 import { SettingsState } from './settings.svelte';
+import { StoragePersistence } from './storage-persistence.svelte';
 
 export class AppState {
 	status = $state<'loading' | 'ready' | 'failed'>('loading');
@@ -26,6 +27,8 @@ export class AppState {
 	sessions!: SessionsState;
 	chat!: ChatState;
 	plugins!: PluginsState;
+	/** Asked on the first message (see Composer), shown in Settings. */
+	persistence = new StoragePersistence();
 	#stops: Array<() => void> = [];
 
 	async start(): Promise<void> {
@@ -36,8 +39,7 @@ export class AppState {
 			await markInterruptedMessages(db, (await busySessions(profile.name)).working);
 			this.#build(db, profile);
 			this.status = 'ready';
-			// Ask the browser not to evict the sessions under storage pressure (best effort).
-			void navigator.storage?.persist?.().catch(() => false);
+			void this.persistence.check();
 		} catch (error) {
 			this.error = describeStartupError(error);
 			this.status = 'failed';
