@@ -15,9 +15,12 @@ export function readPagePolicy(html) {
 	return null;
 }
 
+/** @type {Record<string, string>} */
+const ENTITIES = { quot: '"', '#39': "'", apos: "'", lt: '<', gt: '>', amp: '&' };
+
 /** @param {string} text */
 function decodeEntities(text) {
-	return text.replace(/&(quot|#39|apos|lt|gt|amp);/g, (_, name) => ({ quot: '"', '#39': "'", apos: "'", lt: '<', gt: '>', amp: '&' })[name]);
+	return text.replace(/&(quot|#39|apos|lt|gt|amp);/g, (_, /** @type {string} */ name) => ENTITIES[name]);
 }
 
 /**
