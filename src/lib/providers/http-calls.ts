@@ -3,6 +3,7 @@
 // before the answer starts (see fetch-with-retry).
 import { throwIfAborted } from './abort';
 import { fetchWithRetry, type AdapterOptions, type FetchLike } from './fetch-with-retry';
+import { isRecord, optional, unexpectedReply } from './frame-checks';
 import { readReply, type ProviderReply } from './read-reply';
 
 export async function postForAnswer(
@@ -36,6 +37,8 @@ export async function fetchModelIds(
 	options: AdapterOptions
 ): Promise<string[]> {
 	const response = await fetchWithRetry(fetchImpl, url, { method: 'GET', headers, signal }, options.retry);
-	const json = (await response.json()) as { data?: { id?: unknown }[] };
-	return (json.data ?? []).flatMap((model) => (typeof model.id === 'string' ? [model.id] : []));
+	const reply = await readReply(response);
+	const value = reply.type === 'json' ? reply.value : null;
+	if (!isRecord(value) || !optional(value.data, Array.isArray)) throw unexpectedReply(value ?? 'an event stream');
+	return ((value.data as unknown[] | null) ?? []).flatMap((model) => (isRecord(model) && typeof model.id === 'string' ? [model.id] : []));
 }
