@@ -7,7 +7,7 @@ import type { SSEMessage } from './sse';
 import type { FinishReason, StreamEvent, ToolCall, Usage } from './types';
 import { ProviderError } from './types';
 
-export interface ToolCallDelta {
+interface ToolCallDelta {
 	index?: number;
 	id?: string | null;
 	function?: { name?: string | null; arguments?: string | null } | null;
