@@ -1,14 +1,14 @@
 import { defineConfig } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { planChromium, probeMachine } from './tests/support/chromium.mjs';
 
-// Browser tests drive a real Chromium: CHROME_PATH, else Debian's /usr/bin/chromium.
-const chromium = process.env.CHROME_PATH || '/usr/bin/chromium';
-if (!existsSync(chromium)) {
-	throw new Error(
-		`Chromium was not found at ${chromium}. Install it (Debian/Ubuntu: "apt-get install -y chromium") ` +
-			'or set CHROME_PATH to a Chromium or Chrome executable.'
-	);
+// Browser tests drive a real Chromium: CHROME_PATH, else Debian's or Ubuntu's package. `npm
+// test` installs it first where it may (tests/support/ensure-chromium.mjs); a direct
+// `npx playwright test` only says what to run.
+const plan = planChromium(probeMachine());
+if (plan.action !== 'use') {
+	throw new Error(plan.action === 'stop' ? plan.message : 'Chromium was not found. Run npm test, which installs it, or set CHROME_PATH.');
 }
+const chromium = plan.path;
 
 const PORT = Number(process.env.E2E_PORT ?? 4310);
 

@@ -1,6 +1,40 @@
 import adapter from '@sveltejs/adapter-static';
 import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
 
+/**
+ * The Content-Security-Policy. SvelteKit writes it into the page as a <meta> tag, adding the
+ * sha256 of its own inline start-up script (mode 'hash'), so no other inline script, no
+ * eval, no <object> or <embed> runs. src/server/serve.mjs sends the same policy as a header
+ * and adds frame-ancestors, which a <meta> policy cannot carry. Keywords are written bare
+ * ('self'); SvelteKit quotes them.
+ * @type {import('@sveltejs/kit').CspDirectives}
+ */
+export const CSP_DIRECTIVES = {
+	'default-src': ['self'],
+	// Plugins: their checked source is imported from a blob: URL made in this page, and
+	// what a plugin imports itself comes from an https URL or this machine, the same places
+	// a plugin may be loaded from (docs/plugins.md). No 'unsafe-inline', no 'unsafe-eval'.
+	'script-src': ['self', 'blob:', 'https:', 'http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
+	// The token counter's module worker and the service worker are files of this site.
+	'worker-src': ['self'],
+	// Providers are whatever endpoint the user configures: a cloud API, a server on the
+	// local network, localhost, any port. Their origins are not known when the app is built,
+	// so any http(s) origin may be called; what keeps API keys safe is that no injected
+	// script can run to call them.
+	'connect-src': ['*'],
+	// Remote images in answers load only when clicked; data: and blob: for the app's own.
+	'img-src': ['self', 'data:', 'blob:', 'https:', 'http:'],
+	// Svelte writes style attributes; styles cannot run code.
+	'style-src': ['self', 'unsafe-inline'],
+	'font-src': ['self', 'data:'],
+	'manifest-src': ['self'],
+	'object-src': ['none'],
+	'base-uri': ['self'],
+	'form-action': ['self'],
+	// Dropped from the <meta> tag by SvelteKit; serve.mjs sends it as a header.
+	'frame-ancestors': ['self']
+};
+
 /** @type {import('@sveltejs/kit').Config} */
 const config = {
 	preprocess: vitePreprocess(),
@@ -11,7 +45,8 @@ const config = {
 		adapter: adapter({ fallback: 'index.html' }),
 		// Absolute asset paths: the fallback page is served at every deep link.
 		paths: { relative: false },
-		serviceWorker: { register: true }
+		serviceWorker: { register: true },
+		csp: { mode: 'hash', directives: CSP_DIRECTIVES }
 	}
 };
 

@@ -18,7 +18,7 @@ export default defineConfig({
 	},
 	preview: { host: '127.0.0.1', port: 4173 },
 	test: {
-		include: ['src/**/*.test.ts'],
+		include: ['src/**/*.test.ts', 'tests/support/**/*.test.ts'],
 		environment: 'node',
 		typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] }
 	}

@@ -1,9 +1,11 @@
 // Serves the built app (or any folder) over HTTP with a single-page-app fallback, so deep
-// links and reloads work. Used by `npm start` and by the browser tests.
+// links and reloads work. Used by `npm start` and by the browser tests, and then it sends the
+// app's security headers (see security-headers.mjs).
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readPagePolicy, securityHeaders } from './security-headers.mjs';
 
 /** @type {Record<string, string>} */
 const TYPES = {
@@ -22,14 +24,16 @@ const TYPES = {
 };
 
 /**
- * @param {{ root: string, port?: number, host?: string, fallback?: string | null, cors?: boolean }} options
+ * `secure`: send the security headers, with the Content-Security-Policy of `root`/index.html.
+ * @param {{ root: string, port?: number, host?: string, fallback?: string | null, cors?: boolean, secure?: boolean }} options
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
-export async function serve({ root, port = 0, host = '127.0.0.1', fallback = 'index.html', cors = false }) {
+export async function serve({ root, port = 0, host = '127.0.0.1', fallback = 'index.html', cors = false, secure = false }) {
 	const base = resolve(root);
+	const security = secure ? securityHeaders(readPagePolicy(await readFile(join(base, 'index.html'), 'utf8').catch(() => ''))) : {};
 	/** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
 	async function handle(req, res) {
-		const headers = cors ? { 'Access-Control-Allow-Origin': '*' } : {};
+		const headers = { ...security, ...(cors ? { 'Access-Control-Allow-Origin': '*' } : {}) };
 		const path = decodePath(req.url);
 		if (path === null) {
 			res.writeHead(400, { ...headers, 'Content-Type': 'text/plain' }).end('Bad request');
@@ -65,7 +69,7 @@ export async function serve({ root, port = 0, host = '127.0.0.1', fallback = 'in
 	const server = createServer((req, res) => {
 		handle(req, res).catch((error) => {
 			console.error(`serve: ${req.method} ${req.url} failed:`, error);
-			if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal server error');
+			if (!res.headersSent) res.writeHead(500, { ...security, 'Content-Type': 'text/plain' }).end('Internal server error');
 			else res.destroy();
 		});
 	});
@@ -104,6 +108,6 @@ async function isFile(path) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
 	const port = Number(process.env.PORT ?? 4173);
-	const { url } = await serve({ root: process.argv[2] ?? 'build', port });
+	const { url } = await serve({ root: process.argv[2] ?? 'build', port, secure: true });
 	console.log(`Palimpsest is running at ${url}/ (Ctrl+C to stop)`);
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serve } from './serve.mjs';
+import { readPagePolicy, securityHeaders } from './security-headers.mjs';
 
 let dir: string;
 let server: Awaited<ReturnType<typeof serve>> | null = null;
@@ -68,5 +69,48 @@ describe('serve', () => {
 		expect(logged).toHaveBeenCalledWith(expect.stringContaining('/some/route'), expect.anything());
 		logged.mockRestore();
 		expect((await get(server.url, '/app.js')).status).toBe(200);
+	});
+});
+
+describe('security headers', () => {
+	/** GET returning the headers too. */
+	function head(url: string, path: string): Promise<Record<string, string | string[] | undefined>> {
+		return new Promise((done, fail) => {
+			const req = request(`${url}${path}`, { timeout: 2000 }, (res) => {
+				res.resume();
+				res.on('end', () => done(res.headers));
+			});
+			req.on('error', fail);
+			req.end();
+		});
+	}
+
+	const PAGE = `<!doctype html><head><meta charset="utf-8"><meta http-equiv="content-security-policy" content="default-src 'self'; script-src 'self' 'sha256-abc='; object-src 'none'"></head><body></body>`;
+
+	it("sends the page's own Content-Security-Policy with frame-ancestors, and nosniff and no-referrer, on every answer", async () => {
+		await writeFile(join(dir, 'build', 'index.html'), PAGE);
+		server = await serve({ root: join(dir, 'build'), secure: true });
+		for (const path of ['/', '/s/some-session', '/app.js', '/missing.js']) {
+			const headers = await head(server.url, path);
+			expect(headers['content-security-policy'], path).toBe("default-src 'self'; script-src 'self' 'sha256-abc='; object-src 'none'; frame-ancestors 'self'");
+			expect(headers['x-content-type-options'], path).toBe('nosniff');
+			expect(headers['referrer-policy'], path).toBe('no-referrer');
+			expect(headers['x-frame-options'], path).toBe('SAMEORIGIN');
+		}
+	});
+
+	it('sends no security headers unless asked (the test servers for plugin origins)', async () => {
+		await writeFile(join(dir, 'build', 'index.html'), PAGE);
+		server = await serve({ root: join(dir, 'build') });
+		expect((await head(server.url, '/'))['content-security-policy']).toBeUndefined();
+	});
+});
+
+describe('readPagePolicy', () => {
+	it('reads the policy SvelteKit writes, entities decoded, and nothing from other meta tags', () => {
+		expect(readPagePolicy(`<meta name="description" content="x"><meta http-equiv="content-security-policy" content="img-src &quot;x&quot; &amp; 'self'">`)).toBe(`img-src "x" & 'self'`);
+		expect(readPagePolicy('<meta http-equiv="refresh" content="5">')).toBeNull();
+		expect(securityHeaders(null)).not.toHaveProperty('Content-Security-Policy');
+		expect(securityHeaders("default-src 'self'; frame-ancestors *")['Content-Security-Policy']).toBe("default-src 'self'; frame-ancestors 'self'");
 	});
 });

@@ -12,10 +12,17 @@ import { anthropicWriter, openAIWriter } from './mock-wire.mjs';
 
 /**
  * One scripted answer; each chat request takes the next one, then the default answer
- * ("Mock answer to: <last user message>") resumes. `finish: 'length'` ends a text answer as
- * cut off by the output limit (OpenAI `finish_reason: "length"`, Anthropic `max_tokens`).
+ * ("Mock answer to: <last user message>") resumes. `finish` ends a text answer with another
+ * reason: 'length' is cut off by the output limit (OpenAI `finish_reason: "length"`, Anthropic
+ * `max_tokens`), 'context_window_exceeded' is Anthropic's `model_context_window_exceeded`, and
+ * any other string is sent as the wire's own reason (e.g. 'content_filter', 'refusal').
+ * `reply` answers with a whole body that is not an event stream (`status` 200 by default), as
+ * servers that ignore `stream: true` or report errors with 200 do; `raw` sends its text as an
+ * event stream, byte for byte, for frames no writer produces (`data: null`).
  * @typedef {import('./mock-wire.mjs').Usage} Usage
- * @typedef {{ type: 'text', text: string, chunks?: number, delayMs?: number, usage?: Usage, finish?: 'length' }
+ * @typedef {{ type: 'text', text: string, chunks?: number, delayMs?: number, usage?: Usage, finish?: string }
+ *   | { type: 'reply', body: string | object, contentType?: string, status?: number }
+ *   | { type: 'raw', text: string }
  *   | { type: 'tool_call', name: string, arguments: string | object, id?: string, text?: string }
  *   | { type: 'http_error', status: number, body?: string | object, headers?: Record<string, string> }
  *   | { type: 'stream_error', text?: string, message?: string }
@@ -33,7 +40,7 @@ const CORS = {
 	'access-control-allow-headers':
 		'authorization, content-type, accept, x-api-key, anthropic-version, ' +
 		'anthropic-dangerous-direct-browser-access',
-	'access-control-expose-headers': 'retry-after',
+	'access-control-expose-headers': 'retry-after, x-should-retry',
 	'access-control-max-age': '600'
 };
 
@@ -103,6 +110,16 @@ export async function startMockProvider({ port = 0 } = {}) {
 			});
 			return void res.end(isText ? payload : JSON.stringify(payload));
 		}
+		if (response.type === 'reply') {
+			const isText = typeof response.body === 'string';
+			const type = response.contentType ?? (isText ? 'text/plain' : 'application/json');
+			res.writeHead(response.status ?? 200, { ...CORS, 'content-type': type });
+			return void res.end(isText ? response.body : JSON.stringify(response.body));
+		}
+		if (response.type === 'raw') {
+			res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+			return void res.end(response.text);
+		}
 		res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
 		const model = String(body?.model ?? 'mock-model');
 		const writer = anthropic ? anthropicWriter(res, model) : openAIWriter(res, model);
@@ -129,7 +146,7 @@ export async function startMockProvider({ port = 0 } = {}) {
 				typeof response.arguments === 'string' ? response.arguments : JSON.stringify(response.arguments);
 			writer.toolCall(response.id ?? 'call_mock_1', response.name, args);
 			writer.finish('tool_calls', usage);
-		} else writer.finish(response.type === 'text' && response.finish === 'length' ? 'length' : 'stop', usage);
+		} else writer.finish((response.type === 'text' && response.finish) || 'stop', usage);
 		res.end();
 	}
 

@@ -3,7 +3,11 @@
 
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
 /** @typedef {{ input_tokens: number, output_tokens: number }} Usage */
-/** @typedef {'stop' | 'tool_calls' | 'length'} FinishReason */
+/**
+ * Neutral names, written in each wire's own words ('length' → Anthropic 'max_tokens'); any other
+ * string (e.g. 'content_filter', 'refusal') is written as it is.
+ * @typedef {'stop' | 'tool_calls' | 'length' | 'context_window_exceeded' | string} FinishReason
+ */
 
 /**
  * @typedef {object} WireWriter
@@ -94,7 +98,9 @@ export function anthropicWriter(res, model) {
 		},
 		finish(reason, usage) {
 			closeText();
-			const stop_reason = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens' }[reason];
+			/** @type {Record<string, string>} */
+			const wire = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens', context_window_exceeded: 'model_context_window_exceeded' };
+			const stop_reason = wire[reason] ?? reason;
 			send('message_delta', {
 				delta: { stop_reason, stop_sequence: null },
 				usage: { output_tokens: usage.output_tokens }

@@ -107,12 +107,12 @@ describe('overflow', () => {
 		expect(last).toMatchObject({ role: 'assistant', status: 'error' });
 	});
 
-	it('Anthropic\u2019s model_context_window_exceeded stop reason is an overflow too', async () => {
+	it('a stop reason saying the context window ran out (Anthropic\u2019s model_context_window_exceeded) is an overflow too', async () => {
 		env = compactionEnv((await import('../db/database')).openProfileDb(`overflow-${crypto.randomUUID()}`));
 		close = async () => (env.db.close(), await env.db.delete());
 		const { provider, requests } = scripted(async function* (_r, call) {
 			yield { type: 'text', text: call === 0 ? 'Partial' : 'Whole answer.' };
-			yield { type: 'done', finish_reason: call === 0 ? 'model_context_window_exceeded' : 'stop' };
+			yield { type: 'done', finish_reason: call === 0 ? 'context_window_exceeded' : 'stop' };
 		});
 		const id = await env.newSession();
 		await seedConversation(env.db, id, 10);

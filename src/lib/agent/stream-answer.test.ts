@@ -7,6 +7,7 @@ import { createProvider } from '../providers/create-provider';
 import type { Provider, ProviderPreset, StreamEvent } from '../providers/types';
 import { createSession } from '../sessions/session-lifecycle';
 import { retryTurn, runTurn } from './run-turn';
+import { CUT_SHORT_MESSAGES, cutShortMessage } from './cut-short';
 import { OUTPUT_LIMIT_MESSAGE, streamAnswer } from './stream-answer';
 import type { TurnDeps } from './turn-deps';
 
@@ -124,5 +125,26 @@ describe('answers cut off at the output limit', () => {
 			error: "The answer reached the model's output limit."
 		});
 		expect(await retryTurn(deps, { sessionId: session.id })).toMatchObject({ status: 'complete' });
+	});
+
+	it.each([
+		['anthropic', 'refusal', 'The model declined to answer.'],
+		['anthropic', 'context_window_exceeded', "The conversation filled the model's context window before the answer was finished."],
+		['custom', 'content_filter', "The provider's content filter stopped the answer."]
+	] as const)('are never stored as complete: %s stop reason %s shows its reason and offers Retry', async (preset, finish, reason) => {
+		mock.script([{ type: 'text', text: 'Half an answer', finish }]);
+		const deps = depsFor(providerFor(preset), { checkpointMs: 0 });
+		const session = await newSession();
+		expect(await runTurn(deps, { sessionId: session.id, text: 'Go on' })).toEqual({ status: 'incomplete', content: 'Half an answer', error: reason, sessionId: session.id });
+		expect((await listMessages(db, session.id))[1]).toMatchObject({ status: 'incomplete', content: 'Half an answer', error: reason });
+		expect(await retryTurn(deps, { sessionId: session.id })).toMatchObject({ status: 'complete' });
+	});
+});
+
+describe('the cut-short table', () => {
+	it('names every neutral reason that cuts an answer short, and none that ends it normally', () => {
+		expect(Object.keys(CUT_SHORT_MESSAGES).sort()).toEqual(['content_filter', 'context_window_exceeded', 'error', 'length', 'paused', 'refusal']);
+		expect(cutShortMessage('length')).toBe(OUTPUT_LIMIT_MESSAGE);
+		for (const normal of ['stop', 'tool_calls', null, 'toString', 'a_reason_nobody_sends']) expect(cutShortMessage(normal)).toBeNull();
 	});
 });

@@ -5,6 +5,7 @@ import type { MessageStatus } from '../db/schema';
 import { isAbortError } from '../providers/abort';
 import { ProviderError, type ChatRequest, type ToolCall, type Usage } from '../providers/types';
 import type { TurnDeps, TurnEvent } from './turn-deps';
+import { cutShortMessage, OUTPUT_LIMIT_MESSAGE } from './cut-short';
 
 export interface StreamedAnswer {
 	content: string;
@@ -20,11 +21,7 @@ export interface StreamedAnswer {
 	cleared: number;
 }
 
-/** Stop reasons that mean the context window ran out (Anthropic's, and the neutral name). */
-const OVERFLOW_STOPS = new Set(['model_context_window_exceeded', 'context_window_exceeded']);
-
-/** Stored as the error of an answer the provider cut off at its output limit. */
-export const OUTPUT_LIMIT_MESSAGE = "The answer reached the model's output limit.";
+export { OUTPUT_LIMIT_MESSAGE };
 
 export async function streamAnswer(
 	deps: TurnDeps,
@@ -70,15 +67,14 @@ export async function streamAnswer(
 			else if (event.type === 'context_compacted') answer.cleared += event.cleared_tool_results;
 			else if (event.type === 'done') finishReason = event.finish_reason;
 		}
+		const cutShort = cutShortMessage(finishReason);
 		if (request.signal?.aborted) answer.status = 'aborted';
-		else if (finishReason && OVERFLOW_STOPS.has(finishReason)) {
+		else if (cutShort !== null) {
+			// Cut off (output limit, filter, refusal…): offered for Retry, not shown as finished.
 			answer.status = 'incomplete';
-			answer.overflow = true;
-			answer.error = 'The conversation no longer fits in the model\u2019s context window.';
-		} else if (finishReason === 'length') {
-			// Cut off by max_tokens: offered for Retry rather than shown as a finished answer.
-			answer.status = 'incomplete';
-			answer.error = OUTPUT_LIMIT_MESSAGE;
+			answer.error = cutShort;
+			// The context window ran out: the turn loop compacts and asks again.
+			answer.overflow = finishReason === 'context_window_exceeded';
 		}
 	} catch (error) {
 		if (isAbortError(error) || request.signal?.aborted) answer.status = 'aborted';

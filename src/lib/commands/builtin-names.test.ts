@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_NAMES } from './builtin-names';
+import { HookBus } from '../hooks/hook-bus';
 import { CommandRegistry } from './command-registry';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -25,7 +26,7 @@ describe('reserved command names', () => {
 	it.each(['docs/plugins.md', 'static/plugin-api.d.ts'])('are the names %s says a plugin cannot take', (file) => {
 		const documented = documentedBuiltins(file);
 		expect(documented).toEqual([...BUILTIN_NAMES].sort());
-		const registry = new CommandRegistry(() => 1000);
+		const registry = new CommandRegistry(new HookBus({ logger: { warn: () => {} } }));
 		for (const name of documented) expect(() => registry.add('p', name, () => '', {}), name).toThrow('is a built-in command');
 	});
 });

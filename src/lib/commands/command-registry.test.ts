@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { HookBus } from '../hooks/hook-bus';
 import { CommandRegistry, type CommandInvocation } from './command-registry';
 import { registerBuiltins, type BuiltinHost } from './builtins';
 import { closeMatches, parseCommand } from './parse-command';
@@ -10,8 +11,10 @@ const invocation: CommandInvocation = {
 	source: { platform: 'web', user_id: 'u-1', user_name: 'You', chat_id: 'web:default:s-1', thread_id: 's-1', profile: 'default' }
 };
 
+const quietBus = (timeoutMs = 1000) => new HookBus({ timeoutSeconds: () => timeoutMs / 1000, logger: { warn: () => {} } });
+
 function registry(timeoutMs = 1000) {
-	const commands = new CommandRegistry(() => timeoutMs);
+	const commands = new CommandRegistry(quietBus(timeoutMs));
 	const host: BuiltinHost = {
 		newSession: vi.fn(async () => {}),
 		resetSession: vi.fn(async () => {}),
@@ -60,7 +63,7 @@ describe('plugin commands', () => {
 		commands.add('p', 'boom', () => {
 			throw new Error('kaput');
 		}, {});
-		await expect(commands.execute('/hang', invocation)).rejects.toThrow('/hang did not answer within 0.03 s.');
+		await expect(commands.execute('/hang', invocation)).rejects.toThrow('/hang did not answer within 0.03 s; it is skipped for the next 60 s.');
 		await expect(commands.execute('/boom', invocation)).rejects.toThrow('/boom failed: kaput');
 	});
 
@@ -79,7 +82,7 @@ describe('plugin commands', () => {
 			expect(() => commands.add('p', name, () => 'mine', {}), name).toThrow(`"/${name}" is a built-in command; choose another name.`);
 		}
 		// Reserved even in a registry with no built-ins registered at all.
-		expect(() => new CommandRegistry(() => 1000).add('p', 'archive', () => '', {})).toThrow('"/archive" is a built-in command');
+		expect(() => new CommandRegistry(quietBus()).add('p', 'archive', () => '', {})).toThrow('"/archive" is a built-in command');
 		// Reserved is not listed: the menu and /help show only commands that exist...
 		expect(commands.list().map((c) => c.name)).toEqual(['compress', 'help', 'new', 'reset', 'title', 'usage']);
 		expect(commands.has('archive')).toBe(false);

@@ -1,6 +1,7 @@
 // Built-in and plugin slash commands: registration (plugin names may not take a built-in's,
-// even one not built yet), lookup for autocomplete, and execution under the hook timeout.
-import { callWithTimeout } from '../hooks/run-hook';
+// even one not built yet), lookup for autocomplete, and execution of plugin commands through
+// the hook bus's choke point (timeout, 60 s skip, hook log).
+import { SUPPRESS_AFTER_TIMEOUT_MS, type PluginCaller, type PluginCallTarget } from '../hooks/run-hook';
 import type { CommandSink } from '../plugins/plugin-context';
 import { BUILTIN_NAMES, type BuiltinName } from './builtin-names';
 import { closeMatches, COMMAND_NAME, parseCommand } from './parse-command';
@@ -48,10 +49,10 @@ export class CommandRegistry implements CommandSink {
 	#entries = new Map<string, Entry>();
 	/** Names no plugin may register: every built-in, whether or not it exists yet. */
 	readonly #reserved: ReadonlySet<string> = new Set(BUILTIN_NAMES);
-	readonly #timeoutMs: () => number;
+	readonly #caller: PluginCaller;
 
-	constructor(timeoutMs: () => number) {
-		this.#timeoutMs = timeoutMs;
+	constructor(caller: PluginCaller) {
+		this.#caller = caller;
 	}
 
 	addBuiltin(info: Omit<CommandInfo, 'plugin_id'> & { name: BuiltinName }, run: BuiltinHandler): void {
@@ -66,12 +67,14 @@ export class CommandRegistry implements CommandSink {
 		const owner = this.#entries.get(name);
 		if (owner) throw new Error(`"/${name}" is already registered by plugin "${owner.plugin_id}".`);
 		if (typeof handler !== 'function') throw new TypeError(`Command "/${name}" needs a handler function.`);
+		// One target per command: a handler that timed out is skipped for 60 s, across calls.
+		const target: PluginCallTarget = { plugin_id: pluginId, hook: `/${name}`, suppressedUntil: -Infinity };
 		const entry: Entry = {
 			name,
 			description: String(meta.description ?? ''),
 			args_hint: String(meta.args_hint ?? ''),
 			plugin_id: pluginId,
-			run: (args, invocation) => this.#runPlugin(name, handler as (...a: unknown[]) => unknown, args, invocation)
+			run: (args, invocation) => this.#runPlugin(target, handler as (...a: unknown[]) => unknown, args, invocation)
 		};
 		this.#entries.set(name, entry);
 		return () => {
@@ -103,22 +106,32 @@ export class CommandRegistry implements CommandSink {
 	}
 
 	async #runPlugin(
-		name: string,
+		target: PluginCallTarget,
 		handler: (...args: unknown[]) => unknown,
 		args: string,
 		invocation: CommandInvocation
 	): Promise<CommandResult> {
-		const timeoutMs = this.#timeoutMs();
-		let settled;
-		try {
+		const copy = structuredClone(invocation);
+		const result = await this.#caller.callPlugin(
+			target,
 			// A one-argument handler simply ignores the second argument.
-			settled = await callWithTimeout(() => handler(args, structuredClone(invocation)), timeoutMs);
-		} catch (error) {
-			throw new Error(`/${name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+			() => handler(args, copy),
+			{ summary: `session_id=${invocation.session_id} args=(${args.length} chars)`, read: readOutput }
+		);
+		const name = target.hook;
+		if (result.outcome === 'ok') return result.value as CommandResult;
+		if (result.outcome === 'timeout') {
+			throw new Error(`${name} did not answer within ${result.timeoutMs / 1000} s; it is skipped for the next ${SUPPRESS_AFTER_TIMEOUT_MS / 1000} s.`);
 		}
-		if (settled.timedOut) throw new Error(`/${name} did not answer within ${timeoutMs / 1000} s.`);
-		const value = settled.value;
-		if (value === undefined || value === null) return {};
-		return { output: typeof value === 'string' ? value : JSON.stringify(value, null, 2) };
+		if (result.outcome === 'skipped') {
+			throw new Error(`${name} is skipped for now: it did not answer in time less than ${SUPPRESS_AFTER_TIMEOUT_MS / 1000} s ago.`);
+		}
+		throw new Error(`${name} failed: ${result.error}`);
 	}
+}
+
+/** What a handler returned, as command output: text as it is, other values as JSON. */
+function readOutput(value: unknown): CommandResult {
+	if (value === undefined || value === null) return {};
+	return { output: typeof value === 'string' ? value : JSON.stringify(value, null, 2) };
 }

@@ -39,12 +39,37 @@ export async function kvGet(db: PalimpsestDb, pluginId: string, key: string): Pr
 	return (await db.plugin_kv.get([pluginId, key]))?.value;
 }
 
-export async function kvSet(db: PalimpsestDb, pluginId: string, key: string, value: unknown): Promise<void> {
-	await db.plugin_kv.put({ plugin_id: pluginId, key, value });
+/**
+ * Which plugin a write is for: its id and, when known, the `added_at` of the row it was
+ * loaded from, so a plugin removed and added again is a different plugin.
+ */
+export interface PluginOwner {
+	pluginId: string;
+	addedAt?: number;
 }
 
-export async function kvDelete(db: PalimpsestDb, pluginId: string, key: string): Promise<void> {
-	await db.plugin_kv.delete([pluginId, key]);
+// Checked inside the write's own transaction, which removePlugin's transaction excludes: once
+// a removal committed (in any tab), no write of the removed plugin can land after it.
+async function assertInstalled(db: PalimpsestDb, owner: PluginOwner): Promise<void> {
+	const row = await db.plugins.get(owner.pluginId);
+	if (!row || (owner.addedAt !== undefined && row.added_at !== owner.addedAt)) {
+		throw new Error(`Plugin "${owner.pluginId}" was removed; its storage is closed.`);
+	}
+}
+
+/** Stores a value; refuses (rejects) when the plugin is no longer installed. */
+export async function kvSet(db: PalimpsestDb, owner: PluginOwner, key: string, value: unknown): Promise<void> {
+	await db.transaction('rw', db.plugins, db.plugin_kv, async () => {
+		await assertInstalled(db, owner);
+		await db.plugin_kv.put({ plugin_id: owner.pluginId, key, value });
+	});
+}
+
+export async function kvDelete(db: PalimpsestDb, owner: PluginOwner, key: string): Promise<void> {
+	await db.transaction('rw', db.plugins, db.plugin_kv, async () => {
+		await assertInstalled(db, owner);
+		await db.plugin_kv.delete([owner.pluginId, key]);
+	});
 }
 
 export async function kvKeys(db: PalimpsestDb, pluginId: string, prefix = ''): Promise<string[]> {

@@ -11,7 +11,16 @@ import {
 	type HookPayload,
 	type ObserverHookName
 } from './hook-map';
-import { type HookCallResult, type HookLogEntry, type HookLogger, type Registration, runHook } from './run-hook';
+import {
+	type HookCallResult,
+	type HookLogEntry,
+	type HookLogger,
+	type PluginCaller,
+	type PluginCallTarget,
+	type Registration,
+	runHook,
+	runPluginCall
+} from './run-hook';
 import { summarizePayload } from './summarize-payload';
 import { catchUpLimitMs, DEFAULT_TIMEOUT_SECONDS, resolveTimeoutMs, waitAtMost } from './timeouts';
 import { collectInjected, decideToolCall, type InjectedContext, type ToolDecision } from './dispatch-results';
@@ -32,7 +41,7 @@ export interface HookRegistrationInfo {
 // Accepts a `string`-typed name from untyped plugin code but rejects a mistyped literal.
 type WideString<S extends string> = string extends S ? unknown : never;
 
-export class HookBus {
+export class HookBus implements PluginCaller {
 	#registrations: Registration[] = [];
 	#seq = 0;
 	#loadOrder: string[] = [];
@@ -178,14 +187,32 @@ export class HookBus {
 		};
 	}
 
+	/**
+	 * Runs plugin code that is not a hook callback (a slash command, a tool, register(ctx))
+	 * under the same rules: the hook timeout, the 60 s skip after a timeout (kept on `target`,
+	 * so keep one target per command or tool), failures tagged with plugin and name, and a
+	 * line in the hook log.
+	 */
+	callPlugin(
+		target: PluginCallTarget,
+		call: () => unknown,
+		options: { summary?: string; read?: (value: unknown) => unknown } = {}
+	): Promise<HookCallResult> {
+		return runPluginCall(target, call, this.#context(options.summary ?? ''), options.read);
+	}
+
 	#run(reg: Registration, payload: unknown): Promise<HookCallResult> {
-		return runHook(reg, payload, {
+		return runHook(reg, payload, this.#context(this.#summary(payload)));
+	}
+
+	#context(summary: string) {
+		return {
 			timeoutMs: resolveTimeoutMs(this.#timeoutSeconds()),
 			now: this.#now,
 			record: this.#record,
 			logger: this.#logger,
-			summary: this.#summary(payload)
-		});
+			summary
+		};
 	}
 
 	// So a user can see that a compaction or deletion happened even with no plugin listening.

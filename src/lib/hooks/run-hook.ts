@@ -1,5 +1,6 @@
-// The one choke point that calls plugin code: it bounds the call in time, catches, tags
-// failures with plugin id and hook name, quarantines timed-out callbacks and logs every call.
+// The one choke point that calls plugin code (hook callbacks, slash commands, tools and
+// register(ctx)): it bounds the call in time, catches, tags failures with plugin id and name,
+// quarantines what timed out and logs every call.
 import { HOOK_KINDS, type HookName } from './hook-map';
 
 /** `unheard`: the event was dispatched but no plugin listens to it (recorded once, plugin_id ''). */
@@ -9,7 +10,8 @@ export interface HookLogEntry {
 	/** Assigned by the store that keeps the log, if any. */
 	id?: number;
 	at: number;
-	hook: HookName;
+	/** A hook name, or what else of the plugin ran: `/name` (a command), `tool name`, `register(ctx)`. */
+	hook: string;
 	plugin_id: string;
 	duration_ms: number;
 	outcome: HookOutcome;
@@ -21,19 +23,35 @@ export interface HookLogger {
 	warn(message: string, ...details: unknown[]): void;
 }
 
-/** One registered callback; also the unit that a timeout quarantines. */
-export interface Registration {
+/** Something of a plugin's that the app calls; also the unit that a timeout quarantines. */
+export interface PluginCallTarget {
 	readonly plugin_id: string;
+	/** Its name in the hook log (see HookLogEntry.hook). */
+	readonly hook: string;
+	suppressedUntil: number;
+}
+
+/** One registered hook callback. */
+export interface Registration extends PluginCallTarget {
 	readonly hook: HookName;
 	readonly callback: (payload: unknown) => unknown;
 	readonly seq: number;
 	active: boolean;
-	suppressedUntil: number;
 }
 
 export type HookCallResult =
 	| { outcome: 'ok'; value: unknown }
-	| { outcome: 'error' | 'timeout' | 'skipped'; error: string };
+	| { outcome: 'timeout'; error: string; timeoutMs: number }
+	| { outcome: 'error' | 'skipped'; error: string };
+
+/** How commands, tools and plugin start-up reach the choke point (the hook bus implements it). */
+export interface PluginCaller {
+	/**
+	 * Calls `call` as `target`; `read` turns its result into what the caller keeps, inside the
+	 * same guard (reading a plugin's value can run its code). Never throws for the plugin.
+	 */
+	callPlugin(target: PluginCallTarget, call: () => unknown, options?: { summary?: string; read?: (value: unknown) => unknown }): Promise<HookCallResult>;
+}
 
 export interface RunHookContext {
 	/** 0 means no limit. */
@@ -48,7 +66,18 @@ export interface RunHookContext {
 /** How long a callback that timed out is left out before it gets another chance. */
 export const SUPPRESS_AFTER_TIMEOUT_MS = 60_000;
 
-export async function runHook(reg: Registration, payload: unknown, ctx: RunHookContext): Promise<HookCallResult> {
+export function runHook(reg: Registration, payload: unknown, ctx: RunHookContext): Promise<HookCallResult> {
+	// `payload` is the dispatch's deep-frozen snapshot, shared by every callback of it.
+	return runPluginCall(reg, () => reg.callback(payload), ctx, HOOK_KINDS[reg.hook] === 'observer' ? () => undefined : copyResult);
+}
+
+/** Calls plugin code through the choke point; `read` runs on its settled value, inside the guard. */
+export async function runPluginCall(
+	reg: PluginCallTarget,
+	call: () => unknown,
+	ctx: RunHookContext,
+	read: (value: unknown) => unknown = (value) => value
+): Promise<HookCallResult> {
 	const at = ctx.now();
 	const log = (outcome: HookOutcome, error?: string) =>
 		safeRecord(ctx, {
@@ -67,17 +96,16 @@ export async function runHook(reg: Registration, payload: unknown, ctx: RunHookC
 		return { outcome: 'skipped', error };
 	}
 	try {
-		// `payload` is the dispatch's deep-frozen snapshot, shared by every callback of it.
-		const settled = await callWithTimeout(() => reg.callback(payload), ctx.timeoutMs);
+		const settled = await callWithTimeout(call, ctx.timeoutMs);
 		if (settled.timedOut) {
 			reg.suppressedUntil = ctx.now() + SUPPRESS_AFTER_TIMEOUT_MS;
 			const error = `timed out after ${ctx.timeoutMs / 1000} s`;
 			ctx.logger.warn(`[hooks] plugin "${reg.plugin_id}" ${error} in ${reg.hook}; skipped for 60 s`);
 			log('timeout', error);
-			return { outcome: 'timeout', error };
+			return { outcome: 'timeout', error, timeoutMs: ctx.timeoutMs };
 		}
 		// Inside the try: reading what a plugin returned runs its code too (getters, proxies).
-		const value = HOOK_KINDS[reg.hook] === 'observer' ? undefined : copyResult(settled.value);
+		const value = read(settled.value);
 		log('ok');
 		return { outcome: 'ok', value };
 	} catch (thrown) {

@@ -60,9 +60,23 @@ async function download(url: string, fetchImpl: typeof fetch, signal: AbortSigna
 	if (type && !JS_TYPES.test(type)) {
 		throw new PluginLoadError(`The file at this URL is not JavaScript (it was served as ${type.split(';')[0]}).`);
 	}
-	return response.text();
+	return decodeSource(await response.arrayBuffer());
 }
 
+// A module script is UTF-8 whatever its server says. Decoding strictly and keeping a byte-order
+// mark makes the text encode back to exactly the bytes served, so its sha256 (see sha256Hex)
+// is the one `sha256sum plugin.js` prints, for the fetched code and its cached copy alike.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+export function decodeSource(bytes: ArrayBuffer | Uint8Array): string {
+	try {
+		return UTF8.decode(bytes);
+	} catch {
+		throw new PluginLoadError('The plugin file is not valid UTF-8 text; save it as UTF-8.');
+	}
+}
+
+/** The SHA-256 of `text` as UTF-8 bytes: for source from decodeSource, of the file as served. */
 export async function sha256Hex(text: string): Promise<string> {
 	const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
 	return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');

@@ -1,6 +1,6 @@
 // Loads one plugin: fetch (or the cached copy when the network is gone), check the sha256
 // pin, import, and run register(ctx). Every failure becomes a message for the plugin's row.
-import { callWithTimeout } from '../hooks/run-hook';
+import { callWithTimeout, type PluginCaller } from '../hooks/run-hook';
 import type { PluginRow } from '../db/schema';
 import { fetchPluginSource, PluginLoadError, sha256Hex } from './fetch-plugin-source';
 import type { ModuleImporter } from './import-plugin-module';
@@ -70,13 +70,15 @@ function readManifest(value: unknown): PluginManifest | null {
 	return { name: text(raw.name), version: text(raw.version), description: text(raw.description) };
 }
 
-/** Runs register(ctx) under the hook timeout; throws a PluginLoadError on a throw or a hang. */
-export async function runRegister(register: (ctx: unknown) => unknown, ctx: unknown, timeoutMs: number): Promise<void> {
-	try {
-		const settled = await callWithTimeout(() => register(ctx), timeoutMs);
-		if (settled.timedOut) throw new PluginLoadError(`register(ctx) did not finish within ${timeoutMs / 1000} s.`);
-	} catch (error) {
-		if (error instanceof PluginLoadError) throw error;
-		throw new PluginLoadError(`register(ctx) threw: ${error instanceof Error ? error.message : String(error)}`);
-	}
+/**
+ * Runs register(ctx) through the hook bus's choke point (the hook timeout, a line in the hook
+ * log); throws a PluginLoadError on a throw or a hang.
+ */
+export async function runRegister(caller: PluginCaller, pluginId: string, register: (ctx: unknown) => unknown, ctx: unknown): Promise<void> {
+	// A fresh target per load: a timed-out register(ctx) has already failed the load, and the
+	// next Reload, with fresh code, deserves its own try.
+	const target = { plugin_id: pluginId, hook: 'register(ctx)', suppressedUntil: -Infinity };
+	const result = await caller.callPlugin(target, () => register(ctx), { read: () => undefined });
+	if (result.outcome === 'timeout') throw new PluginLoadError(`register(ctx) did not finish within ${result.timeoutMs / 1000} s.`);
+	if (result.outcome !== 'ok') throw new PluginLoadError(`register(ctx) threw: ${result.error}`);
 }

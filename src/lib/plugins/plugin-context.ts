@@ -34,6 +34,8 @@ export interface ContextParts {
 	tools: ToolRegistry;
 	/** Where `ctx.storage` keeps its rows; it closes when the context is disposed. */
 	db: PalimpsestDb;
+	/** The `added_at` of the plugin's row: storage refuses writes once that row is gone. */
+	addedAt?: number;
 	hasPlugin: (id: string) => boolean;
 	logger?: Pick<Console, 'info' | 'warn' | 'error'>;
 }
@@ -80,7 +82,7 @@ export function createPluginContext(parts: ContextParts) {
 			const remove = parts.tools.add({ plugin_id: parts.pluginId, name, description, parameters, handler });
 			return track(registered.tools, String(name), remove);
 		},
-		storage: createPluginStorage(parts.db, parts.pluginId, () => !disposed),
+		storage: createPluginStorage(parts.db, parts.pluginId, () => !disposed, parts.addedAt),
 		log: Object.freeze({
 			info: (...args: unknown[]) => logger.info(tag, ...args),
 			warn: (...args: unknown[]) => logger.warn(tag, ...args),

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandRegistry } from '../commands/command-registry';
 import type { PalimpsestDb } from '../db/database';
@@ -97,6 +98,29 @@ describe('loading plugins', () => {
 		expect(good.ok).toBe(true);
 	});
 
+	it('pins the sha256 that sha256sum prints for the file as served, a byte-order mark included', async () => {
+		// Editors on Windows often save with a BOM; fetch's text() would silently drop it.
+		const bytes = new TextEncoder().encode(`\uFEFF${GOOD.replace(/\n/g, '\r\n')}`);
+		expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+		const printed = createHash('sha256').update(bytes).digest('hex');
+		served['https://x.test/good.js'] = { body: `\uFEFF${GOOD.replace(/\n/g, '\r\n')}` };
+		const fetched = await host.load(await row('https://x.test/good.js', { pinned_sha256: printed }));
+		expect(fetched.ok).toBe(true);
+		// The copy kept for offline use passes the same pin.
+		host.unload('good');
+		served['https://x.test/good.js'] = { fail: true };
+		const cached = await host.load((await db.plugins.get('good'))!);
+		expect(cached.ok && cached.plugin.fromCache).toBe(true);
+		expect((await db.plugins.get('good'))?.cached_sha256).toBe(printed);
+	});
+
+	it('refuses a file that is not UTF-8 with a reason, instead of running altered text', async () => {
+		const latin1 = new Uint8Array([...new TextEncoder().encode('// caf'), 0xe9, 0x0a, ...new TextEncoder().encode(GOOD)]);
+		const fetchImpl = (async () => new Response(latin1, { headers: { 'content-type': 'text/javascript' } })) as typeof fetch;
+		const loading = loadPluginModule({ url: 'https://x.test/l.js', pinned_sha256: null, cached_source: null }, { fetchImpl, importer: importFromDataUrl });
+		await expect(loading).rejects.toThrow('The plugin file is not valid UTF-8 text; save it as UTF-8.');
+	});
+
 	it('reports a module whose top-level await never settles, after the load limit', async () => {
 		const hung = 'await new Promise(() => {}); export function register() {}';
 		const fetchImpl = (async () => new Response(hung, { headers: { 'content-type': 'text/javascript' } })) as typeof fetch;
@@ -128,5 +152,16 @@ describe('plugin URLs', () => {
 		expect(resolvePluginUrl('http://127.0.0.2:8000/p.js', origin)).toBe('http://127.0.0.2:8000/p.js');
 		expect(() => resolvePluginUrl('  ', origin)).toThrow(/Enter the URL/);
 		expect(pluginIdFromUrl('https://a.test/x/Session Index.js', new Set(['session-index']))).toBe('session-index-2');
+	});
+
+	it('refuses a URL with malformed percent-encoding when it is added, saying why', () => {
+		const origin = 'http://127.0.0.1:4173';
+		for (const broken of ['https://cdn.test/%E0%A4%A.js', 'https://cdn.test/100%.js', '/plugins/%zz/p.js']) {
+			expect(() => resolvePluginUrl(broken, origin)).toThrow(`"${broken}" has a broken percent-encoding`);
+			expect(() => resolvePluginUrl(broken, origin)).not.toThrow(/URI malformed/);
+		}
+		// Well-formed escapes are fine, and name the plugin by the decoded file name.
+		const url = resolvePluginUrl('https://cdn.test/my%20plugin.js', origin);
+		expect(pluginIdFromUrl(url, new Set())).toBe('my-plugin');
 	});
 });

@@ -13,6 +13,8 @@ import type { ToolRegistry } from './plugin-tools';
 
 export interface LoadedPlugin {
 	id: string;
+	/** The `added_at` of the row it was loaded from: a plugin removed and added again differs. */
+	addedAt: number;
 	manifest: PluginManifest | null;
 	registered: Registered;
 	sha256: string;
@@ -105,11 +107,12 @@ export class PluginHost {
 				commands,
 				tools,
 				db,
+				addedAt: row.added_at,
 				hasPlugin: (id) => this.isLoaded(id),
 				logger: this.#parts.logger
 			});
 			this.#starting.set(row.id, context);
-			await runRegister(mod.register, context.ctx, this.#parts.timeoutMs());
+			await runRegister(hooks, row.id, mod.register, context.ctx);
 			if (!current()) return this.#abandon(context);
 			await updatePlugin(db, row.id, {
 				cached_source: mod.source,
@@ -122,6 +125,7 @@ export class PluginHost {
 			this.#starting.delete(row.id);
 			const plugin: LoadedPlugin = {
 				id: row.id,
+				addedAt: row.added_at,
 				manifest: mod.manifest,
 				registered: context.registered,
 				sha256: mod.sha256,

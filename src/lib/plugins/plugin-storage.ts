@@ -14,8 +14,18 @@ function checkKey(key: unknown): string {
 	return key;
 }
 
-/** Every method rejects (never throws synchronously) once `isOpen` turns false. */
-export function createPluginStorage(db: PalimpsestDb, pluginId: string, isOpen: () => boolean = () => true): PluginStorage {
+/**
+ * Every method rejects (never throws synchronously) once `isOpen` turns false; writes also
+ * reject once the plugin was removed in any tab, even before this tab has unloaded it.
+ * `addedAt`: the `added_at` of the row the plugin was loaded from.
+ */
+export function createPluginStorage(
+	db: PalimpsestDb,
+	pluginId: string,
+	isOpen: () => boolean = () => true,
+	addedAt?: number
+): PluginStorage {
+	const owner = { pluginId, addedAt };
 	// A timer or a late async callback of an unloaded plugin must not recreate rows that
 	// removing the plugin deleted.
 	const open = () => {
@@ -28,11 +38,11 @@ export function createPluginStorage(db: PalimpsestDb, pluginId: string, isOpen: 
 		},
 		set: async (key: string, value: unknown) => {
 			open();
-			await kvSet(db, pluginId, checkKey(key), structuredClone(value));
+			await kvSet(db, owner, checkKey(key), structuredClone(value));
 		},
 		delete: async (key: string) => {
 			open();
-			await kvDelete(db, pluginId, checkKey(key));
+			await kvDelete(db, owner, checkKey(key));
 		},
 		keys: async (prefix = '') => {
 			open();

@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
+import { HookBus } from '../hooks/hook-bus';
 import { ToolRegistry, type ToolDefinitionInput } from './plugin-tools';
 import { makeHost } from './test-host';
 
@@ -15,7 +16,7 @@ const tool = (extra: Partial<ToolDefinitionInput> = {}): ToolDefinitionInput => 
 
 describe('ToolRegistry.add', () => {
 	it('accepts a JSON Schema object, or none (no arguments), and sends providers its own copy', () => {
-		const registry = new ToolRegistry(() => 1000);
+		const registry = new ToolRegistry(new HookBus());
 		const parameters = { type: 'object', properties: { q: { type: 'string', description: 'what to find' } }, required: ['q'] };
 		registry.add(tool({ parameters }));
 		registry.add(tool({ name: 'now', description: undefined, parameters: undefined }));
@@ -46,14 +47,14 @@ describe('ToolRegistry.add', () => {
 		['a description that is not a string', { description: 42 }, 'tool "search": description must be a string, not 42.'],
 		['no handler', { handler: undefined }, 'tool "search": it needs a handler function.']
 	])('refuses %s, naming the plugin, the tool and the problem', (_case, extra, message) => {
-		const registry = new ToolRegistry(() => 1000);
+		const registry = new ToolRegistry(new HookBus());
 		expect(() => registry.add(tool(extra))).toThrow(message);
 		expect(() => registry.add(tool(extra))).toThrow(/^Plugin "finder" cannot register /);
 		expect(registry.list()).toEqual([]);
 	});
 
 	it('refuses a name another plugin took', () => {
-		const registry = new ToolRegistry(() => 1000);
+		const registry = new ToolRegistry(new HookBus());
 		registry.add(tool());
 		expect(() => registry.add(tool({ plugin_id: 'other' }))).toThrow('A tool named "search" is already registered by plugin "finder".');
 	});

@@ -1,12 +1,15 @@
 // Tools that plugins register for the model to call. A tool is checked when it is registered,
 // so a malformed schema is the plugin's error and never a provider's 400 on every request.
-// Handlers run under the hook timeout; their results reach the model as text.
-import { callWithTimeout } from '../hooks/run-hook';
+// Handlers run through the hook bus's choke point (timeout, 60 s skip, hook log); their
+// results reach the model as text.
+import { SUPPRESS_AFTER_TIMEOUT_MS, type PluginCaller, type PluginCallTarget } from '../hooks/run-hook';
 import type { ToolSchema } from '../providers/types';
 
 export interface PluginTool extends ToolSchema {
 	plugin_id: string;
 	handler: (args: Record<string, unknown>, context: { session_id: string }) => unknown;
+	/** The tool as the choke point knows it: a handler that timed out is skipped for 60 s. */
+	target: PluginCallTarget;
 }
 
 /** What `ctx.register_tool` was given: untyped plugin input, checked by `ToolRegistry.add`. */
@@ -24,10 +27,10 @@ const NO_ARGUMENTS = { type: 'object', properties: {} };
 
 export class ToolRegistry {
 	#tools = new Map<string, PluginTool>();
-	readonly #timeoutMs: () => number;
+	readonly #caller: PluginCaller;
 
-	constructor(timeoutMs: () => number) {
-		this.#timeoutMs = timeoutMs;
+	constructor(caller: PluginCaller) {
+		this.#caller = caller;
 	}
 
 	/** Throws, naming the plugin, the tool and what is wrong, for a tool providers would refuse. */
@@ -49,14 +52,23 @@ export class ToolRegistry {
 		return this.list().map(({ name, description, parameters }) => ({ name, description, parameters }));
 	}
 
+	/** The tool's result as text; throws with the plugin's error, a timeout or a skip. */
 	async run(name: string, args: Record<string, unknown>, context: { session_id: string }): Promise<string> {
 		const tool = this.#tools.get(name);
 		if (!tool) throw new Error(`The model called "${name}", which no enabled plugin provides.`);
-		const timeoutMs = this.#timeoutMs();
-		const settled = await callWithTimeout(() => tool.handler(structuredClone(args), { ...context }), timeoutMs);
-		if (settled.timedOut) throw new Error(`Tool "${name}" did not answer within ${timeoutMs / 1000} s.`);
-		const value = settled.value;
-		return typeof value === 'string' ? value : JSON.stringify(value ?? null);
+		const copy = structuredClone(args);
+		const result = await this.#caller.callPlugin(tool.target, () => tool.handler(copy, { ...context }), {
+			summary: `session_id=${context.session_id}`,
+			read: (value) => (typeof value === 'string' ? value : String(JSON.stringify(value ?? null)))
+		});
+		if (result.outcome === 'ok') return result.value as string;
+		if (result.outcome === 'timeout') {
+			throw new Error(`Tool "${name}" did not answer within ${result.timeoutMs / 1000} s; it is skipped for the next ${SUPPRESS_AFTER_TIMEOUT_MS / 1000} s.`);
+		}
+		if (result.outcome === 'skipped') {
+			throw new Error(`Tool "${name}" is skipped for now: it did not answer in time less than ${SUPPRESS_AFTER_TIMEOUT_MS / 1000} s ago.`);
+		}
+		throw new Error(result.error);
 	}
 }
 
@@ -85,7 +97,8 @@ function checkTool(input: ToolDefinitionInput): PluginTool {
 		name,
 		description: description ?? '',
 		parameters: parameters as Record<string, unknown>,
-		handler: handler as PluginTool['handler']
+		handler: handler as PluginTool['handler'],
+		target: { plugin_id, hook: `tool ${name}`, suppressedUntil: -Infinity }
 	};
 }
 

@@ -15,6 +15,14 @@ export function resolvePluginUrl(input: string, pageOrigin: string): string {
 	} catch {
 		throw new Error(`"${text}" is not a valid URL.`);
 	}
+	// The plugin id is read from the decoded file name; refuse here, with the reason, rather
+	// than fail later with the browser's bare "URI malformed".
+	if (!decodes(url.pathname)) {
+		throw new Error(
+			`"${text}" has a broken percent-encoding (a % that does not start a valid escape such as %20). ` +
+				'Correct the URL, or write a literal % as %25.'
+		);
+	}
 	const sameOrigin = url.origin === new URL(pageOrigin).origin;
 	// Plain http only to this machine: a loopback name or address, never "127.something.example".
 	const local = url.protocol === 'http:' && (LOCAL_HOSTS.has(url.hostname) || /^127(\.\d{1,3}){3}$/.test(url.hostname));
@@ -24,9 +32,19 @@ export function resolvePluginUrl(input: string, pageOrigin: string): string {
 	);
 }
 
+function decodes(text: string): boolean {
+	try {
+		decodeURIComponent(text);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 /** A readable id from the module's file name ("…/conventions.js" → "conventions"), unique among `taken`. */
 export function pluginIdFromUrl(url: string, taken: ReadonlySet<string>): string {
-	const file = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).pop() ?? 'plugin');
+	const raw = new URL(url).pathname.split('/').filter(Boolean).pop() ?? 'plugin';
+	const file = decodes(raw) ? decodeURIComponent(raw) : raw;
 	const base =
 		file
 			.replace(/\.(m?js|ts)$/i, '')

@@ -40,11 +40,13 @@ export function fakeFetch(served: Served) {
 	}) as unknown as typeof fetch;
 }
 
-export function makeHost(timeoutMs = 200, busOptions: HookBusOptions = {}) {
-	const db = new PalimpsestDb(`plugins-${crypto.randomUUID()}`);
-	const hooks = new HookBus({ logger: { warn: () => {} }, ...busOptions });
-	const commands = new CommandRegistry(() => 1000);
-	const tools = new ToolRegistry(() => 1000);
+/** `name`: the database; two hosts on one name are two tabs of one profile. */
+export function makeHost(timeoutMs = 200, busOptions: HookBusOptions = {}, name = `plugins-${crypto.randomUUID()}`) {
+	const db = new PalimpsestDb(name);
+	// One timeout for everything a plugin runs, as in the app: hooks, commands, tools, register(ctx).
+	const hooks = new HookBus({ logger: { warn: () => {} }, timeoutSeconds: () => timeoutMs / 1000, ...busOptions });
+	const commands = new CommandRegistry(hooks);
+	const tools = new ToolRegistry(hooks);
 	const served: Served = {};
 	const fetchImpl = fakeFetch(served);
 	const host = new PluginHost({

@@ -63,3 +63,39 @@ describe('decodeAnthropicStream on recorded streams', () => {
 		});
 	});
 });
+
+describe('decodeAnthropicStream on well-formed but unexpected frames', () => {
+	const start = 'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":3}}}\n\n';
+	it.each([
+		'null',
+		'7',
+		'["message_stop"]',
+		'{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":5}}',
+		'{"type":"content_block_start","index":0,"content_block":"tool_use"}',
+		'{"type":"message_delta","delta":{"stop_reason":1}}',
+		'{"type":"message_start","message":{"usage":{"input_tokens":"many"}}}'
+	])('reports data: %s as an unexpected event, not a TypeError', async (data) => {
+		await expect(decode(`${start}event: content_block_delta\ndata: ${data}\n\n`)).rejects.toMatchObject({
+			name: 'ProviderError',
+			kind: 'malformed',
+			message: `The provider sent an unexpected event: ${data}`
+		});
+	});
+});
+
+describe('decodeAnthropicStream stop reasons', () => {
+	const ending = (stop: string) =>
+		'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":3}}}\n\n' +
+		'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Part"}}\n\n' +
+		`event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"${stop}"},"usage":{"output_tokens":2}}\n\n` +
+		'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+	it.each([
+		['refusal', 'refusal'],
+		['model_context_window_exceeded', 'context_window_exceeded'],
+		['pause_turn', 'paused'],
+		['max_tokens', 'length'],
+		['stop_sequence', 'stop']
+	])('maps %s to the neutral %s', async (wire, neutral) => {
+		expect((await decode(ending(wire))).at(-1)).toEqual({ type: 'done', finish_reason: neutral });
+	});
+});

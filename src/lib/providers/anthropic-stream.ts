@@ -1,11 +1,12 @@
 // Decodes an Anthropic Messages SSE stream into provider-neutral events. Stop reasons are
-// mapped to the OpenAI vocabulary (stop, length, tool_calls) so callers see one set.
+// mapped to the neutral vocabulary (see FinishReason) so callers see one set.
 
 import { classifyStreamError } from './classify-error';
+import { isNumber, isRecord, isString, optional, parseFrame, unexpectedEvent } from './frame-checks';
 import type { SSEMessage } from './sse';
-import { ProviderError, type StreamEvent, type Usage } from './types';
+import { ProviderError, type FinishReason, type StreamEvent, type Usage } from './types';
 
-interface UsageFields {
+export interface UsageFields {
 	input_tokens?: number | null;
 	output_tokens?: number | null;
 	cache_creation_input_tokens?: number | null;
@@ -13,35 +14,64 @@ interface UsageFields {
 }
 
 interface AnthropicEvent {
-	type?: string;
-	index?: number;
-	message?: { usage?: UsageFields };
-	content_block?: { type?: string; id?: string; name?: string };
-	delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
-	usage?: UsageFields;
+	type?: string | null;
+	index?: number | null;
+	message?: { usage?: UsageFields | null } | null;
+	content_block?: { type?: string | null; id?: string | null; name?: string | null } | null;
+	delta?: { type?: string | null; text?: string | null; partial_json?: string | null; stop_reason?: string | null } | null;
+	usage?: UsageFields | null;
 	error?: unknown;
 }
 
-const STOP_REASONS: Record<string, string> = {
+const STOP_REASONS: Record<string, FinishReason> = {
 	end_turn: 'stop',
 	stop_sequence: 'stop',
 	max_tokens: 'length',
-	tool_use: 'tool_calls'
+	tool_use: 'tool_calls',
+	refusal: 'refusal',
+	model_context_window_exceeded: 'context_window_exceeded',
+	pause_turn: 'paused'
 };
 
-function parseEvent(data: string): AnthropicEvent {
-	try {
-		return JSON.parse(data) as AnthropicEvent;
-	} catch {
-		const excerpt = data.length > 120 ? `${data.slice(0, 120)}…` : data;
-		throw new ProviderError(`Malformed stream: an event is not valid JSON: ${excerpt}`, {
-			kind: 'malformed'
-		});
-	}
+/** The neutral finish reason for an Anthropic `stop_reason` (see FinishReason). */
+export function normalizeAnthropicStop(reason: string): FinishReason {
+	return STOP_REASONS[reason] ?? reason;
+}
+
+/** The token counts, when present, are numbers; other usage fields are not read. */
+export const isUsageFields = (value: unknown): boolean =>
+	isRecord(value) &&
+	['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'].every((key) =>
+		optional(value[key], isNumber)
+	);
+
+const isEvent = (value: Record<string, unknown>): boolean =>
+	optional(value.type, isString) &&
+	optional(value.index, isNumber) &&
+	optional(value.usage, isUsageFields) &&
+	optional(value.message, (message) => isRecord(message) && optional(message.usage, isUsageFields)) &&
+	optional(
+		value.content_block,
+		(block) => isRecord(block) && optional(block.type, isString) && optional(block.id, isString) && optional(block.name, isString)
+	) &&
+	optional(
+		value.delta,
+		(delta) =>
+			isRecord(delta) &&
+			['type', 'text', 'partial_json', 'stop_reason'].every((key) => optional(delta[key], isString))
+	);
+
+/** One event, checked: anything but the documented shape is the provider's unexpected event. */
+function readEvent(data: string): AnthropicEvent {
+	const value = parseFrame(data, 'an event');
+	if (!isRecord(value)) throw unexpectedEvent(data);
+	if (value.type === 'error' || value.error) return value;
+	if (!isEvent(value)) throw unexpectedEvent(data);
+	return value as AnthropicEvent;
 }
 
 /** Cached prompt tokens still occupy the context window, so they count as input. */
-function mergeUsage(usage: Usage, fields: UsageFields | undefined): void {
+export function mergeUsage(usage: Usage, fields: UsageFields | null | undefined): void {
 	if (!fields) return;
 	const input =
 		(fields.input_tokens ?? 0) +
@@ -59,14 +89,13 @@ export async function* decodeAnthropicStream(
 	let stopReason = 'end_turn';
 	for await (const message of messages) {
 		if (message.data.trim() === '') continue;
-		const event = parseEvent(message.data);
+		const event = readEvent(message.data);
 		const type = event.type ?? message.event;
 		if (type === 'error') throw classifyStreamError(event);
 		const index = event.index ?? 0;
 		if (type === 'message_start') mergeUsage(usage, event.message?.usage);
 		else if (type === 'content_block_start' && event.content_block?.type === 'tool_use') {
-			const { id = '', name = '' } = event.content_block;
-			toolBlocks.set(index, { id, name, json: '' });
+			toolBlocks.set(index, { id: event.content_block.id ?? '', name: event.content_block.name ?? '', json: '' });
 		} else if (type === 'content_block_delta') {
 			if (event.delta?.type === 'text_delta' && event.delta.text) {
 				yield { type: 'text', text: event.delta.text };
@@ -87,7 +116,7 @@ export async function* decodeAnthropicStream(
 			mergeUsage(usage, event.usage);
 		} else if (type === 'message_stop') {
 			yield { type: 'usage', usage };
-			yield { type: 'done', finish_reason: STOP_REASONS[stopReason] ?? stopReason };
+			yield { type: 'done', finish_reason: normalizeAnthropicStop(stopReason) };
 			return;
 		}
 	}

@@ -1,12 +1,13 @@
 // Provider for Anthropic's Messages API, called straight from the browser.
 
+import { anthropicReplyEvents } from './anthropic-reply';
 import { decodeAnthropicStream } from './anthropic-stream';
 import { buildAnthropicBody } from './anthropic-request';
 import type { AdapterOptions, FetchLike } from './fetch-with-retry';
-import { fetchModelIds, postForEventStream } from './http-calls';
+import { fetchModelIds, postForAnswer } from './http-calls';
 import { guardStream, trimBaseUrl } from './guard-stream';
 import { readSSE } from './sse';
-import type { ChatRequest, Provider, ProviderConfig } from './types';
+import type { ChatRequest, Provider, ProviderConfig, StreamEvent } from './types';
 
 function headersFor(config: ProviderConfig): Record<string, string> {
 	return {
@@ -25,9 +26,14 @@ export function createAnthropicProvider(
 	// Users paste either https://api.anthropic.com or .../v1; both mean the same API.
 	const base = trimBaseUrl(config.base_url).replace(/\/v1$/, '');
 
-	async function* stream(request: ChatRequest) {
-		const events = await postForEventStream(fetchImpl, `${base}/v1/messages`, headersFor(config), buildAnthropicBody(request), request.signal, options);
-		yield* guardStream(decodeAnthropicStream(readSSE(events, request.signal)), request.signal);
+	async function* answer(request: ChatRequest): AsyncGenerator<StreamEvent> {
+		const reply = await postForAnswer(fetchImpl, `${base}/v1/messages`, headersFor(config), buildAnthropicBody(request), request.signal, options);
+		if (reply.type === 'json') yield* anthropicReplyEvents(reply.value);
+		else yield* decodeAnthropicStream(readSSE(reply.body, request.signal));
+	}
+
+	function stream(request: ChatRequest) {
+		return guardStream(answer(request), request.signal);
 	}
 
 	function listModels(signal?: AbortSignal): Promise<string[]> {

@@ -75,12 +75,21 @@ function readErrorFields(payload: unknown): ErrorFields {
 	};
 }
 
+// A spending cap, an exhausted quota or an empty balance answers 429 (or 400, 402) but
+// waiting a few seconds does not help, so none of them is a rate limit to retry.
+const QUOTA_PATTERNS: RegExp[] = [
+	/insufficient_quota/,
+	/reached your (specified )?(workspace |organization'?s? )?(API )?usage limits?/i,
+	/spend(ing)? limit/i,
+	/credit balance is too low/i,
+	/insufficient (credits|balance)/i
+];
+
 function kindFor(status: number | null, fields: ErrorFields, raw: string): ProviderErrorKind {
 	const haystack = `${fields.code} ${fields.type} ${fields.message} ${raw}`;
 	if (status === 401 || status === 403) return 'auth';
 	if (status === 413 || isOverflowMessage(haystack)) return 'overflow';
-	// An exhausted quota answers 429 but waiting does not help, so it is not a rate limit.
-	if (/insufficient_quota/.test(haystack)) return 'bad_request';
+	if (QUOTA_PATTERNS.some((pattern) => pattern.test(haystack))) return 'bad_request';
 	if (/authentication_error|permission_error|invalid_api_key/.test(haystack)) return 'auth';
 	if (status === 429 || /rate_limit/.test(fields.type + fields.code)) return 'rate_limit';
 	if (/overloaded_error|api_error|server_error/.test(fields.type)) return 'server';
@@ -97,6 +106,15 @@ function parseBody(body: string): unknown {
 	}
 }
 
+/**
+ * Anthropic's (and Stainless-generated SDKs') `x-should-retry`: the server's own word on
+ * whether a retry can help, which overrides what the status suggests. Null when absent.
+ */
+export function parseShouldRetry(headers: Headers | null | undefined): boolean | null {
+	const value = headers?.get('x-should-retry')?.trim().toLowerCase();
+	return value === 'true' ? true : value === 'false' ? false : null;
+}
+
 /** Classifies a non-2xx HTTP response from its status, body text and headers. */
 export function classifyHttpError(
 	status: number,
@@ -109,7 +127,28 @@ export function classifyHttpError(
 	return new ProviderError(`HTTP ${status}: ${detail}`, {
 		kind,
 		status,
-		retryAfter: parseRetryAfter(headers)
+		retryAfter: parseRetryAfter(headers),
+		retryable: parseShouldRetry(headers) ?? undefined
+	});
+}
+
+/** True when a JSON answer reads as an error object rather than a completion. */
+export function isErrorPayload(payload: unknown): boolean {
+	const root = asRecord(payload);
+	return Boolean(root && (root.error || root.type === 'error' || root.object === 'error'));
+}
+
+/**
+ * Classifies an error that came as a whole JSON answer with status 200 (llama.cpp, some
+ * proxies): the provider's message and classification are kept as if it had sent a 4xx.
+ */
+export function classifyReplyError(payload: unknown): ProviderError {
+	const fields = readErrorFields(payload);
+	const label = fields.type || fields.code;
+	const message = fields.message || 'no details';
+	return new ProviderError(`The provider answered with an error${label ? ` (${label})` : ''}: ${message}`, {
+		kind: kindFor(fields.status, fields, ''),
+		status: fields.status
 	});
 }
 

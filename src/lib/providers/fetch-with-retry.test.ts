@@ -27,10 +27,64 @@ describe('fetchWithRetry', () => {
 	it('backs off exponentially on 5xx and network errors, then gives up after the retries', async () => {
 		const fetchImpl = scriptedFetch(status(503), new TypeError('Failed to fetch'), status(500));
 		const sleep = vi.fn(async (_ms: number) => {});
-		const run = fetchWithRetry(fetchImpl, 'http://x', {}, { sleep, baseDelayMs: 100 });
+		// The jitter's midpoint: the plain exponential schedule.
+		const run = fetchWithRetry(fetchImpl, 'http://x', {}, { sleep, baseDelayMs: 100, random: () => 0.5 });
 		await expect(run).rejects.toMatchObject({ kind: 'server', status: 500 });
 		expect(fetchImpl).toHaveBeenCalledTimes(3);
 		expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([100, 200]);
+	});
+
+	it('spreads each backoff by up to 25 % either way, so clients do not retry in lockstep', async () => {
+		const delays = async (random: () => number) => {
+			const sleep = vi.fn(async (_ms: number) => {});
+			const fetchImpl = scriptedFetch(status(503), status(503), ok());
+			await fetchWithRetry(fetchImpl, 'http://x', {}, { sleep, baseDelayMs: 1000, random });
+			return sleep.mock.calls.map(([ms]) => ms);
+		};
+		expect(await delays(() => 0)).toEqual([750, 1500]);
+		expect(await delays(() => 0.999)).toEqual([1250, 2499]);
+		// With the real Math.random two clients almost never wait alike; each stays in its band.
+		const [first, second] = await delays(Math.random);
+		expect(first).toBeGreaterThanOrEqual(750);
+		expect(first).toBeLessThan(1250);
+		expect(second).toBeGreaterThanOrEqual(1500);
+		expect(second).toBeLessThan(2500);
+	});
+
+	it("does not retry Anthropic's spend-limit 429", async () => {
+		const spendLimit = new Response(
+			JSON.stringify({
+				type: 'error',
+				error: {
+					type: 'rate_limit_error',
+					message: 'You have reached your specified API usage limits. You will regain access on 2026-01-01 at 00:00 UTC.'
+				}
+			}),
+			{ status: 429 }
+		);
+		const fetchImpl = scriptedFetch(spendLimit, ok());
+		const sleep = vi.fn(async () => {});
+		await expect(fetchWithRetry(fetchImpl, 'http://x', {}, { sleep })).rejects.toMatchObject({
+			status: 429,
+			retryable: false,
+			message: expect.stringContaining('API usage limits')
+		});
+		expect(fetchImpl).toHaveBeenCalledTimes(1);
+		expect(sleep).not.toHaveBeenCalled();
+	});
+
+	it('does not retry any error the server marks x-should-retry: false, and retries one marked true', async () => {
+		for (const code of [429, 500, 503, 529]) {
+			const fetchImpl = scriptedFetch(status(code, { 'x-should-retry': 'false' }), ok());
+			await expect(fetchWithRetry(fetchImpl, 'http://x', {}, { sleep: async () => {} })).rejects.toMatchObject({
+				status: code,
+				retryable: false
+			});
+			expect(fetchImpl).toHaveBeenCalledTimes(1);
+		}
+		const conflict = scriptedFetch(status(409, { 'x-should-retry': 'true' }), ok());
+		expect((await fetchWithRetry(conflict, 'http://x', {}, { sleep: async () => {} })).status).toBe(200);
+		expect(conflict).toHaveBeenCalledTimes(2);
 	});
 
 	it('reports an unreachable host as a network error', async () => {

@@ -1,6 +1,6 @@
-// Sends a provider request, retrying 429/5xx/network failures with backoff. Only the request
-// itself is retried: once a 2xx response is returned, the stream is the caller's, and a
-// failure mid-stream is never replayed (the user has already seen part of the answer).
+// Sends a provider request, retrying 429/5xx/network failures with jittered backoff. Only the
+// request itself is retried: once a 2xx response is returned, the stream is the caller's, and
+// a failure mid-stream is never replayed (the user has already seen part of the answer).
 
 import { abortError, isAbortError, sleep as defaultSleep } from './abort';
 import { classifyHttpError } from './classify-error';
@@ -11,12 +11,22 @@ export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 export interface RetryOptions {
 	/** Retries after the first attempt (default 2). */
 	retries?: number;
-	/** First backoff delay; doubles on each retry (default 1000 ms). */
+	/**
+	 * First backoff delay; doubles on each retry (default 1000 ms). Each delay is spread by
+	 * ±25 % so that tabs and users hit by the same outage do not retry in lockstep.
+	 */
 	baseDelayMs?: number;
 	/** A Retry-After longer than this is not waited for: the error goes to the user (default 30 s). */
 	maxRetryAfterMs?: number;
 	/** Injectable so tests do not wait. */
 	sleep?: Sleep;
+	/** A number in [0, 1) for the jitter; injectable so tests can pin it (default Math.random). */
+	random?: () => number;
+}
+
+/** The wait before retry number `tries` (0-based): exponential, spread by ±25 %. */
+export function backoffDelay(baseDelayMs: number, tries: number, random: () => number = Math.random): number {
+	return Math.round(baseDelayMs * 2 ** tries * (0.75 + random() * 0.5));
 }
 
 /** Options every network adapter accepts besides its config and fetch. */
@@ -51,6 +61,7 @@ export async function fetchWithRetry(
 ): Promise<Response> {
 	const { retries = 2, baseDelayMs = 1000, maxRetryAfterMs = 30_000 } = options;
 	const sleep = options.sleep ?? defaultSleep;
+	const random = options.random ?? Math.random;
 	const signal = init.signal ?? undefined;
 	for (let tries = 0; ; tries++) {
 		try {
@@ -59,7 +70,8 @@ export async function fetchWithRetry(
 			if (!(error instanceof ProviderError) || !error.retryable || tries >= retries) throw error;
 			const hinted = error.retryAfter === null ? null : error.retryAfter * 1000;
 			if (hinted !== null && hinted > maxRetryAfterMs) throw error;
-			await sleep(hinted ?? baseDelayMs * 2 ** tries, signal);
+			// A Retry-After is the server's own schedule and is waited for as given.
+			await sleep(hinted ?? backoffDelay(baseDelayMs, tries, random), signal);
 		}
 	}
 }

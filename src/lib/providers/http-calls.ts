@@ -1,17 +1,19 @@
-// The two HTTP calls every adapter makes: POST a request for an event stream, and GET the
-// model list. Retries happen only before the stream starts (see fetch-with-retry).
+// The two HTTP calls every adapter makes: POST a request for an answer (asked for as an event
+// stream, read as whatever came: see read-reply), and GET the model list. Retries happen only
+// before the answer starts (see fetch-with-retry).
 import { throwIfAborted } from './abort';
 import { fetchWithRetry, type AdapterOptions, type FetchLike } from './fetch-with-retry';
-import { ProviderError } from './types';
+import { isRecord, optional, unexpectedReply } from './frame-checks';
+import { readReply, type ProviderReply } from './read-reply';
 
-export async function postForEventStream(
+export async function postForAnswer(
 	fetchImpl: FetchLike,
 	url: string,
 	headers: Record<string, string>,
 	body: unknown,
 	signal: AbortSignal | undefined,
 	options: AdapterOptions
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<ProviderReply> {
 	throwIfAborted(signal);
 	const response = await fetchWithRetry(
 		fetchImpl,
@@ -24,10 +26,7 @@ export async function postForEventStream(
 		},
 		options.retry
 	);
-	if (!response.body) {
-		throw new ProviderError('The provider answered without a body.', { kind: 'incomplete' });
-	}
-	return response.body;
+	return readReply(response);
 }
 
 export async function fetchModelIds(
@@ -38,6 +37,8 @@ export async function fetchModelIds(
 	options: AdapterOptions
 ): Promise<string[]> {
 	const response = await fetchWithRetry(fetchImpl, url, { method: 'GET', headers, signal }, options.retry);
-	const json = (await response.json()) as { data?: { id?: unknown }[] };
-	return (json.data ?? []).flatMap((model) => (typeof model.id === 'string' ? [model.id] : []));
+	const reply = await readReply(response);
+	const value = reply.type === 'json' ? reply.value : null;
+	if (!isRecord(value) || !optional(value.data, Array.isArray)) throw unexpectedReply(value ?? 'an event stream');
+	return ((value.data as unknown[] | null) ?? []).flatMap((model) => (isRecord(model) && typeof model.id === 'string' ? [model.id] : []));
 }

@@ -151,6 +151,17 @@ describe('OpenAI-compatible provider against the mock server', () => {
 		expect(mock.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models' });
 	});
 
+	it('says a model list it cannot read is unexpected, instead of failing with a TypeError', async () => {
+		for (const body of ['null', '{"data":"all"}', '[1]']) {
+			const fetchImpl = async () => new Response(body, { headers: { 'content-type': 'application/json' } });
+			const odd = createOpenAICompatibleProvider(config(), fetchImpl, noWait);
+			await expect(odd.listModels?.(), body).rejects.toMatchObject({
+				kind: 'malformed',
+				message: expect.stringContaining('The provider sent an unexpected response')
+			});
+		}
+	});
+
 	it('reports an unreachable server as a network error after its retries', async () => {
 		const closed = await startMockProvider();
 		await closed.close();

@@ -2,12 +2,13 @@
 // LM Studio, llama.cpp, vLLM, custom): streaming, tool calls, usage, model listing.
 
 import type { AdapterOptions, FetchLike } from './fetch-with-retry';
-import { fetchModelIds, postForEventStream } from './http-calls';
+import { fetchModelIds, postForAnswer } from './http-calls';
 import { guardStream, trimBaseUrl } from './guard-stream';
+import { openAIReplyEvents } from './openai-reply';
 import { buildOpenAIBody } from './openai-request';
 import { decodeOpenAIStream } from './openai-stream';
 import { readSSE } from './sse';
-import type { ChatRequest, Provider, ProviderConfig } from './types';
+import type { ChatRequest, Provider, ProviderConfig, StreamEvent } from './types';
 
 function headersFor(config: ProviderConfig): Record<string, string> {
 	// No content-type here: on GET it would force a CORS preflight some local servers refuse.
@@ -23,10 +24,15 @@ export function createOpenAICompatibleProvider(
 ): Provider {
 	const base = trimBaseUrl(config.base_url);
 
-	async function* stream(request: ChatRequest) {
+	async function* answer(request: ChatRequest): AsyncGenerator<StreamEvent> {
 		const body = buildOpenAIBody(request, config.preset === 'openai');
-		const events = await postForEventStream(fetchImpl, `${base}/chat/completions`, headersFor(config), body, request.signal, options);
-		yield* guardStream(decodeOpenAIStream(readSSE(events, request.signal)), request.signal);
+		const reply = await postForAnswer(fetchImpl, `${base}/chat/completions`, headersFor(config), body, request.signal, options);
+		if (reply.type === 'json') yield* openAIReplyEvents(reply.value);
+		else yield* decodeOpenAIStream(readSSE(reply.body, request.signal));
+	}
+
+	function stream(request: ChatRequest) {
+		return guardStream(answer(request), request.signal);
 	}
 
 	function listModels(signal?: AbortSignal): Promise<string[]> {

@@ -92,3 +92,51 @@ describe('decodeOpenAIStream on recorded streams', () => {
 		]);
 	});
 });
+
+describe('decodeOpenAIStream on well-formed but unexpected frames', () => {
+	const frames = (data: string) => `data: ${data}\n\ndata: [DONE]\n\n`;
+	it.each([
+		'null',
+		'42',
+		'"text"',
+		'[1,2]',
+		'{"choices":"none"}',
+		'{"choices":[null]}',
+		'{"choices":[{"delta":{"content":{"text":"x"}}}]}',
+		'{"choices":[{"delta":{"tool_calls":{"index":0}}}]}',
+		'{"choices":[{"delta":{"tool_calls":[{"index":-1}]}}]}',
+		'{"choices":[],"usage":"many"}'
+	])('reports data: %s as an unexpected event, not a TypeError', async (data) => {
+		await expect(decode(frames(data))).rejects.toMatchObject({
+			name: 'ProviderError',
+			kind: 'malformed',
+			message: `The provider sent an unexpected event: ${data}`
+		});
+	});
+});
+
+describe('decodeOpenAIStream finish reasons', () => {
+	const ending = (reason: string) =>
+		`data: {"choices":[{"delta":{"content":"Partial"},"finish_reason":null}]}\n\n` +
+		`data: {"choices":[{"delta":{},"finish_reason":"${reason}"}]}\n\ndata: [DONE]\n\n`;
+	it.each([
+		['content_filter', 'content_filter'],
+		['length', 'length'],
+		['model_length', 'context_window_exceeded'],
+		['SAFETY', 'content_filter'],
+		['eos_token', 'stop']
+	])('maps %s to the neutral %s', async (wire, neutral) => {
+		expect((await decode(ending(wire))).at(-1)).toEqual({ type: 'done', finish_reason: neutral });
+	});
+
+	it('shows a refusal and ends it as refusal, not stop', async () => {
+		const events = await decode(
+			`data: {"choices":[{"delta":{"refusal":"I can't help with that."},"finish_reason":null}]}\n\n` +
+				`data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n`
+		);
+		expect(events).toEqual([
+			{ type: 'text', text: "I can't help with that." },
+			{ type: 'done', finish_reason: 'refusal' }
+		]);
+	});
+});

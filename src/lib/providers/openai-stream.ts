@@ -2,35 +2,90 @@
 // tool calls assembled from their index-keyed fragments, the final usage, and done.
 
 import { classifyStreamError } from './classify-error';
+import { isNumber, isRecord, isString, listOf, optional, parseFrame, unexpectedEvent } from './frame-checks';
 import type { SSEMessage } from './sse';
-import { ProviderError, type StreamEvent, type ToolCall, type Usage } from './types';
+import type { FinishReason, StreamEvent, ToolCall, Usage } from './types';
+import { ProviderError } from './types';
 
 interface ToolCallDelta {
 	index?: number;
-	id?: string;
-	function?: { name?: string; arguments?: string };
+	id?: string | null;
+	function?: { name?: string | null; arguments?: string | null } | null;
 }
 
 interface ChunkChoice {
-	delta?: { content?: string | null; tool_calls?: ToolCallDelta[] };
+	/** `refusal`: OpenAI's text for a declined structured-output request, sent instead of content. */
+	delta?: { content?: string | null; refusal?: string | null; tool_calls?: ToolCallDelta[] | null } | null;
 	finish_reason?: string | null;
 }
 
 interface Chunk {
-	choices?: ChunkChoice[];
-	usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+	choices?: ChunkChoice[] | null;
+	usage?: { prompt_tokens?: number | null; completion_tokens?: number | null } | null;
 	error?: unknown;
 }
 
-function parseChunk(data: string): Chunk {
-	try {
-		return JSON.parse(data) as Chunk;
-	} catch {
-		const excerpt = data.length > 120 ? `${data.slice(0, 120)}…` : data;
-		throw new ProviderError(`Malformed stream: a data line is not valid JSON: ${excerpt}`, {
-			kind: 'malformed'
-		});
-	}
+// OpenAI's own reasons, and those of servers that speak its protocol with their own words
+// (Mistral, TGI, Gemini's and Anthropic's compatibility layers).
+const FINISH_REASONS: Record<string, FinishReason> = {
+	stop: 'stop',
+	eos: 'stop',
+	eos_token: 'stop',
+	stop_sequence: 'stop',
+	end_turn: 'stop',
+	length: 'length',
+	max_tokens: 'length',
+	tool_calls: 'tool_calls',
+	function_call: 'tool_calls',
+	tool_use: 'tool_calls',
+	content_filter: 'content_filter',
+	safety: 'content_filter',
+	recitation: 'content_filter',
+	blocklist: 'content_filter',
+	prohibited_content: 'content_filter',
+	spii: 'content_filter',
+	refusal: 'refusal',
+	model_length: 'context_window_exceeded',
+	model_context_window_exceeded: 'context_window_exceeded',
+	error: 'error'
+};
+
+/** The neutral finish reason for an OpenAI-compatible one (see FinishReason). */
+export function normalizeOpenAIFinish(reason: string): FinishReason {
+	return FINISH_REASONS[reason.toLowerCase()] ?? reason;
+}
+
+// A tool call's position in the answer; a far-off index would only make a sparse list.
+const isIndex = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0 && (value as number) < 1024;
+
+const isToolCallDelta = (value: unknown): boolean =>
+	isRecord(value) &&
+	optional(value.index, isIndex) &&
+	optional(value.id, isString) &&
+	optional(value.function, (fn) => isRecord(fn) && optional(fn.name, isString) && optional(fn.arguments, isString));
+
+const isChoice = (value: unknown): boolean =>
+	isRecord(value) &&
+	optional(value.finish_reason, isString) &&
+	optional(
+		value.delta,
+		(delta) =>
+			isRecord(delta) &&
+			optional(delta.content, isString) &&
+			optional(delta.refusal, isString) &&
+			optional(delta.tool_calls, listOf(isToolCallDelta))
+	);
+
+const isUsage = (value: unknown): boolean =>
+	isRecord(value) && optional(value.prompt_tokens, isNumber) && optional(value.completion_tokens, isNumber);
+
+/** One chunk, checked: anything but the documented shape is the provider's unexpected event. */
+function readChunk(data: string): Chunk {
+	const value = parseFrame(data, 'a data line');
+	if (!isRecord(value)) throw unexpectedEvent(data);
+	if (value.error) return value;
+	if (!optional(value.choices, listOf(isChoice)) || !optional(value.usage, isUsage)) throw unexpectedEvent(data);
+	return value as Chunk;
 }
 
 class ToolCallAssembler {
@@ -63,6 +118,7 @@ export async function* decodeOpenAIStream(
 	let finishReason: string | null = null;
 	let usage: Usage | null = null;
 	let terminated = false;
+	let refused = false;
 	for await (const message of messages) {
 		const data = message.data.trim();
 		if (data === '[DONE]') {
@@ -70,7 +126,7 @@ export async function* decodeOpenAIStream(
 			break;
 		}
 		if (data === '') continue;
-		const chunk = parseChunk(data);
+		const chunk = readChunk(data);
 		if (chunk.error) throw classifyStreamError(chunk);
 		if (chunk.usage) {
 			usage = {
@@ -81,9 +137,14 @@ export async function* decodeOpenAIStream(
 		for (const choice of chunk.choices ?? []) {
 			const content = choice.delta?.content;
 			if (content) yield { type: 'text', text: content };
+			const refusal = choice.delta?.refusal;
+			if (refusal) {
+				refused = true;
+				yield { type: 'text', text: refusal };
+			}
 			for (const delta of choice.delta?.tool_calls ?? []) tools.add(delta);
 			if (choice.finish_reason) {
-				finishReason = choice.finish_reason;
+				finishReason = normalizeOpenAIFinish(choice.finish_reason);
 				for (const call of tools.take()) yield { type: 'tool_call', call };
 			}
 		}
@@ -96,5 +157,6 @@ export async function* decodeOpenAIStream(
 	}
 	for (const call of tools.take()) yield { type: 'tool_call', call };
 	if (usage) yield { type: 'usage', usage };
-	yield { type: 'done', finish_reason: finishReason ?? 'stop' };
+	// OpenAI ends a refusal with a plain 'stop'; it is still no answer to the question.
+	yield { type: 'done', finish_reason: refused && (finishReason ?? 'stop') === 'stop' ? 'refusal' : (finishReason ?? 'stop') };
 }

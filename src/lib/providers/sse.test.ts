@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { byteStream, collect, streamOfChunks } from './fixtures/read-fixture';
-import { readSSE, type SSEMessage } from './sse';
+import { MAX_EVENT_CHARS, readSSE, type SSEMessage } from './sse';
 
 const parse = (text: string, chunkSize = 1000): Promise<SSEMessage[]> =>
 	collect(readSSE(byteStream(text, chunkSize)));
@@ -83,5 +83,79 @@ describe('readSSE', () => {
 			if (message.data === 'a') break;
 		}
 		expect(cancelled).toBe(true);
+	});
+});
+
+describe('readSSE size limit', () => {
+	/** A body that keeps sending `piece` up to `total` characters, then `tail`, counting what was pulled. */
+	function endless(piece: string, total: number, tail = '') {
+		const bytes = new TextEncoder().encode(piece);
+		let sent = 0;
+		let cancelled = false;
+		const body = new ReadableStream<Uint8Array>({
+			pull(controller) {
+				if (sent >= total) {
+					if (tail) controller.enqueue(new TextEncoder().encode(tail));
+					controller.close();
+					return;
+				}
+				sent += piece.length;
+				controller.enqueue(bytes);
+			},
+			cancel() {
+				cancelled = true;
+			}
+		});
+		return { body, pulled: () => sent, cancelled: () => cancelled };
+	}
+
+	it('ends a stream whose one line outgrows 16 MB with a clear error, and stops reading', async () => {
+		const chunk = 'x'.repeat(64 * 1024);
+		// 40 MB of one unterminated data line: without a limit all of it would be buffered.
+		const source = endless(`data: ${chunk}`, 40 * 1024 * 1024);
+		const events: SSEMessage[] = [];
+		await expect(
+			(async () => {
+				for await (const event of readSSE(source.body)) events.push(event);
+			})()
+		).rejects.toMatchObject({
+			name: 'ProviderError',
+			kind: 'malformed',
+			message: 'The provider sent a single event larger than 16 MB; the answer was stopped there.'
+		});
+		expect(MAX_EVENT_CHARS).toBe(16 * 1024 * 1024);
+		expect(events).toEqual([]);
+		expect(source.pulled()).toBeLessThan(17 * 1024 * 1024);
+		expect(source.cancelled()).toBe(true);
+	});
+
+	it('counts every data line of one event, and delivers the events before it', async () => {
+		const first = 'data: {"ok":true}\n\n';
+		// Many short lines that never end the event grow it just the same.
+		const source = endless('data: aaaaaaaaaaaaaaaaaaaa\n', 8 * 1024);
+		const body = new ReadableStream<Uint8Array>({
+			async start(controller) {
+				controller.enqueue(new TextEncoder().encode(first));
+				const reader = source.body.getReader();
+				for (;;) {
+					const { done, value } = await reader.read();
+					if (done) break;
+					controller.enqueue(value);
+				}
+				controller.close();
+			}
+		});
+		const events: SSEMessage[] = [];
+		await expect(
+			(async () => {
+				for await (const event of readSSE(body, undefined, { maxEventChars: 4096 })) events.push(event);
+			})()
+		).rejects.toMatchObject({ message: 'The provider sent a single event larger than 4 KB; the answer was stopped there.' });
+		expect(events).toEqual([{ data: '{"ok":true}' }]);
+	});
+
+	it('accepts events up to the limit', async () => {
+		const data = 'y'.repeat(4000);
+		expect(await collect(readSSE(byteStream(`data: ${data}\n\n`, 1000), undefined, { maxEventChars: 4096 }))).toEqual([{ data }]);
 	});
 });

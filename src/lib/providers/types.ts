@@ -38,6 +38,31 @@ export interface Usage {
 	output_tokens: number;
 }
 
+/**
+ * Why an answer ended, in one vocabulary for every adapter:
+ * - `stop`: the model finished; `tool_calls`: it stopped to call tools.
+ * - `length`: cut off by the output limit (OpenAI `length`, Anthropic `max_tokens`).
+ * - `content_filter`: the provider's content filter stopped it (OpenAI `content_filter`,
+ *   Gemini's `SAFETY`-style reasons through OpenAI-compatible shims).
+ * - `refusal`: the model declined to go on (Anthropic `refusal`).
+ * - `context_window_exceeded`: the context window filled up mid-answer (Anthropic
+ *   `model_context_window_exceeded`, Mistral `model_length`).
+ * - `paused`: the provider paused a long turn to be continued later (Anthropic `pause_turn`).
+ * - `error`: the provider ended the answer because of an error (OpenRouter, Mistral).
+ * Every reason except `stop` and `tool_calls` means the answer was cut short. A reason no
+ * adapter knows passes through unchanged.
+ */
+export type FinishReason =
+	| 'stop'
+	| 'tool_calls'
+	| 'length'
+	| 'content_filter'
+	| 'refusal'
+	| 'context_window_exceeded'
+	| 'paused'
+	| 'error'
+	| (string & {});
+
 export type StreamEvent =
 	| { type: 'text'; text: string }
 	| { type: 'tool_call'; call: ToolCall }
@@ -47,7 +72,7 @@ export type StreamEvent =
 	 * results, as Anthropic's context editing does) and says how many tool results it dropped.
 	 */
 	| { type: 'context_compacted'; cleared_tool_results: number }
-	| { type: 'done'; finish_reason: string };
+	| { type: 'done'; finish_reason: FinishReason };
 
 export interface Provider {
 	/** Stable id of the configured provider (e.g. "offline", or a user-given id). */
@@ -87,21 +112,24 @@ export type ProviderErrorKind =
 export class ProviderError extends Error {
 	readonly kind: ProviderErrorKind;
 	readonly status: number | null;
-	/** True when retrying the same request later may succeed (429, 5xx, network, before streaming). */
+	/**
+	 * True when retrying the same request later may succeed (429, 5xx, network, before
+	 * streaming), unless the provider said otherwise (`x-should-retry`).
+	 */
 	readonly retryable: boolean;
 	/** Seconds from a Retry-After header, when the provider sent one. */
 	readonly retryAfter: number | null;
 
 	constructor(
 		message: string,
-		options: { kind: ProviderErrorKind; status?: number | null; retryAfter?: number | null }
+		options: { kind: ProviderErrorKind; status?: number | null; retryAfter?: number | null; retryable?: boolean }
 	) {
 		super(message);
 		this.name = 'ProviderError';
 		this.kind = options.kind;
 		this.status = options.status ?? null;
 		this.retryAfter = options.retryAfter ?? null;
-		this.retryable = ['rate_limit', 'server', 'network'].includes(options.kind);
+		this.retryable = options.retryable ?? ['rate_limit', 'server', 'network'].includes(options.kind);
 	}
 }
 

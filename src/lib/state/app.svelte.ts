@@ -22,6 +22,7 @@ import type { ContextWorkerStatus } from '../context/context-client';
 import { ProfilesState } from './profiles.svelte';
 import { TransferState } from './transfer.svelte';
 import { watchDeletion } from '../db/watch-deletion';
+import { StoragePersistence } from './storage-persistence.svelte';
 
 export class AppState {
 	status = $state<'loading' | 'ready' | 'failed'>('loading');
@@ -36,6 +37,8 @@ export class AppState {
 	contextStatus = $state<ContextWorkerStatus>('idle');
 	profiles!: ProfilesState;
 	transfer!: TransferState;
+	/** Asked on the first message (see Composer), shown in Settings. */
+	persistence = new StoragePersistence();
 	#stops: Array<() => void> = [];
 
 	async start(): Promise<void> {
@@ -48,8 +51,7 @@ export class AppState {
 			this.#build(db, profile);
 			this.#buildProfiles(meta, db, profile);
 			this.status = 'ready';
-			// Ask the browser not to evict the sessions under storage pressure (best effort).
-			void navigator.storage?.persist?.().catch(() => false);
+			void this.persistence.check();
 		} catch (error) {
 			this.error = describeStartupError(error);
 			this.status = 'failed';
@@ -62,8 +64,8 @@ export class AppState {
 		const timeoutMs = () => resolveTimeoutMs(timeoutSeconds());
 		const hookLog = createHookLogWriter(db);
 		const hooks = new HookBus({ timeoutSeconds, record: hookLog.record });
-		const commands = new CommandRegistry(timeoutMs);
-		const tools = new ToolRegistry(timeoutMs);
+		const commands = new CommandRegistry(hooks);
+		const tools = new ToolRegistry(hooks);
 		const host = new PluginHost({ db, hooks, commands, tools, timeoutMs });
 		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode() });
 		this.services = createServices({

@@ -46,6 +46,9 @@ export class PluginsState {
 	/** Ids being added here, whose rows may not have arrived yet. */
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
 	#adding = new Set<string>();
+	/** Per plugin id, the `added_at` of the row its status (and running code) comes from. */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+	#instances = new Map<string, number>();
 	#hooks: HookBus;
 
 	constructor(parts: { db: PalimpsestDb; host: PluginHost; hooks: HookBus; safeMode: boolean }) {
@@ -107,14 +110,18 @@ export class PluginsState {
 			this.#adding.delete(id);
 		}
 		this.rows = [...this.rows.filter((r) => r.id !== row.id), row];
-		await this.#load(row);
+		// Safe mode runs no plugin: one added now is stored switched off, and runs only once
+		// the user turns it on (after leaving safe mode).
+		this.#instances.set(row.id, row.added_at);
+		if (this.safeMode) this.status.set(row.id, { state: 'safe' });
+		else await this.#load(row);
 	}
 
 	#addRow(id: string, pending: { url: string; pin: string | null }): Promise<PluginRow> {
 		return addPlugin(this.#db, {
 			id,
 			url: pending.url,
-			enabled: 1,
+			enabled: this.safeMode ? 0 : 1,
 			pinned_sha256: pending.pin,
 			cached_source: null,
 			cached_sha256: null,
@@ -176,6 +183,7 @@ export class PluginsState {
 		const rows = await listPlugins(this.#db);
 		if (!this.#rowsSeen) this.rows = rows;
 		for (const row of rows) {
+			this.#instances.set(row.id, row.added_at);
 			if (this.safeMode) this.status.set(row.id, { state: 'safe' });
 			else if (!row.enabled) this.status.set(row.id, { state: 'disabled' });
 		}
@@ -215,7 +223,11 @@ export class PluginsState {
 		if (this.safeMode || !this.#following) return;
 		this.#hooks.setPluginOrder(rows.map((r) => r.id));
 		for (const id of [...this.status.keys()]) {
-			if (this.#adding.has(id) || rows.some((r) => r.id === id)) continue;
+			if (this.#adding.has(id)) continue;
+			const row = rows.find((r) => r.id === id);
+			// Removed, or removed and added again (one live-query update can carry both): what
+			// this tab runs, or shows, is not the plugin in the list any more.
+			if (row && this.#instances.get(id) === row.added_at) continue;
 			this.#host.unload(id);
 			this.status.delete(id);
 		}
@@ -223,6 +235,7 @@ export class PluginsState {
 			const state = this.status.get(row.id)?.state;
 			if (!row.enabled && state !== 'disabled') {
 				this.#host.unload(row.id);
+				this.#instances.set(row.id, row.added_at);
 				this.status.set(row.id, { state: 'disabled' });
 			} else if (row.enabled && (state === undefined || state === 'disabled')) {
 				void this.#load(row);
@@ -231,6 +244,7 @@ export class PluginsState {
 	}
 
 	async #load(row: PluginRow, after?: Promise<unknown>): Promise<void> {
+		this.#instances.set(row.id, row.added_at);
 		this.status.set(row.id, { state: 'loading' });
 		const outcome = await this.#host.load(row, after);
 		this.#hooks.setPluginOrder(this.rows.map((r) => r.id));
