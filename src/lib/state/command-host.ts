@@ -3,10 +3,12 @@
 import { goto } from '$app/navigation';
 import type { BuiltinHost } from '../commands/builtins';
 import type { CommandInvocation } from '../commands/command-registry';
-import { appendMessages, listMessages } from '../db/message-verbs';
+import { appendMessages } from '../db/message-verbs';
 import { getSession, renameSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
 import { replaceSession } from '../sessions/session-lifecycle';
+import { withWorkLock } from '../sessions/work-lock';
+import { listActiveMessages } from '../db/compaction-verbs';
 import { PLATFORM, type Services } from './services';
 import type { CompactionsState } from './compaction.svelte';
 
@@ -16,7 +18,10 @@ export function createBuiltinHost(services: Services, left: (oldId: string) => v
 		const old = await getSession(services.db, invocation.session_id);
 		// The same model again, unless its provider has been removed: then the default one.
 		const model = services.currentModel({ provider: old?.provider, model: old?.model });
-		const next = await replaceSession(services.sessionContext(), invocation.session_id, reason, { ...model, title });
+		// Not while the session answers or compacts, here or in another tab.
+		const next = await withWorkLock(services.profile.name, invocation.session_id, { kind: 'command' }, () =>
+			replaceSession(services.sessionContext(), invocation.session_id, reason, { ...model, title })
+		);
 		left(invocation.session_id);
 		await goto(`/s/${next.id}`);
 	}
@@ -31,12 +36,15 @@ export function createBuiltinHost(services: Services, left: (oldId: string) => v
 		},
 		async usage(invocation) {
 			const session = await getSession(services.db, invocation.session_id);
-			const rows = await listMessages(services.db, invocation.session_id);
-			const context = contextRows(rows);
+			if (!session) throw new Error('This session no longer exists.');
+			const context = contextRows(await listActiveMessages(services.db, invocation.session_id));
+			const windowTokens = services.windowFor(session.model);
+			const percent = Math.round((session.token_estimate / windowTokens) * 100);
+			const threshold = Math.round(services.compactionSettings().threshold * 100);
 			return [
-				`Model: ${session?.model} (${session?.provider})`,
-				`Messages: ${rows.length} stored, ${context.length} in context`,
-				`Estimated context: ${(session?.token_estimate ?? 0).toLocaleString()} tokens`
+				`Model: ${session.model} (${session.provider})`,
+				`Messages: ${session.message_count} stored, ${context.length} in context`,
+				`Estimated context: ${session.token_estimate.toLocaleString()} of ${windowTokens.toLocaleString()} tokens (${percent}%; compaction starts at ${threshold}%)`
 			].join('\n');
 		}
 	};
