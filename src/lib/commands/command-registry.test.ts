@@ -16,7 +16,9 @@ function registry(timeoutMs = 1000) {
 		newSession: vi.fn(async () => {}),
 		resetSession: vi.fn(async () => {}),
 		setTitle: vi.fn(async () => {}),
-		usage: async () => '3 messages'
+		usage: async () => '3 messages',
+		exit: vi.fn(async (_invocation: CommandInvocation, { remove }: { remove: boolean }) => !remove),
+		archive: vi.fn(async () => {})
 	};
 	registerBuiltins(commands, host);
 	return { commands, host };
@@ -80,7 +82,7 @@ describe('plugin commands', () => {
 		// Reserved even in a registry with no built-ins registered at all.
 		expect(() => new CommandRegistry(() => 1000).add('p', 'archive', () => '', {})).toThrow('"/archive" is a built-in command');
 		// Reserved is not listed: the menu and /help show only commands that exist...
-		expect(commands.list().map((c) => c.name)).toEqual(['help', 'new', 'reset', 'title', 'usage']);
+		expect(commands.list().map((c) => c.name)).toEqual(['archive', 'exit', 'help', 'new', 'reset', 'title', 'usage']);
 		expect(commands.has('compress')).toBe(false);
 		// ...and typing one is the ordinary unknown command.
 		await expect(commands.execute('/compress', invocation)).rejects.toThrow(/^Unknown command \/compress\./);
@@ -113,5 +115,18 @@ describe('built-ins', () => {
 		expect(await commands.execute('/new Plan B', invocation)).toEqual({ record: false });
 		expect(host.newSession).toHaveBeenCalledWith(invocation, 'Plan B');
 		expect((await commands.execute('/usage', invocation)).output).toBe('3 messages');
+	});
+
+	it('/exit leaves unrecorded, says so when the user kept the session, and takes only --delete', async () => {
+		const { commands, host } = registry();
+		expect(await commands.execute('/exit', invocation)).toEqual({ record: false });
+		expect(host.exit).toHaveBeenLastCalledWith(invocation, { remove: false });
+		// The mock host answers "kept" for --delete, as a user pressing Cancel would.
+		expect((await commands.execute('/exit --delete', invocation)).output).toMatch(/^Kept this session/);
+		expect(host.exit).toHaveBeenLastCalledWith(invocation, { remove: true });
+		await expect(commands.execute('/exit now', invocation)).rejects.toThrow('Usage: /exit [--delete]');
+		expect(host.exit).toHaveBeenCalledTimes(2);
+		expect(await commands.execute('/archive', invocation)).toEqual({ record: false });
+		expect(host.archive).toHaveBeenCalledWith(invocation);
 	});
 });

@@ -6,9 +6,11 @@ import { raceAbort } from '../agent/race-abort';
 import type { TurnEvent } from '../agent/turn-deps';
 import { listMessages } from '../db/message-verbs';
 import type { MessageRow, SessionRow } from '../db/schema';
-import { getSession, updateSession } from '../db/session-verbs';
+import { getSession } from '../db/session-verbs';
 import { watch } from '../db/watch';
 import { createSession, finalizeSession } from '../sessions/session-lifecycle';
+import { branchSession } from '../sessions/branch-session';
+import { setSessionModel } from '../sessions/edit-session';
 import type { Services } from './services';
 import { parseCommand } from '../commands/parse-command';
 import { describeError, throttle } from './turn-helpers';
@@ -165,8 +167,16 @@ export class ChatState {
 			this.draft = { provider, model };
 			return;
 		}
-		await updateSession(this.#services.db, this.sessionId, { provider, model });
+		await setSessionModel(this.#services.sessionContext(), this.sessionId, provider, model);
 		void this.#services.refreshTokens(this.sessionId);
+	}
+
+	/** "Branch from here": a new session with the open one's history up to `seq`; returns its id. */
+	async branchFrom(seq: number): Promise<string> {
+		if (!this.sessionId) throw new Error('There is no session to branch from.');
+		const branch = await branchSession(this.#services.sessionContext(), this.sessionId, seq);
+		void this.#services.refreshTokens(branch.id);
+		return branch.id;
 	}
 
 	/**

@@ -4,13 +4,24 @@ import { goto } from '$app/navigation';
 import type { BuiltinHost } from '../commands/builtins';
 import type { CommandInvocation } from '../commands/command-registry';
 import { appendMessages, listMessages } from '../db/message-verbs';
-import { getSession, renameSession } from '../db/session-verbs';
+import { getSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
+import { archiveSessions } from '../sessions/archive-sessions';
+import { renameSession } from '../sessions/edit-session';
+import { exitSession } from '../sessions/exit-session';
 import { replaceSession } from '../sessions/session-lifecycle';
+import type { ConfirmRequest } from './confirm.svelte';
 import { PLATFORM, type Services } from './services';
 
-/** `left(oldId)` tells the chat that the session layer already finalized the old session. */
-export function createBuiltinHost(services: Services, left: (oldId: string) => void): BuiltinHost {
+/**
+ * `left(oldId)` tells the chat that the session layer already finalized the old session;
+ * `confirm` asks the user before something cannot be undone (`/exit --delete`).
+ */
+export function createBuiltinHost(
+	services: Services,
+	left: (oldId: string) => void,
+	confirm: (request: ConfirmRequest) => Promise<boolean> = async () => false
+): BuiltinHost {
 	async function replace(invocation: CommandInvocation, reason: 'new_session' | 'reset', title = '') {
 		const old = await getSession(services.db, invocation.session_id);
 		// The same model again, unless its provider has been removed: then the default one.
@@ -22,7 +33,28 @@ export function createBuiltinHost(services: Services, left: (oldId: string) => v
 	return {
 		newSession: (invocation, title) => replace(invocation, 'new_session', title),
 		resetSession: (invocation) => replace(invocation, 'reset'),
-		setTitle: (invocation, title) => renameSession(services.db, invocation.session_id, title),
+		async exit(invocation, { remove }) {
+			const id = invocation.session_id;
+			if (remove) {
+				const title = (await getSession(services.db, id))?.title ?? 'This session';
+				const yes = await confirm({
+					title: 'Delete this session?',
+					message: `“${title}” will be ended and deleted with all its messages. This cannot be undone.`,
+					confirmLabel: 'Delete',
+					danger: true
+				});
+				if (!yes) return false;
+			}
+			await exitSession(services.sessionContext(), id, { remove });
+			left(id);
+			await goto('/');
+			return true;
+		},
+		async archive(invocation) {
+			await archiveSessions(services.sessionContext(), [invocation.session_id]);
+			await goto('/');
+		},
+		setTitle: (invocation, title) => renameSession(services.sessionContext(), invocation.session_id, title),
 		async usage(invocation) {
 			const session = await getSession(services.db, invocation.session_id);
 			const rows = await listMessages(services.db, invocation.session_id);

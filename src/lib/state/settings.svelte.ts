@@ -15,7 +15,11 @@ export const SETTING_DEFAULTS = {
 	default_model: 'offline-mini',
 	providers: [] as ProviderConfig[],
 	'plugins.hook_callback_timeout': DEFAULT_TIMEOUT_SECONDS,
-	system_prompt: ''
+	system_prompt: '',
+	/** Ended, unpinned sessions idle longer than this many days are removed; 0 = never. */
+	'sessions.retention_days': 90,
+	/** Sessions idle longer than this many days are archived quietly; 0 = never. */
+	'sessions.auto_archive_days': 0
 };
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
