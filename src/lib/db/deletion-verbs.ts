@@ -1,8 +1,9 @@
 // Deleting and archiving session rows. Each operation is one transaction that also writes its
 // receipt, so an exact retry (same operation id) finds the receipt and changes nothing more.
 // Messages go by key range per session: their primary key is [session_id+seq].
+import type { DBCoreKeyRange, DBCoreTransaction } from 'dexie';
 import { Dexie, type PalimpsestDb } from './database';
-import type { ReceiptRow, SessionRow } from './schema';
+import type { MessageRow, ReceiptRow, SessionRow } from './schema';
 import { strictTwin } from './strict-twin';
 
 export interface OperationWrite {
@@ -38,6 +39,28 @@ function messagesOf(db: PalimpsestDb, sessionId: string) {
 	return db.messages.where('[session_id+seq]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]);
 }
 
+// DBCoreRangeType.Range (a const enum, which isolated modules cannot read from Dexie's types).
+const CORE_RANGE = 2 as DBCoreKeyRange['type'];
+
+/**
+ * Deletes every message of these sessions, one key range each, all requests issued at once in
+ * the current transaction. Dexie's own Collection.delete() waits for each write before the next
+ * (and counts first), which made a thousand sessions cost seconds; its DBCore layer still
+ * records the change for live queries and other tabs.
+ */
+function deleteMessageRanges(db: PalimpsestDb, sessionIds: readonly string[]): Promise<unknown> {
+	const trans = Dexie.currentTransaction.idbtrans as unknown as DBCoreTransaction;
+	return Promise.all(
+		sessionIds.map((id) =>
+			db.messages.core.mutate({
+				trans,
+				type: 'deleteRange',
+				range: { type: CORE_RANGE, lower: [id, Dexie.minKey], upper: [id, Dexie.maxKey], lowerOpen: false, upperOpen: false }
+			})
+		)
+	);
+}
+
 /**
  * Removes the sessions in `remove` (those still there) with all their messages, clears the
  * parent link of every remaining child of a removed session, and writes the receipt, in one
@@ -53,12 +76,17 @@ export async function commitDeletion(
 	return strict.transaction('rw', strict.sessions, strict.messages, strict.receipts, async () => {
 		const stored = await strict.receipts.get(fields.op_id);
 		if (stored) return { receipt: stored, replayed: true };
-		const present = (await getSessions(strict, remove)).map((row) => row.id);
 		// A leftover whose session row has come back (an import) keeps its messages.
 		const returned = new Set((await getSessions(strict, leftovers)).map((row) => row.id));
-		const cleared = leftovers.filter((id) => !returned.has(id) && !present.includes(id));
-		for (const id of [...present, ...cleared]) await messagesOf(strict, id).delete();
-		await strict.sessions.bulkDelete(present);
+		const cleared = leftovers.filter((id) => !returned.has(id) && !remove.includes(id));
+		// Everything issued at once, as IndexedDB runs a transaction's requests in order: the read
+		// sees the rows before they go, and no request waits for the one before it to come back.
+		const [rows] = await Promise.all([
+			getSessions(strict, remove),
+			deleteMessageRanges(strict, [...remove, ...cleared]),
+			strict.sessions.bulkDelete([...remove])
+		]);
+		const present = rows.map((row) => row.id);
 		const gone = new Set(present);
 		const children = present.length ? await strict.sessions.where('parent_session_id').anyOf(present).toArray() : [];
 		const detached = children.filter((row) => !gone.has(row.id)).map((row) => row.id);
@@ -71,54 +99,44 @@ export async function commitDeletion(
 
 /**
  * Sessions that have message rows but no session row (left by an interrupted write or an old
- * bug). One key-range probe per leftover found: the gaps between stored session ids are
- * searched for any message key.
+ * bug). Message keys start with their session id, so every gap between two stored session ids
+ * is probed for a key, all probes at once in one read transaction; a gap that holds one is
+ * then walked from session to session.
  */
 export async function listLeftoverMessageSessions(db: PalimpsestDb): Promise<string[]> {
-	const known = (await db.sessions.toCollection().primaryKeys()).sort();
-	const found: string[] = [];
-	for (;;) {
+	return db.transaction('r', db.sessions, db.messages, async () => {
+		const known = await db.sessions.toCollection().primaryKeys();
+		const bounds: unknown[] = [Dexie.minKey, ...known.flatMap((id) => [[id, Dexie.minKey], [id, Dexie.maxKey]]), Dexie.maxKey];
 		const gaps: Array<[unknown, unknown]> = [];
-		let lower: unknown = Dexie.minKey;
-		for (const id of known) {
-			gaps.push([lower, [id, Dexie.minKey]]);
-			lower = [id, Dexie.maxKey];
+		for (let i = 0; i < bounds.length; i += 2) gaps.push([bounds[i], bounds[i + 1]]);
+		const firstKey = (lower: unknown, upper: unknown) =>
+			db.messages.where('[session_id+seq]').between(lower, upper, false, false).limit(1).primaryKeys();
+		const hits = await Promise.all(gaps.map(([lower, upper]) => firstKey(lower, upper)));
+		const found: string[] = [];
+		for (const [i, [first]] of hits.entries()) {
+			for (let key = first; key; key = (await firstKey([key[0], Dexie.maxKey], gaps[i][1]))[0]) found.push(key[0]);
 		}
-		gaps.push([lower, Dexie.maxKey]);
-		const [key] = await db.messages
-			.where('[session_id+seq]')
-			.inAnyRange(gaps, { includeLowers: false, includeUppers: false })
-			.limit(1)
-			.primaryKeys();
-		if (!key) return found;
-		const id = key[0];
-		found.push(id);
-		known.splice(sortedIndex(known, id), 0, id);
-	}
+		return found;
+	});
 }
 
-function sortedIndex(sorted: string[], id: string): number {
-	let low = 0;
-	let high = sorted.length;
-	while (low < high) {
-		const mid = (low + high) >> 1;
-		if (sorted[mid] < id) low = mid + 1;
-		else high = mid;
-	}
-	return low;
+/** Which of these sessions have a user or assistant message of the conversation (not commands or notices). */
+export function sessionsWithConversation(db: PalimpsestDb, ids: readonly string[]): Promise<Set<string>> {
+	return sessionsWhere(db, ids, (row) => (row.role === 'user' || row.role === 'assistant') && (row.kind === 'message' || row.kind === 'summary'));
 }
 
-/** Whether a session has a user or assistant message of the conversation (not commands or notices). */
-export async function hasConversation(db: PalimpsestDb, sessionId: string): Promise<boolean> {
-	const first = await messagesOf(db, sessionId)
-		.filter((row) => (row.role === 'user' || row.role === 'assistant') && (row.kind === 'message' || row.kind === 'summary'))
-		.first();
-	return first !== undefined;
+/** Which of these sessions have any message row at all. */
+export function sessionsWithMessages(db: PalimpsestDb, ids: readonly string[]): Promise<Set<string>> {
+	return sessionsWhere(db, ids, () => true);
 }
 
-/** Whether a session has any message row at all. */
-export async function hasMessages(db: PalimpsestDb, sessionId: string): Promise<boolean> {
-	return (await messagesOf(db, sessionId).limit(1).primaryKeys()).length > 0;
+/** One read transaction, one early-stopping probe per session, all issued at once. */
+async function sessionsWhere(db: PalimpsestDb, ids: readonly string[], test: (row: MessageRow) => boolean): Promise<Set<string>> {
+	if (!ids.length) return new Set();
+	const found = await db.transaction('r', db.messages, () =>
+		Promise.all(ids.map(async (id) => ((await messagesOf(db, id).filter(test).first()) ? id : null)))
+	);
+	return new Set(found.filter((id): id is string => id !== null));
 }
 
 /**

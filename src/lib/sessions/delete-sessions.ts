@@ -21,9 +21,8 @@ export async function deleteSessions(
 	opId: string = newOperationId()
 ): Promise<OperationOutcome> {
 	const started = performance.now();
-	const stored = await getReceipt(ctx.db, opId);
+	const [stored, family] = await Promise.all([getReceipt(ctx.db, opId), readFamily(ctx.db, ids)]);
 	if (stored) return replayedOutcome(stored, 'delete');
-	const family = await readFamily(ctx.db, ids);
 	const remove = family.closureOf(ids);
 	const committed = await stopThenLock(ctx.profile, remove, () =>
 		commitDeletion(ctx.db, { op_id: opId, reason: 'delete', session_id: ids[0] ?? '', at: nowOf(ctx), remove })

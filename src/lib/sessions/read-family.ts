@@ -11,11 +11,14 @@ export async function readFamily(db: PalimpsestDb, ids: readonly string[]): Prom
 	const expanded = new Set<string>();
 	let frontier = [...new Set(ids)];
 	while (frontier.length) {
-		for (const row of await getSessions(db, frontier.filter((id) => !rows.has(id)))) rows.set(row.id, row);
-		const expanding = frontier.filter((id) => rows.has(id) && !expanded.has(id));
-		for (const id of expanding) expanded.add(id);
+		const asked = frontier.filter((id) => !expanded.has(id));
+		for (const id of asked) expanded.add(id);
+		// A session's row and its children are read together (children of a missing id: none).
+		const [found, children] = await Promise.all([getSessions(db, asked.filter((id) => !rows.has(id))), listChildSessions(db, asked)]);
+		for (const row of found) rows.set(row.id, row);
+		const expanding = asked.filter((id) => rows.has(id));
 		const next = new Set<string>();
-		for (const child of await listChildSessions(db, expanding)) {
+		for (const child of children) {
 			if (!rows.has(child.id)) rows.set(child.id, child);
 			if (goesWithParent(child.parent_kind) && !expanded.has(child.id)) next.add(child.id);
 		}

@@ -1,7 +1,7 @@
 // The sweeps: each finds its candidates by index, widens them to whole groups (a compression
 // lineage goes only as a whole), keeps only groups whose every session qualifies and is free
 // (no tab works on it or shows it), and removes them as one announced operation.
-import { hasConversation, hasMessages, listLeftoverMessageSessions, setArchivedFlag } from '../db/deletion-verbs';
+import { listLeftoverMessageSessions, sessionsWithConversation, sessionsWithMessages, setArchivedFlag } from '../db/deletion-verbs';
 import { listEndedSessions, listSessionsIdleSince } from '../db/maintenance-verbs';
 import type { SessionRow } from '../db/schema';
 import { type OperationOutcome } from './announce-removal';
@@ -17,22 +17,24 @@ export const GHOST_AGE_MS = DAY_MS;
 /** Sessions no sweep may touch: some tab works on them or shows them. */
 export type BusyIds = ReadonlySet<string>;
 
-/** Candidates widened to their families, reduced to whole groups that all pass `qualifies`. */
+/**
+ * Candidates widened to their families, reduced to whole groups whose every session is free
+ * and passes `qualifies`. `disqualified` (a batched message read) then rules out sessions that
+ * passed the row test, for the whole family at once.
+ */
 async function chooseGroups(
 	ctx: SessionContext,
 	candidates: SessionRow[],
 	busy: BusyIds,
-	qualifies: (row: SessionRow) => boolean | Promise<boolean>
+	qualifies: (row: SessionRow) => boolean,
+	disqualified: (ids: string[]) => Promise<ReadonlySet<string>> = async () => new Set()
 ): Promise<string[]> {
-	if (!candidates.length) return [];
-	const family = await readFamily(ctx.db, candidates.map((row) => row.id));
-	// Qualification may read messages: decide each family member once, before the pure selection.
-	const passing = new Set<string>();
-	for (const id of family.closureOf(candidates.map((row) => row.id))) {
-		const row = family.get(id)!;
-		if (!busy.has(id) && (await qualifies(row))) passing.add(id);
-	}
-	return selectWholeGroups(family, candidates.map((row) => row.id), (row) => passing.has(row.id));
+	const ids = candidates.filter((row) => !busy.has(row.id) && qualifies(row)).map((row) => row.id);
+	if (!ids.length) return [];
+	const family = await readFamily(ctx.db, ids);
+	const passing = (row: SessionRow) => !busy.has(row.id) && qualifies(row);
+	const out = await disqualified(family.closureOf(ids).filter((id) => passing(family.get(id)!)));
+	return selectWholeGroups(family, ids, (row) => passing(row) && !out.has(row.id));
 }
 
 /** Nothing removed: no event, no receipt. */
@@ -42,11 +44,8 @@ function nothing(reason: OperationOutcome['reason']): OperationOutcome {
 
 /** `empty_sweep`: ended, not archived, with no user or assistant message. */
 export async function sweepEmptySessions(ctx: SessionContext, busy: BusyIds): Promise<OperationOutcome> {
-	const ended = (await listEndedSessions(ctx.db)).filter((row) => row.archived === 0 && !busy.has(row.id));
-	const empty = async (row: SessionRow) => row.ended_at !== null && row.archived === 0 && !(await hasConversation(ctx.db, row.id));
-	const candidates: SessionRow[] = [];
-	for (const row of ended) if (await empty(row)) candidates.push(row);
-	const remove = await chooseGroups(ctx, candidates, busy, empty);
+	const endedUnarchived = (row: SessionRow) => row.ended_at !== null && row.archived === 0;
+	const remove = await chooseGroups(ctx, await listEndedSessions(ctx.db), busy, endedUnarchived, (ids) => sessionsWithConversation(ctx.db, ids));
 	return remove.length ? removeChosenSessions(ctx, 'empty_sweep', remove) : nothing('empty_sweep');
 }
 
@@ -55,8 +54,7 @@ export async function pruneExpiredSessions(ctx: SessionContext, days: number, bu
 	if (!(days > 0)) return nothing('prune');
 	const cutoff = nowOf(ctx) - days * DAY_MS;
 	const expired = (row: SessionRow) => row.ended_at !== null && row.pinned === 0 && row.last_activity_at < cutoff;
-	const candidates = (await listSessionsIdleSince(ctx.db, cutoff)).filter((row) => expired(row) && !busy.has(row.id));
-	const remove = await chooseGroups(ctx, candidates, busy, expired);
+	const remove = await chooseGroups(ctx, await listSessionsIdleSince(ctx.db, cutoff), busy, expired);
 	return remove.length ? removeChosenSessions(ctx, 'prune', remove) : nothing('prune');
 }
 
@@ -66,11 +64,8 @@ export async function pruneExpiredSessions(ctx: SessionContext, days: number, bu
  */
 export async function pruneGhosts(ctx: SessionContext, busy: BusyIds): Promise<OperationOutcome> {
 	const cutoff = nowOf(ctx) - GHOST_AGE_MS;
-	const ghost = async (row: SessionRow) =>
-		row.title_source === 'auto' && row.message_count === 0 && row.last_activity_at < cutoff && !(await hasMessages(ctx.db, row.id));
-	const candidates: SessionRow[] = [];
-	for (const row of await listSessionsIdleSince(ctx.db, cutoff)) if (!busy.has(row.id) && (await ghost(row))) candidates.push(row);
-	const remove = await chooseGroups(ctx, candidates, busy, ghost);
+	const ghost = (row: SessionRow) => row.title_source === 'auto' && row.message_count === 0 && row.last_activity_at < cutoff;
+	const remove = await chooseGroups(ctx, await listSessionsIdleSince(ctx.db, cutoff), busy, ghost, (ids) => sessionsWithMessages(ctx.db, ids));
 	const leftovers = await listLeftoverMessageSessions(ctx.db);
 	return remove.length || leftovers.length ? removeChosenSessions(ctx, 'ghost_prune', remove, leftovers) : nothing('ghost_prune');
 }
@@ -83,7 +78,6 @@ export async function autoArchiveIdleSessions(ctx: SessionContext, days: number,
 	if (!(days > 0)) return [];
 	const cutoff = nowOf(ctx) - days * DAY_MS;
 	const idle = (row: SessionRow) => row.archived === 0 && row.pinned === 0 && row.last_activity_at < cutoff;
-	const candidates = (await listSessionsIdleSince(ctx.db, cutoff)).filter((row) => idle(row) && !busy.has(row.id));
-	const group = await chooseGroups(ctx, candidates, busy, idle);
+	const group = await chooseGroups(ctx, await listSessionsIdleSince(ctx.db, cutoff), busy, idle);
 	return group.length ? setArchivedFlag(ctx.db, group, 1) : [];
 }

@@ -21,6 +21,7 @@ export class MaintenanceState {
 	running = $state(false);
 	#services: Services;
 	#keep: () => string | null;
+	#queue: Promise<void> = Promise.resolve();
 
 	/** `keep` names the session this tab shows (its lock may not be taken yet). */
 	constructor(services: Services, keep: () => string | null) {
@@ -50,11 +51,13 @@ export class MaintenanceState {
 
 	/** "Clean up now": one pass at once; the result is shown in Settings. */
 	async cleanUpNow(): Promise<void> {
+		this.result = 'Cleaning up…';
 		await this.#pass(true);
 	}
 
 	async repairProfiles(): Promise<void> {
 		this.running = true;
+		this.result = 'Repairing…';
 		try {
 			const meta = new MetaDb();
 			const profiles = await listProfileNames(meta).finally(() => meta.close());
@@ -67,10 +70,20 @@ export class MaintenanceState {
 		}
 	}
 
-	async #pass(asked: boolean): Promise<void> {
+	/** Passes run one after another: "Clean up now" during an automatic pass waits for it, then runs. */
+	#pass(asked: boolean): Promise<void> {
+		const next = this.#queue.then(() => this.#runPass(asked));
+		this.#queue = next.catch(() => {});
+		return next;
+	}
+
+	async #runPass(asked: boolean): Promise<void> {
 		const settings = this.#services.settings;
 		// Retention must not run on default values before the stored settings arrive.
-		if (!settings.loaded || this.running) return;
+		if (!settings.loaded) {
+			if (asked) this.result = 'Settings are still loading. Try again in a moment.';
+			return;
+		}
 		this.running = true;
 		try {
 			const keep = this.#keep();
