@@ -4,6 +4,7 @@
 // (/archive, /exit --delete, Branch from here).
 import { expect, test, type Page } from '@playwright/test';
 import {
+	LONG_PROMPT,
 	assistantMessages,
 	messageBody,
 	newSession,
@@ -147,6 +148,11 @@ test('a session open in another tab is never swept; once no tab shows it, clean-
 	await page.getByRole('button', { name: 'Clean up now' }).click();
 	await expect(status).not.toHaveText('Cleaning up…');
 	await expect(sessionLinks(page)).toHaveCount(0);
+	// Whichever pass took it (this one, or an automatic one just before), the sidebar says so.
+	const notice = sidebar(page).getByRole('status', { name: 'Clean-up notice' });
+	await expect(notice).toContainText('Removed 1 empty session.');
+	await notice.getByRole('button', { name: 'Dismiss' }).click();
+	await expect(notice).toBeHidden();
 	await navigate(page, 'Plugins');
 	await expect(deletionRows(page)).toHaveCount(1);
 	await expect(deletionRows(page)).toContainText(`session_id=${id} reason=empty_sweep`);
@@ -199,4 +205,70 @@ test('archive and unarchive, /archive, Branch from here and /exit --delete', asy
 	await expect(events).toHaveCount(3);
 	await expect(events.filter({ hasText: 'reason=archive' })).toHaveCount(2);
 	await expect(events.filter({ hasText: `session_id=${first} reason=delete` })).toHaveCount(1);
+});
+
+test('deleting a session while its answer streams stops the answer; nothing brings the session back', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, LONG_PROMPT);
+	const id = sessionIdFromUrl(page);
+	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'streaming');
+
+	await row(page, LONG_PROMPT).getByRole('button', { name: 'Delete' }).click();
+	await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
+	await expect(page).toHaveURL(/\/$/);
+	await expect(sessionLinks(page)).toHaveCount(0);
+	// The answer's work has let go of the session: it is over, not writing on in the background.
+	await expect
+		.poll(() => page.evaluate(async () => (await navigator.locks.query()).held?.filter((l) => l.name?.startsWith('palimpsest-work:')).length))
+		.toBe(0);
+	expect(await readRows(page, 'palimpsest-default', 'sessions')).toEqual([]);
+	expect((await readRows(page, 'palimpsest-default', 'messages')).filter((m) => m.session_id === id)).toEqual([]);
+	await page.reload();
+	await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+	await expect(sessionLinks(page)).toHaveCount(0);
+});
+
+test('Repair profiles moves a session filed in the wrong profile into its own profile', async ({ page }) => {
+	await openApp(page);
+	const [kept, misfiled] = await createSessions(page, ['echo: mine', 'echo: belongs to work']);
+	// A second profile exists, and one session of this database records it as its owner.
+	await page.evaluate(async (id) => {
+		const open = (name: string) =>
+			new Promise<IDBDatabase>((resolve, reject) => {
+				const request = indexedDB.open(name);
+				request.onsuccess = () => resolve(request.result);
+				request.onerror = () => reject(request.error);
+			});
+		const write = (db: IDBDatabase, store: string, change: (s: IDBObjectStore) => void) =>
+			new Promise<void>((resolve, reject) => {
+				const tx = db.transaction(store, 'readwrite');
+				change(tx.objectStore(store));
+				tx.oncomplete = () => resolve();
+				tx.onerror = () => reject(tx.error);
+			});
+		const meta = await open('palimpsest-meta');
+		await write(meta, 'profiles', (s) => s.put({ name: 'work', user_id: 'web-user-work', user_name: 'You', created_at: Date.now() }));
+		meta.close();
+		const db = await open('palimpsest-default');
+		await write(db, 'sessions', (s) => {
+			const get = s.get(id);
+			get.onsuccess = () => s.put({ ...get.result, profile: 'work' });
+		});
+		db.close();
+	}, misfiled);
+
+	// The session a tab shows is in use (and left for later): show the other one.
+	await sidebar(page).getByRole('link', { name: 'echo: mine', exact: true }).click();
+	await expect(page).toHaveURL(new RegExp(`/s/${kept}$`));
+	await navigate(page, 'Settings');
+	await page.getByRole('button', { name: 'Repair profiles' }).click();
+	await expect(page.getByRole('status', { name: 'Maintenance status' })).toHaveText('Moved 1 session to “work”.');
+	await expect(sessionLinks(page)).toHaveText(['echo: mine']);
+	const moved = await readRows(page, 'palimpsest-work', 'sessions');
+	expect(moved.map((s) => [s.id, s.profile])).toEqual([[misfiled, 'work']]);
+	expect((await readRows(page, 'palimpsest-work', 'messages')).filter((m) => m.session_id === misfiled)).toHaveLength(2);
+	expect((await readRows(page, 'palimpsest-default', 'sessions')).map((s) => s.id)).toEqual([kept]);
+	await navigate(page, 'Plugins');
+	await expect(deletionRows(page)).toHaveCount(1);
+	await expect(deletionRows(page)).toContainText(`session_id=${misfiled} reason=profile_repair`);
 });
