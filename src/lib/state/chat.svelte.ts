@@ -9,7 +9,6 @@ import type { MessageRow, SessionRow } from '../db/schema';
 import { getSession } from '../db/session-verbs';
 import { watch } from '../db/watch';
 import { createSession, finalizeSession } from '../sessions/session-lifecycle';
-import { branchSession } from '../sessions/branch-session';
 import { setSessionModel } from '../sessions/edit-session';
 import type { Services } from './services';
 import { parseCommand } from '../commands/parse-command';
@@ -174,6 +173,7 @@ export class ChatState {
 	/** "Branch from here": a new session with the open one's history up to `seq`; returns its id. */
 	async branchFrom(seq: number): Promise<string> {
 		if (!this.sessionId) throw new Error('There is no session to branch from.');
+		const { branchSession } = await import('../sessions/branch-session');
 		const branch = await branchSession(this.#services.sessionContext(), this.sessionId, seq);
 		void this.#services.refreshTokens(branch.id);
 		return branch.id;

@@ -6,9 +6,7 @@ import type { CommandInvocation } from '../commands/command-registry';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import { getSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
-import { archiveSessions } from '../sessions/archive-sessions';
 import { renameSession } from '../sessions/edit-session';
-import { exitSession } from '../sessions/exit-session';
 import { replaceSession } from '../sessions/session-lifecycle';
 import type { ConfirmRequest } from './confirm.svelte';
 import { PLATFORM, type Services } from './services';
@@ -45,12 +43,14 @@ export function createBuiltinHost(
 				});
 				if (!yes) return false;
 			}
+			const { exitSession } = await import('../sessions/exit-session');
 			await exitSession(services.sessionContext(), id, { remove });
 			left(id);
 			await goto('/');
 			return true;
 		},
 		async archive(invocation) {
+			const { archiveSessions } = await import('../sessions/archive-sessions');
 			await archiveSessions(services.sessionContext(), [invocation.session_id]);
 			await goto('/');
 		},

@@ -1,11 +1,9 @@
 // Session maintenance for the UI: a pass shortly after start-up and then periodically (in one
 // tab at a time), "Clean up now" and "Repair profiles" in Settings, and the short notice of
-// what was removed.
+// what was removed. The sweeps load with the first pass, after the first screen.
 import { openProfileDb } from '../db/database';
 import { listProfileNames } from '../db/list-profile-names';
 import { MetaDb } from '../db/meta-db';
-import { describeRepair, repairProfiles } from '../sessions/repair-profiles';
-import { describeMaintenance, runMaintenance } from '../sessions/run-maintenance';
 import type { Services } from './services';
 import { describeError } from './turn-helpers';
 
@@ -59,6 +57,7 @@ export class MaintenanceState {
 		this.running = true;
 		this.result = 'Repairing…';
 		try {
+			const { describeRepair, repairProfiles } = await import('../sessions/repair-profiles');
 			const meta = new MetaDb();
 			const profiles = await listProfileNames(meta).finally(() => meta.close());
 			const report = await repairProfiles(this.#services.sessionContext(), profiles, (name) => openProfileDb(name));
@@ -86,6 +85,7 @@ export class MaintenanceState {
 		}
 		this.running = true;
 		try {
+			const { describeMaintenance, runMaintenance } = await import('../sessions/run-maintenance');
 			const keep = this.#keep();
 			const report = await runMaintenance(this.#services.sessionContext(), {
 				retentionDays: Number(settings.get('sessions.retention_days')),

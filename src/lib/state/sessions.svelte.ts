@@ -1,13 +1,12 @@
 // The sidebar's view of sessions: the live list, the search filter, the selection, the
-// Archived list, and the row actions, each of which goes through the session layer.
+// Archived list, and the row actions, each of which goes through the session layer. Deleting
+// and archiving load on first use: the first screen does not need them.
 import { SvelteSet } from 'svelte/reactivity';
 import type { SessionRow } from '../db/schema';
 import { searchSessionIds } from '../db/search-sessions';
 import { listArchivedSessions, listSessions } from '../db/session-verbs';
 import { watch, watchThrottled } from '../db/watch';
 import type { OperationOutcome } from '../sessions/announce-removal';
-import { archiveSessions, unarchiveSessions } from '../sessions/archive-sessions';
-import { deleteSessions } from '../sessions/delete-sessions';
 import { renameSession, setPinned } from '../sessions/edit-session';
 import { OperationIds } from './operation-ids';
 import type { Services } from './services';
@@ -135,6 +134,7 @@ export class SessionsState {
 	async remove(ids: string[]): Promise<OperationOutcome> {
 		const open = this.#open();
 		if (open.sessionId && ids.includes(open.sessionId)) open.finalizeOpen();
+		const { deleteSessions } = await import('../sessions/delete-sessions');
 		const outcome = await this.#ops.run('delete', ids, (opId) => deleteSessions(this.#services.sessionContext(), ids, opId));
 		await this.#after(outcome);
 		return outcome;
@@ -142,6 +142,7 @@ export class SessionsState {
 
 	/** Archives sessions (with their lineages) as one operation; announced only if one changed. */
 	async archive(ids: string[]): Promise<OperationOutcome> {
+		const { archiveSessions } = await import('../sessions/archive-sessions');
 		const outcome = await this.#ops.run('archive', ids, (opId) => archiveSessions(this.#services.sessionContext(), ids, opId));
 		await this.#after(outcome, false);
 		return outcome;
@@ -149,6 +150,7 @@ export class SessionsState {
 
 	/** Back to the list; quiet. A later Archive of these sessions is a new operation. */
 	async unarchive(ids: string[]): Promise<void> {
+		const { unarchiveSessions } = await import('../sessions/archive-sessions');
 		const changed = await unarchiveSessions(this.#services.sessionContext(), ids);
 		this.#ops.forget([...ids, ...changed]);
 	}
