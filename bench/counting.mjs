@@ -1,0 +1,76 @@
+// Counting benchmark. (1) Throughput of the context worker against gpt-tokenizer's own
+// countTokens in the same run, over one mixed corpus (English, JSON, CJK, code): in Node over
+// a worker thread and over a MessageChannel, and in Chromium over a real Web Worker. (2) The
+// request estimate after one new ~2 KB message in a 200k-token session, against a full recount.
+// Prints figures; asserts nothing. Run: node bench/counting.mjs
+import 'fake-indexeddb/auto';
+import { buildBench } from './build-bench.mjs';
+import { openBench } from './browser.mjs';
+import { formatCost, formatThroughput, int, ms } from './print.mjs';
+
+const TEXTS = 800;
+const ROUNDS = 5;
+const BATCH = 100;
+const SESSION_TOKENS = 200_000;
+const APPEND_RUNS = 30;
+const RECOUNT_RUNS = 5;
+
+const built = await buildBench();
+try {
+	const node = await import(built.nodeEntry);
+	const texts = node.corpusTexts(TEXTS);
+	const model = 'offline-mini';
+	console.log(`Counting throughput, o200k_base: ${TEXTS} texts of ~2 KB (English, JSON, CJK and code in turn), ${BATCH} texts per worker call, median of ${ROUNDS} rounds, raw and worker rounds alternating`);
+	const runNode = async (label, counter) => {
+		try {
+			console.log(formatThroughput(label, await node.measureThroughput({ counter, raw: node.rawCount, texts, model, rounds: ROUNDS, batch: BATCH })));
+		} finally {
+			counter.dispose();
+		}
+	};
+	await runNode(`Node ${process.version}, worker thread`, node.threadWorker(built.threadFile));
+	await runNode(`Node ${process.version}, MessageChannel (same thread)`, node.channelWorker());
+
+	const bench = await openBench({ root: built.browserDir });
+	try {
+		const page = await bench.browser.newPage();
+		await page.goto(bench.url + '/');
+		await page.waitForFunction(() => 'bench' in window);
+		const chromium = `Chromium ${bench.browser.version()}, Web Worker`;
+		console.log(formatThroughput(chromium, await page.evaluate(({ texts, rounds, batch }) => window.bench.throughput(texts, rounds, batch), { texts: TEXTS, rounds: ROUNDS, batch: BATCH })));
+
+		console.log(`\nRequest estimate after appending one ~2 KB message to a ${SESSION_TOKENS.toLocaleString('en')}-token session, against a full recount (median of ${APPEND_RUNS} and of ${RECOUNT_RUNS} runs; goal: at least 1,000× cheaper)`);
+		const inBrowser = await page.evaluate(({ tokens, append, recount }) => window.bench.estimate(tokens, append, recount), { tokens: SESSION_TOKENS, append: APPEND_RUNS, recount: RECOUNT_RUNS });
+		console.log(`  Chromium, ${inBrowser.rows} messages, the new one ${int(inBrowser.addedChars)} characters / ${int(inBrowser.addedTokens)} tokens:`);
+		console.log(formatCost('    estimate in the page itself (no worker)', inBrowser.thread));
+		console.log(formatCost('    estimate through the Web Worker (the call the app makes)', inBrowser.worker) + `; a bare round trip to the worker: ${ms(inBrowser.worker.roundTripMs)}`);
+		console.log(formatCost('    estimateSession: read the live rows from IndexedDB, count in the worker, store', inBrowser.stored) + `; reading the ${int(inBrowser.stored.rows)} live rows alone: ${ms(inBrowser.stored.readMs)}`);
+		await page.close();
+	} finally {
+		await bench.close();
+	}
+
+	const rows = node.conversationOf(SESSION_TOKENS, node.rawCount);
+	const extras = { systemPrompt: node.DEFAULT_SYSTEM_PROMPT, reservedOutput: node.reservedOutputFor(node.contextWindowFor(model)) };
+	const options = { rows, added: node.mixedMessage(99), model, extras, appendRuns: APPEND_RUNS, recountRuns: RECOUNT_RUNS };
+	console.log(`  Node, ${rows.length + 1} messages, the new one ${int(options.added.length)} characters / ${int(node.rawCount(options.added))} tokens:`);
+	console.log(formatCost('    estimate in this thread (no worker)', await node.estimateInThread(options, node.rawCount)));
+	const thread = node.threadWorker(built.threadFile);
+	try {
+		const worker = await node.estimateThroughWorker(options, thread);
+		console.log(formatCost('    estimate through a worker thread', worker) + `; a bare round trip to the worker: ${ms(worker.roundTripMs)}`);
+		const db = new node.PalimpsestDb(`bench-${crypto.randomUUID()}`);
+		try {
+			const sessionId = await node.storeSession(db, rows);
+			const stored = await node.estimateStoredSession({ ...options, db, sessionId }, thread);
+			console.log(formatCost("    estimateSession with fake-indexeddb (slower than a browser's IndexedDB)", stored) + `; reading the ${int(stored.rows)} live rows alone: ${ms(stored.readMs)}`);
+		} finally {
+			db.close();
+			await db.delete();
+		}
+	} finally {
+		thread.dispose();
+	}
+} finally {
+	await built.remove();
+}

@@ -1,0 +1,23 @@
+// How the benchmarks print their figures.
+
+export const int = (value) => Math.round(value).toLocaleString('en');
+
+/** Milliseconds with sensible precision: 0.042 ms, 3.1 ms, 412 ms, 2.35 s. */
+export function ms(value) {
+	if (!Number.isFinite(value)) return 'n/a';
+	if (value >= 1000) return `${(value / 1000).toFixed(2)} s`;
+	if (value >= 100) return `${value.toFixed(0)} ms`;
+	if (value >= 1) return `${value.toFixed(1)} ms`;
+	return `${value.toFixed(3)} ms`;
+}
+
+export function formatThroughput(label, result) {
+	return [
+		`  ${label}: worker ${int(result.workerTokensPerSecond)} tokens/s, raw countTokens ${int(result.rawTokensPerSecond)} tokens/s, ratio ${result.ratio.toFixed(2)}× (goal ≥ 0.8×)`,
+		`    ${int(result.tokens)} tokens in ${(result.chars / 2 ** 20).toFixed(2)} MB of text; a round took ${ms(result.workerMs)} through the worker, ${ms(result.rawMs)} raw; first call (starts the worker, loads the table) ${ms(result.firstCallMs)}; totals ${result.agree ? 'agree' : 'DIFFER'}`
+	].join('\n');
+}
+
+export function formatCost(label, cost) {
+	return `${label}: after append ${ms(cost.appendMs)}, full recount ${ms(cost.recountMs)}, ${int(cost.ratio)}× cheaper${cost.agree ? '' : ' (totals DIFFER)'}`;
+}
