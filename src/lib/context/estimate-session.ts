@@ -54,10 +54,13 @@ export async function estimateSession(
 		const result = { total, counted: estimate.total - estimate.reservedOutput };
 		// Nothing new: no write, so live queries (the sidebar, other tabs) do not wake up.
 		if (!estimate.recounted.length && session.token_estimate === total) return result;
-		for (const index of estimate.recounted) {
-			const row = rows[index];
-			await db.messages.update([row.session_id, row.seq], { tokens: estimate.messageCounts[index], encoding: estimate.encoding });
-		}
+		// One write for every new count: the first estimate of an uncounted session stores hundreds.
+		await db.messages.bulkUpdate(
+			estimate.recounted.map((index) => ({
+				key: [rows[index].session_id, rows[index].seq] as [string, number],
+				changes: { tokens: estimate.messageCounts[index], encoding: estimate.encoding }
+			}))
+		);
 		await db.sessions.update(sessionId, { token_estimate: total });
 		return result;
 	});
