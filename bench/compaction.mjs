@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto';
 import { buildBench } from './build-bench.mjs';
 import { openBench } from './browser.mjs';
-import { int, ms } from './print.mjs';
+import { int, machine, ms } from './print.mjs';
 
 const SIZES = [50_000, 200_000, 1_000_000];
 
@@ -16,6 +16,7 @@ function printCompaction(label, times) {
 	console.log(`    reading the live rows (compactSession's first step) ${ms(times.readMs)}; compactSession's worker calls in order: ${steps}`);
 }
 
+console.log(machine());
 const built = await buildBench();
 try {
 	const node = await import(built.nodeEntry);

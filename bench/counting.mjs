@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { buildBench } from './build-bench.mjs';
 import { openBench } from './browser.mjs';
-import { formatCost, formatThroughput, int, ms } from './print.mjs';
+import { formatCost, formatThroughput, int, machine, ms } from './print.mjs';
 
 const TEXTS = 800;
 const ROUNDS = 5;
@@ -15,12 +15,13 @@ const SESSION_TOKENS = 200_000;
 const APPEND_RUNS = 30;
 const RECOUNT_RUNS = 5;
 
+console.log(machine());
 const built = await buildBench();
 try {
 	const node = await import(built.nodeEntry);
 	const texts = node.corpusTexts(TEXTS);
 	const model = 'offline-mini';
-	console.log(`Counting throughput, o200k_base: ${TEXTS} texts of ~2 KB (English, JSON, CJK and code in turn), ${BATCH} texts per worker call, median of ${ROUNDS} rounds, raw and worker rounds alternating`);
+	console.log(`Counting throughput, o200k_base: ${TEXTS} texts of ~2 KB (English, JSON, CJK and code in turn), ${BATCH} texts per worker call, median of ${ROUNDS} rounds, raw and worker taking turns batch by batch`);
 	const runNode = async (label, counter) => {
 		try {
 			console.log(formatThroughput(label, await node.measureThroughput({ counter, raw: node.rawCount, texts, model, rounds: ROUNDS, batch: BATCH })));

@@ -4,11 +4,11 @@
 // plans and writes an extractive summary (in the worker) and commits. A PerformanceObserver
 // for 'longtask' is registered before the page's own scripts run. With --profile, Chromium's
 // sampling profiler runs too and each long task is followed by the functions that used its
-// time (names are minified unless the app was built with --minify=false).
+// time (names are minified unless the app was built with --minify false).
 // Prints figures; asserts nothing. Run: npx vite build && node bench/long-tasks.mjs [--profile]
 import { buildBench } from './build-bench.mjs';
 import { openBench, seedDatabase } from './browser.mjs';
-import { int, ms } from './print.mjs';
+import { int, machine, ms } from './print.mjs';
 import { startProfile, stopProfile, topFunctions } from './profile.mjs';
 
 const TOKENS = 200_000;
@@ -49,6 +49,7 @@ async function when(page, predicate, arg) {
 	return handle.jsonValue();
 }
 
+console.log(machine());
 const built = await buildBench({ browser: false });
 const bench = await openBench();
 try {

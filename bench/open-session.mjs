@@ -5,7 +5,7 @@
 // Prints figures; asserts nothing. Run: npx vite build && node bench/open-session.mjs
 import { buildBench } from './build-bench.mjs';
 import { median, openBench, seedDatabase } from './browser.mjs';
-import { int, ms } from './print.mjs';
+import { int, machine, ms } from './print.mjs';
 
 const COMPACTED = 10_000;
 const LIVE = 50;
@@ -24,6 +24,7 @@ function watchLastWords() {
 	}).observe(document, { childList: true, subtree: true, characterData: true });
 }
 
+console.log(machine());
 const built = await buildBench();
 try {
 	const node = await import(built.nodeEntry);

@@ -1,4 +1,5 @@
 // How the benchmarks print their figures.
+import { availableParallelism, loadavg } from 'node:os';
 
 export const int = (value) => Math.round(value).toLocaleString('en');
 
@@ -20,4 +21,9 @@ export function formatThroughput(label, result) {
 
 export function formatCost(label, cost) {
 	return `${label}: after append ${ms(cost.appendMs)}, full recount ${ms(cost.recountMs)}, ${int(cost.ratio)}× cheaper${cost.agree ? '' : ' (totals DIFFER)'}`;
+}
+
+/** The machine the figures come from: other work on it slows every figure. */
+export function machine() {
+	return `Machine: ${availableParallelism()} cores, load average ${loadavg().map((load) => load.toFixed(1)).join(' / ')} (1 / 5 / 15 min) when the run started`;
 }

@@ -47,28 +47,41 @@ const ASIDES = [
 	'The config lives in config/app.yaml and the schema in schema.json.'
 ];
 
+const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'sto', 'va', 'quin', 'bel', 'tor', 'es', 'dra', 'po', 'li', 'nex', 'ur', 'sha'];
+
+/** A made-up name (a project, a person, a host): words the tokenizer's cache has not seen. */
+function madeUpName(random: Random): string {
+	const word = Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(random, SYLLABLES)).join('');
+	return word[0].toUpperCase() + word.slice(1);
+}
+
 function englishSentence(random: Random): string {
 	if (random() < 0.2) return pick(random, ASIDES);
 	const number = random() < 0.3 ? ` ${Math.floor(random() * 10_000)} times` : '';
-	return `${pick(random, SUBJECTS)} ${pick(random, VERBS)} ${pick(random, OBJECTS)}${number} ${pick(random, TAILS)}.`;
+	const who = random() < 0.4 ? `${madeUpName(random)} says ` : '';
+	return `${who}${pick(random, SUBJECTS)} ${pick(random, VERBS)} ${pick(random, OBJECTS)}${number} ${pick(random, TAILS)}.`;
 }
 
 const CJK = [
 	'今日は新しいデータベースの設計について話し合いました。',
 	'このテストは失敗する可能性があるので、もう一度確認してください。',
 	'ユーザーがセッションを削除すると、関連するメッセージもすべて削除されます。',
-	'ネットワークが切断されても、アプリは動作し続けます。',
 	'我们需要在明天之前完成这个项目的第一个版本。',
 	'这个函数会读取所有的消息，然后计算令牌的数量。',
-	'如果用户取消操作，系统不会修改任何数据。',
-	'请把配置文件放在项目的根目录下面。',
 	'压缩之后，上下文窗口里只剩下摘要和最近的对话。',
 	'데이터베이스를 업데이트한 다음 페이지를 다시 불러오세요.',
-	'이 기능은 오프라인에서도 작동해야 합니다.',
-	'요약은 고정된 형식의 제목을 사용합니다.',
-	'東京の天気は晴れ、気温は二十三度です。',
-	'模型返回的答案太长了，需要分成几个部分。'
+	'이 기능은 오프라인에서도 작동해야 합니다.'
 ];
+const HANZI = '的一是不了人我在有他这为之大来以个中上们到说国和地也子时道出而要于就下得可你年生自会那后能对着事其里所去行过家十用发天如然作方成者多日都三小军二无同么经法当起与好看学进种将还分此心前面又定见只主没公从';
+const KANA = 'あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをんアイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモラリルレロン';
+const HANGUL = '가나다라마바사아자차카타파하고노도로모보소오조초코토포호구누두루무부수우주추쿠투푸후기니디리미비시이지치키티피히는을를에서의와과도만';
+
+/** CJK words put together at random: runs the tokenizer has not seen whole before, as in real text. */
+function cjkWord(random: Random): string {
+	const script = random();
+	const alphabet = [...(script < 0.5 ? HANZI : script < 0.8 ? KANA : HANGUL)];
+	return Array.from({ length: 2 + Math.floor(random() * 4) }, () => pick(random, alphabet)).join('');
+}
 
 function englishText(random: Random, chars: number): string {
 	const paragraphs: string[] = [];
@@ -84,7 +97,11 @@ function englishText(random: Random, chars: number): string {
 
 function cjkText(random: Random, chars: number): string {
 	let text = '';
-	while (text.length < chars) text += pick(random, CJK) + (random() < 0.15 ? '\n' : '');
+	while (text.length < chars) {
+		if (random() < 0.3) text += pick(random, CJK);
+		else text += Array.from({ length: 3 + Math.floor(random() * 5) }, () => cjkWord(random)).join(random() < 0.5 ? '' : '、') + pick(random, ['。', '，', '？', '！']);
+		if (random() < 0.1) text += '\n';
+	}
 	return text;
 }
 
@@ -113,7 +130,7 @@ function codeText(random: Random, chars: number): string {
 	const blocks: string[] = [];
 	let length = 0;
 	while (length < chars) {
-		const name = ident(random);
+		const name = random() < 0.5 ? ident(random) : `${pick(random, NAMES)}${madeUpName(random)}`;
 		const limit = Math.floor(random() * 500);
 		const block =
 			random() < 0.6

@@ -1,6 +1,6 @@
 // Counting throughput: the same texts counted through the context worker (the app's path:
 // ContextWorker → comlink → contextApi.countTexts) and with gpt-tokenizer's countTokens called
-// directly in the same thread. Rounds alternate, so both see the same machine load.
+// directly in the same thread, batch by batch in turn, so both see the same machine load.
 import type { ContextWorker } from '../../src/lib/context/context-client';
 import { median, timed } from './timing';
 
@@ -42,19 +42,22 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
 	let rawTotal = 0;
 	let workerTotal = 0;
 	for (let round = 0; round < rounds; round++) {
-		const direct = await timed(() => texts.reduce((sum, text) => sum + raw(text), 0));
-		rawTimes.push(direct.ms);
-		rawTotal = direct.value;
-		const viaWorker = await timed(async () => {
-			let sum = 0;
-			for (let start = 0; start < texts.length; start += batch) {
-				const { counts } = await counter.countTexts(texts.slice(start, start + batch), model);
-				for (const count of counts) sum += count;
-			}
-			return sum;
-		});
-		workerTimes.push(viaWorker.ms);
-		workerTotal = viaWorker.value;
+		// Batch by batch, raw then worker: a machine busy with other work slows both alike.
+		let rawMs = 0;
+		let workerMs = 0;
+		rawTotal = 0;
+		workerTotal = 0;
+		for (let start = 0; start < texts.length; start += batch) {
+			const part = texts.slice(start, start + batch);
+			const direct = await timed(() => part.reduce((sum, text) => sum + raw(text), 0));
+			rawMs += direct.ms;
+			rawTotal += direct.value;
+			const viaWorker = await timed(() => counter.countTexts(part, model));
+			workerMs += viaWorker.ms;
+			workerTotal += viaWorker.value.counts.reduce((sum, count) => sum + count, 0);
+		}
+		rawTimes.push(rawMs);
+		workerTimes.push(workerMs);
 	}
 	const rawMs = median(rawTimes);
 	const workerMs = median(workerTimes);
