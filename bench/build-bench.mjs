@@ -23,7 +23,15 @@ export async function buildBench({ browser = true } = {}) {
 		...QUIET,
 		root: resolve('bench/harness'),
 		worker: { format: 'es' },
-		build: { outDir: browserDir, emptyOutDir: true, target: 'es2023', reportCompressedSize: false, chunkSizeWarningLimit: 4096 }
+		build: {
+			outDir: browserDir,
+			emptyOutDir: true,
+			target: 'es2023',
+			reportCompressedSize: false,
+			chunkSizeWarningLimit: 4096,
+			// The tokenizer tables take the bundler a while; a benchmark does not need telling.
+			rolldownOptions: { checks: { bundlerTimings: false } }
+		}
 	});
 	await build({
 		...QUIET,
@@ -34,6 +42,7 @@ export async function buildBench({ browser = true } = {}) {
 			target: 'node20',
 			reportCompressedSize: false,
 			rolldownOptions: {
+				checks: { bundlerTimings: false },
 				input: { entry: resolve('bench/node/entry.ts'), 'context-thread': resolve('bench/node/context-thread.ts') },
 				output: { format: 'es', entryFileNames: '[name].mjs' }
 			}

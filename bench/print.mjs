@@ -15,12 +15,14 @@ export function ms(value) {
 export function formatThroughput(label, result) {
 	return [
 		`  ${label}: worker ${int(result.workerTokensPerSecond)} tokens/s, raw countTokens ${int(result.rawTokensPerSecond)} tokens/s, ratio ${result.ratio.toFixed(2)}× (goal ≥ 0.8×)`,
-		`    ${int(result.tokens)} tokens in ${(result.chars / 2 ** 20).toFixed(2)} MB of text; a round took ${ms(result.workerMs)} through the worker, ${ms(result.rawMs)} raw; first call (starts the worker, loads the table) ${ms(result.firstCallMs)}; totals ${result.agree ? 'agree' : 'DIFFER'}`
+		`    a round: ${int(result.tokens)} tokens in ${(result.chars / 2 ** 20).toFixed(2)} MB of text, ${ms(result.workerMs)} through the worker, ${ms(result.rawMs)} raw; first call (starts the worker, loads the table) ${ms(result.firstCallMs)}; totals ${result.agree ? 'agree' : 'DIFFER'}`,
+		`    raw tokens/s by kind of text: ${Object.entries(result.rawByKind).map(([kind, perSecond]) => `${kind} ${int(perSecond)}`).join(', ')}`
 	].join('\n');
 }
 
 export function formatCost(label, cost) {
-	return `${label}: after append ${ms(cost.appendMs)}, full recount ${ms(cost.recountMs)}, ${int(cost.ratio)}× cheaper${cost.agree ? '' : ' (totals DIFFER)'}`;
+	const appends = cost.appends.map((append) => `${append.kind} ${ms(append.ms)} (${int(append.ratio)}× cheaper)`).join(', ');
+	return `${label}: full recount ${ms(cost.recountMs)}; after appending ${appends}${cost.agree ? '' : ' (totals DIFFER)'}`;
 }
 
 /** The machine the figures come from: other work on it slows every figure. */

@@ -1,12 +1,12 @@
 // The Chromium side of the benchmarks: the app's own modules bundled into a bare page, so the
 // context worker is a real Worker and the database is Chromium's IndexedDB. bench/*.mjs call
 // window.bench through Playwright; each function returns plain figures.
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { clearMergeCache, countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { DEFAULT_SYSTEM_PROMPT } from '../../src/lib/agent/build-request';
 import { ContextWorker } from '../../src/lib/context/context-client';
 import { contextWindowFor, reservedOutputFor } from '../../src/lib/context/context-window';
 import { PalimpsestDb } from '../../src/lib/db/database';
-import { corpusTexts, mixedMessage } from '../lib/corpus';
+import { corpusTexts, englishMessage, kindOf, mixedMessage } from '../lib/corpus';
 import { measureThroughput } from '../lib/counting';
 import { measureCompaction, storeSession } from '../lib/compaction';
 import { estimateInThread, estimateStoredSession, estimateThroughWorker } from '../lib/estimate';
@@ -17,6 +17,8 @@ import { medianOf } from '../lib/timing';
 
 const MODEL = 'offline-mini';
 const raw = (text: string) => countTokens(text);
+/** The new 2 KB message of each append run: English prose, or mixed text (English, JSON, CJK, code). */
+const NEW_MESSAGES = { 'English prose': (run: number) => englishMessage(100 + run), 'mixed text': (run: number) => mixedMessage(100 + run) };
 const extras = () => ({ systemPrompt: DEFAULT_SYSTEM_PROMPT, reservedOutput: reservedOutputFor(contextWindowFor(MODEL)) });
 
 async function withDb<T>(work: (db: PalimpsestDb) => Promise<T>): Promise<T> {
@@ -40,15 +42,17 @@ async function withWorker<T>(work: (worker: ContextWorker) => Promise<T>): Promi
 
 const bench = {
 	throughput: (texts: number, rounds: number, batch: number) =>
-		withWorker((counter) => measureThroughput({ counter, raw, texts: corpusTexts(texts), model: MODEL, rounds, batch })),
+		withWorker((counter) => measureThroughput({ counter, raw, texts: (round) => corpusTexts(texts, 2048, round + 2), kindOf, model: MODEL, rounds, batch })),
 
 	estimate: (tokens: number, appendRuns: number, recountRuns: number) =>
 		withWorker(async (counter) => {
-			const options = { rows: conversationOf(tokens, raw), added: mixedMessage(99), model: MODEL, extras: extras(), appendRuns, recountRuns };
-			const thread = await estimateInThread(options, raw);
-			const worker = await estimateThroughWorker(options, counter);
-			const stored = await withDb(async (db) => estimateStoredSession({ ...options, db, sessionId: await storeSession(db, options.rows) }, counter));
-			return { thread, worker, stored, rows: options.rows.length + 1, addedChars: options.added.length, addedTokens: raw(options.added) };
+			const options = { rows: conversationOf(tokens, raw), added: NEW_MESSAGES, model: MODEL, extras: extras(), appendRuns, recountRuns };
+			const fresh = () => new ContextWorker({ timeoutMs: 300_000 });
+			const thread = await estimateInThread(options, raw, clearMergeCache);
+			const worker = await estimateThroughWorker(options, counter, fresh);
+			const stored = await withDb(async (db) => estimateStoredSession({ ...options, db, sessionId: await storeSession(db, options.rows) }, counter, fresh));
+			const added = Object.fromEntries(Object.entries(NEW_MESSAGES).map(([kind, text]) => [kind, { chars: text(0).length, tokens: raw(text(0)) }]));
+			return { thread, worker, stored, rows: options.rows.length + 1, added };
 		}),
 
 	// The worker is started and its table loaded first, as in an app that has shown the session.

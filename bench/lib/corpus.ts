@@ -159,17 +159,27 @@ const WRITERS: Record<TextKind, (random: Random, chars: number) => string> = {
 	code: codeText
 };
 
+/** The kind of the text at `index` of a corpus: the four kinds take turns. */
+export const kindOf = (index: number): TextKind => TEXT_KINDS[index % TEXT_KINDS.length];
+
 /** `count` texts of about `chars` characters each, the four kinds in turn. */
 export function corpusTexts(count: number, chars = 2048, seed = 1): string[] {
 	const random = seeded(seed);
-	return Array.from({ length: count }, (_, i) => WRITERS[TEXT_KINDS[i % TEXT_KINDS.length]](random, chars));
+	return Array.from({ length: count }, (_, i) => WRITERS[kindOf(i)](random, chars));
 }
 
-/** One ~2 KB message of mixed text, as a user might paste it. */
+/** A message of exactly `chars` characters of English prose. */
+export function englishMessage(seed: number, chars = 2048): string {
+	return englishText(seeded(seed), chars).slice(0, chars);
+}
+
+/** A message of exactly `chars` characters of mixed text (all four kinds), as a user might paste it. */
 export function mixedMessage(seed: number, chars = 2048): string {
 	const random = seeded(seed);
 	const quarter = Math.floor(chars / 4);
-	return [englishText(random, quarter), '```json\n' + jsonText(random, quarter) + '\n```', cjkText(random, quarter), '```ts\n' + codeText(random, quarter) + '\n```'].join('\n\n');
+	return [englishText(random, quarter), '```json\n' + jsonText(random, quarter) + '\n```', cjkText(random, quarter), '```ts\n' + codeText(random, quarter) + '\n```']
+		.join('\n\n')
+		.slice(0, chars);
 }
 
 /**

@@ -1,4 +1,4 @@
-// The request estimate after one new ~2 KB message in a long session, against counting the
+// The request estimate after one new 2 KB message in a long session, against counting the
 // whole session again. Three levels: the pure estimate in this thread, the worker call the app
 // makes (only uncounted text crosses), and estimateSession as the app runs it (read the live
 // rows from the database, count in the worker, store the new count).
@@ -12,93 +12,179 @@ import { appendMessages, type NewMessage } from '../../src/lib/db/message-verbs'
 import type { MessageRow } from '../../src/lib/db/schema';
 import { median, medianOf, timed } from './timing';
 
-export interface CostPair {
+export interface AppendCost {
+	/** What the new message holds. */
+	kind: string;
 	/** Every count cached but the new message's. */
-	appendMs: number;
-	/** No count cached: every message counted again. */
-	recountMs: number;
-	/** How many times cheaper the append is. */
+	ms: number;
+	/** How many times cheaper than the full recount. */
 	ratio: number;
-	/** Both gave the same total. */
-	agree: boolean;
 }
 
-function pair(append: { ms: number; value: number }, recount: { ms: number; value: number }): CostPair {
-	return { appendMs: append.ms, recountMs: recount.ms, ratio: recount.ms / append.ms, agree: append.value === recount.value };
+export interface EstimateCost {
+	appends: AppendCost[];
+	/** No count cached: every message counted again. */
+	recountMs: number;
+	/** The last append and the recount gave the same total. */
+	agree: boolean;
 }
 
 export interface EstimateOptions {
 	/** The session's rows with cached counts (tokens and encoding). */
 	rows: readonly NewMessage[];
-	/** The new message, not counted yet. */
-	added: string;
+	/** For each kind of new message, the message of each append run: new text each time, as in a conversation. */
+	added: Record<string, (run: number) => string>;
 	model: string;
 	extras: RequestExtras;
 	appendRuns: number;
 	recountRuns: number;
 }
 
-const asRows = (rows: readonly NewMessage[]) => rows as unknown as MessageRow[];
+type Counter = Pick<ContextWorker, 'estimate' | 'countTexts' | 'dispose'>;
 
-/** The estimate alone, in this thread, with the tokenizer called directly. */
-export async function estimateInThread(options: EstimateOptions, count: (text: string) => number): Promise<CostPair> {
-	const rows = [...options.rows, { content: options.added } as NewMessage];
-	const cached = estimateMessages(asRows(rows), options.model);
-	const uncached: EstimateMessage[] = rows.map((row) => ({ content: costText(row) }));
-	const input = { ...options.extras, encoding: 'o200k_base' };
-	const append = await medianOf(options.appendRuns, () => estimateRequestTokens({ ...input, messages: cached }, count).total);
-	const recount = await medianOf(options.recountRuns, () => estimateRequestTokens({ ...input, messages: uncached }, count).total);
-	return pair(append, recount);
+const asRows = (rows: readonly NewMessage[]) => rows as unknown as MessageRow[];
+const withAdded = (rows: readonly NewMessage[], content: string) => [...rows, { content } as NewMessage];
+
+/** Runs `work` `runs` times with `prepare(run)` before each (not timed); median time, last value. */
+async function timedRuns<T>(runs: number, prepare: (run: number) => Promise<unknown> | unknown, work: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+	const times: number[] = [];
+	let last!: T;
+	for (let run = 0; run < runs; run++) {
+		await prepare(run);
+		const { ms, value } = await timed(work);
+		times.push(ms);
+		last = value;
+	}
+	return { ms: median(times), value: last };
+}
+
+/** Times the appends of every kind, then the recount; compares the last append's total with the recount's. */
+async function measure(
+	options: EstimateOptions,
+	append: (text: (run: number) => string) => Promise<{ ms: number; value: number }>,
+	recount: (last: string) => Promise<{ ms: number; value: number }>
+): Promise<EstimateCost> {
+	const kinds = Object.entries(options.added);
+	const appended: Array<{ kind: string; ms: number; value: number }> = [];
+	for (const [kind, text] of kinds) appended.push({ kind, ...(await append(text)) });
+	const [, lastText] = kinds[kinds.length - 1];
+	const full = await recount(lastText(options.appendRuns - 1));
+	return {
+		appends: appended.map(({ kind, ms }) => ({ kind, ms, ratio: full.ms / ms })),
+		recountMs: full.ms,
+		agree: appended[appended.length - 1].value === full.value
+	};
 }
 
 /**
- * The worker call the app makes: cached rows cross as bare counts, the new one as text. Also
- * the time of a bare round trip to the worker (an empty call), which every estimate pays.
+ * The estimate alone, in this thread, with the tokenizer called directly. Each recount starts
+ * with the tokenizer's merge cache cleared, as in a fresh worker; appends keep it warm.
  */
-export async function estimateThroughWorker(options: EstimateOptions, counter: Pick<ContextWorker, 'estimate' | 'countTexts'>): Promise<CostPair & { roundTripMs: number }> {
-	const rows = [...options.rows, { content: options.added } as NewMessage];
-	const cached = estimateMessages(asRows(rows), options.model);
-	const uncached: EstimateMessage[] = rows.map((row) => ({ content: costText(row) }));
-	await counter.estimate({ ...options.extras, messages: cached }, options.model);
-	const append = await medianOf(options.appendRuns, async () => (await counter.estimate({ ...options.extras, messages: cached }, options.model)).total);
-	const recount = await medianOf(options.recountRuns, async () => (await counter.estimate({ ...options.extras, messages: uncached }, options.model)).total);
-	const roundTrip = await medianOf(options.appendRuns, () => counter.countTexts([], options.model));
-	return { ...pair(append, recount), roundTripMs: roundTrip.ms };
+export function estimateInThread(options: EstimateOptions, count: (text: string) => number, clearCache: () => void): Promise<EstimateCost> {
+	const input = { ...options.extras, encoding: 'o200k_base' };
+	return measure(
+		options,
+		(text) => {
+			let cached: EstimateMessage[] = [];
+			return timedRuns(
+				options.appendRuns,
+				(run) => (cached = estimateMessages(asRows(withAdded(options.rows, text(run))), options.model)),
+				() => estimateRequestTokens({ ...input, messages: cached }, count).total
+			);
+		},
+		(last) => {
+			const uncached: EstimateMessage[] = withAdded(options.rows, last).map((row) => ({ content: costText(row) }));
+			return timedRuns(options.recountRuns, clearCache, () => estimateRequestTokens({ ...input, messages: uncached }, count).total);
+		}
+	);
+}
+
+/** A fresh worker for each run (started and its table loaded in `prepare`, not timed). */
+function freshWorkers(fresh: () => Counter, model: string) {
+	let worker: Counter | null = null;
+	return {
+		get current(): Counter {
+			if (!worker) throw new Error('No worker started yet.');
+			return worker;
+		},
+		async next() {
+			worker?.dispose();
+			worker = fresh();
+			await worker.countTexts([''], model);
+		},
+		dispose: () => worker?.dispose()
+	};
+}
+
+/**
+ * The worker call the app makes: cached rows cross as bare counts, the new one as text. Each
+ * recount runs in a fresh worker. Also the time of a bare round trip to the worker (an empty
+ * call), which every estimate pays.
+ */
+export async function estimateThroughWorker(options: EstimateOptions, counter: Counter, fresh: () => Counter): Promise<EstimateCost & { roundTripMs: number }> {
+	const { extras, model } = options;
+	await counter.estimate({ ...extras, messages: estimateMessages(asRows(options.rows), model) }, model);
+	const workers = freshWorkers(fresh, model);
+	const cost = await measure(
+		options,
+		(text) => {
+			let cached: EstimateMessage[] = [];
+			return timedRuns(
+				options.appendRuns,
+				(run) => (cached = estimateMessages(asRows(withAdded(options.rows, text(run))), model)),
+				async () => (await counter.estimate({ ...extras, messages: cached }, model)).total
+			);
+		},
+		(last) => {
+			const uncached: EstimateMessage[] = withAdded(options.rows, last).map((row) => ({ content: costText(row) }));
+			return timedRuns(options.recountRuns, () => workers.next(), async () => (await workers.current.estimate({ ...extras, messages: uncached }, model)).total);
+		}
+	);
+	workers.dispose();
+	const roundTrip = await medianOf(options.appendRuns, () => counter.countTexts([], model));
+	return { ...cost, roundTripMs: roundTrip.ms };
 }
 
 /**
  * estimateSession on a stored session, timed alone: before each append run one new message is
- * stored, before each recount run every stored count is cleared (neither is timed).
+ * stored; before each recount run every stored count is cleared and a fresh worker is started
+ * (neither is timed). Also the time of reading the live rows alone.
  */
 export async function estimateStoredSession(
 	options: EstimateOptions & { db: PalimpsestDb; sessionId: string },
-	counter: Pick<ContextWorker, 'estimate'>
-): Promise<CostPair & { rows: number; readMs: number }> {
+	counter: Counter,
+	fresh: () => Counter
+): Promise<EstimateCost & { rows: number; readMs: number }> {
 	const { db, sessionId, model, extras } = options;
-	const estimate = () => timed(async () => (await estimateSession(db, counter, sessionId, model, extras))?.counted ?? NaN);
-	await estimate();
-	const appendTimes: number[] = [];
-	let appended = { ms: 0, value: 0 };
-	for (let run = 0; run < options.appendRuns; run++) {
-		const message: NewMessage = { id: `added-${run}`, role: 'user', kind: 'message', status: 'complete', created_at: Date.now(), content: options.added };
-		await appendMessages(db, sessionId, [message]);
-		appended = await estimate();
-		appendTimes.push(appended.ms);
-	}
-	const recountTimes: number[] = [];
-	let recounted = { ms: 0, value: 0 };
-	for (let run = 0; run < options.recountRuns; run++) {
-		await db.messages
-			.where('[session_id+seq]')
-			.between([sessionId, -Infinity], [sessionId, Infinity])
-			.modify((row) => {
-				delete row.tokens;
-				delete row.encoding;
-			});
-		recounted = await estimate();
-		recountTimes.push(recounted.ms);
-	}
+	const estimate = async (worker: Counter) => (await estimateSession(db, worker, sessionId, model, extras))?.counted ?? NaN;
+	await estimate(counter);
+	const workers = freshWorkers(fresh, model);
+	let added = 0;
+	const cost = await measure(
+		options,
+		(text) =>
+			timedRuns(
+				options.appendRuns,
+				(run) => appendMessages(db, sessionId, [{ id: `added-${(added += 1)}`, role: 'user', kind: 'message', status: 'complete', created_at: Date.now(), content: text(run) }]),
+				() => estimate(counter)
+			),
+		() =>
+			timedRuns(
+				options.recountRuns,
+				async () => {
+					await db.messages
+						.where('[session_id+seq]')
+						.between([sessionId, -Infinity], [sessionId, Infinity])
+						.modify((row) => {
+							delete row.tokens;
+							delete row.encoding;
+						});
+					await workers.next();
+				},
+				() => estimate(workers.current)
+			)
+	);
+	workers.dispose();
 	const read = await medianOf(options.appendRuns, () => listActiveMessages(db, sessionId));
-	const result = pair({ ms: median(appendTimes), value: appended.value }, { ms: median(recountTimes), value: recounted.value });
-	return { ...result, rows: read.value.length, readMs: read.ms };
+	return { ...cost, rows: read.value.length, readMs: read.ms };
 }

@@ -1,15 +1,12 @@
 // What the Node side of the benchmarks runs, bundled by bench/build-bench.mjs: the app's
-// ContextWorker over a worker thread or a MessageChannel, the measurements, and the rows that
-// seed the built app.
-import { expose } from 'comlink';
+// ContextWorker over a worker thread, the measurements, and the rows that seed the built app.
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { clearMergeCache, countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { Worker } from 'node:worker_threads';
 import { ContextWorker } from '../../src/lib/context/context-client';
-import { contextApi } from '../../src/lib/context/context-api';
 import { PalimpsestDb } from '../../src/lib/db/database';
 
-export { corpusTexts, mixedMessage } from '../lib/corpus';
+export { corpusTexts, englishMessage, kindOf, mixedMessage } from '../lib/corpus';
 export { measureThroughput } from '../lib/counting';
 export { estimateInThread, estimateThroughWorker, estimateStoredSession } from '../lib/estimate';
 export { measureCompaction, storeSession } from '../lib/compaction';
@@ -21,6 +18,9 @@ export { PalimpsestDb };
 /** gpt-tokenizer's own countTokens, called directly in this thread. */
 export const rawCount = (text: string): number => countTokens(text);
 
+/** Empties the merge cache of this thread's tokenizer, as in a worker that has counted nothing yet. */
+export const clearRawCache = (): void => clearMergeCache();
+
 /** The context worker on a real Node worker thread (`threadFile` is the built context-thread.mjs). */
 export function threadWorker(threadFile: string): ContextWorker {
 	return new ContextWorker({
@@ -31,17 +31,6 @@ export function threadWorker(threadFile: string): ContextWorker {
 				terminate: () => void thread.terminate(),
 				onCrash: (listener) => void thread.on('error', (error) => listener(error.message))
 			};
-		}
-	});
-}
-
-/** The context worker's API in this thread, behind a MessageChannel (structured cloning, no second thread). */
-export function channelWorker(): ContextWorker {
-	return new ContextWorker({
-		start: () => {
-			const { port1, port2 } = new MessageChannel();
-			expose(contextApi, port1);
-			return { endpoint: port2, terminate: () => (port1.close(), port2.close()), onCrash: () => {} };
 		}
 	});
 }
