@@ -39,7 +39,7 @@ try {
 			const db = new node.PalimpsestDb(`bench-${crypto.randomUUID()}`);
 			try {
 				const sessionId = await node.storeSession(db, node.conversationOf(tokens, node.rawCount));
-				printCompaction(`Node ${process.version}, fake-indexeddb (slower than a browser's IndexedDB)`, await node.measureCompaction(db, thread, sessionId));
+				printCompaction(`Node ${process.version}, fake-indexeddb (in memory, no disk: not a browser's IndexedDB)`, await node.measureCompaction(db, thread, sessionId));
 			} finally {
 				db.close();
 				await db.delete();

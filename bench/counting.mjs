@@ -71,7 +71,7 @@ try {
 		try {
 			const sessionId = await node.storeSession(db, rows);
 			const stored = await node.estimateStoredSession({ ...options, db, sessionId }, thread, fresh);
-			console.log(formatCost("    estimateSession with fake-indexeddb (slower than a browser's IndexedDB)", stored) + `; reading the ${int(stored.rows)} live rows alone: ${ms(stored.readMs)}`);
+			console.log(formatCost("    estimateSession with fake-indexeddb (in memory, no disk: not a browser's IndexedDB)", stored) + `; reading the ${int(stored.rows)} live rows alone: ${ms(stored.readMs)}`);
 		} finally {
 			db.close();
 			await db.delete();

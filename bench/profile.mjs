@@ -23,7 +23,9 @@ export async function stopProfile({ cdp, anchor }) {
 	const raw = profile.samples.map((id, i) => ({ node: nodes.get(id), time: (time += profile.timeDeltas[i]) / 1000 }));
 	const first = raw.find((sample) => sample.node.callFrame.functionName === '__profileAnchor');
 	const offset = first ? first.time - anchor : 0;
-	return raw.map((sample, i) => ({ node: sample.node, time: sample.time - offset, ms: (raw[i + 1]?.time ?? sample.time) - sample.time }));
+	// A sample stands for the time until the next one, but at most 1 ms: on a busy machine the
+	// sampler itself waits, and a long gap says nothing about the function it happened to catch.
+	return raw.map((sample, i) => ({ node: sample.node, time: sample.time - offset, ms: Math.min(1, (raw[i + 1]?.time ?? sample.time) - sample.time) }));
 }
 
 const where = (frame) => {
