@@ -17,6 +17,22 @@ export async function buildBench({ browser = true } = {}) {
 	const cache = resolve('node_modules/.cache');
 	await mkdir(cache, { recursive: true });
 	const dir = await mkdtemp(join(cache, 'palimpsest-bench-'));
+	const remove = () => rm(dir, { recursive: true, force: true });
+	try {
+		await buildInto(dir, browser);
+	} catch (error) {
+		await remove();
+		throw error;
+	}
+	return {
+		browserDir: join(dir, 'browser'),
+		nodeEntry: pathToFileURL(join(dir, 'node', 'entry.mjs')).href,
+		threadFile: join(dir, 'node', 'context-thread.mjs'),
+		remove
+	};
+}
+
+async function buildInto(dir, browser) {
 	const browserDir = join(dir, 'browser');
 	const nodeDir = join(dir, 'node');
 	if (browser) await build({
@@ -48,10 +64,4 @@ export async function buildBench({ browser = true } = {}) {
 			}
 		}
 	});
-	return {
-		browserDir,
-		nodeEntry: pathToFileURL(join(nodeDir, 'entry.mjs')).href,
-		threadFile: join(nodeDir, 'context-thread.mjs'),
-		remove: () => rm(dir, { recursive: true, force: true })
-	};
 }

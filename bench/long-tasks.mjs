@@ -51,7 +51,10 @@ async function when(page, predicate, arg) {
 
 console.log(machine());
 const built = await buildBench({ browser: false });
-const bench = await openBench();
+const bench = await openBench().catch(async (error) => {
+	await built.remove();
+	throw error;
+});
 try {
 	const node = await import(built.nodeEntry);
 	const rows = node.storedRows(ID, node.conversationOf(TOKENS, node.rawCount, false));
