@@ -9,6 +9,9 @@ import type { ContextWorker } from './context-client';
 import { costText } from './context-rows';
 import { encodingForModel, type EstimateMessage, type RequestEstimate } from './count-tokens';
 
+/** Counts stored per IndexedDB call. */
+const SLICE = 100;
+
 export interface RequestExtras {
 	systemPrompt: string;
 	toolSchemas?: readonly unknown[];
@@ -54,10 +57,13 @@ export async function estimateSession(
 		const result = { total, counted: estimate.total - estimate.reservedOutput };
 		// Nothing new: no write, so live queries (the sidebar, other tabs) do not wake up.
 		if (!estimate.recounted.length && session.token_estimate === total) return result;
-		for (const index of estimate.recounted) {
-			const row = rows[index];
-			await db.messages.update([row.session_id, row.seq], { tokens: estimate.messageCounts[index], encoding: estimate.encoding });
-		}
+		// The first estimate of an uncounted session stores hundreds of counts: a write per row
+		// costs a round trip each, one write of them all a long main-thread task; slices do neither.
+		const changes = estimate.recounted.map((index) => ({
+			key: [rows[index].session_id, rows[index].seq] as [string, number],
+			changes: { tokens: estimate.messageCounts[index], encoding: estimate.encoding }
+		}));
+		for (let start = 0; start < changes.length; start += SLICE) await db.messages.bulkUpdate(changes.slice(start, start + SLICE));
 		await db.sessions.update(sessionId, { token_estimate: total });
 		return result;
 	});

@@ -1,0 +1,89 @@
+// The Chromium side of the benchmarks: the app's own modules bundled into a bare page, so the
+// context worker is a real Worker and the database is Chromium's IndexedDB. bench/*.mjs call
+// window.bench through Playwright; each function returns plain figures.
+import { clearMergeCache, countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { DEFAULT_SYSTEM_PROMPT } from '../../src/lib/agent/build-request';
+import { ContextWorker } from '../../src/lib/context/context-client';
+import { contextWindowFor, reservedOutputFor } from '../../src/lib/context/context-window';
+import { PalimpsestDb } from '../../src/lib/db/database';
+import { corpusTexts, englishMessage, kindOf, mixedMessage } from '../lib/corpus';
+import { measureThroughput } from '../lib/counting';
+import { measureCompaction, storeSession } from '../lib/compaction';
+import { estimateInThread, estimateStoredSession, estimateThroughWorker } from '../lib/estimate';
+import { listActiveMessages } from '../../src/lib/db/compaction-verbs';
+import { listMessages } from '../../src/lib/db/message-verbs';
+import { compactedSession, conversationOf, conversationRows, seededSession, storedRows } from '../lib/seed-rows';
+import { medianOf } from '../lib/timing';
+
+const MODEL = 'offline-mini';
+const raw = (text: string) => countTokens(text);
+/** The new 2 KB message of each append run: English prose, or mixed text (English, JSON, CJK, code). */
+const NEW_MESSAGES = { 'English prose': (run: number) => englishMessage(100 + run), 'mixed text': (run: number) => mixedMessage(100 + run) };
+const extras = () => ({ systemPrompt: DEFAULT_SYSTEM_PROMPT, reservedOutput: reservedOutputFor(contextWindowFor(MODEL)) });
+
+async function withDb<T>(work: (db: PalimpsestDb) => Promise<T>): Promise<T> {
+	const db = new PalimpsestDb(`bench-${crypto.randomUUID()}`);
+	try {
+		return await work(db);
+	} finally {
+		db.close();
+		await db.delete();
+	}
+}
+
+async function withWorker<T>(work: (worker: ContextWorker) => Promise<T>): Promise<T> {
+	const worker = new ContextWorker({ timeoutMs: 300_000 });
+	try {
+		return await work(worker);
+	} finally {
+		worker.dispose();
+	}
+}
+
+const bench = {
+	throughput: (texts: number, rounds: number, batch: number) =>
+		withWorker((counter) => measureThroughput({ counter, raw, texts: (round) => corpusTexts(texts, 2048, round + 2), kindOf, model: MODEL, rounds, batch })),
+
+	estimate: (tokens: number, appendRuns: number, recountRuns: number) =>
+		withWorker(async (counter) => {
+			const options = { rows: conversationOf(tokens, raw), added: NEW_MESSAGES, model: MODEL, extras: extras(), appendRuns, recountRuns };
+			const fresh = () => new ContextWorker({ timeoutMs: 300_000 });
+			const thread = await estimateInThread(options, raw, clearMergeCache);
+			const worker = await estimateThroughWorker(options, counter, fresh);
+			const stored = await withDb(async (db) => estimateStoredSession({ ...options, db, sessionId: await storeSession(db, options.rows) }, counter, fresh));
+			const added = Object.fromEntries(Object.entries(NEW_MESSAGES).map(([kind, text]) => [kind, { chars: text(0).length, tokens: raw(text(0)) }]));
+			return { thread, worker, stored, rows: options.rows.length + 1, added };
+		}),
+
+	// The worker is started and its table loaded first, as in an app that has shown the session.
+	compaction: (tokens: number) =>
+		withWorker(async (counter) => {
+			await counter.countTexts(['start'], MODEL);
+			return withDb(async (db) => measureCompaction(db, counter, await storeSession(db, conversationOf(tokens, raw))));
+		}),
+
+	/** Reading a session's live rows through [session_id+active+seq], and all its rows, with and without compacted ones. */
+	liveRead: (compacted: number, live: number, runs: number) =>
+		withDb(async (db) => {
+			const big = compactedSession('big', 'big', conversationRows(compacted), conversationRows(live, raw, 11));
+			const smallRows = storedRows('small', conversationRows(live, raw, 11));
+			await db.sessions.bulkPut([big.session, seededSession('small', 'small', smallRows)]);
+			await db.messages.bulkPut([...big.rows, ...smallRows]);
+			const time = async (id: string, read: typeof listMessages) => {
+				const { ms, value } = await medianOf(runs, () => read(db, id));
+				return { ms, rows: value.length };
+			};
+			return {
+				compactedLive: await time('big', listActiveMessages),
+				compactedAll: await time('big', listMessages),
+				plainLive: await time('small', listActiveMessages)
+			};
+		})
+};
+
+declare global {
+	interface Window {
+		bench: typeof bench;
+	}
+}
+window.bench = bench;
