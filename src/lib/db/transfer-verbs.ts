@@ -1,6 +1,8 @@
 // Reads for exporting sessions and the one write of an import. An import is a single
-// transaction: it lands whole, or (a full disk, a closed tab) not at all.
+// transaction: it lands whole, or (a full disk, a closed tab) not at all; it is strict, so once
+// it reports success a crash or power cut cannot take it back.
 import { Dexie, type PalimpsestDb } from './database';
+import { withStrictDb } from './strict-writes';
 import type { MessageRow, SessionRow } from './schema';
 
 export interface SessionWithMessages {
@@ -42,6 +44,15 @@ export async function writeImportedSessions(
 	entries: SessionWithMessages[],
 	onWritten: (done: number, total: number) => void = () => {},
 	batchSize = 5_000
+): Promise<ImportWrite> {
+	return withStrictDb(db, (strict) => writeAll(strict, entries, onWritten, batchSize));
+}
+
+async function writeAll(
+	db: PalimpsestDb,
+	entries: SessionWithMessages[],
+	onWritten: (done: number, total: number) => void,
+	batchSize: number
 ): Promise<ImportWrite> {
 	return db.transaction('rw', db.sessions, db.messages, async () => {
 		const present = new Set(await db.sessions.where('id').anyOf(entries.map((e) => e.session.id)).primaryKeys());
