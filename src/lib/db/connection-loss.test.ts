@@ -37,13 +37,42 @@ function loseConnection(connection: IDBDatabase): void {
 }
 
 describe('a connection the browser dropped', () => {
-	it('is replaced on the next use after the one that met the loss', async () => {
+	it('is replaced by a fresh one, without a reload: the next uses work', async () => {
 		await db.settings.put({ key: 'theme', value: 'dark' });
 		loseConnection(db.backendDB());
 		await expect(db.settings.get('theme')).rejects.toMatchObject({ name: 'UnknownError' });
+		await vi.waitFor(() => expect(db.isOpen()).toBe(true));
 		expect(await db.settings.get('theme')).toEqual({ key: 'theme', value: 'dark' });
 		await db.settings.put({ key: 'theme', value: 'light' });
 		expect((await db.settings.get('theme'))?.value).toBe('light');
+	});
+
+	it('is not reopened while the disk is full (reopening then is what makes Chromium delete the data), and is once there is room', async () => {
+		let full = true;
+		const dir = {
+			getFileHandle: async () => ({
+				createWritable: async () => ({
+					write: async () => {
+						if (full) throw new DOMException('The operation failed because it would cause the application to exceed its storage quota.', 'QuotaExceededError');
+					},
+					close: async () => {},
+					abort: async () => {}
+				})
+			}),
+			removeEntry: async () => {}
+		};
+		vi.stubGlobal('navigator', { storage: { getDirectory: async () => dir } });
+		restore.push(() => vi.unstubAllGlobals());
+		await db.settings.put({ key: 'theme', value: 'dark' });
+		loseConnection(db.backendDB());
+		await expect(db.settings.get('theme')).rejects.toMatchObject({ name: 'UnknownError' });
+		// Meanwhile uses fail at once instead of opening the database again.
+		await expect(db.settings.get('theme')).rejects.toMatchObject({ name: 'DatabaseClosedError' });
+		await new Promise((r) => setTimeout(r, 400));
+		expect(db.isOpen()).toBe(false);
+		full = false;
+		await vi.waitFor(() => expect(db.isOpen()).toBe(true), { timeout: 3_000 });
+		expect(await db.settings.get('theme')).toEqual({ key: 'theme', value: 'dark' });
 	});
 
 	it('is found and replaced by a probe, so the user’s next action does not meet it', async () => {

@@ -12,7 +12,7 @@ import {
 	type SettingRow
 } from './schema';
 import { guardedOptions, guardVersion } from './version-guard';
-import { reopenAfterLoss } from './connection-loss';
+import { keepConnection } from './connection-loss';
 import { flushUpgrade } from './flush-upgrade';
 
 export const SCHEMA_V1 = {
@@ -97,7 +97,7 @@ export class PalimpsestDb extends Dexie {
 		// Storage faults: no use under older code than the database's, a dropped connection
 		// reopens on the next use, and a schema upgrade is flushed to disk before first use.
 		guardVersion(this);
-		this.use(reopenAfterLoss(this));
+		keepConnection(this);
 		this.on(
 			'ready',
 			() => {

@@ -2,7 +2,7 @@
 // user has a stable id, which slash commands receive as `source.user_id`.
 import Dexie, { type EntityTable } from 'dexie';
 import { guardedOptions, guardVersion } from './version-guard';
-import { reopenAfterLoss } from './connection-loss';
+import { keepConnection } from './connection-loss';
 
 export interface ProfileRow {
 	/**
@@ -30,7 +30,7 @@ export class MetaDb extends Dexie {
 		super('palimpsest-meta', guardedOptions(options));
 		this.version(1).stores({ profiles: 'name', meta: 'key' });
 		guardVersion(this);
-		this.use(reopenAfterLoss(this));
+		keepConnection(this);
 	}
 }
 
