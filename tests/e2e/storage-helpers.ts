@@ -107,3 +107,70 @@ export function readStore(page: Page, dbName: string, store: string): Promise<{ 
 		[dbName, store] as const
 	);
 }
+
+/**
+ * What a tab with newer code does: opens `name` at `version`, adding a store of its own, then
+ * closes. Resolves to 'upgraded', or 'blocked' when some connection kept it waiting for 5 s.
+ */
+export function upgradeAsNewerCode(page: Page, name: string, version: number): Promise<'upgraded' | 'blocked'> {
+	return page.evaluate(
+		([dbName, v]) =>
+			new Promise<'upgraded' | 'blocked'>((resolve, reject) => {
+				const request = indexedDB.open(dbName, v);
+				const timer = setTimeout(() => resolve('blocked'), 5_000);
+				request.onupgradeneeded = () => request.result.createObjectStore('future_things', { keyPath: 'id' });
+				request.onsuccess = () => {
+					clearTimeout(timer);
+					request.result.close();
+					resolve('upgraded');
+				};
+				request.onerror = () => reject(request.error);
+			}),
+		[name, version] as const
+	);
+}
+
+/**
+ * What a tab with the first version's code leaves: `name` at version 1 of the schema (Dexie's
+ * version 1, native version 10) holding `sessions`, and a connection it keeps open without
+ * listening for version changes, so any upgrade waits for it (`releaseOldConnection` lets go).
+ */
+export function holdVersion1Database(page: Page, name: string, sessions: Record<string, unknown>[]): Promise<void> {
+	return page.evaluate(
+		([dbName, rows]) =>
+			new Promise<void>((resolve, reject) => {
+				const request = indexedDB.open(dbName, 10);
+				request.onupgradeneeded = () => {
+					const db = request.result;
+					const store = db.createObjectStore('sessions', { keyPath: 'id' });
+					for (const index of ['session_key', 'last_activity_at', 'parent_session_id']) store.createIndex(index, index);
+					db.createObjectStore('messages', { keyPath: ['session_id', 'seq'] }).createIndex('id', 'id');
+					db.createObjectStore('settings', { keyPath: 'key' });
+					for (const row of rows) store.put(row);
+				};
+				request.onsuccess = () => {
+					(window as unknown as { __held: IDBDatabase }).__held = request.result;
+					resolve();
+				};
+				request.onerror = () => reject(request.error);
+			}),
+		[name, sessions] as const
+	);
+}
+
+export async function releaseOldConnection(page: Page): Promise<void> {
+	await page.evaluate(() => (window as unknown as { __held: IDBDatabase }).__held.close());
+}
+
+/** From the next navigation on, opening `name` at a version fails as a damaged database does in Chromium. */
+export async function damageDatabase(page: Page, name: string): Promise<void> {
+	await page.addInitScript((dbName) => {
+		const open = IDBFactory.prototype.open;
+		IDBFactory.prototype.open = function (this: IDBFactory, ...args: Parameters<typeof open>) {
+			if (args[0] === dbName && args[1] !== undefined) {
+				throw new DOMException('Internal error opening backing store for indexedDB.open.', 'UnknownError');
+			}
+			return open.apply(this, args);
+		};
+	}, name);
+}

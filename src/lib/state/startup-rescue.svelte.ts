@@ -28,7 +28,8 @@ export class StartupRescue {
 	readonly failure: StartupFailure;
 	#reload: () => void;
 
-	constructor(failure: StartupFailure, reload: () => void = () => location.reload()) {
+	// A fresh start opens the app at its start page: a session address from before means nothing there.
+	constructor(failure: StartupFailure, reload: () => void = () => location.assign('/')) {
 		this.failure = failure;
 		this.#reload = reload;
 	}
