@@ -1,5 +1,6 @@
 // The root store: opens the active profile at start-up (or says why it cannot, see
 // StartupFailure), repairs answers a closed tab left streaming, and builds the stores the UI reads.
+import { goto } from '$app/navigation';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { probeConnection } from '../db/connection-loss';
 import { onDatabaseOutdated, onUpgradeBlocked } from '../db/version-guard';
@@ -18,6 +19,8 @@ import { createBuiltinHost } from './command-host';
 import { PluginsState } from './plugins.svelte';
 import { ChatState } from './chat.svelte';
 import { createServices, type Services } from './services';
+import { ConfirmState } from './confirm.svelte';
+import { MaintenanceState } from './maintenance.svelte';
 import { SessionsState } from './sessions.svelte';
 import { SettingsState } from './settings.svelte';
 import { CompactionsState } from './compaction.svelte';
@@ -47,6 +50,8 @@ export class AppState {
 	transfer!: TransferState;
 	/** Asked on the first message (see Composer), shown in Settings. */
 	persistence = new StoragePersistence();
+	confirm = new ConfirmState();
+	maintenance!: MaintenanceState;
 	#stops: Array<() => void> = [];
 
 	async start(): Promise<void> {
@@ -109,10 +114,24 @@ export class AppState {
 			onWorkerStatus: (status) => (this.contextStatus = status)
 		});
 		this.compactions = new CompactionsState(this.services, (from, to) => this.chat.followRotation(from, to));
-		registerBuiltins(commands, createBuiltinHost(this.services, (id) => this.chat.noteFinalized(id), this.compactions));
-		this.sessions = new SessionsState(db);
+		registerBuiltins(
+			commands,
+			createBuiltinHost(this.services, (id) => this.chat.noteFinalized(id), this.compactions, (request) => this.confirm.ask(request))
+		);
+		this.sessions = new SessionsState(this.services, () => ({
+			sessionId: this.chat.sessionId,
+			finalizeOpen: () => this.chat.finalizeOpen(),
+			leave: () => goto('/')
+		}));
 		this.chat = new ChatState(this.services, this.compactions);
-		this.#stops.push(this.settings.start(), this.sessions.start(), () => this.chat.close(), () => this.services.worker.dispose());
+		this.maintenance = new MaintenanceState(this.services, () => this.chat.sessionId);
+		this.#stops.push(
+			this.settings.start(),
+			this.sessions.start(),
+			() => this.chat.close(),
+			() => this.services.worker.dispose(),
+			this.maintenance.start()
+		);
 		// Plugins load after the first paint; the first turn waits for them a few seconds at most
 		// (STARTUP_PLUGIN_WAIT_MS).
 		queueMicrotask(() => this.#stops.push(this.plugins.start()));

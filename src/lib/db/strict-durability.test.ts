@@ -6,7 +6,7 @@ import { appendMessages, updateMessage } from './message-verbs';
 import { createSession } from '../sessions/session-lifecycle';
 import { exportSessions } from '../sessions/export-sessions';
 import { importSessions } from '../sessions/import-sessions';
-import { withStrictDb } from './strict-writes';
+import { strictTwin } from './strict-twin';
 
 interface Opened {
 	db: string;
@@ -78,7 +78,7 @@ describe('writes that must survive a crash', () => {
 		db.close();
 	});
 
-	it('ordinary checkpoints keep the browser’s faster default; withStrictDb is strict for whatever runs in it', async () => {
+	it('ordinary checkpoints keep the browser’s faster default; a strict twin is strict for whatever runs through it', async () => {
 		const db = openProfileDb(profile());
 		const session = await createSession({ db, profile: 'p', platform: 'web' }, { provider: 'offline', model: 'm' });
 		const [row] = await appendMessages(db, session.id, [{ id: 'a', role: 'assistant', content: '', status: 'streaming', kind: 'message', created_at: 1 }]);
@@ -86,7 +86,7 @@ describe('writes that must survive a crash', () => {
 		await updateMessage(db, [row.session_id, row.seq], { content: 'some words' });
 		expect(writesTo('messages').map((t) => t.durability)).toEqual(['default']);
 		seen = [];
-		await withStrictDb(db, (strict) => strict.receipts.put({ op_id: 'op', reason: 'delete', session_id: session.id, session_ids: [], detached_ids: [], at: 1 }));
+		await strictTwin(db).receipts.put({ op_id: 'op', reason: 'delete', session_id: session.id, session_ids: [], detached_ids: [], at: 1 });
 		expect(writesTo('receipts').map((t) => t.durability)).toEqual(['strict']);
 		expect(await db.receipts.count()).toBe(1);
 		db.close();
