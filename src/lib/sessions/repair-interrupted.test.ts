@@ -4,7 +4,7 @@ import { PalimpsestDb } from '../db/database';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import { simulateFullDisk } from '../db/test-full-disk';
 import { createSession } from './session-lifecycle';
-import { INTERRUPTED_REASON, InterruptedWatch, repairInterruptedAnswers } from './repair-interrupted';
+import { INTERRUPTED_REASON, watchInterruptedAnswers } from './repair-interrupted';
 import { installFakeLocks, type FakeLockManager } from './test-locks';
 import { workLockName } from './work-lock';
 
@@ -52,20 +52,34 @@ function holdElsewhere(sessionId: string) {
 	return { holding, release };
 }
 
-describe('repairing answers a closed tab left streaming', () => {
-	it('marks them incomplete with the reason and their text, and leaves sessions whose turn lock is held', async () => {
+/** Starts the watch a tab runs from start-up on; stopped after each test. */
+let stopWatch: () => void = () => {};
+afterEach(() => stopWatch());
+function watchAnswers(options: { skip?: (id: string) => boolean } = {}) {
+	stopWatch = watchInterruptedAnswers(target(), { intervalMs: 20, ...options });
+}
+
+const statusOf = async (sessionId: string, index = 1) => (await listMessages(db, sessionId))[index]?.status;
+
+describe('answers a closed tab left streaming', () => {
+	it('are marked incomplete with the reason and their text; an answer whose turn lock a tab holds is not, until that tab lets go', async () => {
 		const orphan = await sessionWithAnswer('streaming');
 		const alive = await sessionWithAnswer('streaming', 'still coming');
 		const finished = await sessionWithAnswer('complete', 'done');
 		const other = holdElsewhere(alive);
 		await other.holding;
 
-		expect(await repairInterruptedAnswers(target())).toEqual({ repaired: 1, busy: 1, error: null });
-		expect((await listMessages(db, orphan))[1]).toMatchObject({ status: 'incomplete', content: 'half an answer', error: INTERRUPTED_REASON });
+		watchAnswers();
+		await vi.waitFor(async () => {
+			expect((await listMessages(db, orphan))[1]).toMatchObject({ status: 'incomplete', content: 'half an answer', error: INTERRUPTED_REASON });
+		});
+		await new Promise((r) => setTimeout(r, 100));
 		expect((await listMessages(db, alive))[1]).toMatchObject({ status: 'streaming', content: 'still coming' });
 		expect((await listMessages(db, finished))[1]).toMatchObject({ status: 'complete' });
 		expect((await listMessages(db, finished))[1].error).toBeUndefined();
+
 		other.release();
+		await vi.waitFor(async () => expect(await statusOf(alive)).toBe('incomplete'));
 	});
 
 	it('never marks an answer whose turn lock a tab takes between the repair looking and writing', async () => {
@@ -77,65 +91,49 @@ describe('repairing answers a closed tab left streaming', () => {
 		const turnEnds = new Promise<void>((r) => (releaseTurn = r));
 		let turnStarted!: () => void;
 		const started = new Promise<void>((r) => (turnStarted = r));
+		let turn: Promise<void> = Promise.resolve();
 		locks.beforeAnswer = async () => {
-			const queued = locks.request(name, { mode: 'exclusive' }, async () => {
-				await appendMessages(db, sessionId, [
+			turn = locks.request(name, { mode: 'exclusive' }, async () => {
+				const [row] = await appendMessages(db, sessionId, [
 					{ id: 'live', role: 'assistant', content: 'being written', status: 'streaming', kind: 'message', created_at: 3 }
 				]);
 				turnStarted();
 				await turnEnds;
+				// The turn stores its answer before it lets go of the lock, as a turn does.
+				await db.messages.update([row.session_id, row.seq], { status: 'complete' });
 			});
-			void queued;
 			// The turn either runs now (the lock was free) or waits for the repair to let go.
 			if (!locks.isPending(name)) await started;
 		};
 
-		const report = await repairInterruptedAnswers(target());
+		watchAnswers();
 		await started;
-		const rows = await listMessages(db, sessionId);
-		expect(rows.find((row) => row.id === 'live')).toMatchObject({ status: 'streaming', content: 'being written' });
-		// The repair held the lock first, so the row it found was repaired before the turn began.
-		expect(report).toEqual({ repaired: 1, busy: 0, error: null });
-		expect(rows[1]).toMatchObject({ status: 'incomplete', content: 'left by a closed tab' });
-		releaseTurn();
-	});
-
-	it('reports a repair that storage refuses instead of throwing', async () => {
-		const sessionId = await sessionWithAnswer('streaming');
-		await fillDisk();
-		const report = await repairInterruptedAnswers(target());
-		expect(report.repaired).toBe(0);
-		expect((report.error as Error).name).toBe('QuotaExceededError');
-		expect((await listMessages(db, sessionId))[1].status).toBe('streaming');
-	});
-});
-
-describe('a tab showing a session whose answering tab went away', () => {
-	it('repairs the answer as soon as that tab lets go of the turn lock, and not before', async () => {
-		const sessionId = await sessionWithAnswer('streaming', 'cut off here');
-		const other = holdElsewhere(sessionId);
-		await other.holding;
-		const watch = new InterruptedWatch(target(), 20);
-		watch.follow(sessionId, true);
 		await new Promise((r) => setTimeout(r, 100));
-		expect((await listMessages(db, sessionId))[1].status).toBe('streaming');
-
-		other.release();
-		await vi.waitFor(async () => {
-			expect((await listMessages(db, sessionId))[1]).toMatchObject({ status: 'incomplete', content: 'cut off here', error: INTERRUPTED_REASON });
-		});
-		watch.stop();
+		const live = async () => (await listMessages(db, sessionId)).find((row) => row.id === 'live');
+		expect(await live()).toMatchObject({ status: 'streaming', content: 'being written' });
+		releaseTurn();
+		await turn;
+		// Once the turn let go, the answer it left behind is repaired; its own answer is as it stored it.
+		await vi.waitFor(async () => expect(await statusOf(sessionId)).toBe('incomplete'));
+		expect(await live()).toMatchObject({ status: 'complete' });
 	});
 
-	it('keeps trying while storage refuses the repair, and lands it once storage works', async () => {
+	it('are marked once storage takes the write, when storage refused it at first', async () => {
 		const sessionId = await sessionWithAnswer('streaming');
 		const free = await fillDisk();
 		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-		const watch = new InterruptedWatch(target(), 20);
-		watch.follow(sessionId, true);
+		watchAnswers();
 		await vi.waitFor(() => expect(warn).toHaveBeenCalled());
+		expect(await statusOf(sessionId)).toBe('streaming');
 		free();
-		await vi.waitFor(async () => expect((await listMessages(db, sessionId))[1].status).toBe('incomplete'));
-		watch.stop();
+		await vi.waitFor(async () => expect(await statusOf(sessionId)).toBe('incomplete'));
+	});
+
+	it('are left to this tab when it keeps the answer in memory to store it itself', async () => {
+		const mine = await sessionWithAnswer('streaming');
+		const orphan = await sessionWithAnswer('streaming');
+		watchAnswers({ skip: (id) => id === mine });
+		await vi.waitFor(async () => expect(await statusOf(orphan)).toBe('incomplete'));
+		expect(await statusOf(mine)).toBe('streaming');
 	});
 });

@@ -4,6 +4,7 @@
 // the write is never marked, however the repair and that tab race.
 import type { PalimpsestDb } from '../db/database';
 import { listStreamingSessionIds, markSessionInterrupted } from '../db/message-verbs';
+import { watch } from '../db/watch';
 import { isWorkLockHeld, SessionBusyError, withWorkLock } from './work-lock';
 
 /** Stored as the row's error; the chat shows "Incomplete: …". */
@@ -32,89 +33,64 @@ export async function repairSession(target: RepairTarget, sessionId: string): Pr
 	}
 }
 
-export interface RepairReport {
-	repaired: number;
-	/** Sessions left alone because some tab holds their lock. */
-	busy: number;
-	/** Why some session could not be repaired (a full disk, a lost database), if one could not. */
-	error: unknown;
-}
-
-/** The start-up pass over every session of the profile. Never throws: a failed repair is reported, not fatal. */
-export async function repairInterruptedAnswers(target: RepairTarget): Promise<RepairReport> {
-	const report: RepairReport = { repaired: 0, busy: 0, error: null };
-	let ids: string[];
-	try {
-		ids = await listStreamingSessionIds(target.db);
-	} catch (error) {
-		return { ...report, error };
-	}
-	for (const id of ids) {
-		try {
-			const marked = await repairSession(target, id);
-			if (marked === null) report.busy++;
-			else report.repaired += marked;
-		} catch (error) {
-			report.error ??= error;
-		}
-	}
-	return report;
-}
-
 const pause = (ms: number, signal: AbortSignal) =>
 	new Promise<void>((resolve) => {
 		const timer = setTimeout(resolve, ms);
 		signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
 	});
 
-/**
- * While a session is shown with an answer that no tab of this one is writing, checks every
- * `intervalMs` whether the writing tab still holds the session's lock; once it let go (closed,
- * crashed, or finished without being able to save), repairs the answer. A repair that fails
- * (a full disk) is tried again on the next check.
- */
-export class InterruptedWatch {
-	#target: RepairTarget;
-	#intervalMs: number;
-	#sessionId: string | null = null;
-	#controller: AbortController | null = null;
-
-	constructor(target: RepairTarget, intervalMs = 500) {
-		this.#target = target;
-		this.#intervalMs = intervalMs;
-	}
-
-	/** Call whenever the shown session or its rows change; `orphaned`: a streaming row this tab is not writing. */
-	follow(sessionId: string | null, orphaned: boolean): void {
-		const wanted = orphaned ? sessionId : null;
-		if (wanted === this.#sessionId) return;
-		this.stop();
-		if (!wanted) return;
-		this.#sessionId = wanted;
-		const controller = (this.#controller = new AbortController());
-		void this.#run(wanted, controller.signal);
-	}
-
-	stop(): void {
-		this.#controller?.abort();
-		this.#controller = null;
-		this.#sessionId = null;
-	}
-
-	async #run(sessionId: string, signal: AbortSignal): Promise<void> {
-		while (!signal.aborted) {
-			try {
-				if (!(await isWorkLockHeld(this.#target.profile, sessionId)) && !signal.aborted) {
-					if ((await repairSession(this.#target, sessionId)) !== null) break;
-				}
-			} catch (error) {
-				console.warn('Could not mark an interrupted answer; trying again', error);
+/** Checks every `intervalMs` whether some tab holds the session's lock; repairs once none does. */
+async function repairWhenFree(target: RepairTarget, sessionId: string, skip: (id: string) => boolean, intervalMs: number, signal: AbortSignal): Promise<void> {
+	while (!signal.aborted) {
+		try {
+			if (!skip(sessionId) && !(await isWorkLockHeld(target.profile, sessionId)) && !signal.aborted) {
+				if ((await repairSession(target, sessionId)) !== null) return;
 			}
-			await pause(this.#intervalMs, signal);
+		} catch (error) {
+			console.warn('Could not mark an interrupted answer; trying again', error);
 		}
-		if (this.#sessionId === sessionId && this.#controller?.signal === signal) {
-			this.#sessionId = null;
-			this.#controller = null;
-		}
+		await pause(intervalMs, signal);
 	}
+}
+
+export interface WatchOptions {
+	/** Sessions this tab will store itself (an answer storage refused, kept in memory): left alone. */
+	skip?: (sessionId: string) => boolean;
+	intervalMs?: number;
+}
+
+/**
+ * From start-up on, every answer of the profile left `streaming` is watched: once no tab holds its
+ * session's work lock (the writing tab closed, crashed, or finished without being able to store
+ * it), it is marked incomplete. Rows found at start-up are handled the same way, after the app
+ * has started, so a repair that fails (a full disk) never stops it; it is tried again every
+ * `intervalMs` until it lands.
+ */
+export function watchInterruptedAnswers(target: RepairTarget, options: WatchOptions = {}): () => void {
+	const { skip = () => false, intervalMs = 500 } = options;
+	const loops = new Map<string, AbortController>();
+	const stopWatch = watch(
+		() => listStreamingSessionIds(target.db),
+		(ids) => {
+			for (const [id, controller] of loops) {
+				if (ids.includes(id)) continue;
+				controller.abort();
+				loops.delete(id);
+			}
+			for (const id of ids) {
+				if (loops.has(id)) continue;
+				const controller = new AbortController();
+				loops.set(id, controller);
+				void repairWhenFree(target, id, skip, intervalMs, controller.signal).finally(() => {
+					if (loops.get(id) === controller) loops.delete(id);
+				});
+			}
+		},
+		(error) => console.warn('Could not look for interrupted answers', error)
+	);
+	return () => {
+		stopWatch();
+		for (const controller of loops.values()) controller.abort();
+		loops.clear();
+	};
 }

@@ -4,9 +4,9 @@ import { goto } from '$app/navigation';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { probeConnection } from '../db/connection-loss';
 import { onDatabaseOutdated, onUpgradeBlocked } from '../db/version-guard';
-import { repairInterruptedAnswers } from '../sessions/repair-interrupted';
-import { blockedFailure, describeStartupFailure, type StartupFailure } from './startup-failure';
-import { StartupRescue } from './startup-rescue.svelte';
+import { watchInterruptedAnswers } from '../sessions/repair-interrupted';
+import type { StartupFailure } from './startup-failure';
+import type { StartupRescue } from './startup-rescue.svelte';
 import { loadActiveProfile, MetaDb, type ProfileRow } from '../db/meta-db';
 import { HookBus } from '../hooks/hook-bus';
 import { resolveTimeoutMs } from '../hooks/timeouts';
@@ -57,15 +57,23 @@ export class AppState {
 	async start(): Promise<void> {
 		let stage: 'meta' | 'profile' = 'meta';
 		let profileName: string | null = null;
-		const fail = (failure: StartupFailure) => {
-			this.failure = failure;
-			this.rescue = new StartupRescue(failure);
+		// The failure page's code loads only when it is needed: it is no part of a normal start.
+		const fail = async (describe: (words: typeof import('./startup-failure')) => StartupFailure) => {
+			try {
+				const [words, { StartupRescue }] = await Promise.all([import('./startup-failure'), import('./startup-rescue.svelte')]);
+				const failure = describe(words);
+				this.failure = failure;
+				this.rescue = new StartupRescue(failure);
+			} catch (error) {
+				// Not even the page that explains could load (offline, before the app was cached).
+				console.error(error);
+			}
 		};
 		this.#stops.push(
-			onUpgradeBlocked(() => {
-				if (this.status !== 'loading' && this.status !== 'blocked') return;
-				fail(blockedFailure(stage, profileName));
-				this.status = 'blocked';
+			onUpgradeBlocked(async () => {
+				if (this.status !== 'loading') return;
+				await fail((words) => words.blockedFailure(stage, profileName));
+				if (this.status === 'loading') this.status = 'blocked';
 			}),
 			onDatabaseOutdated(() => (this.outdated = true))
 		);
@@ -81,13 +89,11 @@ export class AppState {
 			this.#buildProfiles(meta, db, profile);
 			this.status = 'ready';
 			void this.persistence.check();
-			// Answers a closed tab left streaming; a repair that fails never stops the app.
-			void repairInterruptedAnswers({ db, profile: profile.name }).then(({ error }) => {
-				if (error) console.warn('Could not mark answers interrupted by a closed tab', error);
-			});
+			// Answers a closed tab left streaming, now and from now on; a repair that fails never stops the app.
+			this.#stops.push(watchInterruptedAnswers({ db, profile: profile.name }, { skip: (id) => this.chat.unsaved.hasSession(id) }));
 			this.#stops.push(watchReturn(() => Promise.all([probeConnection(db, 'settings'), probeConnection(meta, 'meta')])));
 		} catch (error) {
-			fail(describeStartupFailure(error, stage, profileName));
+			await fail((words) => words.describeStartupFailure(error, stage, profileName));
 			this.status = 'failed';
 		}
 	}

@@ -17,7 +17,6 @@ import { holdOpenLock, isWorkLockHeld, localWork, withWorkLock } from '../sessio
 import { runTypedCommand } from './command-host';
 import { goto } from '$app/navigation';
 import type { CompactionsState } from './compaction.svelte';
-import { InterruptedWatch } from '../sessions/repair-interrupted';
 import { UnsavedAnswers } from './unsaved-answers.svelte';
 
 const LIVE_RENDER_MS = 50;
@@ -52,8 +51,6 @@ export class ChatState {
 	unsaved: UnsavedAnswers;
 	/** The open session's rows as the transcript shows them (unsaved answers in place). */
 	shown = $derived.by(() => this.unsaved.overlay(this.messages));
-	/** Repairs an answer left streaming by a tab that closed, once that tab's lock is gone. */
-	#interrupted: InterruptedWatch;
 	#services: Services;
 	#compactions: CompactionsState;
 	/** Stored sessions opened in this tab that have not had a turn yet (the hygiene check). Not shown, so not reactive. */
@@ -82,12 +79,6 @@ export class ChatState {
 		this.#services = services;
 		this.#compactions = compactions;
 		this.unsaved = new UnsavedAnswers(services.db);
-		this.#interrupted = new InterruptedWatch({ db: services.db, profile: services.profile.name });
-	}
-
-	/** Whether a streaming row is written by no one in this tab (another tab, or a tab that is gone). */
-	#orphaned(rows: MessageRow[]): boolean {
-		return rows.some((row) => row.status === 'streaming' && !this.live.has(liveKey([row.session_id, row.seq])) && !this.unsaved.has(row));
 	}
 
 	#countDraft(text: string): void {
@@ -136,7 +127,6 @@ export class ChatState {
 		this.error = null;
 		this.loaded = false;
 		this.draftTokens = 0;
-		this.#interrupted.follow(null, false);
 		if (!id) return;
 		this.#resumed.add(id);
 		this.#countDraft(this.draftText);
@@ -150,7 +140,6 @@ export class ChatState {
 				this.session = session ?? null;
 				this.messages = messages;
 				this.loaded = true;
-				this.#interrupted.follow(id, this.#orphaned(messages));
 			}
 		);
 	}
@@ -175,7 +164,6 @@ export class ChatState {
 	close(): void {
 		this.#stop?.();
 		this.#releaseOpen();
-		this.#interrupted.stop();
 		this.unsaved.stop();
 	}
 

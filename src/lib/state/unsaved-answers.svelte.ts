@@ -41,6 +41,12 @@ export class UnsavedAnswers {
 		return this.entries.has(id([row.session_id, row.seq]));
 	}
 
+	/** Whether this tab keeps an unsaved answer of the session (it stores it itself). */
+	hasSession(sessionId: string): boolean {
+		for (const entry of this.entries.values()) if (entry.key[0] === sessionId) return true;
+		return false;
+	}
+
 	/** The rows as they will be once saved: an unsaved answer's text, failed, with its reason. */
 	overlay(rows: MessageRow[]): MessageRow[] {
 		if (this.entries.size === 0) return rows;
