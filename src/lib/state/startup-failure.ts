@@ -1,5 +1,6 @@
 // Why the app could not open its data, in words a user can act on, and what the failure page
 // may offer for each kind: reading out what is readable, and starting fresh.
+import { isQuotaError } from '../db/storage-errors';
 
 export type FailureKind = 'newer' | 'damaged' | 'full' | 'unavailable' | 'blocked';
 
@@ -7,7 +8,7 @@ export interface StartupFailure {
 	kind: FailureKind;
 	/** The database that failed: the list of profiles, or a profile's sessions. */
 	database: 'meta' | 'profile';
-	/** The profile whose database failed (null when the list of profiles did). */
+	/** The profile whose database failed (null when the list of profiles did: Export then reads the default profile). */
 	profile: string | null;
 	title: string;
 	explanation: string;
@@ -44,17 +45,17 @@ export function describeStartupFailure(error: unknown, database: 'meta' | 'profi
 			kind: 'newer',
 			title: 'Your data was saved by a newer version of Palimpsest',
 			explanation: `This tab runs an older version of Palimpsest than the one that last saved ${what}, so it cannot use them without risking damage. Reload to get the newer version (close other Palimpsest tabs if it stays old). Nothing has been changed.`,
-			canExport: database === 'profile',
+			canExport: true,
 			canStartFresh: database === 'profile'
 		};
 	}
-	if (names.includes('QuotaExceededError') || /quota/i.test(message)) {
+	if (isQuotaError(error)) {
 		return {
 			...base,
 			kind: 'full',
 			title: 'The browser has no room left for Palimpsest’s data',
 			explanation: `The browser refused to store data (storage is full), so ${what} could not be opened. Free some disk space, or clear other sites’ data, then reload. Your data is still there.`,
-			canExport: database === 'profile',
+			canExport: true,
 			canStartFresh: false
 		};
 	}
@@ -73,7 +74,7 @@ export function describeStartupFailure(error: unknown, database: 'meta' | 'profi
 		kind: 'damaged',
 		title: 'Palimpsest could not open its data',
 		explanation: `The browser could not open ${what}: the data may be damaged. You can save whatever is still readable to a file, then start fresh; a file saved here can be imported later in Settings → Import.`,
-		canExport: database === 'profile',
+		canExport: true,
 		canStartFresh: true
 	};
 }

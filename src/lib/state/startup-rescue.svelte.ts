@@ -3,7 +3,7 @@
 // empty profile the active one and leaves the old database where it is (listed in Settings →
 // Profile, to switch back to or delete); after the list of profiles failed, it rebuilds the list
 // from the profile databases the browser still has, touching no session.
-import { MetaDb } from '../db/meta-db';
+import { DEFAULT_PROFILE, MetaDb } from '../db/meta-db';
 import { createProfile, listProfiles, setActiveProfile } from '../db/profile-verbs';
 import { profileLabel } from '../db/profile-id';
 import { rebuildProfileList } from '../db/rebuild-profile-list';
@@ -39,16 +39,16 @@ export class StartupRescue {
 		if (this.failure.database === 'meta') {
 			return 'The list of your profiles will be made again from the profile data this browser still has; the default profile becomes active. No session is deleted or changed. Profile names other than the default one are replaced by their ids, and plugin commands see a new local user id.';
 		}
-		const label = this.failure.profile ?? 'this profile';
+		const label = this.failure.profile === DEFAULT_PROFILE ? 'Default' : (this.failure.profile ?? 'this profile');
 		return `Palimpsest will open a new, empty profile. Nothing is deleted: the data that could not be opened stays in this browser as the profile “${label}”, listed in Settings → Profile, where you can switch back to it (after updating Palimpsest, for example) or delete it.`;
 	}
 
 	async exportReadable(): Promise<void> {
-		if (this.busy || !this.failure.profile) return;
+		if (this.busy) return;
 		this.busy = 'export';
 		this.outcome = null;
 		try {
-			const result = await rescueExport(this.failure.profile);
+			const result = await rescueExport(this.failure.profile ?? DEFAULT_PROFILE);
 			if (result.sessions === 0) {
 				this.outcome = { ok: false, text: `Nothing could be read. ${result.problems.join(' ')}`.trim() };
 				return;
