@@ -1,6 +1,6 @@
 // A real full disk for browser tests: Chromium runs with its profile on a small tmpfs of its own,
 // mounted in a private mount namespace (`unshare -Urm`, no root needed where user namespaces are
-// allowed), and a helper process inside that namespace fills the disk or frees it on request.
+// allowed), and a filler process inside that namespace fills the disk or frees it on request.
 // Where mounting is not allowed, `canMountSmallDisk` says so and the test is skipped.
 import { chromium, type BrowserContext } from '@playwright/test';
 import { spawnSync } from 'node:child_process';

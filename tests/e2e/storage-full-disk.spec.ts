@@ -1,5 +1,5 @@
 // The same as storage-full.spec.ts with a real full disk: Chromium's profile lives on a small
-// tmpfs that a helper fills to the last byte while an answer streams. Chromium then fails the
+// tmpfs that a filler process fills to the last byte while an answer streams. Chromium then fails the
 // write with an I/O error ("FILE_ERROR_NO_SPACE") and closes every connection to the database,
 // which the app must survive: the answer goes on in memory, and once the disk has room again the
 // connection is opened anew and the answer stored. Skipped where the machine does not allow
