@@ -8,7 +8,7 @@ import type { InjectedContext, MessageRow } from '../db/schema';
 import { getSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
 import { buildRequestMessages, DEFAULT_SYSTEM_PROMPT } from './build-request';
-import { streamAnswer } from './stream-answer';
+import { settleAnswer, streamAnswer } from './stream-answer';
 import { isAbortError } from '../providers/abort';
 import { joinInjected } from '../hooks/dispatch-results';
 import { raceAbort } from './race-abort';
@@ -128,12 +128,10 @@ class Turn {
 				}
 				answer.error = `${answer.error} It was compacted once already: start a new session, or choose a model with a larger context window.`;
 			}
-			await updateMessage(deps.db, key, {
-				content: answer.content,
-				status: answer.status,
-				...(answer.error ? { error: answer.error } : {}),
-				...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {})
-			});
+			// Storage that failed mid-stream fails the answer; one it cannot store at all ends the turn.
+			if (!(await settleAnswer(deps, key, answer, this.#onEvent))) {
+				return { status: 'error', content: answer.content, error: answer.error, sessionId: this.#sessionId };
+			}
 			this.#onEvent({ type: 'finished', key, status: answer.status });
 			result = { status: answer.status, content: answer.content, error: answer.error };
 			if (answer.cleared > 0 && gate) await gate.onProviderCompacted(this.#sessionId, answer.cleared);

@@ -1,6 +1,10 @@
 // Streams one model response into one assistant row: text is shown as it arrives and
-// checkpointed in short writes, so a reload mid-stream keeps the partial answer.
+// checkpointed in short writes, so a reload mid-stream keeps the partial answer. A checkpoint
+// that storage refuses (a full disk, a lost database) does not stop the stream: the text goes on
+// in memory and on screen, and the answer is stored as failed, with the reason, once a write lands.
 import { updateMessage } from '../db/message-verbs';
+import { isConnectionLost, storageCause } from '../db/connection-loss';
+import { describeStorageError, isQuotaError } from '../db/storage-errors';
 import type { MessageStatus } from '../db/schema';
 import { isAbortError } from '../providers/abort';
 import { ProviderError, type ChatRequest, type ToolCall, type Usage } from '../providers/types';
@@ -19,6 +23,8 @@ export interface StreamedAnswer {
 	overflow: boolean;
 	/** Tool results the provider says it cleared from its own context while answering. */
 	cleared: number;
+	/** The first checkpoint storage refused, if any: the answer is then stored as failed. */
+	storageError?: unknown;
 }
 
 export { OUTPUT_LIMIT_MESSAGE };
@@ -39,12 +45,17 @@ export async function streamAnswer(
 	// Writes run one after another, so an older text never lands after a newer one.
 	let writing: Promise<void> = Promise.resolve();
 	const save = (): Promise<void> =>
-		(writing = writing.catch(() => {}).then(async () => {
+		(writing = writing.then(async () => {
 			if (answer.gone || answer.content === saved) return;
 			const content = answer.content;
 			lastWrite = now();
-			if (await updateMessage(deps.db, key, { content })) saved = content;
-			else answer.gone = true;
+			try {
+				if (await updateMessage(deps.db, key, { content })) saved = content;
+				else answer.gone = true;
+			} catch (error) {
+				// Kept in memory and on screen; the next checkpoint tries again.
+				noteStorageFailure(answer, storageCause(deps.db, error));
+			}
 		}));
 	try {
 		for await (const event of deps.provider.stream(request)) {
@@ -55,11 +66,10 @@ export async function streamAnswer(
 				// The first text is saved at once, then at most every `every` ms; when the stream
 				// goes quiet (a slow server, a long tool call), the text shown so far is saved anyway.
 				if (now() - lastWrite >= every) await save();
-				// A failed checkpoint is not fatal here: the final write reports a broken database.
 				else
 					trailing ??= setTimeout(() => {
 						trailing = undefined;
-						void save().catch(() => {});
+						void save();
 					}, every);
 				if (answer.gone) return answer;
 			} else if (event.type === 'tool_call') answer.toolCalls.push(event.call);
@@ -89,7 +99,60 @@ export async function streamAnswer(
 	} finally {
 		clearTimeout(trailing);
 		// The caller's final write must not race a checkpoint still in flight.
-		await writing.catch(() => {});
+		await writing;
 	}
 	return answer;
+}
+
+/** Whether an error says why storage failed (full, or the connection lost), not just that a write was aborted. */
+const telling = (error: unknown) => isQuotaError(error) || isConnectionLost(error);
+
+/** Keeps the first storage failure, or a later one that says more about why. */
+function noteStorageFailure(answer: StreamedAnswer, error: unknown): void {
+	if (answer.storageError === undefined || (!telling(answer.storageError) && telling(error))) answer.storageError = error;
+}
+
+/** What the row says when storage failed while the answer streamed, or failed to store it at all. */
+export function storageFailureMessage(error: unknown, saved: boolean): string {
+	const reason = describeStorageError(error);
+	return saved
+		? `This answer could not be stored while it was written: ${reason}. The text shown was kept; Retry to ask again.`
+		: `This answer is not saved: ${reason}. It is kept in this tab only (copy it to keep it) and saved as soon as storage works again.`;
+}
+
+/**
+ * The answer's final write. An answer whose checkpoints storage refused is stored as an error
+ * with the reason (the provider's own error, if any, after it). When even this write fails, the
+ * answer is handed to the caller as an `unsaved` event, to keep in memory, and false is returned.
+ */
+export async function settleAnswer(
+	deps: TurnDeps,
+	key: [string, number],
+	answer: StreamedAnswer,
+	onEvent: (event: TurnEvent) => void
+): Promise<boolean> {
+	if (answer.storageError !== undefined) {
+		noteStorageFailure(answer, storageCause(deps.db, answer.storageError));
+		answer.error = [storageFailureMessage(answer.storageError, true), answer.error].filter(Boolean).join(' ');
+		answer.status = 'error';
+	}
+	const changes = {
+		content: answer.content,
+		status: answer.status,
+		...(answer.error ? { error: answer.error } : {}),
+		...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {})
+	};
+	let failure: unknown;
+	try {
+		await updateMessage(deps.db, key, changes);
+		return true;
+	} catch (error) {
+		failure = storageCause(deps.db, error);
+	}
+	if (answer.storageError !== undefined) noteStorageFailure(answer, failure);
+	answer.status = 'error';
+	const cause = answer.storageError ?? failure;
+	answer.error = storageFailureMessage(cause, false);
+	onEvent({ type: 'unsaved', key, text: answer.content, error: answer.error, cause });
+	return false;
 }

@@ -42,5 +42,10 @@ export type TurnEvent =
 	| { type: 'started'; key: [string, number] }
 	| { type: 'text'; key: [string, number]; text: string }
 	| { type: 'finished'; key: [string, number]; status: string }
+	/**
+	 * Storage refused the answer's final write: `text` exists only in memory now. The turn has
+	 * ended; the caller keeps the text (shown, copyable) and stores it once storage works again.
+	 */
+	| { type: 'unsaved'; key: [string, number]; text: string; error: string; cause: unknown }
 	/** A compaction rotated the session: the turn goes on in the child session `to`. */
 	| { type: 'rotated'; from: string; to: string };

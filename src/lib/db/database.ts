@@ -11,6 +11,9 @@ import {
 	type SessionRow,
 	type SettingRow
 } from './schema';
+import { guardedOptions, guardVersion } from './version-guard';
+import { keepConnection } from './connection-loss';
+import { flushUpgrade } from './flush-upgrade';
 
 export const SCHEMA_V1 = {
 	sessions: 'id, session_key, last_activity_at, parent_session_id',
@@ -62,7 +65,8 @@ export class PalimpsestDb extends Dexie {
 	receipts!: EntityTable<ReceiptRow, 'op_id'>;
 
 	constructor(name: string, options?: ConstructorParameters<typeof Dexie>[1]) {
-		super(name, options);
+		let upgraded = false;
+		super(name, guardedOptions(options, (oldVersion) => (upgraded ||= oldVersion > 0)));
 		this.version(1).stores(SCHEMA_V1);
 		this.version(2)
 			.stores(SCHEMA_V2)
@@ -90,6 +94,19 @@ export class PalimpsestDb extends Dexie {
 						row.compaction ??= { ...NO_COMPACTION_STATE };
 					});
 			});
+		// Storage faults: no use under older code than the database's, a dropped connection
+		// reopens on the next use, and a schema upgrade is flushed to disk before first use.
+		guardVersion(this);
+		keepConnection(this);
+		this.on(
+			'ready',
+			() => {
+				if (!upgraded) return;
+				upgraded = false;
+				return flushUpgrade(this.backendDB(), 'settings');
+			},
+			true
+		);
 	}
 }
 

@@ -97,3 +97,22 @@ export async function markInterruptedMessages(
 			.modify({ status: 'incomplete' })
 	);
 }
+
+/** Sessions that have an answer marked `streaming` (found through the status index). */
+export async function listStreamingSessionIds(db: PalimpsestDb): Promise<string[]> {
+	const keys = await db.messages.where('status').equals('streaming').primaryKeys();
+	return [...new Set(keys.map(([sessionId]) => sessionId))];
+}
+
+/**
+ * Marks the session's answers still `streaming` as `incomplete` with `reason`, keeping their
+ * text; rows that finished meanwhile are left as they are. The caller holds the session's work
+ * lock, so no tab is streaming into them. Returns how many rows it marked.
+ */
+export async function markSessionInterrupted(db: PalimpsestDb, sessionId: string, reason: string): Promise<number> {
+	return db.messages
+		.where('[session_id+seq]')
+		.between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey])
+		.filter((row) => row.status === 'streaming')
+		.modify({ status: 'incomplete', error: reason });
+}

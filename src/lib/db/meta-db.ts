@@ -1,6 +1,8 @@
 // The small meta database that lists profiles and remembers the active one. Each profile's
 // user has a stable id, which slash commands receive as `source.user_id`.
 import Dexie, { type EntityTable } from 'dexie';
+import { guardedOptions, guardVersion } from './version-guard';
+import { keepConnection } from './connection-loss';
 
 export interface ProfileRow {
 	/**
@@ -25,8 +27,10 @@ export class MetaDb extends Dexie {
 	meta!: EntityTable<MetaRow, 'key'>;
 
 	constructor(options?: ConstructorParameters<typeof Dexie>[1]) {
-		super('palimpsest-meta', options);
+		super('palimpsest-meta', guardedOptions(options));
 		this.version(1).stores({ profiles: 'name', meta: 'key' });
+		guardVersion(this);
+		keepConnection(this);
 	}
 }
 

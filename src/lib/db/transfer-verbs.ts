@@ -1,6 +1,8 @@
 // Reads for exporting sessions and the one write of an import. An import is a single
-// transaction: it lands whole, or (a full disk, a closed tab) not at all.
+// transaction: it lands whole, or (a full disk, a closed tab) not at all; it is strict, so once
+// it reports success a crash or power cut cannot take it back.
 import { Dexie, type PalimpsestDb } from './database';
+import { strictTwin } from './strict-twin';
 import type { MessageRow, SessionRow } from './schema';
 
 export interface SessionWithMessages {
@@ -43,21 +45,22 @@ export async function writeImportedSessions(
 	onWritten: (done: number, total: number) => void = () => {},
 	batchSize = 5_000
 ): Promise<ImportWrite> {
-	return db.transaction('rw', db.sessions, db.messages, async () => {
-		const present = new Set(await db.sessions.where('id').anyOf(entries.map((e) => e.session.id)).primaryKeys());
+	const strict = strictTwin(db);
+	return strict.transaction('rw', strict.sessions, strict.messages, async () => {
+		const present = new Set(await strict.sessions.where('id').anyOf(entries.map((e) => e.session.id)).primaryKeys());
 		const added = entries.filter((e) => !present.has(e.session.id));
 		const skipped = entries.filter((e) => present.has(e.session.id));
-		await db.sessions.bulkAdd(added.map((e) => e.session));
+		await strict.sessions.bulkAdd(added.map((e) => e.session));
 		// Message rows left by a session that no longer exists would show up in the new one.
 		await Promise.all(
 			added.map((e) =>
-				db.messages.where('[session_id+seq]').between([e.session.id, Dexie.minKey], [e.session.id, Dexie.maxKey]).delete()
+				strict.messages.where('[session_id+seq]').between([e.session.id, Dexie.minKey], [e.session.id, Dexie.maxKey]).delete()
 			)
 		);
 		const rows = added.flatMap((e) => e.messages);
 		onWritten(0, rows.length);
 		for (let start = 0; start < rows.length; start += batchSize) {
-			await db.messages.bulkAdd(rows.slice(start, start + batchSize));
+			await strict.messages.bulkAdd(rows.slice(start, start + batchSize));
 			onWritten(Math.min(rows.length, start + batchSize), rows.length);
 		}
 		return { added, skipped };

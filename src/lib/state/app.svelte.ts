@@ -1,8 +1,12 @@
-// The root store: opens the active profile at start-up, repairs answers a closed tab left
-// streaming, and builds the stores the UI reads.
+// The root store: opens the active profile at start-up (or says why it cannot, see
+// StartupFailure), repairs answers a closed tab left streaming, and builds the stores the UI reads.
 import { goto } from '$app/navigation';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
-import { markInterruptedMessages } from '../db/message-verbs';
+import { probeConnection } from '../db/connection-loss';
+import { onDatabaseOutdated, onUpgradeBlocked } from '../db/version-guard';
+import { watchInterruptedAnswers } from '../sessions/repair-interrupted';
+import type { StartupFailure } from './startup-failure';
+import type { StartupRescue } from './startup-rescue.svelte';
 import { loadActiveProfile, MetaDb, type ProfileRow } from '../db/meta-db';
 import { HookBus } from '../hooks/hook-bus';
 import { resolveTimeoutMs } from '../hooks/timeouts';
@@ -14,7 +18,6 @@ import { ToolRegistry } from '../plugins/plugin-tools';
 import { createBuiltinHost } from './command-host';
 import { PluginsState } from './plugins.svelte';
 import { ChatState } from './chat.svelte';
-import { busySessions } from '../sessions/work-lock';
 import { createServices, type Services } from './services';
 import { ConfirmState } from './confirm.svelte';
 import { MaintenanceState } from './maintenance.svelte';
@@ -28,8 +31,13 @@ import { watchDeletion } from '../db/watch-deletion';
 import { StoragePersistence } from './storage-persistence.svelte';
 
 export class AppState {
-	status = $state<'loading' | 'ready' | 'failed'>('loading');
-	error = $state('');
+	/** 'blocked': this tab's upgrade of the data waits for another tab to close it. */
+	status = $state<'loading' | 'blocked' | 'ready' | 'failed'>('loading');
+	/** Why the data cannot be opened (failed) or not yet (blocked), with the page's actions. */
+	failure = $state.raw<StartupFailure | null>(null);
+	rescue = $state.raw<StartupRescue | null>(null);
+	/** Another tab upgraded the data to a newer version: this tab closed its connection and must reload. */
+	outdated = $state(false);
 	services!: Services;
 	settings!: SettingsState;
 	sessions!: SessionsState;
@@ -47,18 +55,45 @@ export class AppState {
 	#stops: Array<() => void> = [];
 
 	async start(): Promise<void> {
+		let stage: 'meta' | 'profile' = 'meta';
+		let profileName: string | null = null;
+		// The failure page's code loads only when it is needed: it is no part of a normal start.
+		const fail = async (describe: (words: typeof import('./startup-failure')) => StartupFailure) => {
+			try {
+				const [words, { StartupRescue }] = await Promise.all([import('./startup-failure'), import('./startup-rescue.svelte')]);
+				const failure = describe(words);
+				this.failure = failure;
+				this.rescue = new StartupRescue(failure);
+			} catch (error) {
+				// Not even the page that explains could load (offline, before the app was cached).
+				console.error(error);
+			}
+		};
+		this.#stops.push(
+			onUpgradeBlocked(async () => {
+				if (this.status !== 'loading') return;
+				await fail((words) => words.blockedFailure(stage, profileName));
+				if (this.status === 'loading') this.status = 'blocked';
+			}),
+			onDatabaseOutdated(() => (this.outdated = true))
+		);
 		try {
 			const meta = new MetaDb();
 			const profile = await loadActiveProfile(meta);
+			stage = 'profile';
+			profileName = profile.name;
 			const db = openProfileDb(profile.name);
 			await db.open();
-			await markInterruptedMessages(db, (await busySessions(profile.name)).working);
+			this.failure = this.rescue = null;
 			this.#build(db, profile);
 			this.#buildProfiles(meta, db, profile);
 			this.status = 'ready';
 			void this.persistence.check();
+			// Answers a closed tab left streaming, now and from now on; a repair that fails never stops the app.
+			this.#stops.push(watchInterruptedAnswers({ db, profile: profile.name }, { skip: (id) => this.chat.unsaved.hasSession(id) }));
+			this.#stops.push(watchReturn(() => Promise.all([probeConnection(db, 'settings'), probeConnection(meta, 'meta')])));
 		} catch (error) {
-			this.error = describeStartupError(error);
+			await fail((words) => words.describeStartupFailure(error, stage, profileName));
 			this.status = 'failed';
 		}
 	}
@@ -154,15 +189,16 @@ function watchPageExit(onExit: () => void, onReturn: () => void): () => void {
 	};
 }
 
-function describeStartupError(error: unknown): string {
-	const message = error instanceof Error ? error.message : String(error);
-	if (/QuotaExceeded|quota/i.test(message)) {
-		return 'The browser refused to store data (storage quota exceeded). Free some space and reload.';
-	}
-	if (/InvalidState|not allowed|SecurityError/i.test(message)) {
-		return 'This browser does not allow local storage here (private mode or blocked site data), so Palimpsest cannot keep your sessions.';
-	}
-	return `Palimpsest could not open its local database: ${message}`;
+/**
+ * Calls `onReturn` when the tab is shown again: a browser may drop a background tab's database
+ * connection, and finding that out now replaces it before the user's next action needs it.
+ */
+function watchReturn(onReturn: () => unknown): () => void {
+	const onVisibility = () => {
+		if (document.visibilityState === 'visible') void onReturn();
+	};
+	document.addEventListener('visibilitychange', onVisibility);
+	return () => document.removeEventListener('visibilitychange', onVisibility);
 }
 
 export const app = new AppState();

@@ -12,11 +12,12 @@ import { createSession, finalizeSession } from '../sessions/session-lifecycle';
 import { setSessionModel } from '../sessions/edit-session';
 import type { Services } from './services';
 import { parseCommand } from '../commands/parse-command';
-import { describeError, throttle } from './turn-helpers';
+import { describeError, STORAGE_FULL_MESSAGE, throttle } from './turn-helpers';
 import { holdOpenLock, isWorkLockHeld, localWork, withWorkLock } from '../sessions/work-lock';
 import { runTypedCommand } from './command-host';
 import { goto } from '$app/navigation';
 import type { CompactionsState } from './compaction.svelte';
+import { UnsavedAnswers } from './unsaved-answers.svelte';
 
 const LIVE_RENDER_MS = 50;
 /** The meter counts what is being typed once typing pauses this long. */
@@ -46,6 +47,10 @@ export class ChatState {
 	compacted = new SvelteMap<string, MessageRow[]>();
 	/** Tokens of the text in the Message box (counted in the worker, debounced). */
 	draftTokens = $state(0);
+	/** Answers storage refused to keep: shown from memory, with Copy, until a write lands. */
+	unsaved: UnsavedAnswers;
+	/** The open session's rows as the transcript shows them (unsaved answers in place). */
+	shown = $derived.by(() => this.unsaved.overlay(this.messages));
 	#services: Services;
 	#compactions: CompactionsState;
 	/** Stored sessions opened in this tab that have not had a turn yet (the hygiene check). Not shown, so not reactive. */
@@ -73,6 +78,7 @@ export class ChatState {
 	constructor(services: Services, compactions: CompactionsState) {
 		this.#services = services;
 		this.#compactions = compactions;
+		this.unsaved = new UnsavedAnswers(services.db);
 	}
 
 	#countDraft(text: string): void {
@@ -158,6 +164,7 @@ export class ChatState {
 	close(): void {
 		this.#stop?.();
 		this.#releaseOpen();
+		this.unsaved.stop();
 	}
 
 	/** The session a message goes to: the open one, or a new one for the draft view. */
@@ -266,6 +273,13 @@ export class ChatState {
 			if (event.type === 'text') showText(liveKey(event.key), event.text);
 			// The stored row takes over once its status leaves 'streaming' (see MessageView).
 			if (event.type === 'finished') showText.cancel();
+			// Storage refused the answer: keep it here, shown and copyable, until it can be stored.
+			if (event.type === 'unsaved') {
+				showText.cancel();
+				this.unsaved.keep(event);
+				// A full disk also gets the chat's notice, with its Export button.
+				if (this.sessionId === event.key[0] && describeError(event.cause) === STORAGE_FULL_MESSAGE) this.error = STORAGE_FULL_MESSAGE;
+			}
 			// The thread continues in a child session: it is busy too, and the view follows it.
 			if (event.type === 'rotated') {
 				finishedIn = event.to;
@@ -301,7 +315,8 @@ export class ChatState {
 				this.running.delete(id);
 				for (const key of [...this.live.keys()]) if (key.startsWith(`${id}:`)) this.live.delete(key);
 			}
-			await this.#services.refreshTokens(finishedIn);
+			// A token count that cannot be read or stored (storage full or lost) is no failure of the turn.
+			await this.#services.refreshTokens(finishedIn).catch(() => {});
 		}
 		// After a finished answer, with the lock released: prune, micro-compact or summarise when due.
 		if (completed) void this.#compactions.idle(finishedIn);

@@ -1,4 +1,5 @@
 // Small helpers of the chat store: throttled live text and error wording.
+import { isQuotaError } from '../db/storage-errors';
 
 /** Calls `fn` at most once per `ms` with the latest arguments; `cancel` drops a pending call. */
 export function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number) {
@@ -25,10 +26,7 @@ export const STORAGE_FULL_MESSAGE =
 
 /** A user-facing sentence for a failure, with the storage cases spelled out. */
 export function describeError(error: unknown): string {
-	const name = error instanceof Error ? error.name : '';
-	const message = error instanceof Error ? error.message : String(error);
-	if (name === 'QuotaExceededError' || /quota/i.test(message)) {
-		return STORAGE_FULL_MESSAGE;
-	}
-	return message;
+	// A full disk can also come as an I/O error that says so (Chromium), wrapped by Dexie.
+	if (isQuotaError(error)) return STORAGE_FULL_MESSAGE;
+	return error instanceof Error ? error.message : String(error);
 }

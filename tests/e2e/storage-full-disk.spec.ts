@@ -1,0 +1,57 @@
+// The same as storage-full.spec.ts with a real full disk: Chromium's profile lives on a small
+// tmpfs that a filler process fills to the last byte while an answer streams. Chromium then fails the
+// write with an I/O error ("FILE_ERROR_NO_SPACE") and closes every connection to the database,
+// which the app must survive: the answer goes on in memory, and once the disk has room again the
+// connection is opened anew and the answer stored. Skipped where the machine does not allow
+// mounting a disk in a private namespace.
+// Service workers are blocked here: with one registered, this Chromium answers the full disk by
+// deleting its service-worker storage and, with it, the origin's IndexedDB (persistent storage
+// granted or not), which no page code can prevent; this test is about what the app does.
+import { expect, test } from '@playwright/test';
+import { LONG_PROMPT, assistantMessages, messageBody, messageText, newSession, sendAndWait, sendMessage, sessionLinks, waitForAnswer } from './helpers';
+import { canMountSmallDisk, launchOnSmallDisk } from './small-disk';
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+test('a disk that fills while an answer streams loses nothing stored, says so plainly, and the app works again once there is room', async ({
+	baseURL
+}) => {
+	test.skip(!canMountSmallDisk(), 'This machine does not allow mounting a small disk in a private namespace.');
+	const disk = await launchOnSmallDisk({ sizeMb: 64, baseURL: baseURL!, args: ['--no-sandbox', '--disable-gpu'], serviceWorkers: 'block' });
+	try {
+		const page = disk.context.pages()[0] ?? (await disk.context.newPage());
+		await page.goto('/');
+		await sendAndWait(page, 'echo: saved before the disk filled up');
+		await newSession(page);
+		await sendMessage(page, LONG_PROMPT);
+		const answer = assistantMessages(page).last();
+		await expect.poll(async () => (await messageText(answer)).length).toBeGreaterThan(200);
+
+		await disk.fill();
+		const atFill = (await messageText(answer)).length;
+		await expect.poll(async () => (await messageText(answer)).length).toBeGreaterThan(atFill + 1000);
+		await expect(answer).toHaveAttribute('data-status', 'error', { timeout: 30_000 });
+		const shown = await messageText(answer);
+		expect(words(shown)).toBeGreaterThan(2900);
+		await expect(answer).toContainText('This answer is not saved: storage is full');
+		await expect(answer.getByRole('button', { name: 'Copy' })).toBeVisible();
+		await expect(answer.getByRole('button', { name: 'Retry' })).toBeVisible();
+		await expect(page.getByRole('alert')).toContainText('storage is full');
+
+		await disk.free();
+		await expect(answer.getByRole('button', { name: 'Copy' })).toHaveCount(0, { timeout: 20_000 });
+		await expect(answer).toContainText('could not be stored while it was written: storage is full');
+		await page.reload();
+		const stored = assistantMessages(page).last();
+		await expect(stored).toHaveAttribute('data-status', 'error');
+		expect(await messageText(stored)).toBe(shown);
+		await expect(sessionLinks(page)).toHaveCount(2);
+		await sessionLinks(page).filter({ hasText: 'echo: saved before the disk filled up' }).click();
+		await expect(messageBody(assistantMessages(page))).toHaveText(['saved before the disk filled up']);
+		await sessionLinks(page).filter({ hasText: LONG_PROMPT }).click();
+		await assistantMessages(page).last().getByRole('button', { name: 'Retry' }).click();
+		await waitForAnswer(page, 'complete', 30_000);
+	} finally {
+		await disk.close();
+	}
+});
