@@ -1365,7 +1365,7 @@ function createTestKit(options = {}) {
 		context(pluginId, contextOptions = {}) {
 			return start(pluginId, null, contextOptions.storage).plugin;
 		},
-		fire(name, fields = {}) {
+		async fire(name, fields = {}) {
 			assertHookName(name);
 			return bus.fire(name, {
 				...samplePayload(name),

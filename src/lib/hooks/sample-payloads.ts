@@ -63,9 +63,9 @@ const SAMPLES: Samples = {
 	on_session_delete: (session_id) => ({ session_id, reason: 'delete', profile: 'default', sessions_dir: null })
 };
 
-/** Fields a hook's payload may carry that its sample leaves out, with when they appear. */
-export const OPTIONAL_FIELDS: Partial<Record<HookName, string>> = {
-	on_session_delete: 'deleted_ids (string[]): every removed session, present only when more than one went'
+/** Fields a hook's payload may carry that its sample leaves out: field → its type and when it appears. */
+export const OPTIONAL_FIELDS: Partial<Record<HookName, Record<string, string>>> = {
+	on_session_delete: { deleted_ids: 'string[]: every removed session, present only when more than one went' }
 };
 
 /** Every documented field of `name`'s payload, made up, for `session_id`. */

@@ -6,12 +6,14 @@ import { addPlugin, clearHookLog, getPlugin, listPlugins, recentHookLog, removeP
 import type { HookLogRow, PluginRow } from '../db/schema';
 import { watch } from '../db/watch';
 import type { HookBus } from '../hooks/hook-bus';
+import type { HookCallDetail } from '../hooks/run-hook';
 import { waitAtMost } from '../hooks/timeouts';
 import { describeError } from './turn-helpers';
 import { normalizePin } from '../plugins/fetch-plugin-source';
 import type { Registered } from '../plugins/plugin-context';
 import type { PluginHost } from '../plugins/plugin-host';
 import { pluginIdFromUrl, resolvePluginUrl } from '../plugins/plugin-url';
+import { PluginInspector } from './plugin-inspector';
 
 export interface PluginStatus {
 	state: 'loading' | 'loaded' | 'disabled' | 'failed' | 'safe';
@@ -50,12 +52,22 @@ export class PluginsState {
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
 	#instances = new Map<string, number>();
 	#hooks: HookBus;
+	/** Test events, storage, ctx.log lines and call details, for plugin authors. */
+	readonly inspector: PluginInspector;
 
-	constructor(parts: { db: PalimpsestDb; host: PluginHost; hooks: HookBus; safeMode: boolean }) {
+	constructor(parts: {
+		db: PalimpsestDb;
+		host: PluginHost;
+		hooks: HookBus;
+		safeMode: boolean;
+		/** The details of a hook call made in this tab (see createHookLogWriter). */
+		hookDetails?: (callId: string) => HookCallDetail | undefined;
+	}) {
 		this.#db = parts.db;
 		this.#host = parts.host;
 		this.#hooks = parts.hooks;
 		this.safeMode = parts.safeMode;
+		this.inspector = new PluginInspector({ db: parts.db, hooks: parts.hooks, logBook: parts.host.logBook, details: parts.hookDetails });
 	}
 
 	start(): () => void {
@@ -167,6 +179,7 @@ export class PluginsState {
 
 	async remove(id: string): Promise<void> {
 		this.#host.unload(id);
+		this.#host.logBook.clear(id);
 		this.status.delete(id);
 		await removePlugin(this.#db, id);
 	}

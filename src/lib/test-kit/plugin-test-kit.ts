@@ -137,7 +137,8 @@ export function createTestKit(options: TestKitOptions = {}): TestKit {
 		context(pluginId, contextOptions = {}) {
 			return start(pluginId, null, contextOptions.storage).plugin;
 		},
-		fire(name, fields = {}) {
+		// Async, so an unknown name rejects like every other failure instead of throwing.
+		async fire(name, fields = {}) {
 			assertHookName(name);
 			return bus.fire(name, { ...samplePayload(name), ...fields });
 		},
