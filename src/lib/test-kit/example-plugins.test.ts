@@ -21,56 +21,76 @@ async function start(name: keyof typeof MODULES) {
 	};
 }
 
-/** The context a pre_llm_call adds for the session. */
-const injected = async (kit: TestKit, session_id: string) => (await kit.fire('pre_llm_call', { session_id })).context;
+/** The n-th user turn of a session: a new message on a longer history each time. */
+function turn(session_id: string, n: number) {
+	const history = Array.from({ length: 2 * n }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i}` }) as const);
+	return { session_id, user_message: `question ${n}`, conversation_history: history };
+}
+
+/** The context pre_llm_call adds to the n-th turn of the session ('' for none). */
+const injected = async (kit: TestKit, session_id: string, n: number) => (await kit.fire('pre_llm_call', turn(session_id, n))).context;
 
 describe('static/plugins/conventions.js', () => {
 	it('has the manifest and hooks the guide describes', async () => {
 		const { plugin } = await start('conventions');
-		expect(plugin.manifest).toMatchObject({ name: 'conventions', version: '1.0.0' });
+		expect(plugin.manifest).toMatchObject({ name: 'conventions', version: '1.1.0' });
 		expect(plugin.manifest?.description).toBeTruthy();
 		expect([...plugin.registered.hooks].sort()).toEqual(['on_session_delete', 'post_compaction', 'post_llm_call', 'pre_llm_call']);
 	});
 
 	it('injects the conventions after a compaction until a turn completes, and not before or again', async () => {
 		const { kit, allOk } = await start('conventions');
-		expect(await injected(kit, 's1')).toBe('');
+		expect(await injected(kit, 's1', 1)).toBe('');
 		await kit.fire('post_llm_call', { session_id: 's1' });
 
 		await kit.fire('post_compaction', { session_id: 's1' });
-		const first = await kit.fire('pre_llm_call', { session_id: 's1' });
+		const first = await kit.fire('pre_llm_call', turn('s1', 2));
 		expect(first.injected).toEqual([{ plugin_id: 'conventions', text: expect.stringMatching(/conventions/i) }]);
 		expect(first.calls[0].result).toMatch(/^added context \(\d+ chars\): "Team conventions/);
 		await kit.fire('post_llm_call', { session_id: 's1' });
 
-		expect(await injected(kit, 's1')).toBe('');
+		expect(await injected(kit, 's1', 3)).toBe('');
 		allOk();
 	});
 
-	it('injects again when the turn that carried them failed or was stopped (Retry)', async () => {
+	it('injects again when the turn that carried them failed or was stopped, and on its Retry', async () => {
 		const { kit, allOk } = await start('conventions');
 		await kit.fire('post_compaction', { session_id: 's1' });
 		// No post_llm_call: the turn failed or was stopped, so the model never answered with them.
-		expect(await injected(kit, 's1')).toMatch(/conventions/);
-		expect(await injected(kit, 's1')).toMatch(/conventions/);
+		expect(await injected(kit, 's1', 1)).toMatch(/conventions/);
+		expect(await injected(kit, 's1', 1)).toMatch(/conventions/);
 		await kit.fire('post_llm_call', { session_id: 's1' });
-		expect(await injected(kit, 's1')).toBe('');
+		expect(await injected(kit, 's1', 2)).toBe('');
 		allOk();
 	});
 
-	it('keeps the mark of a compaction made during a turn past that turn’s completion', async () => {
+	it('carries them again on Retry of the completed turn that carried them, and not after the next turn', async () => {
+		const { kit, allOk } = await start('conventions');
+		await kit.fire('post_compaction', { session_id: 's1' });
+		expect(await injected(kit, 's1', 4)).toMatch(/conventions/);
+		await kit.fire('post_llm_call', { session_id: 's1' });
+		// Retry asks the same message on the same history: the retried request is the one that carried them.
+		expect(await injected(kit, 's1', 4)).toMatch(/conventions/);
+		await kit.fire('post_llm_call', { session_id: 's1' });
+		expect(await injected(kit, 's1', 4)).toMatch(/conventions/);
+		expect(await injected(kit, 's1', 5)).toBe('');
+		expect(await injected(kit, 's1', 4)).toBe('');
+		allOk();
+	});
+
+	it('keeps the mark of a compaction made during or after a turn past that turn’s completion', async () => {
 		const { kit, allOk } = await start('conventions');
 		// A turn with nothing to inject, compacted mid-way (after a tool result).
-		expect(await injected(kit, 's1')).toBe('');
+		expect(await injected(kit, 's1', 1)).toBe('');
 		await kit.fire('post_compaction', { session_id: 's1', reason: 'post_tool' });
 		await kit.fire('post_llm_call', { session_id: 's1' });
-		expect(await injected(kit, 's1')).not.toBe('');
-		// A turn that carried them, compacted again mid-way: the newer mark stays.
-		await kit.fire('post_compaction', { session_id: 's1', reason: 'post_tool' });
+		expect(await injected(kit, 's1', 2)).not.toBe('');
+		// A turn that carried them, compacted again by the idle pass before its post_llm_call: the newer mark stays.
+		await kit.fire('post_compaction', { session_id: 's1', reason: 'between_turns' });
 		await kit.fire('post_llm_call', { session_id: 's1' });
-		expect(await injected(kit, 's1')).not.toBe('');
+		expect(await injected(kit, 's1', 3)).not.toBe('');
 		await kit.fire('post_llm_call', { session_id: 's1' });
-		expect(await injected(kit, 's1')).toBe('');
+		expect(await injected(kit, 's1', 4)).toBe('');
 		allOk();
 	});
 
@@ -78,11 +98,13 @@ describe('static/plugins/conventions.js', () => {
 		const { kit, plugin, allOk } = await start('conventions');
 		await kit.fire('post_compaction', { session_id: 's1' });
 		expect(Object.keys(plugin.stored())).toEqual(['pending:s1']);
-		expect(await injected(kit, 's2')).toBe('');
+		expect(await injected(kit, 's2', 1)).toBe('');
 		await kit.fire('post_llm_call', { session_id: 's2' });
-		expect(await injected(kit, 's1')).not.toBe('');
+		expect(await injected(kit, 's1', 1)).not.toBe('');
 		expect(Object.keys(plugin.stored())).toEqual(['pending:s1']);
 		await kit.fire('post_llm_call', { session_id: 's1' });
+		expect(plugin.stored()).toEqual({ 'carried:s1': { user_message: 'question 1', history_length: 2 } });
+		await injected(kit, 's1', 2);
 		expect(plugin.stored()).toEqual({});
 		allOk();
 	});
@@ -90,19 +112,21 @@ describe('static/plugins/conventions.js', () => {
 	it('follows a rotation: the mark is on the session that continues', async () => {
 		const { kit, allOk } = await start('conventions');
 		await kit.fire('post_compaction', { session_id: 'child', old_session_id: 'parent' });
-		expect(await injected(kit, 'parent')).toBe('');
-		expect(await injected(kit, 'child')).not.toBe('');
+		expect(await injected(kit, 'parent', 1)).toBe('');
+		expect(await injected(kit, 'child', 1)).not.toBe('');
 		allOk();
 	});
 
 	it('drops the marks of deleted sessions, with or without deleted_ids, and keeps archived ones', async () => {
 		const { kit, plugin, allOk } = await start('conventions');
 		for (const id of ['a', 'b', 'c', 'd', 'e']) await kit.fire('post_compaction', { session_id: id });
+		await injected(kit, 'b', 1);
+		await kit.fire('post_llm_call', { session_id: 'b' });
 		await kit.fire('on_session_delete', { session_id: 'a', deleted_ids: ['a', 'b'] });
 		await kit.fire('on_session_delete', { session_id: 'c', reason: 'empty_sweep' });
 		await kit.fire('on_session_delete', { session_id: 'e', reason: 'archive' });
 		expect(Object.keys(plugin.stored())).toEqual(['pending:d', 'pending:e']);
-		expect(await injected(kit, 'a')).toBe('');
+		expect(await injected(kit, 'a', 1)).toBe('');
 		allOk();
 	});
 });

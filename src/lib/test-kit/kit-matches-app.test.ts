@@ -31,7 +31,7 @@ interface Case {
 
 const CASES: Case[] = [
 	{
-		name: 'conventions: re-injects after a compaction until a turn completes, again on Retry',
+		name: 'conventions: re-injects after a compaction until a turn completes, again on Retry, not on the next turn',
 		plugins: { conventions: example('conventions') },
 		events: [
 			['pre_llm_call', { session_id: 's1' }],
@@ -39,7 +39,7 @@ const CASES: Case[] = [
 			['pre_llm_call', { session_id: 's1' }],
 			['pre_llm_call', { session_id: 's1' }],
 			['post_llm_call', { session_id: 's1' }],
-			['pre_llm_call', { session_id: 's1' }],
+			['pre_llm_call', { session_id: 's1', user_message: 'next', conversation_history: [] }],
 			['post_compaction', { session_id: 's2' }],
 			['on_session_delete', { session_id: 's2', reason: 'archive' }],
 			['post_compaction', { session_id: 's3' }],
