@@ -25,7 +25,8 @@ afterEach(async () => {
 });
 
 async function withConventions() {
-	const t = makeHost(1000);
+	// A generous hook timeout: a loaded machine must not turn a slow storage write into a skipped plugin.
+	const t = makeHost(10_000);
 	close = async () => (t.db.close(), await t.close());
 	const url = 'https://plugins.test/conventions.js';
 	t.served[url] = { body: readFileSync(resolve(ROOT, 'static/plugins/conventions.js'), 'utf8') };

@@ -25,7 +25,7 @@ interface Case {
 	/** Plugin id → source, in load order. */
 	plugins: Record<string, string>;
 	events: Event[];
-	/** Hook timeout in seconds (default 1). */
+	/** Hook timeout in seconds (default 10: generous, so a loaded machine cannot cut a callback off). */
 	timeout?: number;
 }
 
@@ -138,7 +138,7 @@ const comparable = (entry: HookLogEntry) => {
 
 async function runInApp(c: Case): Promise<Observed> {
 	const calls: HookLogEntry[] = [];
-	const t = makeHost((c.timeout ?? 1) * 1000, { record: (entry) => calls.push(entry) });
+	const t = makeHost((c.timeout ?? 10) * 1000, { record: (entry) => calls.push(entry) });
 	onTestFinished(() => t.close());
 	const loads: Record<string, string> = {};
 	for (const [id, source] of Object.entries(c.plugins)) {
@@ -167,7 +167,7 @@ async function runInApp(c: Case): Promise<Observed> {
 }
 
 async function runInKit(c: Case): Promise<Observed> {
-	const kit = createTestKit({ timeoutSeconds: c.timeout ?? 1 });
+	const kit = createTestKit({ timeoutSeconds: c.timeout ?? 10 });
 	const loads: Record<string, string> = {};
 	const loaded: Record<string, { stored(): Record<string, unknown> }> = {};
 	for (const [id, source] of Object.entries(c.plugins)) {
