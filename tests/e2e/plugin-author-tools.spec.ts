@@ -125,10 +125,11 @@ test('each row shows what its plugin stored and logged, live', async ({ page }) 
 test('the test kit is served beside plugin-api.d.ts and runs a plugin in the browser', async ({ page }) => {
 	await openApp(page);
 	const outcome = await page.evaluate(async () => {
-		const kitUrl = '/plugin-test-kit.js';
+		// Imported by the page from the app's own origin, as an author's browser test would.
+		const [kitUrl, pluginUrl] = ['/plugin-test-kit.js', '/plugins/conventions.js'];
 		const { createTestKit } = await import(/* @vite-ignore */ kitUrl);
 		const kit = createTestKit();
-		const plugin = await kit.load(await import(/* @vite-ignore */ '/plugins/conventions.js'), { plugin_id: 'conventions' });
+		const plugin = await kit.load(await import(/* @vite-ignore */ pluginUrl), { plugin_id: 'conventions' });
 		await kit.fire('post_compaction', { session_id: 's1' });
 		const turn = await kit.fire('pre_llm_call', { session_id: 's1' });
 		let refused = '';

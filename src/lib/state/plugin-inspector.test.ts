@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookLogEntry } from '../hooks/run-hook';
 import { makeHost } from '../plugins/test-host';
 import { createHookLogWriter } from '../plugins/hook-log-writer';
-import { PluginInspector } from './plugin-inspector';
+import { PluginInspector, type PluginLogLine, type StorageView } from './plugin-inspector';
 
 const MEMORY = `export function register(ctx) {
 	ctx.register_hook('post_compaction', async ({ session_id }) => {
@@ -95,8 +95,8 @@ describe('the storage and log views', () => {
 	it('follow what the plugin stores and logs, as it happens', async () => {
 		const empty = await next((on) => inspector.watchStorage('memory', on), () => true);
 		expect(empty).toEqual({ total: 0, entries: [] });
-		const stored = next((on) => inspector.watchStorage('memory', on), (view) => view.total > 0);
-		const logged = next((on) => inspector.followLog('memory', on), (lines) => lines.length > 0);
+		const stored = next<StorageView>((on) => inspector.watchStorage('memory', on), (view) => view.total > 0);
+		const logged = next<PluginLogLine[]>((on) => inspector.followLog('memory', on), (lines) => lines.length > 0);
 		await inspector.sendTestEvent('memory', 'post_compaction', JSON.stringify({ session_id: 's9' }));
 		expect(await stored).toEqual({ total: 1, entries: [{ key: 'pending:s9', value: '{\n  marked: true\n}' }] });
 		expect(await logged).toEqual([expect.objectContaining({ level: 'info', text: 'marked s9 { at: 1 }' })]);
