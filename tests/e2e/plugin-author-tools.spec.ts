@@ -41,7 +41,7 @@ test('Send test event reaches only the chosen plugin, and the row and the Hook l
 	const { form, sessionId } = await openTestEvent(conventions, 'post_compaction');
 	expect(sessionId).toMatch(/^test-[0-9a-f]+$/);
 	await expect(form.getByRole('textbox', { name: 'Payload' })).toHaveValue(/"kind": "summarize"/);
-	await form.getByRole('button', { name: 'Send' }).click();
+	await form.getByRole('button', { name: 'Send event' }).click();
 	const result = form.getByRole('status', { name: 'Test event result' });
 	await expect(result).toContainText('post_compaction: Delivered.');
 	await expect(result).toContainText('ok in');
@@ -62,7 +62,7 @@ test('Send test event reaches only the chosen plugin, and the row and the Hook l
 	await openTestEvent(conventions, 'pre_llm_call');
 	const payload = form.getByRole('textbox', { name: 'Payload' });
 	await payload.fill((await payload.inputValue()).replace(/"session_id": "[^"]+"/, `"session_id": "${sessionId}"`));
-	await form.getByRole('button', { name: 'Send' }).click();
+	await form.getByRole('button', { name: 'Send event' }).click();
 	await expect(result).toContainText(/pre_llm_call: Would add \d+ characters of context to the message\./);
 	await expect(result).toContainText('added context (');
 	const injected = hookLogRows(page, 'conventions', 'ok').filter({ has: page.getByRole('cell', { name: 'pre_llm_call (test)', exact: true }) });
@@ -74,7 +74,7 @@ test('Send test event reaches only the chosen plugin, and the row and the Hook l
 
 	// A payload that is not JSON is refused with the reason; nothing is sent.
 	await payload.fill('{ not json');
-	await form.getByRole('button', { name: 'Send' }).click();
+	await form.getByRole('button', { name: 'Send event' }).click();
 	await expect(form.getByRole('alert')).toContainText('The payload is not valid JSON');
 	await expect(injected).toHaveCount(1);
 });
@@ -117,7 +117,7 @@ test('each row shows what its plugin stored and logged, live', async ({ page }) 
 	await careless.getByRole('button', { name: 'Show storage' }).click();
 	await careless.getByRole('button', { name: 'Show log' }).click();
 	const { form, sessionId } = await openTestEvent(careless, 'post_compaction');
-	await form.getByRole('button', { name: 'Send' }).click();
+	await form.getByRole('button', { name: 'Send event' }).click();
 	await expect(storageOf(page, 'careless')).toContainText(`seen:${sessionId}`);
 	await expect(page.getByRole('region', { name: 'Log of careless' })).toContainText(`info post_compaction for ${sessionId}`);
 });
