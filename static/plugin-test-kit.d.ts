@@ -8,8 +8,13 @@ import type { CommandContext, HookKind, HookName, HookPayload, PluginContext, Pl
 export interface TestKitOptions {
 	/** The `plugins.hook_callback_timeout` setting in seconds: 30 by default, 0 = off. */
 	timeoutSeconds?: number;
-	/** Where the kit reports plugin failures and timeouts; by default nowhere (see `calls`). */
+	/**
+	 * Where the kit says so when a call ends in a warning, an error, a timeout or a skip (every
+	 * call is in `calls` too): `console` by default, so a failing test shows why.
+	 */
 	logger?: { warn(message: string, ...details: unknown[]): void };
+	/** Say nothing about such calls (for tests that cause them on purpose). */
+	quiet?: boolean;
 	/** Also print each `ctx.log` line to the console. */
 	echoLogs?: boolean;
 }

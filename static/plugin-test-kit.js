@@ -1290,12 +1290,25 @@ function pluginIdFromUrl(url, taken) {
 	return id;
 }
 // src/lib/test-kit/plugin-test-kit.ts
+var PROBLEMS = /* @__PURE__ */ new Set([
+	"warning",
+	"error",
+	"timeout",
+	"skipped"
+]);
 function createTestKit(options = {}) {
 	const calls = [];
+	const reporter = options.quiet ? { warn: () => {} } : options.logger ?? console;
+	const record = (entry) => {
+		calls.push(entry);
+		if (!PROBLEMS.has(entry.outcome)) return;
+		const what = entry.warning ?? entry.error ?? "";
+		reporter.warn(`[plugin test kit] ${entry.plugin_id} ${entry.hook}: ${entry.outcome}${what ? `: ${what}` : ""}`);
+	};
 	const bus = new HookBus({
 		timeoutSeconds: () => options.timeoutSeconds ?? 30,
-		record: (entry) => calls.push(entry),
-		logger: options.logger ?? { warn: () => {} }
+		record,
+		logger: { warn: () => {} }
 	});
 	const commands = new CommandRegistry(bus);
 	const tools = new ToolRegistry(bus);

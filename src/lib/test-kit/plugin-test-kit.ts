@@ -17,8 +17,13 @@ import { readPluginModule } from '../plugins/read-plugin-module';
 export interface TestKitOptions {
 	/** The `plugins.hook_callback_timeout` setting in seconds: 30 by default, 0 = off. */
 	timeoutSeconds?: number;
-	/** Where the kit reports plugin failures and timeouts; by default nowhere (see `calls`). */
+	/**
+	 * Where the kit says so when a call ends in a warning, an error, a timeout or a skip (every
+	 * call is in `calls` too): `console` by default, so a failing test shows why.
+	 */
 	logger?: HookLogger;
+	/** Say nothing about such calls (for tests that cause them on purpose). */
+	quiet?: boolean;
 	/** Also print each `ctx.log` line to the console. */
 	echoLogs?: boolean;
 }
@@ -69,10 +74,19 @@ export interface TestKit {
 	settled(): Promise<void>;
 }
 
+const PROBLEMS = new Set(['warning', 'error', 'timeout', 'skipped']);
+
 export function createTestKit(options: TestKitOptions = {}): TestKit {
 	const calls: HookLogEntry[] = [];
-	const logger = options.logger ?? { warn: () => {} };
-	const bus = new HookBus({ timeoutSeconds: () => options.timeoutSeconds ?? 30, record: (entry) => calls.push(entry), logger });
+	const reporter: HookLogger = options.quiet ? { warn: () => {} } : (options.logger ?? console);
+	const record = (entry: HookLogEntry) => {
+		calls.push(entry);
+		if (!PROBLEMS.has(entry.outcome)) return;
+		const what = entry.warning ?? entry.error ?? '';
+		reporter.warn(`[plugin test kit] ${entry.plugin_id} ${entry.hook}: ${entry.outcome}${what ? `: ${what}` : ''}`);
+	};
+	// The bus's own warnings would repeat what `record` says.
+	const bus = new HookBus({ timeoutSeconds: () => options.timeoutSeconds ?? 30, record, logger: { warn: () => {} } });
 	const commands = new CommandRegistry(bus);
 	const tools = new ToolRegistry(bus);
 	const book = new PluginLogBook();
