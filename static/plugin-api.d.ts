@@ -44,7 +44,7 @@ export type CompactionKind = 'summarize' | 'micro_summarize' | 'prune_tool_resul
  * - `between_turns`: an idle-time pass after a turn.
  * - `proactive_prune`: pruning tool outputs reclaimed enough on its own.
  * - `provider`: the provider compacted on its own.
- * - `unknown`: none of the above could be determined.
+ * - `unknown`: none of the above: the session no longer fitted after its model changed.
  */
 export type CompactionReason =
 	| 'manual'

@@ -28,7 +28,7 @@ test('with the network off, a reload opens the app and the offline model answers
 	await page.reload();
 	await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
 	await expectNetworkOff(page);
-	await expect(page.getByRole('combobox', { name: 'Model' })).toBeVisible();
+	await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toBeVisible();
 
 	await sendMessage(page, 'Hello while offline');
 	const answer = await waitForAnswer(page);

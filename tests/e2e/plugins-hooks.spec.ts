@@ -48,7 +48,7 @@ test('pre_llm_call context is sent to the provider and disclosed, but not stored
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
 
 	await navigate(page, 'Chat');
-	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label });
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label });
 	const typed = 'What is the capital of France?';
 	await sendMessage(page, typed);
 	const sessionId = sessionIdFromUrl(page);

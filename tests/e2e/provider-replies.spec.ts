@@ -19,7 +19,7 @@ async function chatThroughMock(page: Page): Promise<void> {
 	await page.goto('/settings');
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
 	await page.getByRole('link', { name: 'Chat' }).click();
-	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label });
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label });
 }
 
 test("a 200 JSON error body shows the provider's own message", async ({ page }) => {

@@ -37,7 +37,7 @@ test('add a provider with a key, test the connection, and chat through it', asyn
 	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved OpenAI · mock-model');
 
 	await page.getByRole('link', { name: 'Chat' }).click();
-	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label: 'OpenAI · mock-model' });
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'OpenAI · mock-model' });
 	await sendMessage(page, 'Hello provider');
 	const answer = await waitForAnswer(page);
 	await expect(messageBody(answer)).toHaveText('Mock answer to: Hello provider');
@@ -52,7 +52,7 @@ test('a provider error is shown on the answer, and Retry works once it recovers'
 	await openSettings(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
 	await page.getByRole('link', { name: 'Chat' }).click();
-	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label });
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label });
 
 	mock.script([{ type: 'http_error', status: 400, body: { error: { message: 'This model does not exist', type: 'invalid_request_error' } } }]);
 	await sendMessage(page, 'Will this fail?');
@@ -83,14 +83,14 @@ test('the theme and the default model persist across a reload', async ({ page })
 	await page.reload();
 	await expect(page.getByRole('combobox', { name: 'Default model' })).toHaveValue(/llama3\.2/);
 	await newSession(page);
-	await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue(/llama3\.2/);
+	await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toHaveValue(/llama3\.2/);
 });
 
 test('a session whose provider was removed says so, and another model can be chosen', async ({ page }) => {
 	await openSettings(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
 	await page.getByRole('link', { name: 'Chat' }).click();
-	await page.getByRole('combobox', { name: 'Model' }).selectOption({ label });
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label });
 	await sendMessage(page, 'Through the mock');
 	await waitForAnswer(page);
 
@@ -101,7 +101,7 @@ test('a session whose provider was removed says so, and another model can be cho
 	await confirm.getByRole('button', { name: 'Remove' }).click();
 	await expect(page.getByRole('button', { name: 'Remove Custom (OpenAI-compatible) mock-model' })).toHaveCount(0);
 	await page.getByRole('link', { name: 'Chat' }).click();
-	const picker = page.getByRole('combobox', { name: 'Model' });
+	const picker = page.getByRole('combobox', { name: 'Model', exact: true });
 	await expect(picker.locator('option:checked')).toHaveText('mock-model (provider removed: choose another)');
 	await picker.selectOption({ label: 'Offline model (built-in) · offline-mini' });
 	await sendMessage(page, 'echo: back offline');

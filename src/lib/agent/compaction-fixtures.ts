@@ -2,6 +2,8 @@
 // a real database, the real context worker API over a MessageChannel, a hook bus that
 // records every event, and providers that play a script.
 import { expose } from 'comlink';
+import { afterEach, beforeEach } from 'vitest';
+import { PalimpsestDb as Database } from '../db/database';
 import type { PalimpsestDb } from '../db/database';
 import { appendMessages, listMessages, type NewMessage } from '../db/message-verbs';
 import { ContextWorker } from '../context/context-client';
@@ -117,4 +119,21 @@ export function compactionEnv(db: PalimpsestDb, bus = recordingBus()): Compactio
 		},
 		transcript: async (sessionId) => (await listMessages(db, sessionId)).map(({ seq, active, content, kind, compacted_by }) => ({ seq, active, content, kind, compacted_by }))
 	};
+}
+
+/**
+ * A fresh database and compaction set-up for each test of the calling file; `current()` is
+ * the one of the running test.
+ */
+export function useCompactionEnv(name: string): { current: () => CompactionEnv } {
+	let env: CompactionEnv | null = null;
+	beforeEach(() => {
+		env = compactionEnv(new Database(`${name}-${crypto.randomUUID()}`));
+	});
+	afterEach(async () => {
+		env?.counter.dispose();
+		env?.db.close();
+		await env?.db.delete();
+	});
+	return { current: () => env! };
 }

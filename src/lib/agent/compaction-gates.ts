@@ -2,7 +2,9 @@
 // post_tool), the overflow retry, the provider's own compaction, the idle pass after a turn
 // (proactive_prune, micro_summarize, between_turns), and the provider-usage anchor.
 import { getSession, updateSession } from '../db/session-verbs';
-import { setCompactionState } from '../db/compaction-verbs';
+import { listActiveMessages, setCompactionState } from '../db/compaction-verbs';
+import { contextRows } from '../db/context-rows';
+import { costText } from '../context/context-rows';
 import { estimateSession } from '../context/estimate-session';
 import { isAbortError } from '../providers/abort';
 import type { Usage } from '../providers/types';
@@ -26,6 +28,18 @@ export interface TurnCompaction {
 }
 
 /**
+ * At most what the next request can cost: the last exact estimate, plus one token per
+ * character of every row counted since (and of the plugin context).
+ */
+async function upperBound(deps: CompactionDeps, sessionId: string, injected: readonly string[]): Promise<number> {
+	const session = await getSession(deps.db, sessionId);
+	if (!session) return Infinity;
+	const fresh = contextRows(await listActiveMessages(deps.db, sessionId)).filter((row) => row.tokens === undefined);
+	const chars = (text: string) => text.length;
+	return session.token_estimate + fresh.reduce((sum, row) => sum + chars(costText(row)) + 8, 0) + injected.reduce((sum, text) => sum + chars(text), 0);
+}
+
+/**
  * A broken worker or a failed estimate must not stop the conversation: the request goes out
  * uncompacted (the provider's overflow answer is still handled). Stop still stops.
  */
@@ -43,7 +57,10 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 	let resumed = options.resumed;
 	let lastCounted: number | null = null;
 	const limit = (fraction: number) => fraction * deps.windowTokens;
-	const measure = async (sessionId: string, injected: readonly string[] = []) => {
+	const measure = async (sessionId: string, injected: readonly string[] = [], below = Infinity) => {
+		// The exact count waits for the worker (its tokenizer loads on first use): skip it when even
+		// a generous bound on what is new (one token per character) stays below every threshold.
+		if ((await upperBound(deps, sessionId, injected)) <= below) return 0;
 		const estimate = await estimateSession(deps.db, deps.counter, sessionId, deps.model, { ...deps.request, injected });
 		lastCounted = estimate?.counted ?? null;
 		return estimate?.total ?? 0;
@@ -51,7 +68,8 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 	return {
 		beforeTurn: (sessionId, signal) =>
 			orNull(async () => {
-				const total = await measure(sessionId);
+				const lowest = Math.min(limit(deps.settings.threshold), resumed ? limit(deps.settings.hygieneThreshold) : Infinity);
+				const total = await measure(sessionId, [], lowest);
 				const hygiene = resumed && total > limit(deps.settings.hygieneThreshold);
 				resumed = false;
 				if (hygiene) return compactSession(deps, { sessionId, reason: 'gateway_hygiene', signal });
@@ -76,7 +94,7 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 	};
 
 	async function postTool(sessionId: string, injected: readonly string[], afterTools: boolean, signal?: AbortSignal): Promise<CompactionOutcome | null> {
-		const total = await measure(sessionId, injected);
+		const total = await measure(sessionId, injected, limit(deps.settings.threshold));
 		if (!afterTools || total <= limit(deps.settings.threshold)) return null;
 		// Cheap first: stubbing old tool outputs may be enough; summarise only if it is not.
 		const pruned = await compactSession(deps, { sessionId, reason: 'post_tool', kind: 'prune_tool_results', signal });

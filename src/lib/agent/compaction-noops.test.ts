@@ -1,24 +1,20 @@
 // Every compaction that changes nothing fires nothing: the transcript stays exactly as it was.
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb } from '../db/database';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { PalimpsestDb } from '../db/database';
 import { updateMessage } from '../db/message-verbs';
 import { getSession } from '../db/session-verbs';
 import { createOfflineProvider } from '../providers/offline';
 import { sleep } from '../providers/abort';
 import { compactSession } from './compact-session';
-import { compactionEnv, say, scripted, seedConversation, type CompactionEnv } from './compaction-fixtures';
+import { say, scripted, seedConversation, type CompactionEnv, useCompactionEnv } from './compaction-fixtures';
 
-let db: PalimpsestDb;
+const setup = useCompactionEnv('noops');
 let env: CompactionEnv;
+let db: PalimpsestDb;
 beforeEach(() => {
-	db = new PalimpsestDb(`noops-${crypto.randomUUID()}`);
-	env = compactionEnv(db);
-});
-afterEach(async () => {
-	env.counter.dispose();
-	db.close();
-	await db.delete();
+	env = setup.current();
+	db = env.db;
 });
 
 /** Runs `attempt` on a seeded session and checks that nothing changed and nothing fired. */

@@ -1,8 +1,8 @@
 // Every request built after a compaction is valid for each adapter: no tool result without its
 // call, no call without its result, Anthropic's role order, and the summary before the tail.
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb } from '../db/database';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { PalimpsestDb } from '../db/database';
 import { listActiveMessages } from '../db/compaction-verbs';
 import { appendMessages, type NewMessage } from '../db/message-verbs';
 import { buildAnthropicBody } from '../providers/anthropic-request';
@@ -11,18 +11,14 @@ import type { ChatMessage } from '../providers/types';
 import type { CompactionKind } from '../hooks/hook-payloads';
 import { buildRequestMessages } from './build-request';
 import { compactSession } from './compact-session';
-import { compactionEnv, filler, type CompactionEnv } from './compaction-fixtures';
+import { filler, type CompactionEnv, useCompactionEnv } from './compaction-fixtures';
 
-let db: PalimpsestDb;
+const setup = useCompactionEnv('requests');
 let env: CompactionEnv;
+let db: PalimpsestDb;
 beforeEach(() => {
-	db = new PalimpsestDb(`requests-${crypto.randomUUID()}`);
-	env = compactionEnv(db);
-});
-afterEach(async () => {
-	env.counter.dispose();
-	db.close();
-	await db.delete();
+	env = setup.current();
+	db = env.db;
 });
 
 /** Rounds of: a question, a call of two tools, their two results, an answer. */

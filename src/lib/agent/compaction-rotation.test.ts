@@ -1,23 +1,19 @@
 // In place (the default) versus rotating into a child session: ids, parent link, end reason,
 // old_session_id, the thread key and the lifecycle hooks around post_compaction.
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb } from '../db/database';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { PalimpsestDb } from '../db/database';
 import { listMessages } from '../db/message-verbs';
 import { getSession } from '../db/session-verbs';
 import { compactSession } from './compact-session';
-import { compactionEnv, seedConversation, type CompactionEnv } from './compaction-fixtures';
+import { seedConversation, type CompactionEnv, useCompactionEnv } from './compaction-fixtures';
 
-let db: PalimpsestDb;
+const setup = useCompactionEnv('rotation');
 let env: CompactionEnv;
+let db: PalimpsestDb;
 beforeEach(() => {
-	db = new PalimpsestDb(`rotation-${crypto.randomUUID()}`);
-	env = compactionEnv(db);
-});
-afterEach(async () => {
-	env.counter.dispose();
-	db.close();
-	await db.delete();
+	env = setup.current();
+	db = env.db;
 });
 
 describe('where a compaction lands', () => {

@@ -1,27 +1,23 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb } from '../db/database';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { PalimpsestDb } from '../db/database';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import type { CompactionKind, CompactionReason } from '../hooks/hook-payloads';
 import { createOfflineProvider } from '../providers/offline';
 import { ProviderError, type StreamEvent, type ToolCall } from '../providers/types';
 import { compactSession } from './compact-session';
 import { createTurnCompaction, runIdlePass } from './compaction-gates';
-import { compactionEnv, filler, say, scripted, seedConversation, type CompactionEnv } from './compaction-fixtures';
+import { filler, say, scripted, seedConversation, type CompactionEnv, useCompactionEnv } from './compaction-fixtures';
 import type { CompactionSettings } from './compaction-types';
 import { runTurn } from './run-turn';
 import type { TurnDeps } from './turn-deps';
 
-let db: PalimpsestDb;
+const setup = useCompactionEnv('compaction');
 let env: CompactionEnv;
+let db: PalimpsestDb;
 beforeEach(() => {
-	db = new PalimpsestDb(`compaction-${crypto.randomUUID()}`);
-	env = compactionEnv(db);
-});
-afterEach(async () => {
-	env.counter.dispose();
-	db.close();
-	await db.delete();
+	env = setup.current();
+	db = env.db;
 });
 
 const offline = createOfflineProvider({ delayMs: 0 });

@@ -7,6 +7,13 @@ export interface BuiltinHost {
 	newSession(invocation: CommandInvocation, title: string): Promise<void>;
 	/** `/reset`: the same, with end reason `reset`. */
 	resetSession(invocation: CommandInvocation): Promise<void>;
+	/**
+	 * `/exit`: end this session and leave it; with `remove`, delete it too once the user
+	 * confirmed. Resolves false when the user kept it.
+	 */
+	exit(invocation: CommandInvocation, options: { remove: boolean }): Promise<boolean>;
+	/** `/archive`: archive this session and leave it. */
+	archive(invocation: CommandInvocation): Promise<void>;
 	setTitle(invocation: CommandInvocation, title: string): Promise<void>;
 	usage(invocation: CommandInvocation): Promise<string>;
 	/** `/compress [focus]`: compacts now; says what happened, and where the thread goes on. */
@@ -31,6 +38,21 @@ export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): 
 		{ name: 'reset', description: 'Start over: a fresh session in this thread', args_hint: '' },
 		async (_args, invocation) => {
 			await host.resetSession(invocation);
+			return { record: false };
+		}
+	);
+	registry.addBuiltin(
+		{ name: 'exit', description: 'End this session; --delete also deletes it (asks first)', args_hint: '[--delete]' },
+		async (args, invocation) => {
+			if (args !== '' && args !== '--delete') throw new Error('Usage: /exit [--delete]');
+			const left = await host.exit(invocation, { remove: args === '--delete' });
+			return left ? { record: false } : { output: 'Kept this session: nothing was ended or deleted.' };
+		}
+	);
+	registry.addBuiltin(
+		{ name: 'archive', description: 'Archive this session (Archived in the sidebar lists it)', args_hint: '' },
+		async (_args, invocation) => {
+			await host.archive(invocation);
 			return { record: false };
 		}
 	);

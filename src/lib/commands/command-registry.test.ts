@@ -20,7 +20,9 @@ function registry(timeoutMs = 1000) {
 		resetSession: vi.fn(async () => {}),
 		setTitle: vi.fn(async () => {}),
 		usage: async () => '3 messages',
-		compress: vi.fn(async (inv: CommandInvocation, focus: string) => ({ output: focus ? `Kept ${focus}.` : 'Nothing to compact.', sessionId: `${inv.session_id}-next` }))
+		compress: vi.fn(async (inv: CommandInvocation, focus: string) => ({ output: focus ? `Kept ${focus}.` : 'Nothing to compact.', sessionId: `${inv.session_id}-next` })),
+		exit: vi.fn(async (_invocation: CommandInvocation, { remove }: { remove: boolean }) => !remove),
+		archive: vi.fn(async () => {})
 	};
 	registerBuiltins(commands, host);
 	return { commands, host };
@@ -76,18 +78,17 @@ describe('plugin commands', () => {
 		expect(() => commands.add('b', 'nofn', 'x', {})).toThrow(/handler function/);
 	});
 
-	it('refuses every built-in name of the design, including built-ins not available yet', async () => {
+	it('refuses every built-in name of the design, even in a registry with no built-ins registered', async () => {
 		const { commands } = registry();
 		for (const name of ['help', 'new', 'reset', 'compress', 'exit', 'archive', 'title', 'usage']) {
 			expect(() => commands.add('p', name, () => 'mine', {}), name).toThrow(`"/${name}" is a built-in command; choose another name.`);
 		}
 		// Reserved even in a registry with no built-ins registered at all.
 		expect(() => new CommandRegistry(quietBus()).add('p', 'archive', () => '', {})).toThrow('"/archive" is a built-in command');
-		// Reserved is not listed: the menu and /help show only commands that exist...
-		expect(commands.list().map((c) => c.name)).toEqual(['compress', 'help', 'new', 'reset', 'title', 'usage']);
-		expect(commands.has('archive')).toBe(false);
-		// ...and typing one is the ordinary unknown command.
-		await expect(commands.execute('/archive', invocation)).rejects.toThrow(/^Unknown command \/archive\./);
+		// Every built-in of the design exists, so the menu and /help list them all.
+		expect(commands.list().map((c) => c.name)).toEqual(['archive', 'compress', 'exit', 'help', 'new', 'reset', 'title', 'usage']);
+		// A name reserved but not registered is the ordinary unknown command.
+		await expect(new CommandRegistry(quietBus()).execute('/archive', invocation)).rejects.toThrow(/^Unknown command \/archive\./);
 	});
 
 	it('names close matches for an unknown command', async () => {
@@ -117,6 +118,19 @@ describe('built-ins', () => {
 		expect(await commands.execute('/new Plan B', invocation)).toEqual({ record: false });
 		expect(host.newSession).toHaveBeenCalledWith(invocation, 'Plan B');
 		expect((await commands.execute('/usage', invocation)).output).toBe('3 messages');
+	});
+
+	it('/exit leaves unrecorded, says so when the user kept the session, and takes only --delete', async () => {
+		const { commands, host } = registry();
+		expect(await commands.execute('/exit', invocation)).toEqual({ record: false });
+		expect(host.exit).toHaveBeenLastCalledWith(invocation, { remove: false });
+		// The mock host answers "kept" for --delete, as a user pressing Cancel would.
+		expect((await commands.execute('/exit --delete', invocation)).output).toMatch(/^Kept this session/);
+		expect(host.exit).toHaveBeenLastCalledWith(invocation, { remove: true });
+		await expect(commands.execute('/exit now', invocation)).rejects.toThrow('Usage: /exit [--delete]');
+		expect(host.exit).toHaveBeenCalledTimes(2);
+		expect(await commands.execute('/archive', invocation)).toEqual({ record: false });
+		expect(host.archive).toHaveBeenCalledWith(invocation);
 	});
 });
 

@@ -93,27 +93,31 @@ export interface PrunePlan {
 /** Outputs smaller than this are not worth a stub. */
 const MIN_PRUNE_TOKENS = 64;
 
+/** A prune plan that stubs `pruned`, naming each call's tool (looked up in `rows`). */
+function stubbing(rows: readonly CountedRow[], pruned: readonly CountedRow[]): PrunePlan | null {
+	if (!pruned.length) return null;
+	const names = new Map<string, string>();
+	for (const row of rows) for (const call of row.tool_calls ?? []) names.set(call.id, call.name);
+	return {
+		kind: 'prune_tool_results',
+		stubs: pruned.map((row) => ({
+			seq: row.seq,
+			tool_call_id: row.tool_call_id,
+			content: pruneStubText(names.get(row.tool_call_id ?? '') ?? 'a tool', row.tokens)
+		})),
+		removedTokens: pruned.reduce((sum, row) => sum + row.tokens, 0)
+	};
+}
+
+const isUnprunedResult = (row: CountedRow) => row.role === 'tool' && !row.content.startsWith(PRUNED_STUB_PREFIX);
+
 /**
  * Tool-output pruning: old tool results (before the tail) are replaced by one-line stubs that
  * keep their call id, so the request stays valid. No model call.
  */
 export function planPrune(rows: readonly CountedRow[], options: PlanOptions): PrunePlan | null {
 	const tailStart = findTailStart(rows, options.tailTokens);
-	const names = new Map<string, string>();
-	for (const row of rows) for (const call of row.tool_calls ?? []) names.set(call.id, call.name);
-	const old = rows
-		.slice(0, tailStart)
-		.filter((row) => row.role === 'tool' && row.tokens >= MIN_PRUNE_TOKENS && !row.content.startsWith(PRUNED_STUB_PREFIX));
-	if (!old.length) return null;
-	return {
-		kind: 'prune_tool_results',
-		stubs: old.map((row) => ({
-			seq: row.seq,
-			tool_call_id: row.tool_call_id,
-			content: pruneStubText(names.get(row.tool_call_id ?? '') ?? 'a tool', row.tokens)
-		})),
-		removedTokens: old.reduce((sum, row) => sum + row.tokens, 0)
-	};
+	return stubbing(rows, rows.slice(0, tailStart).filter((row) => isUnprunedResult(row) && row.tokens >= MIN_PRUNE_TOKENS));
 }
 
 export function pruneStubText(toolName: string, tokens: number): string {
@@ -125,17 +129,5 @@ export function pruneStubText(toolName: string, tokens: number): string {
  * the same results are stubbed here, so the next request matches what the provider kept.
  */
 export function planProviderPrune(rows: readonly CountedRow[], count: number): PrunePlan | null {
-	const names = new Map<string, string>();
-	for (const row of rows) for (const call of row.tool_calls ?? []) names.set(call.id, call.name);
-	const cleared = rows.filter((row) => row.role === 'tool' && !row.content.startsWith(PRUNED_STUB_PREFIX)).slice(0, Math.max(0, count));
-	if (!cleared.length) return null;
-	return {
-		kind: 'prune_tool_results',
-		stubs: cleared.map((row) => ({
-			seq: row.seq,
-			tool_call_id: row.tool_call_id,
-			content: pruneStubText(names.get(row.tool_call_id ?? '') ?? 'a tool', row.tokens)
-		})),
-		removedTokens: cleared.reduce((sum, row) => sum + row.tokens, 0)
-	};
+	return stubbing(rows, rows.filter(isUnprunedResult).slice(0, Math.max(0, count)));
 }

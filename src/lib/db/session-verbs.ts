@@ -18,6 +18,12 @@ export async function listSessions(db: PalimpsestDb): Promise<SessionRow[]> {
 	);
 }
 
+/** Archived sessions, most recently active first. */
+export async function listArchivedSessions(db: PalimpsestDb): Promise<SessionRow[]> {
+	const rows = await db.sessions.where('archived').equals(1).toArray();
+	return rows.sort((a, b) => b.last_activity_at - a.last_activity_at);
+}
+
 export async function updateSession(
 	db: PalimpsestDb,
 	id: string,

@@ -99,3 +99,27 @@ describe('decodeAnthropicStream stop reasons', () => {
 		expect((await decode(ending(wire))).at(-1)).toEqual({ type: 'done', finish_reason: neutral });
 	});
 });
+
+describe('decodeAnthropicStream and context editing', () => {
+	it('reports tool results the server cleared from its context, so the app can do the same', async () => {
+		const frames = [
+			'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":900}}}',
+			'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+			'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Done."}}',
+			'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3},"context_management":{"applied_edits":[{"type":"clear_tool_uses_20250919","cleared_tool_uses":4,"cleared_input_tokens":51000}]}}',
+			'event: message_stop\ndata: {"type":"message_stop"}'
+		].join('\n\n') + '\n\n';
+		const events = await decode(frames);
+		expect(events).toContainEqual({ type: 'context_compacted', cleared_tool_results: 4 });
+		expect(events.at(-1)).toEqual({ type: 'done', finish_reason: 'stop' });
+	});
+
+	it('reports nothing when no edit was applied', async () => {
+		const frames = [
+			'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":9}}}',
+			'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"context_management":{"applied_edits":[]}}',
+			'event: message_stop\ndata: {"type":"message_stop"}'
+		].join('\n\n') + '\n\n';
+		expect((await decode(frames)).some((event) => event.type === 'context_compacted')).toBe(false);
+	});
+});

@@ -21,6 +21,20 @@ interface AnthropicEvent {
 	delta?: { type?: string | null; text?: string | null; partial_json?: string | null; stop_reason?: string | null } | null;
 	usage?: UsageFields | null;
 	error?: unknown;
+	/** Context editing (a beta): what the server cleared from this request's context. */
+	context_management?: unknown;
+}
+
+/**
+ * Tool results the server cleared with context editing (`clear_tool_uses_*` edits report
+ * `cleared_tool_uses`): the oldest ones, so the app can drop the same from its history.
+ */
+export function clearedToolUses(contextManagement: unknown): number {
+	if (!isRecord(contextManagement) || !Array.isArray(contextManagement.applied_edits)) return 0;
+	return contextManagement.applied_edits.reduce(
+		(sum: number, edit: unknown) => sum + (isRecord(edit) && isNumber(edit.cleared_tool_uses) && edit.cleared_tool_uses > 0 ? edit.cleared_tool_uses : 0),
+		0
+	);
 }
 
 const STOP_REASONS: Record<string, FinishReason> = {
@@ -114,6 +128,8 @@ export async function* decodeAnthropicStream(
 		} else if (type === 'message_delta') {
 			if (event.delta?.stop_reason) stopReason = event.delta.stop_reason;
 			mergeUsage(usage, event.usage);
+			const cleared = clearedToolUses(event.context_management);
+			if (cleared > 0) yield { type: 'context_compacted', cleared_tool_results: cleared };
 		} else if (type === 'message_stop') {
 			yield { type: 'usage', usage };
 			yield { type: 'done', finish_reason: normalizeAnthropicStop(stopReason) };

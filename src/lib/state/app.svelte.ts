@@ -1,5 +1,6 @@
 // The root store: opens the active profile at start-up, repairs answers a closed tab left
 // streaming, and builds the stores the UI reads.
+import { goto } from '$app/navigation';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { markInterruptedMessages } from '../db/message-verbs';
 import { loadActiveProfile, MetaDb, type ProfileRow } from '../db/meta-db';
@@ -15,6 +16,8 @@ import { PluginsState } from './plugins.svelte';
 import { ChatState } from './chat.svelte';
 import { busySessions } from '../sessions/work-lock';
 import { createServices, type Services } from './services';
+import { ConfirmState } from './confirm.svelte';
+import { MaintenanceState } from './maintenance.svelte';
 import { SessionsState } from './sessions.svelte';
 import { SettingsState } from './settings.svelte';
 import { CompactionsState } from './compaction.svelte';
@@ -39,6 +42,8 @@ export class AppState {
 	transfer!: TransferState;
 	/** Asked on the first message (see Composer), shown in Settings. */
 	persistence = new StoragePersistence();
+	confirm = new ConfirmState();
+	maintenance!: MaintenanceState;
 	#stops: Array<() => void> = [];
 
 	async start(): Promise<void> {
@@ -80,10 +85,24 @@ export class AppState {
 			onWorkerStatus: (status) => (this.contextStatus = status)
 		});
 		this.compactions = new CompactionsState(this.services, (from, to) => this.chat.followRotation(from, to));
-		registerBuiltins(commands, createBuiltinHost(this.services, (id) => this.chat.noteFinalized(id), this.compactions));
-		this.sessions = new SessionsState(db);
+		registerBuiltins(
+			commands,
+			createBuiltinHost(this.services, (id) => this.chat.noteFinalized(id), this.compactions, (request) => this.confirm.ask(request))
+		);
+		this.sessions = new SessionsState(this.services, () => ({
+			sessionId: this.chat.sessionId,
+			finalizeOpen: () => this.chat.finalizeOpen(),
+			leave: () => goto('/')
+		}));
 		this.chat = new ChatState(this.services, this.compactions);
-		this.#stops.push(this.settings.start(), this.sessions.start(), () => this.chat.close(), () => this.services.worker.dispose());
+		this.maintenance = new MaintenanceState(this.services, () => this.chat.sessionId);
+		this.#stops.push(
+			this.settings.start(),
+			this.sessions.start(),
+			() => this.chat.close(),
+			() => this.services.worker.dispose(),
+			this.maintenance.start()
+		);
 		// Plugins load after the first paint; the first turn waits for them a few seconds at most
 		// (STARTUP_PLUGIN_WAIT_MS).
 		queueMicrotask(() => this.#stops.push(this.plugins.start()));

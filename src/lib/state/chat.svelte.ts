@@ -6,9 +6,10 @@ import { raceAbort } from '../agent/race-abort';
 import type { TurnEvent } from '../agent/turn-deps';
 import { listActiveMessages, listCompactedBy } from '../db/compaction-verbs';
 import type { MessageRow, SessionRow } from '../db/schema';
-import { getSession, updateSession } from '../db/session-verbs';
+import { getSession } from '../db/session-verbs';
 import { watch } from '../db/watch';
 import { createSession, finalizeSession } from '../sessions/session-lifecycle';
+import { setSessionModel } from '../sessions/edit-session';
 import type { Services } from './services';
 import { parseCommand } from '../commands/parse-command';
 import { describeError, throttle } from './turn-helpers';
@@ -226,7 +227,7 @@ export class ChatState {
 			return;
 		}
 		const id = this.sessionId;
-		await updateSession(this.#services.db, id, { provider, model });
+		await setSessionModel(this.#services.sessionContext(), id, provider, model);
 		await this.#services.refreshTokens(id);
 		// A smaller window may no longer hold the conversation: compact it now, not at the next send.
 		const session = await getSession(this.#services.db, id);
@@ -234,6 +235,15 @@ export class ChatState {
 		if (session && session.token_estimate > limit && !this.running.has(id)) {
 			await this.#compactions.compact(id, 'unknown').catch(() => {});
 		}
+	}
+
+	/** "Branch from here": a new session with the open one's history up to `seq`; returns its id. */
+	async branchFrom(seq: number): Promise<string> {
+		if (!this.sessionId) throw new Error('There is no session to branch from.');
+		const { branchSession } = await import('../sessions/branch-session');
+		const branch = await branchSession(this.#services.sessionContext(), this.sessionId, seq);
+		void this.#services.refreshTokens(branch.id);
+		return branch.id;
 	}
 
 	/**

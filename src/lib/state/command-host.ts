@@ -3,27 +3,65 @@
 import { goto } from '$app/navigation';
 import type { BuiltinHost } from '../commands/builtins';
 import type { CommandInvocation } from '../commands/command-registry';
-import { appendMessages, listMessages } from '../db/message-verbs';
-import { getSession, renameSession } from '../db/session-verbs';
+import { appendMessages } from '../db/message-verbs';
+import { getSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
+import { renameSession } from '../sessions/edit-session';
 import { replaceSession } from '../sessions/session-lifecycle';
+import { withWorkLock } from '../sessions/work-lock';
+import { listActiveMessages } from '../db/compaction-verbs';
+import type { ConfirmRequest } from './confirm.svelte';
 import { PLATFORM, type Services } from './services';
 import type { CompactionsState } from './compaction.svelte';
 
-/** `left(oldId)` tells the chat that the session layer already finalized the old session. */
-export function createBuiltinHost(services: Services, left: (oldId: string) => void, compactions: CompactionsState): BuiltinHost {
+/**
+ * `left(oldId)` tells the chat that the session layer already finalized the old session;
+ * `confirm` asks the user before something cannot be undone (`/exit --delete`).
+ */
+export function createBuiltinHost(
+	services: Services,
+	left: (oldId: string) => void,
+	compactions: CompactionsState,
+	confirm: (request: ConfirmRequest) => Promise<boolean> = async () => false
+): BuiltinHost {
 	async function replace(invocation: CommandInvocation, reason: 'new_session' | 'reset', title = '') {
 		const old = await getSession(services.db, invocation.session_id);
 		// The same model again, unless its provider has been removed: then the default one.
 		const model = services.currentModel({ provider: old?.provider, model: old?.model });
-		const next = await replaceSession(services.sessionContext(), invocation.session_id, reason, { ...model, title });
+		// Not while the session answers or compacts, here or in another tab.
+		const next = await withWorkLock(services.profile.name, invocation.session_id, { kind: 'command' }, () =>
+			replaceSession(services.sessionContext(), invocation.session_id, reason, { ...model, title })
+		);
 		left(invocation.session_id);
 		await goto(`/s/${next.id}`);
 	}
 	return {
 		newSession: (invocation, title) => replace(invocation, 'new_session', title),
 		resetSession: (invocation) => replace(invocation, 'reset'),
-		setTitle: (invocation, title) => renameSession(services.db, invocation.session_id, title),
+		async exit(invocation, { remove }) {
+			const id = invocation.session_id;
+			if (remove) {
+				const title = (await getSession(services.db, id))?.title ?? 'This session';
+				const yes = await confirm({
+					title: 'Delete this session?',
+					message: `“${title}” will be ended and deleted with all its messages. This cannot be undone.`,
+					confirmLabel: 'Delete',
+					danger: true
+				});
+				if (!yes) return false;
+			}
+			const { exitSession } = await import('../sessions/exit-session');
+			await exitSession(services.sessionContext(), id, { remove });
+			left(id);
+			await goto('/');
+			return true;
+		},
+		async archive(invocation) {
+			const { archiveSessions } = await import('../sessions/archive-sessions');
+			await archiveSessions(services.sessionContext(), [invocation.session_id]);
+			await goto('/');
+		},
+		setTitle: (invocation, title) => renameSession(services.sessionContext(), invocation.session_id, title),
 		async compress(invocation, focus) {
 			const outcome = await compactions.compact(invocation.session_id, 'manual', focus);
 			const sessionId = outcome.status === 'compacted' ? outcome.sessionId : invocation.session_id;
@@ -31,12 +69,15 @@ export function createBuiltinHost(services: Services, left: (oldId: string) => v
 		},
 		async usage(invocation) {
 			const session = await getSession(services.db, invocation.session_id);
-			const rows = await listMessages(services.db, invocation.session_id);
-			const context = contextRows(rows);
+			if (!session) throw new Error('This session no longer exists.');
+			const context = contextRows(await listActiveMessages(services.db, invocation.session_id));
+			const windowTokens = services.windowFor(session.model);
+			const percent = Math.round((session.token_estimate / windowTokens) * 100);
+			const threshold = Math.round(services.compactionSettings().threshold * 100);
 			return [
-				`Model: ${session?.model} (${session?.provider})`,
-				`Messages: ${rows.length} stored, ${context.length} in context`,
-				`Estimated context: ${(session?.token_estimate ?? 0).toLocaleString()} tokens`
+				`Model: ${session.model} (${session.provider})`,
+				`Messages: ${session.message_count} stored, ${context.length} in context`,
+				`Estimated context: ${session.token_estimate.toLocaleString()} of ${windowTokens.toLocaleString()} tokens (${percent}%; compaction starts at ${threshold}%)`
 			].join('\n');
 		}
 	};

@@ -39,7 +39,11 @@ export const SETTING_DEFAULTS = {
 	'compaction.model': '',
 	/** Context windows set by the user, by exact model name. */
 	'context.windows': {} as Record<string, number>,
-	'export.last': null as LastExport | null
+	'export.last': null as LastExport | null,
+	/** Ended, unpinned sessions idle longer than this many days are removed; 0 = never. */
+	'sessions.retention_days': 90,
+	/** Sessions idle longer than this many days are archived quietly; 0 = never. */
+	'sessions.auto_archive_days': 0
 };
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -1,0 +1,150 @@
+// Bulk-delete benchmark: 1,000 sessions holding 100,000 messages deleted through the app
+// ("Select", "Select all", "Delete selected") against the same deletion written with raw
+// IndexedDB (one strictly durable transaction, a key-range delete per session), in the same
+// browser, alternating runs. Prints figures; asserts nothing.
+// Run: npx vite build && node bench/delete-sessions.mjs (RUNS=n for more runs than 3)
+import { median, openBench } from './browser.mjs';
+
+const SESSIONS = 1000;
+const MESSAGES_PER_SESSION = 100;
+const RUNS = Number(process.env.RUNS ?? 3);
+const MEASURE = 'palimpsest:delete-sessions';
+
+const bench = await openBench();
+
+/** Writes the sessions and their messages with raw IndexedDB into the app's database. */
+function seed(page) {
+	return page.evaluate(
+		async ({ count, perSession }) => {
+			const db = await new Promise((resolve, reject) => {
+				const open = indexedDB.open('palimpsest-default');
+				open.onsuccess = () => resolve(open.result);
+				open.onerror = () => reject(open.error);
+			});
+			const tx = db.transaction(['sessions', 'messages'], 'readwrite');
+			const now = Date.now();
+			for (let i = 0; i < count; i++) {
+				const id = `bench-${i}`;
+				tx.objectStore('sessions').put({
+					id, profile: 'default', title: `Benchmark session ${i}`, title_source: 'user', session_key: `web:default:${id}`,
+					created_at: now - i * 1000, last_activity_at: now - i * 1000, ended_at: null, end_reason: null,
+					parent_session_id: null, parent_kind: null, archived: 0, pinned: 0, provider: 'offline', model: 'offline-mini',
+					message_count: perSession, token_estimate: 0, next_seq: perSession,
+					compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
+				});
+				for (let seq = 0; seq < perSession; seq++) {
+					tx.objectStore('messages').put({
+						session_id: id, seq, id: `${id}-${seq}`, role: seq % 2 ? 'assistant' : 'user',
+						content: `Message ${seq} of session ${i}: ${'lorem ipsum '.repeat(8)}`, status: 'complete',
+						kind: 'message', active: 1, compacted_by: null, created_at: now
+					});
+				}
+			}
+			await new Promise((resolve, reject) => {
+				tx.oncomplete = resolve;
+				tx.onerror = () => reject(tx.error);
+			});
+			db.close();
+		},
+		{ count: SESSIONS, perSession: MESSAGES_PER_SESSION }
+	);
+}
+
+async function countRows(page) {
+	return page.evaluate(async () => {
+		const db = await new Promise((resolve, reject) => {
+			const open = indexedDB.open('palimpsest-default');
+			open.onsuccess = () => resolve(open.result);
+			open.onerror = () => reject(open.error);
+		});
+		const count = (store) =>
+			new Promise((resolve) => {
+				const request = db.transaction(store).objectStore(store).count();
+				request.onsuccess = () => resolve(request.result);
+			});
+		const result = { sessions: await count('sessions'), messages: await count('messages') };
+		db.close();
+		return result;
+	});
+}
+
+/** The app's path: the user selects every session and deletes them in one operation. */
+async function deleteThroughApp(page) {
+	await page.goto(bench.url + '/');
+	const links = page.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem').getByRole('link');
+	await links.nth(SESSIONS - 1).waitFor();
+	// Let the start-up maintenance pass (3 s after start) finish, so it does not share the measurement.
+	await page.waitForTimeout(3500);
+	await page.evaluate((name) => performance.clearMeasures(name), MEASURE);
+	await page.getByRole('checkbox', { name: 'Select' }).first().check();
+	await page.getByRole('button', { name: 'Select all' }).click();
+	await page.getByRole('button', { name: 'Delete selected' }).click();
+	const confirm = page.getByRole('dialog', { name: `Delete these ${SESSIONS} sessions?` }).getByRole('button', { name: 'Delete' });
+	const clicked = await page.evaluate(() => performance.now());
+	await confirm.click();
+	await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, MEASURE, { timeout: 60_000 });
+	await links.first().waitFor({ state: 'detached', timeout: 60_000 });
+	const [{ duration }] = await page.evaluate((name) => performance.getEntriesByName(name).map((e) => ({ duration: e.duration })), MEASURE);
+	const shown = (await page.evaluate(() => performance.now())) - clicked;
+	return { duration, shown };
+}
+
+/** The same deletion by hand: one strict transaction, a key-range delete per session, a receipt. */
+function deleteRaw(page) {
+	return page.evaluate(async (count) => {
+		const db = await new Promise((resolve, reject) => {
+			const open = indexedDB.open('palimpsest-default');
+			open.onsuccess = () => resolve(open.result);
+			open.onerror = () => reject(open.error);
+		});
+		const ids = Array.from({ length: count }, (_, i) => `bench-${i}`);
+		const started = performance.now();
+		const tx = db.transaction(['sessions', 'messages', 'receipts'], 'readwrite', { durability: 'strict' });
+		const sessions = tx.objectStore('sessions');
+		const messages = tx.objectStore('messages');
+		for (const id of ids) {
+			messages.delete(IDBKeyRange.bound([id, -Infinity], [id, [[]]]));
+			sessions.delete(id);
+		}
+		tx.objectStore('receipts').put({ op_id: `raw-${started}`, reason: 'delete', session_id: ids[0], session_ids: ids, detached_ids: [], at: Date.now() });
+		await new Promise((resolve, reject) => {
+			tx.oncomplete = resolve;
+			tx.onerror = () => reject(tx.error);
+		});
+		const duration = performance.now() - started;
+		db.close();
+		return duration;
+	}, SESSIONS);
+}
+
+try {
+	const context = await bench.browser.newContext({ serviceWorkers: 'block' });
+	const page = await context.newPage();
+	await page.goto(bench.url + '/');
+	await page.getByRole('textbox', { name: 'Message' }).waitFor();
+	const app = [];
+	const shown = [];
+	const raw = [];
+	for (let run = 0; run < RUNS; run++) {
+		await seed(page);
+		const before = await countRows(page);
+		const result = await deleteThroughApp(page);
+		const after = await countRows(page);
+		if (after.sessions || after.messages) throw new Error(`The app left ${after.sessions} sessions and ${after.messages} messages`);
+		app.push(result.duration);
+		shown.push(result.shown);
+
+		await seed(page);
+		raw.push(await deleteRaw(page));
+		const left = await countRows(page);
+		if (left.sessions || left.messages) throw new Error('The raw deletion left rows behind');
+		console.log(`run ${run + 1}: ${before.sessions} sessions, ${before.messages} messages; app ${result.duration.toFixed(0)} ms (list empty after ${result.shown.toFixed(0)} ms), raw ${raw.at(-1).toFixed(0)} ms`);
+	}
+	const appMedian = median(app);
+	const rawMedian = median(raw);
+	console.log(`Bulk delete of ${SESSIONS} sessions / ${SESSIONS * MESSAGES_PER_SESSION} messages through the app: median ${appMedian.toFixed(0)} ms (goal < 1500 ms); list empty on screen after ${median(shown).toFixed(0)} ms`);
+	console.log(`Same deletion with raw IndexedDB: median ${rawMedian.toFixed(0)} ms; app / raw = ${(appMedian / rawMedian).toFixed(2)}× (goal ≤ 1.3×)`);
+	await context.close();
+} finally {
+	await bench.close();
+}

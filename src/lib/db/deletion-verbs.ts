@@ -1,0 +1,178 @@
+// Deleting and archiving session rows. Each operation is one transaction that also writes its
+// receipt, so an exact retry (same operation id) finds the receipt and changes nothing more.
+// Messages go by key range per session: their primary key is [session_id+seq].
+import type { DBCoreKeyRange, DBCoreTransaction } from 'dexie';
+import { Dexie, type PalimpsestDb } from './database';
+import type { MessageRow, ReceiptRow, SessionRow } from './schema';
+import { strictTwin } from './strict-twin';
+
+export interface OperationWrite {
+	op_id: string;
+	reason: string;
+	/** The operation's target, as the user or the sweep named it. */
+	session_id: string;
+	at: number;
+}
+
+export interface CommittedOperation {
+	receipt: ReceiptRow;
+	/** True when the receipt was already there: nothing was written this time. */
+	replayed: boolean;
+}
+
+export function getReceipt(db: PalimpsestDb, opId: string): Promise<ReceiptRow | undefined> {
+	return db.receipts.get(opId);
+}
+
+/** The rows with these ids that still exist, in the order asked. */
+export async function getSessions(db: PalimpsestDb, ids: readonly string[]): Promise<SessionRow[]> {
+	return (await db.sessions.bulkGet([...ids])).filter((row): row is SessionRow => row !== undefined);
+}
+
+/** Every session whose parent is one of `parentIds`. */
+export function listChildSessions(db: PalimpsestDb, parentIds: readonly string[]): Promise<SessionRow[]> {
+	if (!parentIds.length) return Promise.resolve([]);
+	return db.sessions.where('parent_session_id').anyOf([...parentIds]).toArray();
+}
+
+function messagesOf(db: PalimpsestDb, sessionId: string) {
+	return db.messages.where('[session_id+seq]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]);
+}
+
+// DBCoreRangeType.Range (a const enum, which isolated modules cannot read from Dexie's types).
+const CORE_RANGE = 2 as DBCoreKeyRange['type'];
+
+/**
+ * Deletes every message of these sessions, one key range each, all requests issued at once in
+ * the current transaction. Dexie's own Collection.delete() waits for each write before the next
+ * (and counts first), which made a thousand sessions cost seconds; its DBCore layer still
+ * records the change for live queries and other tabs.
+ */
+function deleteMessageRanges(db: PalimpsestDb, sessionIds: readonly string[]): Promise<unknown> {
+	const trans = Dexie.currentTransaction.idbtrans as unknown as DBCoreTransaction;
+	return Promise.all(
+		sessionIds.map((id) =>
+			db.messages.core.mutate({
+				trans,
+				type: 'deleteRange',
+				range: { type: CORE_RANGE, lower: [id, Dexie.minKey], upper: [id, Dexie.maxKey], lowerOpen: false, upperOpen: false }
+			})
+		)
+	);
+}
+
+/**
+ * Removes the sessions in `remove` (those still there) with all their messages, clears the
+ * parent link of every remaining child of a removed session, and writes the receipt, in one
+ * strictly durable transaction. `leftovers` names sessions with no row whose message rows are
+ * removed too. The receipt lists what really went: removed rows, then cleared leftovers.
+ */
+export async function commitDeletion(
+	db: PalimpsestDb,
+	write: OperationWrite & { remove: readonly string[]; leftovers?: readonly string[] }
+): Promise<CommittedOperation> {
+	const strict = strictTwin(db);
+	const { remove, leftovers = [], ...fields } = write;
+	return strict.transaction('rw', strict.sessions, strict.messages, strict.receipts, async () => {
+		const stored = await strict.receipts.get(fields.op_id);
+		if (stored) return { receipt: stored, replayed: true };
+		// A leftover whose session row has come back (an import) keeps its messages.
+		const returned = new Set((await getSessions(strict, leftovers)).map((row) => row.id));
+		const cleared = leftovers.filter((id) => !returned.has(id) && !remove.includes(id));
+		// Everything issued at once, as IndexedDB runs a transaction's requests in order: the read
+		// sees the rows before they go, and no request waits for the one before it to come back.
+		const [rows] = await Promise.all([
+			getSessions(strict, remove),
+			deleteMessageRanges(strict, [...remove, ...cleared]),
+			strict.sessions.bulkDelete([...remove])
+		]);
+		const present = rows.map((row) => row.id);
+		const gone = new Set(present);
+		const children = present.length ? await strict.sessions.where('parent_session_id').anyOf(present).toArray() : [];
+		const detached = children.filter((row) => !gone.has(row.id)).map((row) => row.id);
+		await strict.sessions.bulkUpdate(detached.map((key) => ({ key, changes: { parent_session_id: null, parent_kind: null } })));
+		const receipt: ReceiptRow = { ...fields, session_ids: [...present, ...cleared], detached_ids: detached };
+		await strict.receipts.add(receipt);
+		return { receipt, replayed: false };
+	});
+}
+
+/**
+ * Sessions that have message rows but no session row (left by an interrupted write or an old
+ * bug). Message keys start with their session id, so every gap between two stored session ids
+ * is probed for a key, all probes at once in one read transaction; a gap that holds one is
+ * then walked from session to session.
+ */
+export async function listLeftoverMessageSessions(db: PalimpsestDb): Promise<string[]> {
+	return db.transaction('r', db.sessions, db.messages, async () => {
+		const known = await db.sessions.toCollection().primaryKeys();
+		const bounds: unknown[] = [Dexie.minKey, ...known.flatMap((id) => [[id, Dexie.minKey], [id, Dexie.maxKey]]), Dexie.maxKey];
+		const gaps: Array<[unknown, unknown]> = [];
+		for (let i = 0; i < bounds.length; i += 2) gaps.push([bounds[i], bounds[i + 1]]);
+		const firstKey = (lower: unknown, upper: unknown) =>
+			db.messages.where('[session_id+seq]').between(lower, upper, false, false).limit(1).primaryKeys();
+		const hits = await Promise.all(gaps.map(([lower, upper]) => firstKey(lower, upper)));
+		const found: string[] = [];
+		for (const [i, [first]] of hits.entries()) {
+			for (let key = first; key; key = (await firstKey([key[0], Dexie.maxKey], gaps[i][1]))[0]) found.push(key[0]);
+		}
+		return found;
+	});
+}
+
+/** Which of these sessions have a user or assistant message of the conversation (not commands or notices). */
+export function sessionsWithConversation(db: PalimpsestDb, ids: readonly string[]): Promise<Set<string>> {
+	return sessionsWhere(db, ids, (row) => (row.role === 'user' || row.role === 'assistant') && (row.kind === 'message' || row.kind === 'summary'));
+}
+
+/** Which of these sessions have any message row at all. */
+export function sessionsWithMessages(db: PalimpsestDb, ids: readonly string[]): Promise<Set<string>> {
+	return sessionsWhere(db, ids, () => true);
+}
+
+/** One read transaction, one early-stopping probe per session, all issued at once. */
+async function sessionsWhere(db: PalimpsestDb, ids: readonly string[], test: (row: MessageRow) => boolean): Promise<Set<string>> {
+	if (!ids.length) return new Set();
+	const found = await db.transaction('r', db.messages, () =>
+		Promise.all(ids.map(async (id) => ((await messagesOf(db, id).filter(test).first()) ? id : null)))
+	);
+	return new Set(found.filter((id): id is string => id !== null));
+}
+
+/**
+ * Archives the sessions in `ids` that are not archived yet and writes the receipt, in one
+ * strictly durable transaction. The receipt lists only the rows that really changed.
+ */
+export async function commitArchive(
+	db: PalimpsestDb,
+	write: OperationWrite & { ids: readonly string[] }
+): Promise<CommittedOperation> {
+	const strict = strictTwin(db);
+	return strict.transaction('rw', strict.sessions, strict.receipts, async () => {
+		const stored = await strict.receipts.get(write.op_id);
+		if (stored) return { receipt: stored, replayed: true };
+		const changed = (await strict.sessions.bulkGet([...write.ids]))
+			.filter((row) => row !== undefined && row.archived === 0)
+			.map((row) => row!.id);
+		await strict.sessions.bulkUpdate(changed.map((key) => ({ key, changes: { archived: 1 as const } })));
+		const receipt: ReceiptRow = { ...write, session_ids: changed, detached_ids: [] };
+		await strict.receipts.add(receipt);
+		return { receipt, replayed: false };
+	});
+}
+
+/** Sets the archived flag without a receipt (unarchive, auto-archive); returns the ids that changed. */
+export async function setArchivedFlag(db: PalimpsestDb, ids: readonly string[], archived: 0 | 1): Promise<string[]> {
+	return db.transaction('rw', db.sessions, async () => {
+		const changed = (await db.sessions.bulkGet([...ids]))
+			.filter((row) => row !== undefined && row.archived !== archived)
+			.map((row) => row!.id);
+		await db.sessions.bulkUpdate(changed.map((key) => ({ key, changes: { archived } })));
+		return changed;
+	});
+}
+
+/** Forgets receipts older than `before`: an exact retry comes within seconds, not weeks. */
+export function deleteReceiptsBefore(db: PalimpsestDb, before: number): Promise<number> {
+	return db.receipts.where('at').below(before).delete();
+}

@@ -1,0 +1,49 @@
+// Deleting sessions: plan the cascade from the stored links, stop this tab's work on them,
+// write rows and receipt in one transaction, then announce once (DESIGN §6).
+import { commitDeletion, getReceipt } from '../db/deletion-verbs';
+import type { DeletionReason } from '../hooks/hook-payloads';
+import { announceRemoval, newOperationId, replayedOutcome, type OperationOutcome } from './announce-removal';
+import { readFamily } from './read-family';
+import { nowOf, type SessionContext } from './session-context';
+import { stopThenLock } from './stop-and-lock';
+
+// A User Timing entry, so the cost of a deletion shows in the browser's performance tools.
+const MEASURE = 'palimpsest:delete-sessions';
+
+/**
+ * The user deletes `ids` (one session, a multi-selection, `/exit --delete`): each with its
+ * compression lineage and delegate children; branch children are detached. An exact retry with
+ * the same `opId` returns the first outcome, marked replayed, and announces nothing.
+ */
+export async function deleteSessions(
+	ctx: SessionContext,
+	ids: readonly string[],
+	opId: string = newOperationId()
+): Promise<OperationOutcome> {
+	const started = performance.now();
+	const [stored, family] = await Promise.all([getReceipt(ctx.db, opId), readFamily(ctx.db, ids)]);
+	if (stored) return replayedOutcome(stored, 'delete');
+	const remove = family.closureOf(ids);
+	const committed = await stopThenLock(ctx.profile, remove, () =>
+		commitDeletion(ctx.db, { op_id: opId, reason: 'delete', session_id: ids[0] ?? '', at: nowOf(ctx), remove })
+	);
+	const outcome = announceRemoval(ctx, 'delete', committed, ids);
+	performance.measure(MEASURE, { start: started });
+	return outcome;
+}
+
+/**
+ * Removes sessions a sweep or a repair chose (already whole groups of free sessions), plus
+ * message rows left without a session (`leftovers`), as one announced operation.
+ */
+export async function removeChosenSessions(
+	ctx: SessionContext,
+	reason: Exclude<DeletionReason, 'delete' | 'archive'>,
+	remove: readonly string[],
+	leftovers: readonly string[] = []
+): Promise<OperationOutcome> {
+	const opId = newOperationId();
+	const session_id = remove[0] ?? leftovers[0] ?? '';
+	const committed = await commitDeletion(ctx.db, { op_id: opId, reason, session_id, at: nowOf(ctx), remove, leftovers });
+	return announceRemoval(ctx, reason, committed, remove);
+}

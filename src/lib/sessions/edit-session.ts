@@ -1,0 +1,16 @@
+// Small changes the user makes to a session row: its title, its pin, its model.
+import { renameSession as writeTitle, setPinned as writePinned, updateSession } from '../db/session-verbs';
+import type { SessionContext } from './session-context';
+
+export function renameSession(ctx: SessionContext, id: string, title: string): Promise<void> {
+	return writeTitle(ctx.db, id, title);
+}
+
+export function setPinned(ctx: SessionContext, id: string, pinned: boolean): Promise<void> {
+	return writePinned(ctx.db, id, pinned);
+}
+
+/** The provider and model the session's next turns use. */
+export async function setSessionModel(ctx: SessionContext, id: string, provider: string, model: string): Promise<void> {
+	await updateSession(ctx.db, id, { provider, model });
+}

@@ -1,0 +1,29 @@
+// One confirmation dialog for the whole app (deleting sessions, archiving several, /exit
+// --delete): whoever needs a yes asks here and awaits the answer; ConfirmHost shows it.
+
+export interface ConfirmRequest {
+	title: string;
+	message: string;
+	/** The confirming button's name: the action itself ("Delete", "Archive"). */
+	confirmLabel: string;
+	danger?: boolean;
+}
+
+export class ConfirmState {
+	current = $state<ConfirmRequest | null>(null);
+	#resolve: ((yes: boolean) => void) | null = null;
+
+	/** Resolves true on the confirming button, false on Cancel or Escape (or a newer question). */
+	ask(request: ConfirmRequest): Promise<boolean> {
+		this.#resolve?.(false);
+		this.current = request;
+		return new Promise((resolve) => (this.#resolve = resolve));
+	}
+
+	answer(yes: boolean): void {
+		const resolve = this.#resolve;
+		this.#resolve = null;
+		this.current = null;
+		resolve?.(yes);
+	}
+}
