@@ -7,6 +7,7 @@ import type { HookLogEntry } from '../hooks/run-hook';
 import { makeHost } from '../plugins/test-host';
 import { createHookLogWriter } from '../plugins/hook-log-writer';
 import { PluginInspector, type PluginLogLine, type StorageView } from './plugin-inspector';
+import { PluginsState } from './plugins.svelte';
 
 const MEMORY = `export function register(ctx) {
 	ctx.register_hook('post_compaction', async ({ session_id }) => {
@@ -106,13 +107,15 @@ describe('the storage and log views', () => {
 describe('hook call details', () => {
 	it('are kept in memory for the newest calls and never stored with the row', async () => {
 		const writer = createHookLogWriter(t.db);
-		const withDetails = new PluginInspector({ db: t.db, hooks: t.hooks, logBook: t.host.logBook, details: writer.detail });
+		const state = new PluginsState({ db: t.db, host: t.host, hooks: t.hooks, safeMode: false, hookDetails: writer.detail });
 		writer.record({ at: 1, hook: 'pre_llm_call', plugin_id: 'memory', duration_ms: 1, outcome: 'error', summary: 's', call_id: 'c1', detail: { stack: 'Error: x\n at f' } });
 		await writer.flush();
 		const [row] = await t.db.hook_log.toArray();
 		expect(row).toMatchObject({ call_id: 'c1', outcome: 'error' });
 		expect(row).not.toHaveProperty('detail');
-		expect(withDetails.callDetail('c1')).toEqual({ stack: 'Error: x\n at f' });
-		expect(withDetails.callDetail('missing')).toBeUndefined();
+		expect(state.hookCallDetail('c1')).toEqual({ stack: 'Error: x\n at f' });
+		expect(state.hookCallDetail('missing')).toBeUndefined();
+		// The author tools load on demand, once.
+		expect(await state.loadInspector()).toBe(await state.loadInspector());
 	});
 });

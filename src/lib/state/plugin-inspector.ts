@@ -1,12 +1,13 @@
 // What the Plugins page offers plugin authors beyond the list: sending a test event to one
-// plugin, its storage (read-only), its recent ctx.log lines, and the details of a hook call.
+// plugin, its storage (read-only) and its recent ctx.log lines. Loaded with that page
+// (PluginsState.loadInspector), not at start-up.
 import type { PalimpsestDb } from '../db/database';
 import { kvEntries } from '../db/plugin-verbs';
 import { watch } from '../db/watch';
 import type { HookBus } from '../hooks/hook-bus';
 import { type HookName, isHookName } from '../hooks/hook-map';
 import { DETAIL_LIMITS, previewValue } from '../hooks/preview-value';
-import type { HookCallDetail, HookLogEntry } from '../hooks/run-hook';
+import type { HookLogEntry } from '../hooks/run-hook';
 import { makeTestSessionId, OPTIONAL_FIELDS, samplePayload } from '../hooks/sample-payloads';
 import type { PluginLogBook, PluginLogLine } from '../plugins/plugin-log-book';
 
@@ -35,13 +36,11 @@ export class PluginInspector {
 	readonly #db: PalimpsestDb;
 	readonly #hooks: HookBus;
 	readonly #logBook: LogSource;
-	readonly #details: (callId: string) => HookCallDetail | undefined;
 
-	constructor(parts: { db: PalimpsestDb; hooks: HookBus; logBook: LogSource; details?: (callId: string) => HookCallDetail | undefined }) {
+	constructor(parts: { db: PalimpsestDb; hooks: HookBus; logBook: LogSource }) {
 		this.#db = parts.db;
 		this.#hooks = parts.hooks;
 		this.#logBook = parts.logBook;
-		this.#details = parts.details ?? (() => undefined);
 	}
 
 	/** The payload "Send test event" starts from: every documented field, and a made-up session id. */
@@ -87,11 +86,6 @@ export class PluginInspector {
 		return this.#logBook.subscribe((id) => {
 			if (id === pluginId) onLines(this.#logBook.lines(pluginId));
 		});
-	}
-
-	/** A call's payload, returned value and stack, if this tab made it recently. */
-	callDetail(callId: string | undefined): HookCallDetail | undefined {
-		return callId ? this.#details(callId) : undefined;
 	}
 }
 

@@ -13,7 +13,7 @@ import { normalizePin } from '../plugins/fetch-plugin-source';
 import type { Registered } from '../plugins/plugin-context';
 import type { PluginHost } from '../plugins/plugin-host';
 import { pluginIdFromUrl, resolvePluginUrl } from '../plugins/plugin-url';
-import { PluginInspector } from './plugin-inspector';
+import type { PluginInspector } from './plugin-inspector';
 
 export interface PluginStatus {
 	state: 'loading' | 'loaded' | 'disabled' | 'failed' | 'safe';
@@ -52,8 +52,8 @@ export class PluginsState {
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
 	#instances = new Map<string, number>();
 	#hooks: HookBus;
-	/** Test events, storage, ctx.log lines and call details, for plugin authors. */
-	readonly inspector: PluginInspector;
+	readonly #hookDetails: (callId: string) => HookCallDetail | undefined;
+	#inspector: Promise<PluginInspector> | undefined;
 
 	constructor(parts: {
 		db: PalimpsestDb;
@@ -67,7 +67,23 @@ export class PluginsState {
 		this.#host = parts.host;
 		this.#hooks = parts.hooks;
 		this.safeMode = parts.safeMode;
-		this.inspector = new PluginInspector({ db: parts.db, hooks: parts.hooks, logBook: parts.host.logBook, details: parts.hookDetails });
+		this.#hookDetails = parts.hookDetails ?? (() => undefined);
+	}
+
+	/**
+	 * Test events, storage and ctx.log views for plugin authors: loaded when the Plugins page
+	 * first asks, so none of it is start-up code.
+	 */
+	loadInspector(): Promise<PluginInspector> {
+		this.#inspector ??= import('./plugin-inspector').then(
+			({ PluginInspector }) => new PluginInspector({ db: this.#db, hooks: this.#hooks, logBook: this.#host.logBook })
+		);
+		return this.#inspector;
+	}
+
+	/** A hook call's payload, returned value and stack, if this tab made it recently. */
+	hookCallDetail(callId: string | undefined): HookCallDetail | undefined {
+		return callId ? this.#hookDetails(callId) : undefined;
 	}
 
 	start(): () => void {
