@@ -167,7 +167,7 @@ export async function readUserId(page: Page): Promise<string> {
 }
 
 /** Rows of the Hook log table for one plugin id, optionally only those with one outcome. */
-export function hookLogRows(page: Page, pluginId: string, outcome?: 'ok' | 'error' | 'timeout' | 'skipped'): Locator {
+export function hookLogRows(page: Page, pluginId: string, outcome?: 'ok' | 'warning' | 'error' | 'timeout' | 'skipped'): Locator {
 	let rows = page
 		.getByRole('region', { name: 'Hook log' })
 		.getByRole('row')

@@ -1,6 +1,7 @@
 // Built-in and plugin slash commands: registration (plugin names may not take a built-in's,
 // even one not built yet), lookup for autocomplete, and execution of plugin commands through
 // the hook bus's choke point (timeout, 60 s skip, hook log).
+import { describeCommandOutput } from '../hooks/describe-result';
 import { SUPPRESS_AFTER_TIMEOUT_MS, type PluginCaller, type PluginCallTarget } from '../hooks/run-hook';
 import type { CommandSink } from '../plugins/plugin-context';
 import { BUILTIN_NAMES, type BuiltinName } from './builtin-names';
@@ -116,7 +117,12 @@ export class CommandRegistry implements CommandSink {
 			target,
 			// A one-argument handler simply ignores the second argument.
 			() => handler(args, copy),
-			{ summary: `session_id=${invocation.session_id} args=(${args.length} chars)`, read: readOutput }
+			{
+				summary: `session_id=${invocation.session_id} args=(${args.length} chars)`,
+				read: readOutput,
+				describe: (kept) => describeCommandOutput((kept as CommandResult).output),
+				payload: { raw_args: args, context: invocation }
+			}
 		);
 		const name = target.hook;
 		if (result.outcome === 'ok') return result.value as CommandResult;

@@ -1,6 +1,6 @@
 // Plugin rows, their per-plugin key-value store and the bounded hook log.
 import type { PalimpsestDb } from './database';
-import type { HookLogRow, PluginRow } from './schema';
+import type { HookLogRow, PluginKvRow, PluginRow } from './schema';
 
 export function listPlugins(db: PalimpsestDb): Promise<PluginRow[]> {
 	return db.plugins.orderBy('position').toArray();
@@ -75,6 +75,15 @@ export async function kvDelete(db: PalimpsestDb, owner: PluginOwner, key: string
 export async function kvKeys(db: PalimpsestDb, pluginId: string, prefix = ''): Promise<string[]> {
 	const keys = await db.plugin_kv.where('plugin_id').equals(pluginId).primaryKeys();
 	return keys.map(([, key]) => key).filter((key) => key.startsWith(prefix));
+}
+
+/** A plugin's stored values in key order, at most `limit` of them, and how many it has in all (read-only, for the Plugins page). */
+export async function kvEntries(db: PalimpsestDb, pluginId: string, limit: number): Promise<{ rows: PluginKvRow[]; total: number }> {
+	const [rows, total] = await Promise.all([
+		db.plugin_kv.where('plugin_id').equals(pluginId).limit(limit).toArray(),
+		db.plugin_kv.where('plugin_id').equals(pluginId).count()
+	]);
+	return { rows, total };
 }
 
 export const HOOK_LOG_LIMIT = 500;

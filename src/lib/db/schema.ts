@@ -153,7 +153,15 @@ export interface HookLogRow {
 	hook: string;
 	plugin_id: string;
 	duration_ms: number;
-	outcome: 'ok' | 'error' | 'timeout' | 'skipped' | 'unheard';
+	outcome: 'ok' | 'warning' | 'error' | 'timeout' | 'skipped' | 'unheard';
 	error?: string;
 	summary: string;
+	/** One short line on what the call returned (no index: plain fields need no new version). */
+	result?: string;
+	/** What was wrong with the returned value, for outcome `warning`. */
+	warning?: string;
+	/** The call was a test event. */
+	test?: boolean;
+	/** Finds the call's details, which only the tab that made it keeps (in memory). */
+	call_id?: string;
 }

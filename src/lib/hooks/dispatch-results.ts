@@ -2,6 +2,7 @@
 // bus supplies the ordered registrations and the function that calls one of them.
 import type { PreToolCallPayload } from './hook-payloads';
 import { freezeClone } from './freeze-payload';
+import { readDirective, readInjected } from './read-results';
 import type { HookCallResult, Registration } from './run-hook';
 
 /** Context one plugin asked to add to the outgoing user message. */
@@ -44,15 +45,10 @@ export async function collectInjected<P>(
 		if (!reg.active) continue;
 		const result = await run(reg, payload);
 		if (!result) continue;
-		const text = result.outcome === 'ok' ? injectedText(result.value) : undefined;
+		const text = result.outcome === 'ok' ? readInjected(result.value).text : undefined;
 		if (text) injected.push({ plugin_id: reg.plugin_id, text });
 	}
 	return injected;
-}
-
-function injectedText(value: unknown): string | undefined {
-	const text = isRecord(value) ? value.context : value;
-	return typeof text === 'string' ? text.trim() || undefined : undefined;
 }
 
 export async function decideToolCall(
@@ -68,15 +64,14 @@ export async function decideToolCall(
 		if (!result) continue;
 		// Fails closed: a guard that crashed, hung or is quarantined cannot wave a call through.
 		if (result.outcome !== 'ok') return blocked(reg, failureReason(reg, result.outcome, result.error));
-		const value = result.value;
-		if (!isRecord(value)) continue;
-		if (value.block === true) {
-			const reason = typeof value.reason === 'string' && value.reason ? value.reason : `Blocked by plugin "${reg.plugin_id}".`;
+		const reading = readDirective(result.value);
+		if (reading.block) {
+			const reason = reading.block.badArgs
+				? `Plugin "${reg.plugin_id}" returned args that are not a plain object; the tool call was blocked.`
+				: (reading.block.reason ?? `Blocked by plugin "${reg.plugin_id}".`);
 			return blocked(reg, reason);
 		}
-		if (value.args === undefined) continue;
-		if (!isRecord(value.args)) return blocked(reg, `Plugin "${reg.plugin_id}" returned args that are not a plain object; the tool call was blocked.`);
-		args = value.args;
+		if (reading.args) args = reading.args;
 	}
 	return args ? { block: false, args } : { block: false };
 }
@@ -88,8 +83,4 @@ function blocked(reg: Registration, reason: string): ToolDecision {
 function failureReason(reg: Registration, outcome: string, error: string): string {
 	const what = outcome === 'timeout' ? 'timed out' : outcome === 'skipped' ? 'is paused after a timeout' : `failed (${error})`;
 	return `Plugin "${reg.plugin_id}" ${what} in pre_tool_call, so the tool call was blocked.`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,9 +4,11 @@ import { freezeClone } from './freeze-payload';
 import {
 	assertHookKind,
 	assertHookName,
+	HOOK_KINDS,
 	type CollectorHookName,
 	type DirectiveHookName,
 	type HookHandler,
+	type HookKind,
 	type HookName,
 	type HookPayload,
 	type ObserverHookName
@@ -16,14 +18,17 @@ import {
 	type HookLogEntry,
 	type HookLogger,
 	type PluginCaller,
+	type PluginCallOptions,
 	type PluginCallTarget,
 	type Registration,
+	type RunHookContext,
 	runHook,
 	runPluginCall
 } from './run-hook';
+import { previewValue } from './preview-value';
 import { summarizePayload } from './summarize-payload';
 import { catchUpLimitMs, DEFAULT_TIMEOUT_SECONDS, resolveTimeoutMs, waitAtMost } from './timeouts';
-import { collectInjected, decideToolCall, type InjectedContext, type ToolDecision } from './dispatch-results';
+import { collectInjected, decideToolCall, joinInjected, type InjectedContext, type ToolDecision } from './dispatch-results';
 
 export interface HookBusOptions {
 	/** The `plugins.hook_callback_timeout` setting, read on every call. 0 = off. */
@@ -36,6 +41,30 @@ export interface HookBusOptions {
 export interface HookRegistrationInfo {
 	plugin_id: string;
 	hook: HookName;
+}
+
+export interface FireOptions {
+	/** Deliver to this plugin's callbacks only (it must have one for the hook). */
+	only?: string;
+	/** Mark every log entry of the dispatch as a test event. */
+	test?: boolean;
+}
+
+/** One dispatch through `fire`, with the kind's own result and every call it made. */
+export interface FireReport {
+	hook: HookName;
+	kind: HookKind;
+	/** Each callback call of this dispatch, as the hook log records it. */
+	calls: HookLogEntry[];
+	/** Collectors: what each plugin added, and the text the app appends to the message. */
+	injected?: InjectedContext[];
+	context?: string;
+	/** Directives: what the app would do with the tool call. */
+	decision?: ToolDecision;
+}
+
+interface Dispatch extends FireOptions {
+	onCall?: (entry: HookLogEntry) => void;
 }
 
 // Accepts a `string`-typed name from untyped plugin code but rejects a mistyped literal.
@@ -51,7 +80,10 @@ export class HookBus implements PluginCaller {
 	/** Settles when a registration is removed, so a hung callback stops holding the queue. */
 	#removed = new WeakMap<Registration, { promise: Promise<void>; resolve: () => void }>();
 	#summaries = new WeakMap<object, string>();
+	#details = new WeakMap<object, string>();
 	#firstSeen: string[] = [];
+	#calls = 0;
+	readonly #callPrefix = Math.random().toString(36).slice(2, 8);
 	readonly #timeoutSeconds: () => number;
 	readonly #record: (entry: HookLogEntry) => void;
 	readonly #now: () => number;
@@ -112,14 +144,18 @@ export class HookBus implements PluginCaller {
 		assertHookKind(name, 'observer');
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return this.#observerQueue;
-		const regs = this.#ordered(name);
-		if (!regs.length) this.#recordUnheard(name, base);
+		return this.#notify(name, base, {});
+	}
+
+	#notify(name: HookName, base: unknown, options: Dispatch): Promise<void> {
+		const regs = this.#ordered(name, options.only);
+		if (!regs.length) this.#recordUnheard(name, base, options);
 		const delivered = new Map<string, () => void>();
 		for (const reg of regs) if (!delivered.has(reg.plugin_id)) delivered.set(reg.plugin_id, this.#expectEvent(reg.plugin_id));
 		const dispatch = this.#observerQueue.then(async () => {
 			try {
 				for (const [i, reg] of regs.entries()) {
-					if (reg.active) await Promise.race([this.#run(reg, base), this.#whenRemoved(reg)]);
+					if (reg.active) await Promise.race([this.#run(reg, base, options), this.#whenRemoved(reg)]);
 					// Registrations are grouped by plugin: release each plugin as soon as it is done.
 					if (regs[i + 1]?.plugin_id !== reg.plugin_id) delivered.get(reg.plugin_id)?.();
 				}
@@ -145,9 +181,13 @@ export class HookBus implements PluginCaller {
 		assertHookKind(name, 'collector');
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return [];
-		const regs = this.#ordered(name);
-		if (!regs.length) this.#recordUnheard(name, base);
-		return collectInjected(regs, base, (reg, current) => this.#runCaughtUp(reg, current), signal);
+		return this.#collect(name, base, {}, signal);
+	}
+
+	#collect(name: HookName, base: unknown, options: Dispatch, signal?: AbortSignal): Promise<InjectedContext[]> {
+		const regs = this.#ordered(name, options.only);
+		if (!regs.length) this.#recordUnheard(name, base, options);
+		return collectInjected(regs, base, (reg, current) => this.#runCaughtUp(reg, current, options), signal);
 	}
 
 	/** Directives: first block wins; `args` rewrites chain; a failing callback blocks (fails closed). */
@@ -155,15 +195,50 @@ export class HookBus implements PluginCaller {
 		assertHookKind(name, 'directive');
 		const base = this.#snapshot(name, payload);
 		if (base === undefined) return { block: true, reason: `The ${name} payload could not be copied for plugins.` };
-		const regs = this.#ordered(name);
-		if (!regs.length) this.#recordUnheard(name, base);
-		return decideToolCall(regs, base, (reg, current) => this.#runCaughtUp(reg, current));
+		return this.#decide(name, base as HookPayload<DirectiveHookName>, {});
+	}
+
+	#decide(name: HookName, base: HookPayload<DirectiveHookName>, options: Dispatch): Promise<ToolDecision> {
+		const regs = this.#ordered(name, options.only);
+		if (!regs.length) this.#recordUnheard(name, base, options);
+		return decideToolCall(regs, base, (reg, current) => this.#runCaughtUp(reg, current, options));
+	}
+
+	/**
+	 * Dispatches any hook by name with its kind's own rules (the same paths as notify, collect
+	 * and decide) and reports every call. For test events and test kits: an unknown name or a
+	 * payload that is not plain data throws; `only` limits delivery to one plugin.
+	 */
+	async fire(name: string, payload: unknown, options: FireOptions = {}): Promise<FireReport> {
+		assertHookName(name);
+		if (options.only !== undefined && !this.#ordered(name, options.only).length) {
+			throw new Error(`Plugin "${options.only}" has no ${name} callback.`);
+		}
+		let base: unknown;
+		try {
+			base = freezeClone(payload);
+		} catch (error) {
+			throw new TypeError(`The ${name} payload is not plain data: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+		}
+		const calls: HookLogEntry[] = [];
+		const dispatch: Dispatch = { ...options, onCall: (entry) => calls.push(entry) };
+		const kind = HOOK_KINDS[name];
+		if (kind === 'observer') {
+			await this.#notify(name, base, dispatch);
+			return { hook: name, kind, calls };
+		}
+		if (kind === 'collector') {
+			const injected = await this.#collect(name, base, dispatch);
+			return { hook: name, kind, calls, injected, context: joinInjected(injected) };
+		}
+		const decision = await this.#decide(name, base as HookPayload<DirectiveHookName>, dispatch);
+		return { hook: name, kind, calls, decision };
 	}
 
 	// Collectors and directives act on what a plugin learned from earlier events (memory:
 	// post_compaction marks a session, the next pre_llm_call re-injects), so each plugin first
 	// receives its queued events. A plugin with none queued is called at once.
-	async #runCaughtUp(reg: Registration, payload: unknown): Promise<HookCallResult | undefined> {
+	async #runCaughtUp(reg: Registration, payload: unknown, options: Dispatch): Promise<HookCallResult | undefined> {
 		const pending = this.#caughtUp.get(reg.plugin_id);
 		if (pending) {
 			// Bounded: another plugin's hung observer ahead in the queue delays this call by at
@@ -171,7 +246,7 @@ export class HookBus implements PluginCaller {
 			await waitAtMost(pending, catchUpLimitMs(resolveTimeoutMs(this.#timeoutSeconds())));
 			if (!reg.active) return undefined;
 		}
-		return this.#run(reg, payload);
+		return this.#run(reg, payload, options);
 	}
 
 	// The returned release is idempotent and always called (in a finally), so a failing or
@@ -193,32 +268,41 @@ export class HookBus implements PluginCaller {
 	 * so keep one target per command or tool), failures tagged with plugin and name, and a
 	 * line in the hook log.
 	 */
-	callPlugin(
-		target: PluginCallTarget,
-		call: () => unknown,
-		options: { summary?: string; read?: (value: unknown) => unknown } = {}
-	): Promise<HookCallResult> {
-		return runPluginCall(target, call, this.#context(options.summary ?? ''), options.read);
+	callPlugin(target: PluginCallTarget, call: () => unknown, options: PluginCallOptions = {}): Promise<HookCallResult> {
+		const { summary = '', read, describe, payload } = options;
+		return runPluginCall(target, call, this.#context(summary, {}), { read, describe, payload });
 	}
 
-	#run(reg: Registration, payload: unknown): Promise<HookCallResult> {
-		return runHook(reg, payload, this.#context(this.#summary(payload)));
+	#run(reg: Registration, payload: unknown, options: Dispatch): Promise<HookCallResult> {
+		return runHook(reg, payload, this.#context(this.#summary(payload), options, payload));
 	}
 
-	#context(summary: string) {
+	#context(summary: string, options: Dispatch, payload?: unknown): RunHookContext {
+		const { onCall } = options;
 		return {
 			timeoutMs: resolveTimeoutMs(this.#timeoutSeconds()),
 			now: this.#now,
-			record: this.#record,
+			record: onCall
+				? (entry) => {
+						onCall(entry);
+						this.#record(entry);
+					}
+				: this.#record,
 			logger: this.#logger,
-			summary
+			summary,
+			payloadDetail: payload === undefined ? undefined : () => this.#detail(payload),
+			test: options.test,
+			callId: () => `${this.#callPrefix}-${++this.#calls}`
 		};
 	}
 
 	// So a user can see that a compaction or deletion happened even with no plugin listening.
-	#recordUnheard(name: HookName, payload: unknown): void {
+	#recordUnheard(name: HookName, payload: unknown, options: Dispatch): void {
 		try {
-			this.#record({ at: this.#now(), hook: name, plugin_id: '', duration_ms: 0, outcome: 'unheard', summary: this.#summary(payload) });
+			const entry: HookLogEntry = { at: this.#now(), hook: name, plugin_id: '', duration_ms: 0, outcome: 'unheard', summary: this.#summary(payload) };
+			if (options.test) entry.test = true;
+			options.onCall?.(entry);
+			this.#record(entry);
 		} catch (error) {
 			this.#logger.warn('[hooks] hook log sink failed', error);
 		}
@@ -235,6 +319,17 @@ export class HookBus implements PluginCaller {
 		return summary;
 	}
 
+	/** The payload as an expanded log row shows it, rendered once per dispatch. */
+	#detail(payload: unknown): string {
+		if (payload === null || typeof payload !== 'object') return previewValue(payload);
+		let detail = this.#details.get(payload);
+		if (detail === undefined) {
+			detail = previewValue(payload);
+			this.#details.set(payload, detail);
+		}
+		return detail;
+	}
+
 	// One clone up front: plugins see the state at dispatch time, and an app bug (a payload
 	// holding a function or DOM node) is reported once instead of blamed on every plugin.
 	#snapshot<P>(name: HookName, payload: P): P | undefined {
@@ -246,14 +341,14 @@ export class HookBus implements PluginCaller {
 		}
 	}
 
-	#ordered(name?: HookName): Registration[] {
+	#ordered(name?: HookName, only?: string): Registration[] {
 		const rank = (id: string) => {
 			const loaded = this.#loadOrder.indexOf(id);
 			return loaded >= 0 ? loaded : this.#loadOrder.length + this.#firstSeen.indexOf(id);
 		};
 		// A copy: registrations made during a dispatch join the next one, not this one.
 		return this.#registrations
-			.filter((r) => name === undefined || r.hook === name)
+			.filter((r) => (name === undefined || r.hook === name) && (only === undefined || r.plugin_id === only))
 			.sort((a, b) => rank(a.plugin_id) - rank(b.plugin_id) || a.seq - b.seq);
 	}
 

@@ -1,10 +1,25 @@
 // The one choke point that calls plugin code (hook callbacks, slash commands, tools and
 // register(ctx)): it bounds the call in time, catches, tags failures with plugin id and name,
 // quarantines what timed out and logs every call.
+import { describeHookResult, describeIgnored, type ResultNote } from './describe-result';
 import { HOOK_KINDS, type HookName } from './hook-map';
+import { previewValue } from './preview-value';
 
-/** `unheard`: the event was dispatched but no plugin listens to it (recorded once, plugin_id ''). */
-export type HookOutcome = 'ok' | 'error' | 'timeout' | 'skipped' | 'unheard';
+/**
+ * `unheard`: the event was dispatched but no plugin listens to it (recorded once, plugin_id '').
+ * `warning`: the call ran, but returned a value the app cannot use (see `warning`).
+ */
+export type HookOutcome = 'ok' | 'warning' | 'error' | 'timeout' | 'skipped' | 'unheard';
+
+/** What an expanded hook log row shows; kept in memory by the tab that made the call, never stored. */
+export interface HookCallDetail {
+	/** The payload (or a command's or tool's arguments), rendered with long parts cut. */
+	payload?: string;
+	/** What the call returned, as the app read it, rendered the same way. */
+	value?: string;
+	/** For a throw: the error's stack as the browser gave it. */
+	stack?: string;
+}
 
 export interface HookLogEntry {
 	/** Assigned by the store that keeps the log, if any. */
@@ -17,6 +32,16 @@ export interface HookLogEntry {
 	outcome: HookOutcome;
 	error?: string;
 	summary: string;
+	/** What the call returned, as the app read it: one short line. */
+	result?: string;
+	/** For outcome `warning`: what was wrong with the returned value, and what was expected. */
+	warning?: string;
+	/** Sent as a test event (Send test event, or a test kit): no real session took part. */
+	test?: boolean;
+	/** Unique per call within the bus that made it: the key of its in-memory detail. */
+	call_id?: string;
+	/** Not stored: the hook log writer keeps it in memory for the current tab. */
+	detail?: HookCallDetail;
 }
 
 export interface HookLogger {
@@ -50,7 +75,18 @@ export interface PluginCaller {
 	 * Calls `call` as `target`; `read` turns its result into what the caller keeps, inside the
 	 * same guard (reading a plugin's value can run its code). Never throws for the plugin.
 	 */
-	callPlugin(target: PluginCallTarget, call: () => unknown, options?: { summary?: string; read?: (value: unknown) => unknown }): Promise<HookCallResult>;
+	callPlugin(target: PluginCallTarget, call: () => unknown, options?: PluginCallOptions): Promise<HookCallResult>;
+}
+
+export interface PluginCallOptions {
+	/** The one-line summary stored with the log row. */
+	summary?: string;
+	/** Turns the settled value into what the caller keeps, inside the guard. */
+	read?: (value: unknown) => unknown;
+	/** Says what the kept value means, for the log row. */
+	describe?: (kept: unknown, raw: unknown) => ResultNote;
+	/** What the call was given, for the row's details. */
+	payload?: unknown;
 }
 
 export interface RunHookContext {
@@ -61,6 +97,12 @@ export interface RunHookContext {
 	logger: HookLogger;
 	/** Already computed by the caller: one summary per dispatch, not per callback. */
 	summary: string;
+	/** The payload as the row's details show it; computed once per dispatch, on demand. */
+	payloadDetail?: () => string | undefined;
+	/** Marks the call's log entry as a test event. */
+	test?: boolean;
+	/** A fresh id for each call's log entry. */
+	callId?: () => string;
 }
 
 /** How long a callback that timed out is left out before it gets another chance. */
@@ -68,31 +110,42 @@ export const SUPPRESS_AFTER_TIMEOUT_MS = 60_000;
 
 export function runHook(reg: Registration, payload: unknown, ctx: RunHookContext): Promise<HookCallResult> {
 	// `payload` is the dispatch's deep-frozen snapshot, shared by every callback of it.
-	return runPluginCall(reg, () => reg.callback(payload), ctx, HOOK_KINDS[reg.hook] === 'observer' ? () => undefined : copyResult);
+	if (HOOK_KINDS[reg.hook] === 'observer') {
+		// An observer's return is never read (that could run its code); only its type is noted.
+		return runPluginCall(reg, () => reg.callback(payload), ctx, { read: () => undefined, describe: (_kept, raw) => describeIgnored(raw) });
+	}
+	return runPluginCall(reg, () => reg.callback(payload), ctx, { read: copyResult, describe: (value) => describeHookResult(reg.hook, value) });
+}
+
+interface RunOptions {
+	read?: (value: unknown) => unknown;
+	/** `kept`: what `read` made of the value; `raw`: the value itself, not to be read into. */
+	describe?: (kept: unknown, raw: unknown) => ResultNote;
+	payload?: unknown;
 }
 
 /** Calls plugin code through the choke point; `read` runs on its settled value, inside the guard. */
-export async function runPluginCall(
-	reg: PluginCallTarget,
-	call: () => unknown,
-	ctx: RunHookContext,
-	read: (value: unknown) => unknown = (value) => value
-): Promise<HookCallResult> {
+export async function runPluginCall(reg: PluginCallTarget, call: () => unknown, ctx: RunHookContext, options: RunOptions = {}): Promise<HookCallResult> {
+	const read = options.read ?? ((value: unknown) => value);
 	const at = ctx.now();
-	const log = (outcome: HookOutcome, error?: string) =>
+	const callId = ctx.callId?.();
+	const log = (outcome: HookOutcome, extra: Partial<HookLogEntry> = {}, detail: HookCallDetail = {}) =>
 		safeRecord(ctx, {
 			at,
 			hook: reg.hook,
 			plugin_id: reg.plugin_id,
 			duration_ms: Math.max(0, ctx.now() - at),
 			outcome,
-			...(error === undefined ? {} : { error }),
-			summary: ctx.summary
+			summary: ctx.summary,
+			...extra,
+			...(ctx.test ? { test: true } : {}),
+			...(callId === undefined ? {} : { call_id: callId }),
+			detail: { ...payloadDetail(ctx, options.payload), ...detail }
 		});
 
 	if (at < reg.suppressedUntil) {
 		const error = `skipped: timed out less than ${SUPPRESS_AFTER_TIMEOUT_MS / 1000} s ago`;
-		log('skipped', error);
+		log('skipped', { error });
 		return { outcome: 'skipped', error };
 	}
 	try {
@@ -101,18 +154,50 @@ export async function runPluginCall(
 			reg.suppressedUntil = ctx.now() + SUPPRESS_AFTER_TIMEOUT_MS;
 			const error = `timed out after ${ctx.timeoutMs / 1000} s`;
 			ctx.logger.warn(`[hooks] plugin "${reg.plugin_id}" ${error} in ${reg.hook}; skipped for 60 s`);
-			log('timeout', error);
+			log('timeout', { error });
 			return { outcome: 'timeout', error, timeoutMs: ctx.timeoutMs };
 		}
 		// Inside the try: reading what a plugin returned runs its code too (getters, proxies).
 		const value = read(settled.value);
-		log('ok');
+		const note = describeSafely(options.describe, value, settled.value);
+		log(note.warning ? 'warning' : 'ok', note, value === undefined ? {} : { value: previewSafely(value) });
 		return { outcome: 'ok', value };
 	} catch (thrown) {
 		const error = thrown instanceof Error ? thrown.message : String(thrown);
 		ctx.logger.warn(`[hooks] plugin "${reg.plugin_id}" failed in ${reg.hook}: ${error}`, thrown);
-		log('error', error);
+		log('error', { error }, { stack: stackOf(thrown) });
 		return { outcome: 'error', error };
+	}
+}
+
+function payloadDetail(ctx: RunHookContext, payload: unknown): HookCallDetail {
+	const text = payload === undefined ? ctx.payloadDetail?.() : previewSafely(payload);
+	return text === undefined ? {} : { payload: text };
+}
+
+// Details are for the log: a value that cannot be rendered must not turn the call into a failure.
+function previewSafely(value: unknown): string | undefined {
+	try {
+		return previewValue(value);
+	} catch {
+		return undefined;
+	}
+}
+
+// A description is for the log: if it fails, the call still counts as what it was.
+function describeSafely(describe: RunOptions['describe'], kept: unknown, raw: unknown): ResultNote {
+	try {
+		return describe?.(kept, raw) ?? {};
+	} catch {
+		return {};
+	}
+}
+
+function stackOf(thrown: unknown): string | undefined {
+	try {
+		return thrown instanceof Error && typeof thrown.stack === 'string' ? thrown.stack : undefined;
+	} catch {
+		return undefined;
 	}
 }
 

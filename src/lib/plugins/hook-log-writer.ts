@@ -1,14 +1,19 @@
 // Persists hook calls to the bounded hook log in small batches, so a busy hook never turns
-// into one transaction per callback.
+// into one transaction per callback. Each call's details (payload, returned value, stack) stay
+// in this tab's memory only, for the newest calls: the stored row keeps its short lines.
 import type { PalimpsestDb } from '../db/database';
 import { appendHookLog } from '../db/plugin-verbs';
-import type { HookLogEntry } from '../hooks/run-hook';
+import type { HookCallDetail, HookLogEntry } from '../hooks/run-hook';
 
 const BATCH_MS = 150;
+/** How many calls' details this tab keeps. */
+export const DETAIL_LIMIT = 300;
 
 export function createHookLogWriter(db: PalimpsestDb) {
 	let pending: HookLogEntry[] = [];
 	let timer: ReturnType<typeof setTimeout> | null = null;
+	// Insertion order is age: the oldest detail is dropped first.
+	const details = new Map<string, HookCallDetail>();
 
 	async function flush(): Promise<void> {
 		if (timer) clearTimeout(timer);
@@ -17,7 +22,7 @@ export function createHookLogWriter(db: PalimpsestDb) {
 		pending = [];
 		if (!batch.length) return;
 		try {
-			await appendHookLog(db, batch.map(({ id: _id, ...entry }) => entry));
+			await appendHookLog(db, batch.map(({ id: _id, detail: _detail, ...entry }) => entry));
 		} catch (error) {
 			console.warn('[hooks] could not save the hook log', error);
 		}
@@ -25,9 +30,19 @@ export function createHookLogWriter(db: PalimpsestDb) {
 
 	return {
 		record(entry: HookLogEntry): void {
+			if (entry.call_id && entry.detail) {
+				details.set(entry.call_id, entry.detail);
+				if (details.size > DETAIL_LIMIT) details.delete(details.keys().next().value!);
+			}
 			pending.push(entry);
 			timer ??= setTimeout(flush, BATCH_MS);
+		},
+		/** The details of a call made in this tab, while it is among the newest DETAIL_LIMIT. */
+		detail(callId: string): HookCallDetail | undefined {
+			return details.get(callId);
 		},
 		flush
 	};
 }
+
+export type HookLogWriter = ReturnType<typeof createHookLogWriter>;

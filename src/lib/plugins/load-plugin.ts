@@ -5,6 +5,7 @@ import type { PluginRow } from '../db/schema';
 import { fetchPluginSource, PluginLoadError, sha256Hex } from './fetch-plugin-source';
 import type { ModuleImporter } from './import-plugin-module';
 import type { PluginManifest } from './plugin-context';
+import { readPluginModule } from './read-plugin-module';
 
 export interface LoadedModule {
 	source: string;
@@ -55,19 +56,7 @@ export async function loadPluginModule(
 				: `The plugin module could not be imported: ${message}`
 		);
 	}
-	const fallback = (mod.default ?? {}) as Record<string, unknown>;
-	const register = mod.register ?? fallback.register;
-	if (typeof register !== 'function') {
-		throw new PluginLoadError('The module does not export a register(ctx) function (named, or on its default export).');
-	}
-	return { source, sha256, fromCache, register: register as LoadedModule['register'], manifest: readManifest(mod.manifest ?? fallback.manifest) };
-}
-
-function readManifest(value: unknown): PluginManifest | null {
-	if (!value || typeof value !== 'object') return null;
-	const raw = value as Record<string, unknown>;
-	const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 300) : undefined);
-	return { name: text(raw.name), version: text(raw.version), description: text(raw.description) };
+	return { source, sha256, fromCache, ...readPluginModule(mod) };
 }
 
 /**

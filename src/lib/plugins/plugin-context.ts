@@ -1,8 +1,8 @@
 // Builds the `ctx` a plugin's register(ctx) receives. Everything it registers is tracked so
 // that disabling, reloading or removing the plugin undoes all of it.
 import type { HookBus } from '../hooks/hook-bus';
-import type { PalimpsestDb } from '../db/database';
-import { createPluginStorage } from './plugin-storage';
+import type { LogLevel } from './plugin-log-book';
+import type { PluginStorage } from './plugin-storage';
 import type { ToolRegistry } from './plugin-tools';
 
 export interface PluginManifest {
@@ -32,12 +32,12 @@ export interface ContextParts {
 	hooks: HookBus;
 	commands: CommandSink;
 	tools: ToolRegistry;
-	/** Where `ctx.storage` keeps its rows; it closes when the context is disposed. */
-	db: PalimpsestDb;
-	/** The `added_at` of the plugin's row: storage refuses writes once that row is gone. */
-	addedAt?: number;
+	/** Builds `ctx.storage`; it must close (reject every call) once `isOpen` turns false. */
+	storage: (isOpen: () => boolean) => PluginStorage;
 	hasPlugin: (id: string) => boolean;
 	logger?: Pick<Console, 'info' | 'warn' | 'error'>;
+	/** Also receives every `ctx.log` line (the Plugins page shows the recent ones). */
+	onLog?: (level: LogLevel, args: unknown[]) => void;
 }
 
 export function createPluginContext(parts: ContextParts) {
@@ -58,6 +58,16 @@ export function createPluginContext(parts: ContextParts) {
 		};
 		undo.push(once);
 		return once;
+	}
+
+	function log(level: LogLevel, args: unknown[]) {
+		logger[level](tag, ...args);
+		// Logging is the plugin's way to tell its author something: a broken sink must not throw at it.
+		try {
+			parts.onLog?.(level, args);
+		} catch (error) {
+			logger.warn(tag, 'could not keep this log line', error);
+		}
 	}
 
 	function live() {
@@ -82,11 +92,11 @@ export function createPluginContext(parts: ContextParts) {
 			const remove = parts.tools.add({ plugin_id: parts.pluginId, name, description, parameters, handler });
 			return track(registered.tools, String(name), remove);
 		},
-		storage: createPluginStorage(parts.db, parts.pluginId, () => !disposed, parts.addedAt),
+		storage: parts.storage(() => !disposed),
 		log: Object.freeze({
-			info: (...args: unknown[]) => logger.info(tag, ...args),
-			warn: (...args: unknown[]) => logger.warn(tag, ...args),
-			error: (...args: unknown[]) => logger.error(tag, ...args)
+			info: (...args: unknown[]) => log('info', args),
+			warn: (...args: unknown[]) => log('warn', args),
+			error: (...args: unknown[]) => log('error', args)
 		}),
 		has_plugin: (id: string) => parts.hasPlugin(String(id))
 	});

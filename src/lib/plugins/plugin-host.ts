@@ -9,6 +9,8 @@ import { DEFAULT_FETCH_TIMEOUT_MS } from './fetch-plugin-source';
 import { defaultImporter, type ModuleImporter } from './import-plugin-module';
 import { loadPluginModule, runRegister } from './load-plugin';
 import { createPluginContext, type CommandSink, type PluginManifest, type Registered } from './plugin-context';
+import { PluginLogBook } from './plugin-log-book';
+import { createPluginStorage } from './plugin-storage';
 import type { ToolRegistry } from './plugin-tools';
 
 export interface LoadedPlugin {
@@ -37,6 +39,8 @@ export interface PluginHostParts {
 	importer?: ModuleImporter;
 	fetchImpl?: typeof fetch;
 	logger?: Pick<Console, 'info' | 'warn' | 'error'>;
+	/** Where `ctx.log` lines are kept for the Plugins page (one is made if not given). */
+	logBook?: PluginLogBook;
 }
 
 type Context = ReturnType<typeof createPluginContext>;
@@ -57,9 +61,12 @@ export class PluginHost {
 	/** Ends the wait of a load still downloading or importing when an unload or newer load comes. */
 	#overtake = new Map<string, () => void>();
 	readonly #parts: PluginHostParts;
+	/** The recent `ctx.log` lines of each plugin, in this tab. */
+	readonly logBook: PluginLogBook;
 
 	constructor(parts: PluginHostParts) {
 		this.#parts = parts;
+		this.logBook = parts.logBook ?? new PluginLogBook();
 	}
 
 	isLoaded(id: string): boolean {
@@ -106,10 +113,11 @@ export class PluginHost {
 				hooks,
 				commands,
 				tools,
-				db,
-				addedAt: row.added_at,
+				// Storage refuses writes once this row (by its added_at) is gone, in any tab.
+				storage: (isOpen) => createPluginStorage(db, row.id, isOpen, row.added_at),
 				hasPlugin: (id) => this.isLoaded(id),
-				logger: this.#parts.logger
+				logger: this.#parts.logger,
+				onLog: (level, args) => this.logBook.append(row.id, level, args)
 			});
 			this.#starting.set(row.id, context);
 			await runRegister(hooks, row.id, mod.register, context.ctx);

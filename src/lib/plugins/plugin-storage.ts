@@ -1,17 +1,13 @@
 // The per-plugin key-value store handed to plugins as `ctx.storage`.
 import type { PalimpsestDb } from '../db/database';
 import { kvDelete, kvGet, kvKeys, kvSet } from '../db/plugin-verbs';
+import { checkStorageKey as checkKey, closedStorageError } from './storage-key';
 
 export interface PluginStorage {
-	get(key: string): Promise<unknown>;
+	get<T = unknown>(key: string): Promise<T | undefined>;
 	set(key: string, value: unknown): Promise<void>;
 	delete(key: string): Promise<void>;
 	keys(prefix?: string): Promise<string[]>;
-}
-
-function checkKey(key: unknown): string {
-	if (typeof key !== 'string' || !key) throw new TypeError('Storage keys are non-empty strings.');
-	return key;
 }
 
 /**
@@ -29,12 +25,13 @@ export function createPluginStorage(
 	// A timer or a late async callback of an unloaded plugin must not recreate rows that
 	// removing the plugin deleted.
 	const open = () => {
-		if (!isOpen()) throw new Error(`Plugin "${pluginId}" is unloaded; its storage is closed.`);
+		if (!isOpen()) throw closedStorageError(pluginId);
 	};
 	return Object.freeze({
-		get: async (key: string) => {
+		get: async <T>(key: string) => {
 			open();
-			return structuredClone(await kvGet(db, pluginId, checkKey(key)));
+			// What the plugin stored under this key is its own business: the type is its claim.
+			return structuredClone(await kvGet(db, pluginId, checkKey(key))) as T | undefined;
 		},
 		set: async (key: string, value: unknown) => {
 			open();

@@ -107,7 +107,7 @@ export class AppState {
 		const commands = new CommandRegistry(hooks);
 		const tools = new ToolRegistry(hooks);
 		const host = new PluginHost({ db, hooks, commands, tools, timeoutMs });
-		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode() });
+		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode(), hookDetails: hookLog.detail });
 		this.services = createServices({
 			db,
 			profile,

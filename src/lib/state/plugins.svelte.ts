@@ -6,12 +6,14 @@ import { addPlugin, clearHookLog, getPlugin, listPlugins, recentHookLog, removeP
 import type { HookLogRow, PluginRow } from '../db/schema';
 import { watch } from '../db/watch';
 import type { HookBus } from '../hooks/hook-bus';
+import type { HookCallDetail } from '../hooks/run-hook';
 import { waitAtMost } from '../hooks/timeouts';
 import { describeError } from './turn-helpers';
 import { normalizePin } from '../plugins/fetch-plugin-source';
 import type { Registered } from '../plugins/plugin-context';
 import type { PluginHost } from '../plugins/plugin-host';
 import { pluginIdFromUrl, resolvePluginUrl } from '../plugins/plugin-url';
+import type { PluginInspector } from './plugin-inspector';
 
 export interface PluginStatus {
 	state: 'loading' | 'loaded' | 'disabled' | 'failed' | 'safe';
@@ -50,12 +52,38 @@ export class PluginsState {
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
 	#instances = new Map<string, number>();
 	#hooks: HookBus;
+	readonly #hookDetails: (callId: string) => HookCallDetail | undefined;
+	#inspector: Promise<PluginInspector> | undefined;
 
-	constructor(parts: { db: PalimpsestDb; host: PluginHost; hooks: HookBus; safeMode: boolean }) {
+	constructor(parts: {
+		db: PalimpsestDb;
+		host: PluginHost;
+		hooks: HookBus;
+		safeMode: boolean;
+		/** The details of a hook call made in this tab (see createHookLogWriter). */
+		hookDetails?: (callId: string) => HookCallDetail | undefined;
+	}) {
 		this.#db = parts.db;
 		this.#host = parts.host;
 		this.#hooks = parts.hooks;
 		this.safeMode = parts.safeMode;
+		this.#hookDetails = parts.hookDetails ?? (() => undefined);
+	}
+
+	/**
+	 * Test events, storage and ctx.log views for plugin authors: loaded when the Plugins page
+	 * first asks, so none of it is start-up code.
+	 */
+	loadInspector(): Promise<PluginInspector> {
+		this.#inspector ??= import('./plugin-inspector').then(
+			({ PluginInspector }) => new PluginInspector({ db: this.#db, hooks: this.#hooks, logBook: this.#host.logBook })
+		);
+		return this.#inspector;
+	}
+
+	/** A hook call's payload, returned value and stack, if this tab made it recently. */
+	hookCallDetail(callId: string | undefined): HookCallDetail | undefined {
+		return callId ? this.#hookDetails(callId) : undefined;
 	}
 
 	start(): () => void {
@@ -167,6 +195,7 @@ export class PluginsState {
 
 	async remove(id: string): Promise<void> {
 		this.#host.unload(id);
+		this.#host.logBook.clear(id);
 		this.status.delete(id);
 		await removePlugin(this.#db, id);
 	}

@@ -1,0 +1,62 @@
+// The published kit is what src/lib/test-kit builds to now, stands alone (no imports, no
+// database, no UI), and its types describe the code it was built from.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { committedKitIsFresh } from '../../vite/build-test-kit.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+describe('static/plugin-test-kit.js', () => {
+	it('is what the kit’s source builds to now (run npm run build:kit after changing it)', async () => {
+		const { fresh, built, committed } = await committedKitIsFresh();
+		expect(committed.length, 'static/plugin-test-kit.js is missing').toBeGreaterThan(0);
+		if (!fresh) expect(committed).toBe(built);
+		expect(fresh).toBe(true);
+	}, 60_000);
+
+	it('stands alone: one module with no imports, no database and no UI code', async () => {
+		const { committed } = await committedKitIsFresh();
+		expect(committed).not.toMatch(/^\s*import\s/m);
+		expect(committed).not.toMatch(/\bimport\(/);
+		expect(committed).not.toMatch(/indexedDB|dexie|svelte/i);
+		expect(committed).toMatch(/^export \{ createTestKit \};$/m);
+	}, 60_000);
+});
+
+describe('static/plugin-test-kit.d.ts', () => {
+	// Not on disk: the compiler host serves it; it fails to compile if the kit's code and its
+	// published types part ways.
+	const CHECK = resolve(ROOT, 'src/lib/test-kit/__kit-types-check__.ts');
+	const CHECK_TEXT = [
+		`import type * as Published from '../../../static/plugin-test-kit';`,
+		`import { createTestKit } from './plugin-test-kit';`,
+		`export const asPublished: typeof Published.createTestKit = createTestKit;`
+	].join('\n');
+
+	it('declares the kit as the code implements it, and compiles cleanly', () => {
+		const options: ts.CompilerOptions = {
+			strict: true,
+			noEmit: true,
+			skipLibCheck: false,
+			target: ts.ScriptTarget.ES2022,
+			module: ts.ModuleKind.ESNext,
+			moduleResolution: ts.ModuleResolutionKind.Bundler,
+			lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+			types: []
+		};
+		const host = ts.createCompilerHost(options, true);
+		const { getSourceFile, fileExists, readFile } = host;
+		host.getSourceFile = (name, language, ...rest) =>
+			name === CHECK ? ts.createSourceFile(name, CHECK_TEXT, language, true) : getSourceFile.call(host, name, language, ...rest);
+		host.fileExists = (name) => name === CHECK || fileExists.call(host, name);
+		host.readFile = (name) => (name === CHECK ? CHECK_TEXT : readFile.call(host, name));
+		const program = ts.createProgram([CHECK, resolve(ROOT, 'static/plugin-test-kit.d.ts')], options, host);
+		const problems = ts
+			.getPreEmitDiagnostics(program)
+			.filter((d) => !d.file || d.file.fileName === CHECK || d.file.fileName.includes('/static/'))
+			.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+		expect(problems).toEqual([]);
+	}, 60_000);
+});
