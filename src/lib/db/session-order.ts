@@ -1,0 +1,22 @@
+// The sidebar's reads: the order of the listed sessions as ids (keys only, no row is read)
+// and the rows of the few sessions on screen.
+import { Dexie, type PalimpsestDb } from './database';
+import type { SessionRow } from './schema';
+
+/**
+ * Ids of the sessions that are not archived, pinned first, then most recently active: one
+ * read of the [archived+pinned+last_activity_at] index's keys, newest first.
+ */
+export function listSessionOrder(db: PalimpsestDb): Promise<string[]> {
+	return db.sessions
+		.where('[archived+pinned+last_activity_at]')
+		.between([0, Dexie.minKey, Dexie.minKey], [0, Dexie.maxKey, Dexie.maxKey])
+		.reverse()
+		.primaryKeys();
+}
+
+/** The rows with these ids, in the order asked; a session that is gone is left out. */
+export async function readSessionRows(db: PalimpsestDb, ids: readonly string[]): Promise<SessionRow[]> {
+	if (!ids.length) return [];
+	return (await db.sessions.bulkGet([...ids])).filter((row): row is SessionRow => row !== undefined);
+}
