@@ -1,5 +1,5 @@
-// The sidebar's reads: the order of the listed sessions as ids (keys only, no row is read)
-// and the rows of the few sessions on screen.
+// The sidebar's reads: the order of the listed sessions as ids (keys only, no row is read),
+// the first rows of that order for the first screen, and the rows of the few sessions on screen.
 import { Dexie, type PalimpsestDb } from './database';
 import type { SessionRow } from './schema';
 
@@ -8,11 +8,19 @@ import type { SessionRow } from './schema';
  * read of the [archived+pinned+last_activity_at] index's keys, newest first.
  */
 export function listSessionOrder(db: PalimpsestDb): Promise<string[]> {
-	return db.sessions
-		.where('[archived+pinned+last_activity_at]')
-		.between([0, Dexie.minKey, Dexie.minKey], [0, Dexie.maxKey, Dexie.maxKey])
-		.reverse()
-		.primaryKeys();
+	return listed(db).reverse().primaryKeys();
+}
+
+function listed(db: PalimpsestDb) {
+	return db.sessions.where('[archived+pinned+last_activity_at]').between([0, Dexie.minKey, Dexie.minKey], [0, Dexie.maxKey, Dexie.maxKey]);
+}
+
+/**
+ * The first `limit` rows of that same order, read straight from the index: what the list
+ * shows before the ids of every session have been read.
+ */
+export function listFirstSessions(db: PalimpsestDb, limit: number): Promise<SessionRow[]> {
+	return listed(db).reverse().limit(limit).toArray();
 }
 
 /** The rows with these ids, in the order asked; a session that is gone is left out. */

@@ -12,6 +12,11 @@ const SCAN_DELAY_MS = 150;
  * takes long, no sooner than twice its time after the last one). */
 const REFRESH_MS = 1000;
 
+/** A snapshot of matching ids: replaced whole on each answer, never changed in place. */
+function idSet(ids: readonly string[]): ReadonlySet<string> {
+	return new Set(ids);
+}
+
 export interface SearchParts {
 	db: PalimpsestDb;
 	profile: string;
@@ -66,7 +71,7 @@ export class SessionSearch {
 		try {
 			const titles = await this.#parts.client().searchTitles(call);
 			if (run !== this.#run) return;
-			if (!quiet) this.matches = new Set(titles);
+			if (!quiet) this.matches = idSet(titles);
 			this.#timer = setTimeout(() => {
 				this.#timer = null;
 				void this.#scan(run, call, titles);
@@ -81,7 +86,7 @@ export class SessionSearch {
 		try {
 			const content = await this.#parts.client().searchMessages(call, titles);
 			if (run !== this.#run || content === null) return;
-			this.matches = new Set([...titles, ...content]);
+			this.matches = idSet([...titles, ...content]);
 			this.scanning = false;
 			this.#lastRefresh = Date.now();
 			this.#scanMs = this.#lastRefresh - started;

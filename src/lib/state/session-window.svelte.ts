@@ -5,9 +5,14 @@ import type { SessionRow } from '../db/schema';
 import { readSessionRows } from '../db/session-order';
 import { watch } from '../db/watch';
 
+/** A snapshot by id: replaced whole on each read, never changed in place. */
+function byId(rows: readonly SessionRow[]): ReadonlyMap<string, SessionRow> {
+	return new Map(rows.map((row) => [row.id, row]));
+}
+
 export class SessionWindow {
 	/** The rows read for the ids shown, by id; a row not read yet is absent. */
-	rows = $state.raw<ReadonlyMap<string, SessionRow>>(new Map());
+	rows = $state.raw(byId([]));
 	#db: PalimpsestDb;
 	#key = '';
 	#stop: (() => void) | null = null;
@@ -26,8 +31,13 @@ export class SessionWindow {
 		// Rows already read stay on screen until the new read lands, so scrolling does not flash.
 		this.#stop = watch(
 			() => readSessionRows(this.#db, wanted),
-			(rows) => (this.rows = new Map(rows.map((row) => [row.id, row])))
+			(rows) => (this.rows = byId(rows))
 		);
+	}
+
+	/** Rows already read elsewhere (the first screen), shown until `show` reads its own. */
+	prime(rows: readonly SessionRow[]): void {
+		if (!this.rows.size) this.rows = byId(rows);
 	}
 
 	stop(): void {

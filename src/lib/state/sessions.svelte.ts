@@ -5,12 +5,13 @@
 import { SvelteSet } from 'svelte/reactivity';
 import type { SessionSize } from '../db/measure-sessions';
 import type { SessionRow } from '../db/schema';
-import { listSessionOrder } from '../db/session-order';
+import { listFirstSessions, listSessionOrder } from '../db/session-order';
 import { listArchivedSessions } from '../db/session-verbs';
 import { watch } from '../db/watch';
 import type { OperationOutcome } from '../sessions/announce-removal';
 import { renameSession, setPinned } from '../sessions/edit-session';
 import { createSearchClient, type SearchClient } from '../sessions/search-client';
+import { FreeSpace } from './free-space.svelte';
 import { OperationIds } from './operation-ids';
 import { SessionSearch } from './session-search.svelte';
 import { SessionWindow } from './session-window.svelte';
@@ -18,6 +19,9 @@ import type { Services } from './services';
 
 /** Rows are read in pages of this many, so a small scroll reads nothing new. */
 const PAGE = 40;
+/** User Timing names: from reading the list to its first rows on screen (see SessionList). */
+export const LIST_START_MARK = 'palimpsest:session-list-start';
+export const LIST_SHOWN_MEASURE = 'palimpsest:session-list-shown';
 
 /** What the sessions list needs from the open conversation. */
 export interface OpenSession {
@@ -29,7 +33,10 @@ export interface OpenSession {
 }
 
 export class SessionsState {
-	/** Ids of every listed (not archived) session, pinned first, then most recently active. */
+	/**
+	 * Ids of every listed (not archived) session, pinned first, then most recently active
+	 * (until `loaded`, only the first screen's).
+	 */
 	order = $state.raw<string[]>([]);
 	loaded = $state(false);
 	/** The ids the list shows: every listed session, or those the search matches, in list order. */
@@ -41,6 +48,8 @@ export class SessionsState {
 	selected = new SvelteSet<string>();
 	archived = $state<SessionRow[]>([]);
 	archivedLoaded = $state(false);
+	/** "Delete sessions" when storage is full: the largest sessions to tick and delete. */
+	readonly freeSpace: FreeSpace;
 	#services: Services;
 	#open: () => OpenSession;
 	#ops = new OperationIds();
@@ -55,6 +64,7 @@ export class SessionsState {
 		this.#window = new SessionWindow(services.db);
 		this.#client = searchClient ?? (() => (this.#searchWorker ??= createSearchClient()).client);
 		this.#search = new SessionSearch({ db: services.db, profile: services.profile.name, client: this.#client });
+		this.freeSpace = new FreeSpace({ measure: () => this.measureSessions(), remove: (ids) => this.remove(ids) });
 	}
 
 	get query(): string {
@@ -72,6 +82,13 @@ export class SessionsState {
 	}
 
 	start(): () => void {
+		performance.mark(LIST_START_MARK);
+		// The first screen comes straight from the index; reading every id takes longer.
+		void listFirstSessions(this.#services.db, PAGE).then((rows) => {
+			if (this.loaded) return;
+			this.#window.prime(rows);
+			this.order = rows.map((row) => row.id);
+		}, () => {});
 		const stop = watch(
 			() => listSessionOrder(this.#services.db),
 			(ids) => {
@@ -79,6 +96,7 @@ export class SessionsState {
 				this.loaded = true;
 				// A session deleted or archived anywhere (another tab, a sweep) leaves the selection.
 				if (!this.selected.size) return;
+				// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a throwaway lookup, not state
 				const listed = new Set(ids);
 				for (const id of this.selected) if (!listed.has(id)) this.selected.delete(id);
 			}
