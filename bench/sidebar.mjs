@@ -125,13 +125,20 @@ try {
 	console.log(`Rows in the page with ${SESSIONS.toLocaleString('en')} sessions: ${top.rows} (${top.links} session links) at the top, ${bottom.rows} after End`);
 
 	// 3. Search: keystroke to list update (title matches), typing a session number digit by digit.
+	// Typing starts once the page is quiet: the maintenance pass a few seconds after start-up
+	// reads every session and holds the main thread (its cost is printed separately).
 	await page.reload();
 	await page.locator(`${nav} li a`).first().waitFor();
 	const longTasks = await page.evaluateHandle(() => {
 		const seen = [];
-		new PerformanceObserver((list) => seen.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+		new PerformanceObserver((list) => seen.push(...list.getEntries().map((e) => ({ at: e.startTime, duration: e.duration })))).observe({ type: 'longtask', buffered: true });
 		return seen;
 	});
+	await page.waitForFunction((seen) => performance.now() > 6000 && performance.now() - Math.max(0, ...seen.map((t) => t.at + t.duration)) > 2000, longTasks, { polling: 250, timeout: 60_000 });
+	const startup = await longTasks.evaluate((seen) => seen.splice(0));
+	console.log(`Main-thread long tasks in the first seconds after start-up (before typing): ${startup.length}${startup.length ? `, longest ${Math.max(...startup.map((t) => t.duration)).toFixed(0)} ms` : ''}`);
+	// As a user does: the search box takes focus (a click) before the first keystroke.
+	await page.getByRole('searchbox', { name: 'Search sessions' }).focus();
 	const keystrokes = [];
 	for (const number of ['9876', '5432', '1234', '8765', '4321']) {
 		for (const digit of `Session ${number}`) {
@@ -140,8 +147,10 @@ try {
 		}
 		await clearSearch(page);
 	}
-	const tasks = await longTasks.evaluate((seen) => seen.slice());
-	console.log(`Search keystroke to updated list (title matches), ${keystrokes.length} keystrokes: ${ms(keystrokes)}, slowest ${Math.max(...keystrokes).toFixed(0)} ms`);
+	const tasks = (await longTasks.evaluate((seen) => seen.slice())).map((t) => t.duration);
+	const [first, ...rest] = keystrokes;
+	console.log(`Search keystroke to updated list (title matches), ${rest.length} keystrokes: ${ms(rest)}, slowest ${Math.max(...rest).toFixed(0)} ms`);
+	console.log(`First keystroke right after the search box took focus (starts the search worker, opens the database there, reads every title): ${first.toFixed(0)} ms`);
 	console.log(`Main-thread long tasks while typing: ${tasks.length}${tasks.length ? `, longest ${Math.max(...tasks).toFixed(0)} ms` : ''}`);
 
 	// 4. A word only some messages hold: keystroke to the list showing every match.

@@ -1,6 +1,6 @@
 // The sidebar's reads: the order of the listed sessions as ids (keys only, no row is read),
 // the first rows of that order for the first screen, and the rows of the few sessions on screen.
-import { Dexie, type PalimpsestDb } from './database';
+import type { PalimpsestDb } from './database';
 import type { SessionRow } from './schema';
 
 /**
@@ -11,8 +11,9 @@ export function listSessionOrder(db: PalimpsestDb): Promise<string[]> {
 	return listed(db).reverse().primaryKeys();
 }
 
+/** Not archived: pinned and last_activity_at are numbers, so ±Infinity bound every one. */
 function listed(db: PalimpsestDb) {
-	return db.sessions.where('[archived+pinned+last_activity_at]').between([0, Dexie.minKey, Dexie.minKey], [0, Dexie.maxKey, Dexie.maxKey]);
+	return db.sessions.where('[archived+pinned+last_activity_at]').between([0, -Infinity, -Infinity], [0, Infinity, Infinity], true, true);
 }
 
 /**

@@ -35,6 +35,11 @@ export function createSearchApi(open: (profile: string) => PalimpsestDb = (profi
 	};
 
 	return {
+		/** Opens the database and caches the titles, stopping nothing: the first keystroke is then quick. */
+		async prepare(call: SearchCall): Promise<void> {
+			await titlesFor(call);
+		},
+
 		/** Ids of sessions whose title matches; stops any scan still running. */
 		async searchTitles(call: SearchCall): Promise<string[]> {
 			latest++;

@@ -52,6 +52,12 @@ export class SessionSearch {
 		};
 	}
 
+	/** Opens the database in the worker and caches the titles (the search box took focus). */
+	prepare(): void {
+		const call: SearchCall = { profile: this.#parts.profile, query: '', titlesVersion: this.#titlesVersion };
+		this.#parts.client().prepare(call).catch((error) => console.error(error));
+	}
+
 	set(query: string): void {
 		this.query = query;
 		this.#clearTimer();

@@ -83,27 +83,39 @@ export class SessionsState {
 
 	start(): () => void {
 		performance.mark(LIST_START_MARK);
-		// The first screen comes straight from the index; reading every id takes longer.
-		void listFirstSessions(this.#services.db, PAGE).then((rows) => {
-			if (this.loaded) return;
-			this.#window.prime(rows);
-			this.order = rows.map((row) => row.id);
-		}, () => {});
-		const stop = watch(
-			() => listSessionOrder(this.#services.db),
-			(ids) => {
-				this.order = ids;
-				this.loaded = true;
-				// A session deleted or archived anywhere (another tab, a sweep) leaves the selection.
-				if (!this.selected.size) return;
-				// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a throwaway lookup, not state
-				const listed = new Set(ids);
-				for (const id of this.selected) if (!listed.has(id)) this.selected.delete(id);
-			}
+		// The first screen comes straight from the index; reading every id takes longer, so it
+		// starts once the first screen is in, rather than competing with it.
+		let stop: (() => void) | null = null;
+		let stopped = false;
+		const follow = () => {
+			if (stopped) return;
+			stop = watch(
+				() => listSessionOrder(this.#services.db),
+				(ids) => {
+					this.order = ids;
+					this.loaded = true;
+					// A session deleted or archived anywhere (another tab, a sweep) leaves the selection.
+					if (!this.selected.size) return;
+					// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a throwaway lookup, not state
+					const listed = new Set(ids);
+					for (const id of this.selected) if (!listed.has(id)) this.selected.delete(id);
+				}
+			);
+		};
+		listFirstSessions(this.#services.db, PAGE).then(
+			(rows) => {
+				if (!this.loaded) {
+					this.#window.prime(rows);
+					this.order = rows.map((row) => row.id);
+				}
+				follow();
+			},
+			follow
 		);
 		const stopSearch = this.#search.start();
 		return () => {
-			stop();
+			stopped = true;
+			stop?.();
 			stopSearch();
 			this.#window.stop();
 			this.#searchWorker?.dispose();
@@ -135,6 +147,11 @@ export class SessionsState {
 				this.archivedLoaded = true;
 			}
 		);
+	}
+
+	/** Starts the search worker and reads the titles, so the first keystroke finds them ready. */
+	prepareSearch(): void {
+		this.#search.prepare();
 	}
 
 	/**
