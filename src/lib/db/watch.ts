@@ -24,7 +24,6 @@ export function watchThrottled<T>(
 	intervalMs: number,
 	onError: (error: unknown) => void = (error) => console.error(error)
 ): () => void {
-	const parts = tables.map((table) => `idb://${db.name}/${table}`);
 	let stopped = false;
 	let running = false;
 	let dirty = false;
@@ -56,15 +55,25 @@ export function watchThrottled<T>(
 			Math.max(0, lastRun + intervalMs - Date.now())
 		);
 	};
-	const listener = (changed: Record<string, unknown>) => {
-		const touched = Object.keys(changed).some((key) => parts.some((part) => key === part || key.startsWith(`${part}/`)));
-		if (touched) schedule();
-	};
-	Dexie.on('storagemutated', listener);
+	const unlisten = onTablesChanged(db, tables, schedule);
 	void run();
 	return () => {
 		stopped = true;
 		if (timer) clearTimeout(timer);
-		Dexie.on('storagemutated').unsubscribe(listener);
+		unlisten();
 	};
+}
+
+/**
+ * Calls `onChange` after every committed write to one of `tables` of this database, in this
+ * tab or another: the signal live queries use, without a query.
+ */
+export function onTablesChanged(db: Dexie, tables: readonly string[], onChange: () => void): () => void {
+	const parts = tables.map((table) => `idb://${db.name}/${table}`);
+	const listener = (changed: Record<string, unknown>) => {
+		const touched = Object.keys(changed).some((key) => parts.some((part) => key === part || key.startsWith(`${part}/`)));
+		if (touched) onChange();
+	};
+	Dexie.on('storagemutated', listener);
+	return () => Dexie.on('storagemutated').unsubscribe(listener);
 }

@@ -1,19 +1,27 @@
-// The sidebar's view of sessions: the live list, the search filter, the selection, the
+// The sidebar's view of sessions: the order of the listed sessions (ids only), the rows of the
+// few on screen, the search, the selection (by id, so it reaches sessions not on screen), the
 // Archived list, and the row actions, each of which goes through the session layer. Deleting
 // and archiving load on first use: the first screen does not need them.
 import { SvelteSet } from 'svelte/reactivity';
+import type { SessionSize } from '../db/measure-sessions';
 import type { SessionRow } from '../db/schema';
-import { searchSessionIds } from '../db/search-sessions';
-import { listArchivedSessions, listSessions } from '../db/session-verbs';
-import { watch, watchThrottled } from '../db/watch';
+import { listFirstSessions, listSessionOrder } from '../db/session-order';
+import { listArchivedSessions } from '../db/session-verbs';
+import { watch } from '../db/watch';
 import type { OperationOutcome } from '../sessions/announce-removal';
 import { renameSession, setPinned } from '../sessions/edit-session';
+import { createSearchClient, type SearchClient } from '../sessions/search-client';
+import { FreeSpace } from './free-space.svelte';
 import { OperationIds } from './operation-ids';
+import { SessionSearch } from './session-search.svelte';
+import { SessionWindow } from './session-window.svelte';
 import type { Services } from './services';
 
-const SEARCH_DEBOUNCE_MS = 120;
-/** While a query is set, later writes (a streaming answer) refresh the matches at most this often. */
-const SEARCH_REFRESH_MS = 1000;
+/** Rows are read in pages of this many, so a small scroll reads nothing new. */
+const PAGE = 40;
+/** User Timing names: from reading the list to its first rows on screen (see SessionList). */
+export const LIST_START_MARK = 'palimpsest:session-list-start';
+export const LIST_SHOWN_MEASURE = 'palimpsest:session-list-shown';
 
 /** What the sessions list needs from the open conversation. */
 export interface OpenSession {
@@ -25,41 +33,109 @@ export interface OpenSession {
 }
 
 export class SessionsState {
-	all = $state<SessionRow[]>([]);
+	/**
+	 * Ids of every listed (not archived) session, pinned first, then most recently active
+	 * (until `loaded`, only the first screen's).
+	 */
+	order = $state.raw<string[]>([]);
 	loaded = $state(false);
-	query = $state('');
-	matches = $state<Set<string> | null>(null);
-	visible = $derived(this.matches ? this.all.filter((s) => this.matches!.has(s.id)) : this.all);
+	/** The ids the list shows: every listed session, or those the search matches, in list order. */
+	shown = $derived.by(() => {
+		const matches = this.#search.matches;
+		return matches ? this.order.filter((id) => matches.has(id)) : this.order;
+	});
 	/** Sessions ticked with "Select" (kept while a search hides some of them). */
 	selected = new SvelteSet<string>();
 	archived = $state<SessionRow[]>([]);
 	archivedLoaded = $state(false);
+	/** "Delete sessions" when storage is full: the largest sessions to tick and delete. */
+	readonly freeSpace: FreeSpace;
 	#services: Services;
 	#open: () => OpenSession;
 	#ops = new OperationIds();
-	#stopSearch: (() => void) | null = null;
+	#search: SessionSearch;
+	#window: SessionWindow;
+	#searchWorker: { client: SearchClient; dispose: () => void } | null = null;
+	#client: () => SearchClient;
 
-	constructor(services: Services, open: () => OpenSession) {
+	constructor(services: Services, open: () => OpenSession, searchClient?: () => SearchClient) {
 		this.#services = services;
 		this.#open = open;
+		this.#window = new SessionWindow(services.db);
+		this.#client = searchClient ?? (() => (this.#searchWorker ??= createSearchClient()).client);
+		this.#search = new SessionSearch({ db: services.db, profile: services.profile.name, client: this.#client });
+		this.freeSpace = new FreeSpace({ measure: () => this.measureSessions(), remove: (ids) => this.remove(ids) });
+	}
+
+	get query(): string {
+		return this.#search.query;
+	}
+
+	/** True while the search is still reading messages for the current query. */
+	get searching(): boolean {
+		return this.#search.scanning;
+	}
+
+	/** The rows read for the sessions on screen, by id. */
+	get rows(): ReadonlyMap<string, SessionRow> {
+		return this.#window.rows;
 	}
 
 	start(): () => void {
-		const stop = watch(
-			() => listSessions(this.#services.db),
-			(rows) => {
-				this.all = rows;
-				this.loaded = true;
-				// A session deleted or archived anywhere (another tab, a sweep) leaves the selection.
-				if (!this.selected.size) return;
-				const listed: Record<string, true> = Object.fromEntries(rows.map((row) => [row.id, true]));
-				for (const id of this.selected) if (!listed[id]) this.selected.delete(id);
-			}
-		);
-		return () => {
-			stop();
-			this.#stopSearch?.();
+		performance.mark(LIST_START_MARK);
+		// The first screen comes straight from the index; reading every id takes longer, so it
+		// starts once the first screen is in, rather than competing with it.
+		let stop: (() => void) | null = null;
+		let stopped = false;
+		const follow = () => {
+			if (stopped) return;
+			stop = watch(
+				() => listSessionOrder(this.#services.db),
+				(ids) => {
+					this.order = ids;
+					this.loaded = true;
+					// A session deleted or archived anywhere (another tab, a sweep) leaves the selection.
+					if (!this.selected.size) return;
+					// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a throwaway lookup, not state
+					const listed = new Set(ids);
+					for (const id of this.selected) if (!listed.has(id)) this.selected.delete(id);
+				}
+			);
 		};
+		listFirstSessions(this.#services.db, PAGE).then(
+			(rows) => {
+				if (!this.loaded) {
+					this.#window.prime(rows);
+					this.order = rows.map((row) => row.id);
+				}
+				follow();
+			},
+			follow
+		);
+		const stopSearch = this.#search.start();
+		return () => {
+			stopped = true;
+			stop?.();
+			stopSearch();
+			this.#window.stop();
+			this.#searchWorker?.dispose();
+			this.#searchWorker = null;
+		};
+	}
+
+	/**
+	 * The list shows positions `from` to `to` (inclusive) of `shown`: their rows are read, with
+	 * a page around them, and kept live.
+	 */
+	showRange(from: number, to: number): void {
+		const start = Math.max(0, Math.floor(from / PAGE) * PAGE - PAGE);
+		const end = Math.min(this.shown.length, (Math.floor(to / PAGE) + 2) * PAGE);
+		this.#window.show(this.shown.slice(start, end));
+	}
+
+	/** Every session of the profile (archived ones too) with what it stores, largest first. */
+	measureSessions(): Promise<SessionSize[]> {
+		return this.#client().measureSessions(this.#services.profile.name);
 	}
 
 	/** Keeps `archived` live while the Archived view shows it. */
@@ -73,30 +149,17 @@ export class SessionsState {
 		);
 	}
 
+	/** Starts the search worker and reads the titles, so the first keystroke finds them ready. */
+	prepareSearch(): void {
+		this.#search.prepare();
+	}
+
 	/**
-	 * Filters by title and content; the match set stays live while the query is set. Each
-	 * search reads every message, so typing is debounced and later writes are throttled.
+	 * Filters by title at once and by message content soon after (in the search worker); the
+	 * matches stay live while the query is set.
 	 */
 	search(query: string): void {
-		this.query = query;
-		this.#stopSearch?.();
-		this.#stopSearch = null;
-		if (!query.trim()) {
-			this.matches = null;
-			return;
-		}
-		const timer = setTimeout(() => {
-			this.#stopSearch = watchThrottled(
-				this.#services.db,
-				['sessions', 'messages'],
-				() => searchSessionIds(this.#services.db, query),
-				(ids) => {
-					if (this.query === query) this.matches = ids;
-				},
-				SEARCH_REFRESH_MS
-			);
-		}, SEARCH_DEBOUNCE_MS);
-		this.#stopSearch = () => clearTimeout(timer);
+		this.#search.set(query);
 	}
 
 	rename(id: string, title: string): Promise<void> {
@@ -112,9 +175,9 @@ export class SessionsState {
 		else this.selected.delete(id);
 	}
 
-	/** Selects every session the list shows now (the search filter applies). */
-	selectVisible(): void {
-		for (const session of this.visible) this.selected.add(session.id);
+	/** Selects every session the list holds, or every match while searching, on screen or not. */
+	selectAll(): void {
+		for (const id of this.shown) this.selected.add(id);
 	}
 
 	clearSelection(): void {
@@ -123,7 +186,7 @@ export class SessionsState {
 
 	/** Ids of the selection that are still listed, in list order. */
 	selectedIds(): string[] {
-		return this.all.filter((row) => this.selected.has(row.id)).map((row) => row.id);
+		return this.order.filter((id) => this.selected.has(id));
 	}
 
 	/**

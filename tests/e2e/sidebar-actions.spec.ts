@@ -1,0 +1,114 @@
+// Acting on sessions from the sidebar: exporting a selection, and making room when storage is
+// full (the alert's Delete sessions lists the sessions that store the most, to tick and delete).
+import { expect, test, type Page } from '@playwright/test';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { newSession, openApp, sendMessage, sessionLinks, sidebar, waitForAnswer } from './helpers';
+import { readRows } from './plugin-helpers';
+
+let dir: string;
+test.beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), 'palimpsest-sidebar-'));
+});
+test.afterEach(async () => {
+	await rm(dir, { recursive: true, force: true });
+});
+
+async function say(page: Page, text: string, fresh = true): Promise<void> {
+	if (fresh) await newSession(page);
+	await sendMessage(page, text);
+	await waitForAnswer(page, 'complete', 30_000);
+}
+
+function row(page: Page, title: string) {
+	return sidebar(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: title, exact: true }) });
+}
+
+async function download(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
+	const pending = page.waitForEvent('download');
+	await click();
+	const file = await pending;
+	const path = join(dir, file.suggestedFilename());
+	await file.saveAs(path);
+	return { name: file.suggestedFilename(), text: await readFile(path, 'utf8') };
+}
+
+test('Export selected saves just the ticked sessions, as JSON or as Markdown', async ({ page }) => {
+	await openApp(page);
+	await say(page, 'echo: first to keep', false);
+	await say(page, 'echo: not this one');
+	await say(page, 'echo: second to keep');
+	await row(page, 'echo: first to keep').getByRole('checkbox', { name: 'Select' }).check();
+	await row(page, 'echo: second to keep').getByRole('checkbox', { name: 'Select' }).check();
+	const bar = sidebar(page).getByRole('group', { name: 'Selected sessions' });
+
+	const json = await download(page, () => bar.getByRole('button', { name: 'Export selected', exact: true }).click());
+	expect(json.name).toMatch(/\.json$/);
+	const saved = JSON.parse(json.text);
+	expect(saved.session_count).toBe(2);
+	expect(saved.sessions.map((s: { session: { title: string } }) => s.session.title).sort()).toEqual(['echo: first to keep', 'echo: second to keep']);
+	await expect(bar.getByRole('status', { name: 'Export status' })).toHaveText(`Exported 2 sessions (4 messages) as JSON: ${json.name}`);
+
+	const markdown = await download(page, () => bar.getByRole('button', { name: 'Export selected as Markdown' }).click());
+	expect(markdown.name).toMatch(/\.md$/);
+	expect(markdown.text).toContain('## echo: second to keep');
+	expect(markdown.text).not.toContain('not this one');
+	// Exporting keeps the selection, ready for Delete selected.
+	await expect(bar).toContainText('2 selected');
+});
+
+test('when storage is full, Delete sessions lists the largest first; deleting the ticked one frees its space', async ({ page }) => {
+	await openApp(page);
+	await say(page, 'echo: a short one', false);
+	const big = `echo: ${'a long pasted log line '.repeat(300)}`;
+	await say(page, big);
+	await say(page, 'echo: another short one');
+	const bigTitle = (await readRows(page, 'palimpsest-default', 'sessions')).find((s) => String(s.title).startsWith('echo: a long'))!.title as string;
+
+	// From here on the page cannot store a new session or message, as on a full disk; a
+	// deletion's receipt (a few hundred bytes) still fits.
+	await page.evaluate(() => {
+		for (const method of ['add', 'put'] as const) {
+			const original = IDBObjectStore.prototype[method];
+			IDBObjectStore.prototype[method] = function (this: IDBObjectStore, ...args: Parameters<typeof original>) {
+				if (this.name === 'sessions' || this.name === 'messages') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+				return original.apply(this, args);
+			};
+		}
+	});
+	await newSession(page);
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.fill('this will not fit');
+	await box.press('Enter');
+	const alert = page.getByRole('alert');
+	await expect(alert).toContainText('storage is full');
+
+	await alert.getByRole('button', { name: 'Delete sessions' }).click();
+	const dialog = page.getByRole('dialog', { name: 'Free up space' });
+	await expect(dialog).toBeVisible();
+	const boxes = dialog.getByRole('list', { name: 'Largest sessions' }).getByRole('checkbox');
+	await expect(boxes).toHaveCount(3);
+	// Largest first: the long log, then the two short ones.
+	await expect(boxes.first()).toHaveAccessibleName(bigTitle);
+	await expect(dialog.getByRole('button', { name: 'Delete' })).toBeDisabled();
+	// Escape changes nothing.
+	await page.keyboard.press('Escape');
+	await expect(dialog).toBeHidden();
+	await expect(sessionLinks(page)).toHaveCount(3);
+
+	await alert.getByRole('button', { name: 'Delete sessions' }).click();
+	await expect(boxes.first()).toBeFocused();
+	await page.keyboard.press('Space');
+	await expect(dialog.getByRole('status').last()).toHaveText(/^1 session ticked, about \d+ KB of text\.$/);
+	await dialog.getByRole('button', { name: 'Delete' }).click();
+	await expect(dialog.getByRole('status').last()).toHaveText(/^Deleted 1 session\. This site now stores .+ \(it was .+\)\.$/);
+	await expect(boxes).toHaveCount(2);
+	await expect(sessionLinks(page)).toHaveText(['echo: another short one', 'echo: a short one']);
+	const sessions = await readRows(page, 'palimpsest-default', 'sessions');
+	expect(sessions.map((s) => s.title)).not.toContain(bigTitle);
+	const messages = await readRows(page, 'palimpsest-default', 'messages');
+	expect(messages.some((m) => String(m.content).includes('a long pasted log line'))).toBe(false);
+	await dialog.getByRole('button', { name: 'Close' }).click();
+	await expect(dialog).toBeHidden();
+});

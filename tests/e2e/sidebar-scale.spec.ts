@@ -1,0 +1,121 @@
+// The session list with 10,000 stored sessions: only a screenful of rows is in the page, yet
+// the keyboard reaches any session, the open one is shown and marked, "Select all" means all
+// of them, and search finds by title at once and by message content after.
+import { expect, test, type Page } from '@playwright/test';
+import { openApp, sessionLinks, sidebar } from './helpers';
+
+const COUNT = 10_000;
+/** Sessions whose last message holds a word no title has. */
+const CONTENT_HITS = [17, 4321, 9001];
+
+/** Writes COUNT session rows (every schema-v4 field) and a message for a few, straight into IndexedDB. */
+async function seed(page: Page): Promise<void> {
+	await page.evaluate(
+		async ({ count, hits }) => {
+			const open = indexedDB.open('palimpsest-default');
+			const db = await new Promise<IDBDatabase>((resolve, reject) => {
+				open.onsuccess = () => resolve(open.result);
+				open.onerror = () => reject(open.error);
+			});
+			const tx = db.transaction(['sessions', 'messages'], 'readwrite');
+			const now = Date.now();
+			for (let i = 0; i < count; i++) {
+				const id = `s-${String(i).padStart(5, '0')}`;
+				const hit = hits.includes(i);
+				tx.objectStore('sessions').put({
+					id, profile: 'default', title: `Session ${i}`, title_source: 'user', session_key: `web:default:${id}`,
+					created_at: now - i * 60_000, last_activity_at: now - i * 60_000, ended_at: null, end_reason: null,
+					parent_session_id: null, parent_kind: null, archived: 0, pinned: 0, provider: 'offline', model: 'offline-mini',
+					message_count: hit ? 1 : 0, token_estimate: 0, next_seq: hit ? 1 : 0,
+					compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
+				});
+				if (hit) {
+					tx.objectStore('messages').put({
+						session_id: id, seq: 0, id: `${id}-0`, role: 'user', content: `Notes on the Quagmirewort ferry, part ${i}`,
+						status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: now
+					});
+				}
+			}
+			await new Promise((resolve, reject) => {
+				tx.oncomplete = resolve;
+				tx.onerror = () => reject(tx.error);
+			});
+			db.close();
+		},
+		{ count: COUNT, hits: CONTENT_HITS }
+	);
+}
+
+const link = (page: Page, i: number) => sidebar(page).getByRole('link', { name: `Session ${i}`, exact: true });
+const row = (page: Page, i: number) =>
+	sidebar(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: `Session ${i}`, exact: true }) });
+
+test('10,000 sessions: a screenful of rows in the page; arrows, Home and End reach any session; the open one is in view', async ({ page }) => {
+	await openApp(page);
+	await seed(page);
+	await page.reload();
+	await expect(sessionLinks(page).first()).toHaveText('Session 0');
+	const rows = sidebar(page).getByRole('listitem');
+	await expect(rows.first()).toHaveAttribute('aria-setsize', String(COUNT));
+	expect(await rows.count()).toBeLessThan(100);
+
+	await link(page, 0).focus();
+	await page.keyboard.press('ArrowDown');
+	await expect(link(page, 1)).toBeFocused();
+	await page.keyboard.press('End');
+	await expect(link(page, COUNT - 1)).toBeFocused();
+	await expect(link(page, COUNT - 1)).toBeInViewport();
+	await page.keyboard.press('ArrowUp');
+	await expect(link(page, COUNT - 2)).toBeFocused();
+	// Tab goes on to the focused session's own controls.
+	await page.keyboard.press('Tab');
+	await expect(row(page, COUNT - 2).getByRole('button', { name: 'Rename' })).toBeFocused();
+	await link(page, COUNT - 2).focus();
+	await page.keyboard.press('Home');
+	await expect(link(page, 0)).toBeFocused();
+	expect(await rows.count()).toBeLessThan(100);
+	// Enter opens the focused session.
+	await page.keyboard.press('ArrowDown');
+	await page.keyboard.press('Enter');
+	await expect(page).toHaveURL(/\/s\/s-00001$/);
+
+	// A session opened by its address is scrolled into view and marked as the current page.
+	await page.goto('/s/s-05000');
+	await expect(link(page, 5000)).toBeInViewport();
+	await expect(link(page, 5000)).toHaveAttribute('aria-current', 'page');
+});
+
+test('10,000 sessions: Select all selects every session, not only those on screen; search lists title matches, then content matches', async ({ page }) => {
+	await openApp(page);
+	await seed(page);
+	await page.reload();
+	await expect(sessionLinks(page).first()).toHaveText('Session 0');
+
+	await row(page, 3).getByRole('checkbox', { name: 'Select' }).check();
+	const bar = sidebar(page).getByRole('group', { name: 'Selected sessions' });
+	await expect(bar).toContainText('1 selected');
+	await bar.getByRole('button', { name: 'Select all' }).click();
+	await expect(bar).toContainText(`${COUNT} selected`);
+	// A session far down the list is ticked too once it is scrolled to.
+	await link(page, 0).focus();
+	await page.keyboard.press('End');
+	await expect(row(page, COUNT - 1).getByRole('checkbox', { name: 'Select' })).toBeChecked();
+	await bar.getByRole('button', { name: 'Clear selection' }).click();
+	await expect(bar).toHaveCount(0);
+
+	const search = sidebar(page).getByRole('searchbox', { name: 'Search sessions' });
+	await search.fill('session 999');
+	await expect(sessionLinks(page).first()).toHaveText('Session 999');
+	await expect(sidebar(page).getByRole('listitem').first()).toHaveAttribute('aria-setsize', '11');
+
+	// No title has this word: the sessions whose message has it come from the message scan.
+	await search.fill('quagmirewort');
+	await expect(sessionLinks(page)).toHaveText(CONTENT_HITS.map((i) => `Session ${i}`));
+	await row(page, 17).getByRole('checkbox', { name: 'Select' }).check();
+	await bar.getByRole('button', { name: 'Select all' }).click();
+	await expect(bar).toContainText(`${CONTENT_HITS.length} selected`);
+
+	await search.fill('');
+	await expect(sessionLinks(page).first()).toHaveText('Session 0');
+	await expect(sidebar(page).getByRole('listitem').first()).toHaveAttribute('aria-setsize', String(COUNT));
+});
