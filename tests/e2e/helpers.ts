@@ -64,10 +64,13 @@ export async function waitForAnswer(page: Page, status = 'complete', timeout?: n
  * already complete), with the Send button back.
  */
 export async function sendAndWait(page: Page, text: string, timeout = 30_000): Promise<Locator> {
-	const before = await assistantMessages(page).count();
 	await sendMessage(page, text);
-	await expect(assistantMessages(page)).toHaveCount(before + 1, { timeout });
-	return waitForAnswer(page, 'complete', timeout);
+	// The row after the message just sent: earlier answers may be compacted away meanwhile.
+	const last = transcript(page).getByRole('article').last();
+	await expect(last).toHaveAttribute('aria-label', 'Assistant', { timeout });
+	await expect(last).toHaveAttribute('data-status', 'complete', { timeout });
+	await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+	return last;
 }
 
 /** The id in the current /s/<id> address. */
