@@ -189,6 +189,8 @@ test('archive and unarchive, /archive, Branch from here and /exit --delete', asy
 
 	// /exit --delete asks first: Escape keeps the session, Delete ends and deletes it.
 	await sidebar(page).getByRole('link', { name: 'echo: first', exact: true }).click();
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('echo: first');
+	await expect(messageBody(userMessages(page))).toHaveText(['echo: first']);
 	await typeCommand(page, '/exit --delete');
 	const dialog = page.getByRole('dialog', { name: 'Delete this session?' });
 	await expect(dialog).toContainText('echo: first');
