@@ -1,5 +1,10 @@
 import adapter from '@sveltejs/adapter-static';
 import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
+import { createHash } from 'node:crypto';
+import { FRAME_SCRIPT } from './src/lib/plugins/sandbox/frame-document.js';
+
+/** The one inline script of a plugin's sandboxed frame, which inherits this policy. */
+const FRAME_SCRIPT_HASH = `sha256-${createHash('sha256').update(FRAME_SCRIPT).digest('base64')}`;
 
 /**
  * The Content-Security-Policy. SvelteKit writes it into the page as a <meta> tag, adding the
@@ -11,12 +16,15 @@ import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
  */
 export const CSP_DIRECTIVES = {
 	'default-src': ['self'],
-	// Plugins: their checked source is imported from a blob: URL made in this page, and
-	// what a plugin imports itself comes from an https URL or this machine, the same places
-	// a plugin may be loaded from (docs/plugins.md). No 'unsafe-inline', no 'unsafe-eval'.
-	'script-src': ['self', 'blob:', 'https:', 'http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
-	// The token counter's module worker and the service worker are files of this site.
-	'worker-src': ['self'],
+	// Plugins run in sandboxed frames (an opaque origin), which inherit this policy: the
+	// frame's one inline script by its hash; the plugin runtime and the plugin's checked
+	// source from blob: URLs made there; what a plugin imports itself from an https URL or
+	// this machine, the same places a plugin may be loaded from (docs/plugins.md). No
+	// 'unsafe-inline', no 'unsafe-eval'.
+	'script-src': ['self', FRAME_SCRIPT_HASH, 'blob:', 'https:', 'http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
+	// The token counter's module worker and the service worker are files of this site; each
+	// plugin's worker is made from a blob: URL in its frame.
+	'worker-src': ['self', 'blob:'],
 	// Providers are whatever endpoint the user configures: a cloud API, a server on the
 	// local network, localhost, any port. Their origins are not known when the app is built,
 	// so any http(s) origin may be called; what keeps API keys safe is that no injected

@@ -1,9 +1,10 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
 import { nameEncodingChunks } from './src/vite/name-encoding-chunks.js';
+import { pluginRuntimeSource } from './src/vite/plugin-runtime-source.js';
 
 export default defineConfig({
-	plugins: [sveltekit(), nameEncodingChunks()],
+	plugins: [sveltekit(), nameEncodingChunks(), pluginRuntimeSource()],
 	worker: { format: 'es' },
 	optimizeDeps: {
 		include: [

@@ -260,6 +260,11 @@ async function runPluginCall(reg, call, ctx, options = {}) {
 			const error = `timed out after ${ctx.timeoutMs / 1e3} s`;
 			ctx.logger.warn(`[hooks] plugin "${reg.plugin_id}" ${error} in ${reg.hook}; skipped for 60 s`);
 			log("timeout", { error });
+			try {
+				ctx.onTimeout?.(reg);
+			} catch (failure) {
+				ctx.logger.warn("[hooks] timeout handler failed", failure);
+			}
 			return {
 				outcome: "timeout",
 				error,
@@ -593,11 +598,13 @@ var HookBus = class {
 	#record;
 	#now;
 	#logger;
+	#onTimeout;
 	constructor(options = {}) {
 		this.#timeoutSeconds = options.timeoutSeconds ?? (() => 30);
 		this.#record = options.record ?? (() => {});
 		this.#now = options.now ?? (() => Date.now());
 		this.#logger = options.logger ?? console;
+		this.#onTimeout = options.onTimeout;
 	}
 	register(pluginId, name, callback) {
 		assertHookName(name);
@@ -783,7 +790,8 @@ var HookBus = class {
 			summary,
 			payloadDetail: payload === void 0 ? void 0 : () => this.#detail(payload),
 			test: options.test,
-			callId: () => `${this.#callPrefix}-${++this.#calls}`
+			callId: () => `${this.#callPrefix}-${++this.#calls}`,
+			onTimeout: this.#onTimeout
 		};
 	}
 	#recordUnheard(name, payload, options) {
@@ -962,26 +970,6 @@ new TextDecoder("utf-8", {
 	fatal: true,
 	ignoreBOM: true
 });
-// src/lib/plugins/read-plugin-module.ts
-function readPluginModule(mod) {
-	const fallback = mod.default ?? {};
-	const register = mod.register ?? fallback.register;
-	if (typeof register !== "function") throw new PluginLoadError("The module does not export a register(ctx) function (named, or on its default export).");
-	return {
-		register,
-		manifest: readManifest(mod.manifest ?? fallback.manifest)
-	};
-}
-function readManifest(value) {
-	if (!value || typeof value !== "object") return null;
-	const raw = value;
-	const text = (v) => typeof v === "string" && v.trim() ? v.trim().slice(0, 300) : void 0;
-	return {
-		name: text(raw.name),
-		version: text(raw.version),
-		description: text(raw.description)
-	};
-}
 // src/lib/plugins/load-plugin.ts
 /**
 * Runs register(ctx) through the hook bus's choke point (the hook timeout, a line in the hook
@@ -1288,6 +1276,26 @@ function pluginIdFromUrl(url, taken) {
 	let id = base;
 	for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
 	return id;
+}
+// src/lib/plugins/read-plugin-module.ts
+function readPluginModule(mod) {
+	const fallback = mod.default ?? {};
+	const register = mod.register ?? fallback.register;
+	if (typeof register !== "function") throw new PluginLoadError("The module does not export a register(ctx) function (named, or on its default export).");
+	return {
+		register,
+		manifest: readManifest(mod.manifest ?? fallback.manifest)
+	};
+}
+function readManifest(value) {
+	if (!value || typeof value !== "object") return null;
+	const raw = value;
+	const text = (v) => typeof v === "string" && v.trim() ? v.trim().slice(0, 300) : void 0;
+	return {
+		name: text(raw.name),
+		version: text(raw.version),
+		description: text(raw.description)
+	};
 }
 // src/lib/test-kit/plugin-test-kit.ts
 var PROBLEMS = /* @__PURE__ */ new Set([

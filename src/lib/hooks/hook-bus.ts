@@ -36,6 +36,8 @@ export interface HookBusOptions {
 	record?: (entry: HookLogEntry) => void;
 	now?: () => number;
 	logger?: HookLogger;
+	/** Told of every plugin call that timed out (an isolated plugin's host then checks on it). */
+	onTimeout?: (target: PluginCallTarget) => void;
 }
 
 export interface HookRegistrationInfo {
@@ -88,12 +90,14 @@ export class HookBus implements PluginCaller {
 	readonly #record: (entry: HookLogEntry) => void;
 	readonly #now: () => number;
 	readonly #logger: HookLogger;
+	readonly #onTimeout: HookBusOptions['onTimeout'];
 
 	constructor(options: HookBusOptions = {}) {
 		this.#timeoutSeconds = options.timeoutSeconds ?? (() => DEFAULT_TIMEOUT_SECONDS);
 		this.#record = options.record ?? (() => {});
 		this.#now = options.now ?? (() => Date.now());
 		this.#logger = options.logger ?? console;
+		this.#onTimeout = options.onTimeout;
 	}
 
 	/** Adds a callback; returns the undo. Throws on an unknown hook name or a non-function. */
@@ -292,7 +296,8 @@ export class HookBus implements PluginCaller {
 			summary,
 			payloadDetail: payload === undefined ? undefined : () => this.#detail(payload),
 			test: options.test,
-			callId: () => `${this.#callPrefix}-${++this.#calls}`
+			callId: () => `${this.#callPrefix}-${++this.#calls}`,
+			onTimeout: this.#onTimeout
 		};
 	}
 

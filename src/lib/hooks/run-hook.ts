@@ -103,6 +103,8 @@ export interface RunHookContext {
 	test?: boolean;
 	/** A fresh id for each call's log entry. */
 	callId?: () => string;
+	/** Told of each call that timed out, so the plugin's host can check that its code still runs. */
+	onTimeout?: (target: PluginCallTarget) => void;
 }
 
 /** How long a callback that timed out is left out before it gets another chance. */
@@ -155,6 +157,11 @@ export async function runPluginCall(reg: PluginCallTarget, call: () => unknown, 
 			const error = `timed out after ${ctx.timeoutMs / 1000} s`;
 			ctx.logger.warn(`[hooks] plugin "${reg.plugin_id}" ${error} in ${reg.hook}; skipped for 60 s`);
 			log('timeout', { error });
+			try {
+				ctx.onTimeout?.(reg);
+			} catch (failure) {
+				ctx.logger.warn('[hooks] timeout handler failed', failure);
+			}
 			return { outcome: 'timeout', error, timeoutMs: ctx.timeoutMs };
 		}
 		// Inside the try: reading what a plugin returned runs its code too (getters, proxies).

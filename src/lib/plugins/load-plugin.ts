@@ -3,21 +3,19 @@
 import { callWithTimeout, type PluginCaller } from '../hooks/run-hook';
 import type { PluginRow } from '../db/schema';
 import { fetchPluginSource, PluginLoadError, sha256Hex } from './fetch-plugin-source';
-import type { ModuleImporter } from './import-plugin-module';
-import type { PluginManifest } from './plugin-context';
-import { readPluginModule } from './read-plugin-module';
+import type { PluginRunner, StartedPlugin } from './plugin-runner';
 
 export interface LoadedModule {
 	source: string;
 	sha256: string;
 	fromCache: boolean;
-	register: (ctx: unknown) => unknown;
-	manifest: PluginManifest | null;
+	/** Started, not yet registered: the caller runs its register(ctx) and stops it when done. */
+	plugin: StartedPlugin;
 }
 
 export async function loadPluginModule(
 	row: Pick<PluginRow, 'url' | 'pinned_sha256' | 'cached_source'>,
-	options: { fetchImpl?: typeof fetch; fetchTimeoutMs?: number; importTimeoutMs?: number; importer: ModuleImporter }
+	options: { fetchImpl?: typeof fetch; fetchTimeoutMs?: number; importTimeoutMs?: number; runner: PluginRunner }
 ): Promise<LoadedModule> {
 	let source: string;
 	let fromCache = false;
@@ -37,26 +35,31 @@ export async function loadPluginModule(
 				'Remove or update the pin if you trust the new code.'
 		);
 	}
-	let mod: Record<string, unknown>;
 	const importMs = options.importTimeoutMs ?? 0;
+	// Aborted on a timeout or a failure, so a half-started isolated context does not linger.
+	const starting = new AbortController();
 	try {
-		// A top-level await that never settles would otherwise hold this load (and every wait
-		// for it) for good.
-		const settled = await callWithTimeout(() => options.importer(source, row.url), importMs);
+		// A top-level await that never settles (or a loop in the module's top level) would
+		// otherwise hold this load (and every wait for it) for good.
+		const settled = await callWithTimeout(() => options.runner.start(source, row.url, starting.signal), importMs);
 		if (settled.timedOut) {
+			starting.abort();
 			throw new PluginLoadError(`The plugin module did not finish loading within ${importMs / 1000} s (a top-level await that never settles?).`);
 		}
-		mod = settled.value as Record<string, unknown>;
+		return { source, sha256, fromCache, plugin: settled.value as StartedPlugin };
 	} catch (error) {
-		if (error instanceof PluginLoadError) throw error;
-		const message = error instanceof Error ? error.message : String(error);
-		throw new PluginLoadError(
-			error instanceof SyntaxError
-				? `The plugin has a syntax error: ${message}`
-				: `The plugin module could not be imported: ${message}`
-		);
+		starting.abort();
+		throw importFailure(error);
 	}
-	return { source, sha256, fromCache, ...readPluginModule(mod) };
+}
+
+/** Says why a module could not be imported; errors may come across the isolation boundary as copies. */
+function importFailure(error: unknown): PluginLoadError {
+	if (error instanceof PluginLoadError) return error;
+	const name = error instanceof Error ? error.name : '';
+	const message = error instanceof Error ? error.message : String(error);
+	if (name === 'PluginLoadError') return new PluginLoadError(message);
+	return new PluginLoadError(name === 'SyntaxError' ? `The plugin has a syntax error: ${message}` : `The plugin module could not be imported: ${message}`);
 }
 
 /**

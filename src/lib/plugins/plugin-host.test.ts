@@ -9,10 +9,11 @@ import type { HookBus } from '../hooks/hook-bus';
 import { sha256Hex } from './fetch-plugin-source';
 import { importFromDataUrl } from './import-plugin-module';
 import { loadPluginModule } from './load-plugin';
+import { inPageRunner } from './plugin-runner';
 import type { PluginHost } from './plugin-host';
 import type { ToolRegistry } from './plugin-tools';
 import { pluginIdFromUrl, resolvePluginUrl } from './plugin-url';
-import { makeHost, type Served } from './test-host';
+import { makeHost, RUNNER_KINDS, type Served } from './test-host';
 
 const GOOD = `
 export const manifest = { name: 'good', version: '1.2.3', description: 'A good plugin' };
@@ -33,12 +34,12 @@ let host: PluginHost;
 let row: (url: string, extra?: Partial<PluginRow>) => Promise<PluginRow>;
 let close: () => Promise<void>;
 
-beforeEach(() => {
-	({ db, hooks, commands, tools, served, host, row, close } = makeHost());
-});
-afterEach(() => close());
+describe.each(RUNNER_KINDS)('loading plugins (%s)', (kind) => {
+	beforeEach(() => {
+		({ db, hooks, commands, tools, served, host, row, close } = makeHost(200, {}, undefined, kind));
+	});
+	afterEach(() => close());
 
-describe('loading plugins', () => {
 	it('registers hooks, commands, tools and storage, and caches the code', async () => {
 		served['https://x.test/good.js'] = { body: GOOD };
 		const outcome = await host.load(await row('https://x.test/good.js'));
@@ -117,7 +118,7 @@ describe('loading plugins', () => {
 	it('refuses a file that is not UTF-8 with a reason, instead of running altered text', async () => {
 		const latin1 = new Uint8Array([...new TextEncoder().encode('// caf'), 0xe9, 0x0a, ...new TextEncoder().encode(GOOD)]);
 		const fetchImpl = (async () => new Response(latin1, { headers: { 'content-type': 'text/javascript' } })) as typeof fetch;
-		const loading = loadPluginModule({ url: 'https://x.test/l.js', pinned_sha256: null, cached_source: null }, { fetchImpl, importer: importFromDataUrl });
+		const loading = loadPluginModule({ url: 'https://x.test/l.js', pinned_sha256: null, cached_source: null }, { fetchImpl, runner: inPageRunner(importFromDataUrl) });
 		await expect(loading).rejects.toThrow('The plugin file is not valid UTF-8 text; save it as UTF-8.');
 	});
 
@@ -126,7 +127,7 @@ describe('loading plugins', () => {
 		const fetchImpl = (async () => new Response(hung, { headers: { 'content-type': 'text/javascript' } })) as typeof fetch;
 		const loading = loadPluginModule(
 			{ url: 'https://x.test/hung.js', pinned_sha256: null, cached_source: null },
-			{ fetchImpl, importTimeoutMs: 50, importer: importFromDataUrl }
+			{ fetchImpl, importTimeoutMs: 50, runner: inPageRunner(importFromDataUrl) }
 		);
 		await expect(loading).rejects.toThrow('did not finish loading within 0.05 s');
 	});

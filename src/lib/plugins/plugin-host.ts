@@ -10,6 +10,7 @@ import { defaultImporter, type ModuleImporter } from './import-plugin-module';
 import { loadPluginModule, runRegister } from './load-plugin';
 import { createPluginContext, type CommandSink, type PluginManifest, type Registered } from './plugin-context';
 import { PluginLogBook } from './plugin-log-book';
+import { inPageRunner, type PluginRunner, type StartedPlugin } from './plugin-runner';
 import { createPluginStorage } from './plugin-storage';
 import type { ToolRegistry } from './plugin-tools';
 
@@ -21,6 +22,8 @@ export interface LoadedPlugin {
 	registered: Registered;
 	sha256: string;
 	fromCache: boolean;
+	/** Runs in its own context, away from the page (see sandbox/). */
+	isolated: boolean;
 	dispose(): void;
 }
 
@@ -36,7 +39,12 @@ export interface PluginHostParts {
 	commands: CommandSink;
 	tools: ToolRegistry;
 	timeoutMs: () => number;
+	/** Where plugin code runs; defaults to `importer` in the page (tests), or isolated in a browser. */
+	runner?: PluginRunner;
+	/** In-page runs (tests, benchmarks): how the checked source becomes a module. */
 	importer?: ModuleImporter;
+	/** A plugin was stopped because its code stopped answering; `reason` is for its row. */
+	onStopped?: (id: string, reason: string) => void;
 	fetchImpl?: typeof fetch;
 	logger?: Pick<Console, 'info' | 'warn' | 'error'>;
 	/** Where `ctx.log` lines are kept for the Plugins page (one is made if not given). */
@@ -47,6 +55,27 @@ type Context = ReturnType<typeof createPluginContext>;
 
 /** How long a plugin whose code is ready waits for earlier plugins before it registers. */
 export const REGISTER_ORDER_GRACE_MS = 2_000;
+
+/** After a timeout, how long a plugin's context has to answer before it counts as stuck. */
+export const RESPONSIVE_LIMIT_MS = 1_500;
+
+/** A call's name in the hook log (`pre_llm_call`, `/name`, `tool name`), in words. */
+function describeCall(call: string): string {
+	if (call.startsWith('/')) return `its command ${call}`;
+	if (call.startsWith('tool ')) return `its tool "${call.slice(5)}"`;
+	return call.includes('(') ? call : `its ${call} callback`;
+}
+
+/** In a browser, plugins run isolated; the sandbox code loads with the first plugin. */
+function defaultRunner(): PluginRunner {
+	if (typeof document === 'undefined') return inPageRunner(defaultImporter());
+	return {
+		async start(source, url, signal) {
+			const [{ isolatedRunner }, { openFrameSandbox }] = await Promise.all([import('./sandbox/isolated-runner'), import('./sandbox/frame-sandbox')]);
+			return isolatedRunner(() => openFrameSandbox(url)).start(source, url, signal);
+		}
+	};
+}
 
 function superseded(): LoadOutcome {
 	return { ok: false, superseded: true, error: 'A newer reload, disable or remove replaced this load.' };
@@ -60,12 +89,16 @@ export class PluginHost {
 	#starting = new Map<string, Context>();
 	/** Ends the wait of a load still downloading or importing when an unload or newer load comes. */
 	#overtake = new Map<string, () => void>();
+	/** The running code of each loaded or starting plugin, stopped with it. */
+	#running = new Map<string, StartedPlugin>();
 	readonly #parts: PluginHostParts;
+	readonly #runner: PluginRunner;
 	/** The recent `ctx.log` lines of each plugin, in this tab. */
 	readonly logBook: PluginLogBook;
 
 	constructor(parts: PluginHostParts) {
 		this.#parts = parts;
+		this.#runner = parts.runner ?? (parts.importer ? inPageRunner(parts.importer) : defaultRunner());
 		this.logBook = parts.logBook ?? new PluginLogBook();
 	}
 
@@ -89,6 +122,7 @@ export class PluginHost {
 		const overtaken = new Promise<null>((resolve) => this.#overtake.set(row.id, () => resolve(null)));
 		const { db, hooks, commands, tools } = this.#parts;
 		let context: Context | null = null;
+		let code: StartedPlugin | undefined;
 		try {
 			// A download and import get at least the default: a short hook timeout is about
 			// callbacks, not networks. With the hook timeout off they still get the default.
@@ -97,19 +131,22 @@ export class PluginHost {
 				fetchImpl: this.#parts.fetchImpl,
 				fetchTimeoutMs: limitMs,
 				importTimeoutMs: limitMs,
-				importer: this.#parts.importer ?? defaultImporter()
+				runner: this.#runner
 			});
-			fetching.catch(() => {}); // when overtaken, its failure has no one to tell
+			// When overtaken, its failure has no one to tell, and what it started must stop.
+			fetching.then((late) => (current() ? undefined : late.plugin.stop()), () => {});
 			// An unload or a newer load ends the wait at once, even for a hung import.
 			const mod = await Promise.race([fetching, overtaken]);
 			if (!mod || !current()) return superseded();
+			code = mod.plugin;
+			this.#running.set(row.id, code);
 			if (after) {
 				await Promise.race([waitAtMost(after, REGISTER_ORDER_GRACE_MS), overtaken]);
 				if (!current()) return superseded();
 			}
 			context = createPluginContext({
 				pluginId: row.id,
-				manifest: mod.manifest,
+				manifest: mod.plugin.manifest,
 				hooks,
 				commands,
 				tools,
@@ -120,12 +157,13 @@ export class PluginHost {
 				onLog: (level, args) => this.logBook.append(row.id, level, args)
 			});
 			this.#starting.set(row.id, context);
-			await runRegister(hooks, row.id, mod.register, context.ctx);
+			const started = code;
+			await runRegister(hooks, row.id, (ctx) => started.register(ctx as Context['ctx'], this.#loadedIds()), context.ctx);
 			if (!current()) return this.#abandon(context);
 			await updatePlugin(db, row.id, {
 				cached_source: mod.source,
 				cached_sha256: mod.sha256,
-				manifest: mod.manifest,
+				manifest: mod.plugin.manifest,
 				last_error: null
 			});
 			// An unload during that write has already disposed the context.
@@ -134,16 +172,23 @@ export class PluginHost {
 			const plugin: LoadedPlugin = {
 				id: row.id,
 				addedAt: row.added_at,
-				manifest: mod.manifest,
+				manifest: mod.plugin.manifest,
 				registered: context.registered,
 				sha256: mod.sha256,
 				fromCache: mod.fromCache,
+				isolated: started.isolated,
 				dispose: context.dispose
 			};
 			this.#loaded.set(row.id, plugin);
+			this.#announce();
 			return { ok: true, plugin };
 		} catch (error) {
 			if (context) this.#abandon(context);
+			// Only this load's code: a newer load of the same plugin may be running its own.
+			if (code) {
+				code.stop();
+				if (this.#running.get(row.id) === code) this.#running.delete(row.id);
+			}
 			// A register(ctx) cut short by an unload fails too; that is not the plugin's fault.
 			if (!current()) return superseded();
 			const message = error instanceof Error ? error.message : String(error);
@@ -156,11 +201,46 @@ export class PluginHost {
 		this.#bump(id);
 		const starting = this.#starting.get(id);
 		if (starting) this.#abandon(starting);
+		this.#stopCode(id);
 		const plugin = this.#loaded.get(id);
 		if (!plugin) return;
 		this.#loaded.delete(id);
 		plugin.dispose();
 		this.#parts.hooks.unregisterPlugin(id);
+		this.#announce();
+	}
+
+	/**
+	 * Called when a call into the plugin timed out. A plugin whose code still answers was only
+	 * waiting (the 60 s skip covers it); one whose code holds its context (an endless loop) is
+	 * stopped: its context ends, everything it registered goes, and its row says why.
+	 */
+	async checkResponsive(id: string, call: string): Promise<void> {
+		const code = this.#running.get(id);
+		if (!code?.isolated || (await code.responsive(RESPONSIVE_LIMIT_MS))) return;
+		// Reloaded, disabled or removed meanwhile: that code is already gone.
+		if (this.#running.get(id) !== code) return;
+		this.unload(id);
+		const seconds = this.#parts.timeoutMs() / 1000;
+		this.#parts.onStopped?.(
+			id,
+			`Stopped: ${describeCall(call)} did not answer within ${seconds} s and the plugin's code no longer responded (an endless loop?), so it was ended. Reload starts it again.`
+		);
+	}
+
+	#stopCode(id: string): void {
+		this.#running.get(id)?.stop();
+		this.#running.delete(id);
+	}
+
+	#loadedIds(): string[] {
+		return [...this.#loaded.keys()];
+	}
+
+	/** Tells isolated plugins which plugins are loaded now (their `ctx.has_plugin` answers from it). */
+	#announce(): void {
+		const ids = this.#loadedIds();
+		for (const [id, code] of this.#running) if (this.#loaded.has(id)) code.setPlugins(ids);
 	}
 
 	unloadAll(): void {

@@ -9,6 +9,9 @@ import type { PluginRow } from '../db/schema';
 import { HookBus, type HookBusOptions } from '../hooks/hook-bus';
 import { importFromDataUrl } from './import-plugin-module';
 import { PluginHost } from './plugin-host';
+import { inPageRunner, type PluginRunner } from './plugin-runner';
+import { openChannelSandbox } from './sandbox/channel-sandbox';
+import { isolatedRunner } from './sandbox/isolated-runner';
 import { ToolRegistry } from './plugin-tools';
 import { pluginIdFromUrl } from './plugin-url';
 
@@ -40,8 +43,17 @@ export function fakeFetch(served: Served) {
 	}) as unknown as typeof fetch;
 }
 
+/** Where the test plugins run: in the page, or across a real MessagePort as isolated plugins do. */
+export type RunnerKind = 'in-page' | 'isolated';
+
+export const RUNNER_KINDS: RunnerKind[] = ['in-page', 'isolated'];
+
+export function testRunner(kind: RunnerKind): PluginRunner {
+	return kind === 'isolated' ? isolatedRunner(() => openChannelSandbox(importFromDataUrl)) : inPageRunner(importFromDataUrl);
+}
+
 /** `name`: the database; two hosts on one name are two tabs of one profile. */
-export function makeHost(timeoutMs = 200, busOptions: HookBusOptions = {}, name = `plugins-${crypto.randomUUID()}`) {
+export function makeHost(timeoutMs = 200, busOptions: HookBusOptions = {}, name = `plugins-${crypto.randomUUID()}`, runner: RunnerKind = 'in-page') {
 	const db = new PalimpsestDb(name);
 	// One timeout for everything a plugin runs, as in the app: hooks, commands, tools, register(ctx).
 	const hooks = new HookBus({ logger: { warn: () => {} }, timeoutSeconds: () => timeoutMs / 1000, ...busOptions });
@@ -50,7 +62,7 @@ export function makeHost(timeoutMs = 200, busOptions: HookBusOptions = {}, name 
 	const served: Served = {};
 	const fetchImpl = fakeFetch(served);
 	const host = new PluginHost({
-		db, hooks, commands, tools, timeoutMs: () => timeoutMs, importer: importFromDataUrl, fetchImpl,
+		db, hooks, commands, tools, timeoutMs: () => timeoutMs, runner: testRunner(runner), fetchImpl,
 		logger: { info: () => {}, warn: () => {}, error: () => {} }
 	});
 	const row = (url: string, extra: Partial<PluginRow> = {}) =>

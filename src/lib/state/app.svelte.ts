@@ -103,10 +103,11 @@ export class AppState {
 		const timeoutSeconds = () => Number(this.settings.get('plugins.hook_callback_timeout'));
 		const timeoutMs = () => resolveTimeoutMs(timeoutSeconds());
 		const hookLog = createHookLogWriter(db);
-		const hooks = new HookBus({ timeoutSeconds, record: hookLog.record });
+		// A call that timed out makes the host check that the plugin's code still answers.
+		const hooks = new HookBus({ timeoutSeconds, record: hookLog.record, onTimeout: (target) => void host.checkResponsive(target.plugin_id, target.hook) });
 		const commands = new CommandRegistry(hooks);
 		const tools = new ToolRegistry(hooks);
-		const host = new PluginHost({ db, hooks, commands, tools, timeoutMs });
+		const host: PluginHost = new PluginHost({ db, hooks, commands, tools, timeoutMs, onStopped: (id, reason) => this.plugins.noteStopped(id, reason) });
 		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode(), hookDetails: hookLog.detail });
 		this.services = createServices({
 			db,

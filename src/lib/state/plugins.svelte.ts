@@ -16,7 +16,8 @@ import { pluginIdFromUrl, resolvePluginUrl } from '../plugins/plugin-url';
 import type { PluginInspector } from './plugin-inspector';
 
 export interface PluginStatus {
-	state: 'loading' | 'loaded' | 'disabled' | 'failed' | 'safe';
+	/** `stopped`: its code stopped answering and was ended in this tab (Reload starts it again). */
+	state: 'loading' | 'loaded' | 'disabled' | 'failed' | 'stopped' | 'safe';
 	error?: string;
 	registered?: Registered;
 	fromCache?: boolean;
@@ -198,6 +199,11 @@ export class PluginsState {
 		this.#host.logBook.clear(id);
 		this.status.delete(id);
 		await removePlugin(this.#db, id);
+	}
+
+	/** The host ended a plugin whose code stopped answering. */
+	noteStopped(id: string, reason: string): void {
+		this.status.set(id, { state: 'stopped', error: reason });
 	}
 
 	async setPin(id: string, pin: string): Promise<void> {

@@ -1,0 +1,47 @@
+// Where a plugin's checked source runs. In the app, each plugin runs isolated (its own
+// opaque-origin context, see sandbox/); tests and benchmarks can also run it in the page.
+// Either way the host sees one shape: a started plugin whose register(ctx) it runs through
+// the hook bus's choke point, and which it stops when the plugin is disabled, reloaded,
+// removed or found stuck.
+import type { ModuleImporter } from './import-plugin-module';
+import type { PluginContext, PluginManifest } from './plugin-context';
+import { readPluginModule } from './read-plugin-module';
+
+export interface StartedPlugin {
+	manifest: PluginManifest | null;
+	/** Runs the plugin's register(ctx); `plugins`: the ids `ctx.has_plugin` knows of now. */
+	register(ctx: PluginContext, plugins: readonly string[]): unknown;
+	/** Loaded plugins changed: `ctx.has_plugin` answers from this list. */
+	setPlugins(ids: readonly string[]): void;
+	/**
+	 * False when the plugin's code holds its context (an endless loop): a callback that only
+	 * waits on something (a request, a timer) leaves it responsive.
+	 */
+	responsive(limitMs: number): Promise<boolean>;
+	/** Ends the plugin's code for good; idempotent. */
+	stop(): void;
+	/** True when the code runs in its own context, away from the page. */
+	readonly isolated: boolean;
+}
+
+export interface PluginRunner {
+	/** Throws a load error; `signal` aborts a start that takes too long (and stops what began). */
+	start(source: string, url: string, signal: AbortSignal): Promise<StartedPlugin>;
+}
+
+/** Runs plugins in the page itself: they share its privileges. For tests and benchmarks. */
+export function inPageRunner(importer: ModuleImporter): PluginRunner {
+	return {
+		async start(source, url) {
+			const parts = readPluginModule(await importer(source, url));
+			return {
+				manifest: parts.manifest,
+				register: (ctx) => parts.register(ctx),
+				setPlugins: () => {},
+				responsive: async () => true,
+				stop: () => {},
+				isolated: false
+			};
+		}
+	};
+}
