@@ -3,6 +3,11 @@
 // imported from a blob URL made here, so the code that runs is the code the page hashed.
 import { importFromBlob } from '../import-plugin-module';
 import { exposePluginRuntime } from './plugin-runtime';
+import { provideRandomUuid } from './random-uuid';
+
+// Chromium treats a blob: worker of an opaque origin as no secure context, which hides
+// crypto.randomUUID; plugins rely on it (the guide's own examples do).
+provideRandomUuid(crypto);
 
 self.addEventListener(
 	'message',
