@@ -1,7 +1,9 @@
 // Builds the plugin test kit (src/lib/test-kit) into one self-contained ES module,
 // static/plugin-test-kit.js, which the app serves beside plugin-api.d.ts. The file is committed
 // so authors can copy it from the repository; a unit test rebuilds it and fails if the
-// committed copy differs. Run `npm run build:kit` after changing the hooks or the plugin code.
+// committed copy differs. Run `npm run build:kit` after changing the hooks or the plugin code,
+// and `npm run build:api` (build-plugin-api.js) after changing a hook type: that one writes the
+// hook types into static/plugin-api.d.ts, which the kit's own types import.
 // Plain JavaScript so that it runs with `node` as it is.
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';

@@ -1,5 +1,7 @@
 // Keeps what plugin authors read in step with the hook contract: the guide's hook cards, the
-// published plugin-api.d.ts and the example plugins are all checked against hook-map.ts.
+// published plugin-api.d.ts and the example plugins are all checked against hook-map.ts. The
+// hook part of plugin-api.d.ts is generated from it (plugin-api-build.test.ts); the compiler's
+// word that the two maps are the same type holds even if that generator were wrong.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

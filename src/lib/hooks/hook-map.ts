@@ -1,5 +1,7 @@
 // The hook contract: one map from hook name to its kind, payload and result. Every other
-// hook type, and the runtime table that refuses unknown names, is derived from it.
+// hook type, and the runtime table that refuses unknown names, is derived from it. Its types
+// (not the runtime code) are published to plugin authors in static/plugin-api.d.ts, doc
+// comments included, by `npm run build:api`.
 import { closestName } from './closest-name';
 import type {
 	InjectedContextResult,
@@ -19,12 +21,13 @@ import type {
 /** observer: return ignored; collector: returns are gathered; directive: returns steer the app. */
 export type HookKind = 'observer' | 'collector' | 'directive';
 
-interface HookSpec<K extends HookKind, P, R> {
+export interface HookSpec<K extends HookKind, P, R> {
 	kind: K;
 	payload: P;
 	result: R;
 }
 
+/** Every hook, its kind, its payload and what a callback may return. */
 export interface HookMap {
 	/** A session was created. */
 	on_session_start: HookSpec<'observer', SessionStartPayload, unknown>;
@@ -50,9 +53,9 @@ export interface HookMap {
 	pre_tool_call: HookSpec<'directive', PreToolCallPayload, ToolCallDirective>;
 	/** After a tool ran. */
 	post_tool_call: HookSpec<'observer', PostToolCallPayload, unknown>;
-	/** Once per effective compaction, after commit (DESIGN §5). */
+	/** Once per effective compaction, after it was saved. */
 	post_compaction: HookSpec<'observer', PostCompactionPayload, unknown>;
-	/** Once per committed deletion or archive, after commit (DESIGN §6). */
+	/** Once per committed deletion or archive, after it was saved. */
 	on_session_delete: HookSpec<'observer', SessionDeletePayload, unknown>;
 }
 
@@ -60,7 +63,7 @@ export type HookName = keyof HookMap;
 export type HookPayload<N extends HookName> = HookMap[N]['payload'];
 export type HookResult<N extends HookName> = HookMap[N]['result'];
 
-/** What a plugin sees: payloads are deep-frozen copies, so the type says read-only too. */
+/** Payloads are deep-frozen copies: a plugin cannot change app state through them. */
 export type DeepReadonly<T> = T extends (infer U)[]
 	? readonly DeepReadonly<U>[]
 	: T extends object

@@ -1,12 +1,15 @@
 // Payload and result shapes of every hook (DESIGN §4–§6). Fields are snake_case on purpose:
 // plugin authors already know them from the Hermes plugin API. Payloads only ever grow.
 // Type aliases, not interfaces, so each payload is assignable to Record<string, unknown>.
+// Every type here is published to plugin authors in static/plugin-api.d.ts, doc comments
+// included, by `npm run build:api`: write the doc comments for them.
 
-/** Where the session runs; always `'web'` in this app. */
+/** Where the session runs; always `'web'` in Palimpsest. */
 export type Platform = string;
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 
+/** One message of the conversation as the model will see it. */
 export type HistoryMessage = {
 	role: ChatRole;
 	content: string;
@@ -19,8 +22,25 @@ export type TokenUsage = {
 	total_tokens?: number;
 };
 
+/**
+ * - `summarize`: the middle of the transcript became one summary.
+ * - `micro_summarize`: one old exchange was folded into a rolling summary.
+ * - `prune_tool_results`: old tool outputs were replaced by one-line stubs (no model call).
+ * - `provider_native`: the provider compacted the conversation itself.
+ */
 export type CompactionKind = 'summarize' | 'micro_summarize' | 'prune_tool_results' | 'provider_native';
 
+/**
+ * - `manual`: `/compress` or the compact button.
+ * - `pre_api`: the estimate was over the threshold before a request.
+ * - `post_tool`: a tool result pushed the conversation over the threshold.
+ * - `overflow`: the provider rejected the request as too long; the request is retried after.
+ * - `gateway_hygiene`: a long stored session was resumed, compacted before its first new turn.
+ * - `between_turns`: an idle-time pass after a turn.
+ * - `proactive_prune`: pruning tool outputs reclaimed enough on its own.
+ * - `provider`: the provider compacted on its own.
+ * - `unknown`: none of the above: the session no longer fitted after its model changed.
+ */
 export type CompactionReason =
 	| 'manual'
 	| 'pre_api'
@@ -32,40 +52,58 @@ export type CompactionReason =
 	| 'provider'
 	| 'unknown';
 
+/**
+ * - `delete`: the user deleted the session (one or many at once, or `/exit --delete`).
+ * - `archive`: the session was archived; its rows still exist and it can be unarchived.
+ * - `empty_sweep`: an ended session with no messages was swept away.
+ * - `prune`: retention removed an old, ended, unpinned session.
+ * - `ghost_prune`: maintenance removed an empty untitled session whose tab is long gone.
+ * - `profile_repair`: a copy filed in the wrong profile was removed after being moved.
+ */
 export type DeletionReason = 'delete' | 'archive' | 'empty_sweep' | 'prune' | 'ghost_prune' | 'profile_repair';
 
+/** `on_session_start`: a session was created. */
 export type SessionStartPayload = {
 	session_id: string;
+	/** The conversation thread; kept when `/new`, `/reset` or rotation replace the session. */
 	session_key: string;
 	platform: Platform;
 	profile: string;
 	model: string;
 };
 
+/** `on_session_end`: a session ended. */
 export type SessionEndPayload = {
 	session_id: string;
 	session_key: string;
-	/** Why it ended, e.g. `exit`, `new_session`, `reset`, `compression`. */
+	/** Why it ended, e.g. `exit`, `new_session` (`/new`), `reset`, `compression` (rotation). */
 	end_reason: string;
 	platform: Platform;
 };
 
+/** `on_session_finalize`: last chance to flush. */
 export type SessionFinalizePayload = {
 	session_id: string;
 	session_key: string;
 	platform: Platform;
 };
 
+/** `on_session_reset`: `/new` or `/reset` replaced the session inside the same thread. */
 export type SessionResetPayload = {
+	/** The new session. */
 	session_id: string;
+	/** The session it replaced. */
 	old_session_id: string;
 	session_key: string;
 };
 
+/** `pre_llm_call`: once per user turn, before the first model request. */
 export type PreLlmCallPayload = {
 	session_id: string;
 	session_key: string;
+	/** The user's message as typed, without any injected context. */
 	user_message: string;
+	/** The active conversation before this message (after any compaction). */
 	conversation_history: HistoryMessage[];
 	is_first_turn: boolean;
 	model: string;
@@ -73,20 +111,24 @@ export type PreLlmCallPayload = {
 	profile: string;
 };
 
+/** `post_llm_call`: after the turn's final answer. */
 export type PostLlmCallPayload = {
 	session_id: string;
 	user_message: string;
 	assistant_response: string;
 	model: string;
+	/** null when the provider reported no usage. */
 	usage: TokenUsage | null;
 };
 
+/** `pre_tool_call`: before a tool runs. */
 export type PreToolCallPayload = {
 	session_id: string;
 	tool_name: string;
 	args: Record<string, unknown>;
 };
 
+/** `post_tool_call`: after a tool ran. */
 export type PostToolCallPayload = {
 	session_id: string;
 	tool_name: string;
@@ -95,19 +137,24 @@ export type PostToolCallPayload = {
 	duration_ms: number;
 };
 
+/** `post_compaction`: once per effective compaction, after it was saved. */
 export type PostCompactionPayload = {
+	/** The session that continues (the new one when the session rotated). */
 	session_id: string;
 	/** `""` for an in-place compaction; the parent's id when the session rotated. */
 	old_session_id: string;
 	kind: CompactionKind;
 	reason: CompactionReason;
 	before_tokens: number;
+	/** null when unknown. */
 	after_tokens: number | null;
+	/** null when unknown. */
 	messages_removed: number | null;
 	profile: string;
 	platform: Platform;
 };
 
+/** `on_session_delete`: once per committed deletion or archive, after it was saved. */
 export type SessionDeletePayload = {
 	/** The operation's target; handlers use `deleted_ids ?? [session_id]`. */
 	session_id: string;
@@ -119,11 +166,14 @@ export type SessionDeletePayload = {
 	sessions_dir: null;
 };
 
-/** A `pre_llm_call` return: text appended to the outgoing copy of the user message. */
+/**
+ * A `pre_llm_call` return: text appended to the outgoing copy of the user message (never the
+ * system prompt, never stored). Return nothing to add nothing.
+ */
 // `void` lets a handler that only sometimes injects simply not return.
 export type InjectedContextResult = string | { context: string } | null | undefined | void;
 
-/** A `pre_tool_call` return: block the call, or replace its arguments. */
+/** A `pre_tool_call` return: `{ block: true, reason }` refuses the call, `{ args }` replaces its arguments. */
 export type ToolCallDirective =
 	| { block?: boolean; reason?: string; args?: Record<string, unknown> }
 	| null

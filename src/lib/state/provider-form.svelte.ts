@@ -4,6 +4,9 @@ import { createProvider, PRESETS } from '../providers/create-provider';
 import type { ProviderConfig, ProviderPreset } from '../providers/types';
 import type { SettingsState } from './settings.svelte';
 
+// The form's preset labels, for the component that lists them.
+export { PRESETS };
+
 export const PRESET_ORDER: ProviderPreset[] = [
 	'openai',
 	'anthropic',

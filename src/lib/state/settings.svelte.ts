@@ -7,6 +7,9 @@ import type { ProviderConfig } from '../providers/types';
 import { describeError } from './turn-helpers';
 import { DEFAULT_TIMEOUT_SECONDS } from '../hooks/timeouts';
 
+// The hook timeout's bounds, for the field that sets it.
+export { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../hooks/timeouts';
+
 export type Theme = 'system' | 'light' | 'dark';
 
 /** When this profile's sessions were last exported, shown in Settings. */
