@@ -76,7 +76,9 @@ test('Escape or Cancel in the confirmation adds nothing', async ({ page }) => {
 	await openApp(page);
 	await navigate(page, 'Plugins');
 	const dialog = await requestAdd(page, whoamiUrl());
-	await expect(dialog).toContainText('privileges');
+	// It says what the plugin can and cannot reach before anything runs.
+	await expect(dialog).toContainText('cannot read your API keys');
+	await expect(dialog).toContainText('It will see what its hooks are given');
 	await page.keyboard.press('Escape');
 	await expect(dialog).toBeHidden();
 

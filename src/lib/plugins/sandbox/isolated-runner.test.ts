@@ -3,7 +3,7 @@
 // registrations at any time, has_plugin kept current, values crossing as copies, and a plugin
 // whose code stops answering is stopped while one that only waits is not.
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CommandInvocation } from '../../commands/command-registry';
 import { kvGet } from '../../db/plugin-verbs';
 import type { HookLogEntry } from '../../hooks/run-hook';
@@ -74,6 +74,37 @@ describe('isolated plugins', () => {
 		});
 		// Stored in the page's database, under this plugin.
 		expect(await kvGet(t.db, 'store', 'note')).toEqual({ text: 'kept', at: [1, 2] });
+	});
+
+	it('see a full disk as a rejected promise they can catch, and go on', async () => {
+		await load('https://x.test/full.js', `export function register(ctx) {
+			ctx.register_command('save', async (args) => {
+				try { await ctx.storage.set('draft', args); return 'saved'; }
+				catch (error) { return 'not saved: ' + error.name + ': ' + error.message; }
+			});
+		}`);
+		const put = vi.spyOn(t.db.plugin_kv, 'put').mockRejectedValueOnce(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+		expect((await t.commands.execute('/save one', invocation)).output).toMatch(/^not saved: QuotaExceededError: .*quota/);
+		put.mockRestore();
+		expect((await t.commands.execute('/save two', invocation)).output).toBe('saved');
+		expect(await kvGet(t.db, 'full', 'draft')).toBe('two');
+	});
+
+	it('get a pre_llm_call only after the post_compaction raised before it, however slow that one is', async () => {
+		await load('https://x.test/memory.js', `export function register(ctx) {
+			ctx.register_hook('post_compaction', async ({ session_id }) => {
+				await new Promise((resolve) => setTimeout(resolve, 50));
+				await ctx.storage.set('pending:' + session_id, true);
+			});
+			ctx.register_hook('pre_llm_call', async ({ session_id }) => {
+				if (!(await ctx.storage.get('pending:' + session_id))) return;
+				await ctx.storage.delete('pending:' + session_id);
+				return { context: 'remembered ' + session_id };
+			});
+		}`);
+		void t.hooks.notify('post_compaction', { session_id: 's', platform: 'web', profile: 'default', kind: 'summarize', reason: 'manual' } as never);
+		expect(await t.hooks.collect('pre_llm_call', PAYLOAD)).toEqual([{ plugin_id: 'memory', text: 'remembered s' }]);
+		expect(await t.hooks.collect('pre_llm_call', PAYLOAD)).toEqual([]);
 	});
 
 	it('register and unregister at any time, learn of other plugins, and say what is wrong with a value', async () => {
