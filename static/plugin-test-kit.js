@@ -212,6 +212,15 @@ function describeCommandOutput(output) {
 function describeToolResult(text) {
 	return { result: `returned ${text.length} chars: "${oneLine(text, PREVIEW)}"` };
 }
+// src/lib/hooks/copy-result.ts
+function copyResult(value) {
+	try {
+		return structuredClone(value);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		throw new Error(`returned a value that is not plain data (${reason})`, { cause: error });
+	}
+}
 // src/lib/hooks/run-hook.ts
 /** How long a callback that timed out is left out before it gets another chance. */
 var SUPPRESS_AFTER_TIMEOUT_MS = 6e4;
@@ -332,14 +341,6 @@ function callWithTimeout(call, timeoutMs) {
 			reject(error);
 		});
 	});
-}
-function copyResult(value) {
-	try {
-		return structuredClone(value);
-	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
-		throw new Error(`returned a value that is not plain data (${reason})`, { cause: error });
-	}
 }
 function safeRecord(ctx, entry) {
 	try {

@@ -1,6 +1,7 @@
 // The one choke point that calls plugin code (hook callbacks, slash commands, tools and
 // register(ctx)): it bounds the call in time, catches, tags failures with plugin id and name,
 // quarantines what timed out and logs every call.
+import { copyResult } from './copy-result';
 import { describeHookResult, describeIgnored, type ResultNote } from './describe-result';
 import { HOOK_KINDS, type HookName } from './hook-map';
 import { previewValue } from './preview-value';
@@ -228,17 +229,6 @@ export function callWithTimeout(call: () => unknown, timeoutMs: number): Promise
 			}
 		);
 	});
-}
-
-// A result crosses back from plugin code as plain data (DESIGN §7): the app then holds a copy
-// the plugin can no longer reach, and a value that is not plain data fails like a throw.
-function copyResult(value: unknown): unknown {
-	try {
-		return structuredClone(value);
-	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
-		throw new Error(`returned a value that is not plain data (${reason})`, { cause: error });
-	}
 }
 
 // A broken log sink must not turn a plugin call into an app failure.

@@ -3,6 +3,7 @@
 // runs (a worker in an opaque-origin frame in the app, a MessagePort in tests), so nothing
 // here may reach for the page: storage, logging and registrations are calls to the page.
 import * as Comlink from 'comlink';
+import { copyResult } from '../../hooks/copy-result';
 import { assertHookName, HOOK_KINDS, type HookName } from '../../hooks/hook-map';
 import type { ModuleImporter } from '../import-plugin-module';
 import type { PluginManifest } from '../plugin-context';
@@ -42,7 +43,7 @@ export function createPluginRuntime(importer: ModuleImporter): SandboxRuntime {
 			const handler = handlers.get(handle);
 			if (!handler) throw new Error('This callback was unregistered.');
 			const value = await handler.fn(...args);
-			return handler.observer ? ignored(value) : plainData(value);
+			return handler.observer ? ignored(value) : copyResult(value);
 		},
 		setPlugins(ids) {
 			known = new Set(ids);
@@ -154,16 +155,6 @@ function createRemoteContext({ pluginId, manifest, host, handlers, has }: Remote
 /** A name or description as given, when it can be copied; the page's checks word the refusal. */
 function plainName(value: unknown): unknown {
 	return typeof value === 'function' || typeof value === 'symbol' ? String(value) : value;
-}
-
-// A result crosses as plain data (DESIGN §7); the error says so in the app's own words.
-function plainData(value: unknown): unknown {
-	try {
-		return structuredClone(value);
-	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
-		throw new Error(`returned a value that is not plain data (${reason})`, { cause: error });
-	}
 }
 
 function ignored(value: unknown): IgnoredValue | undefined {
