@@ -23,17 +23,22 @@ export function isolatedRunner(open: () => SandboxChannel): PluginRunner {
 			const channel = open();
 			const remote = Comlink.wrap<SandboxRuntime>(channel.endpoint);
 			let stopped = false;
+			const stops: Array<() => void> = [];
 			const stop = () => {
 				if (stopped) return;
 				stopped = true;
 				channel.terminate();
+				for (const onStop of stops) onStop();
 			};
 			signal.addEventListener('abort', stop, { once: true });
 			if (signal.aborted) stop();
 			try {
 				const { manifest } = await Promise.race([remote.load(source, url), channel.failed]);
 				if (signal.aborted) throw new Error('The plugin took too long to start.');
-				return startedPlugin(remote, manifest, stop, channel.failed);
+				return startedPlugin(remote, manifest, channel.failed, (onStop) => {
+					stops.push(onStop);
+					if (stopped) onStop();
+				}, stop);
 			} catch (error) {
 				stop();
 				throw error;
@@ -42,7 +47,13 @@ export function isolatedRunner(open: () => SandboxChannel): PluginRunner {
 	};
 }
 
-function startedPlugin(remote: Comlink.Remote<SandboxRuntime>, manifest: StartedPlugin['manifest'], stop: () => void, failed: Promise<never>): StartedPlugin {
+function startedPlugin(
+	remote: Comlink.Remote<SandboxRuntime>,
+	manifest: StartedPlugin['manifest'],
+	failed: Promise<never>,
+	onStop: (close: () => void) => void,
+	stop: () => void
+): StartedPlugin {
 	return {
 		manifest,
 		isolated: true,
@@ -60,7 +71,13 @@ function startedPlugin(remote: Comlink.Remote<SandboxRuntime>, manifest: Started
 				},
 				log: (level, args) => ctx.log[level](...args)
 			};
-			const records = await Promise.race([remote.register(ctx.plugin_id, [...plugins], Comlink.proxy(host)), failed]);
+			// The page's side on a port of its own, closed with the plugin, so nothing of this
+			// plugin's ctx stays reachable once it is stopped.
+			const hostChannel = new MessageChannel();
+			Comlink.expose(host, hostChannel.port1);
+			onStop(() => hostChannel.port1.close());
+			const port = hostChannel.port2;
+			const records = await Promise.race([remote.register(ctx.plugin_id, [...plugins], Comlink.transfer(port, [port])), failed]);
 			// In order, as the plugin made them: the first refusal fails register(ctx), as a
 			// throw there would.
 			for (const record of records) proxies.apply(record);

@@ -32,9 +32,10 @@ export function createPluginRuntime(importer: ModuleImporter): SandboxRuntime {
 			parts = readPluginModule(await importer(source, url));
 			return { manifest: parts.manifest };
 		},
-		async register(pluginId, plugins, host) {
+		async register(pluginId, plugins, hostPort) {
 			if (!parts) throw new Error('The plugin module is not loaded.');
 			known = new Set(plugins);
+			const host = Comlink.wrap<SandboxHost>(hostPort);
 			const context = createRemoteContext({ pluginId, manifest: parts.manifest, host, handlers, has: (id) => known.has(id) });
 			await parts.register(context.ctx);
 			return context.started();

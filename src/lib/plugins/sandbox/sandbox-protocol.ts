@@ -30,9 +30,10 @@ export interface SandboxRuntime {
 	load(source: string, url: string): Promise<{ manifest: PluginManifest | null }>;
 	/**
 	 * Runs register(ctx). What the plugin registered while it ran comes back as records, for
-	 * the page to apply in order; later registrations go through `host.register`.
+	 * the page to apply in order; later registrations go through `host.register`. `hostPort`
+	 * serves the page's SandboxHost for this plugin.
 	 */
-	register(pluginId: string, plugins: string[], host: SandboxHost): Promise<RegistrationRecord[]>;
+	register(pluginId: string, plugins: string[], hostPort: MessagePort): Promise<RegistrationRecord[]>;
 	/** Calls a registered function with copies of `args`; observers' values come back as stand-ins. */
 	call(handle: number, args: unknown[]): Promise<unknown>;
 	/** The ids `ctx.has_plugin` knows of: loaded plugins change while this one runs. */
