@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listMessages } from '../db/message-verbs';
-import { makeHost } from '../plugins/test-host';
+import { makeHost, RUNNER_KINDS, type RunnerKind } from '../plugins/test-host';
 import { createOfflineProvider } from '../providers/offline';
 import { ProviderError, type ChatRequest, type Provider } from '../providers/types';
 import { createTurnCompaction } from './compaction-gates';
@@ -25,8 +25,8 @@ afterEach(async () => {
 });
 
 /** The app's plugin host with conventions.js loaded, and the compaction set-up over its bus. */
-async function withConventions() {
-	const t = makeHost(1000);
+async function withConventions(runner: RunnerKind = 'in-page') {
+	const t = makeHost(1000, {}, undefined, runner);
 	close = async () => (t.db.close(), await t.close());
 	const url = 'https://plugins.test/conventions.js';
 	t.served[url] = { body: readFileSync(resolve(ROOT, 'static/plugins/conventions.js'), 'utf8') };
@@ -48,9 +48,10 @@ function deps(provider: Provider, resumed = false): TurnDeps {
 const carried = (request: ChatRequest) => request.messages.filter((m) => m.content.includes(MARKER)).length;
 const lastUser = (request: ChatRequest) => request.messages.findLast((m) => m.role === 'user')!;
 
-describe('re-injection after compaction, through the turn loop', () => {
+// In the page and across the isolation boundary, as plugins run in the app.
+describe.each(RUNNER_KINDS)('re-injection after compaction, through the turn loop (%s)', (kind) => {
 	it('after a pre_api compaction the next request carries the conventions once, and the one after does not', async () => {
-		await withConventions();
+		await withConventions(kind);
 		const { provider, requests } = scripted(() => say('Noted.'));
 		const id = await env.newSession();
 		await seedConversation(env.db, id, 30);
@@ -69,7 +70,7 @@ describe('re-injection after compaction, through the turn loop', () => {
 	});
 
 	it('after an overflow compaction the retried request already carries them', async () => {
-		await withConventions();
+		await withConventions(kind);
 		const { provider, requests } = scripted(async function* (_request, call) {
 			if (call === 0) throw new ProviderError('HTTP 400: prompt is too long: 210000 tokens > 200000 maximum', { kind: 'overflow', status: 400 });
 			yield* say('Fits now.');
