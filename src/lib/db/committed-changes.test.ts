@@ -83,7 +83,7 @@ describe('watchCommittedChanges', () => {
 		seen = [];
 		await expect(
 			db.transaction('rw', db.messages, async () => {
-				await db.messages.put({ ...(note('gone') as never), session_id: 's1', seq: 5, active: 1, compacted_by: null });
+				await db.messages.put({ ...note('gone'), session_id: 's1', seq: 5, active: 1, compacted_by: null });
 				throw new Error('changed my mind');
 			})
 		).rejects.toThrow('changed my mind');
