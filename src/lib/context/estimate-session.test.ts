@@ -13,7 +13,7 @@ import { createSession } from '../sessions/session-lifecycle';
 import { contextApi } from './context-api';
 import { costText } from './context-rows';
 import { NO_COMPACTION_STATE } from '../db/schema';
-import { anchoredTotal, estimateSession, type RequestExtras } from './estimate-session';
+import { anchoredTotal, boundSession, estimateSession, type RequestExtras } from './estimate-session';
 import { sessionTallies } from './session-tallies';
 
 type Middleware = Parameters<PalimpsestDb['use']>[0];
@@ -263,6 +263,26 @@ describe('estimateSession', () => {
 		const { readBeforeStore } = await estimateAndCheck(counter, id);
 		expect(readBeforeStore).toEqual(['query']);
 		expect(lastCounted(counter)).toEqual(['Rewritten in another tab.']);
+	});
+
+	it('bounds the next request without counting: never below the estimate, and exact once everything is counted', async () => {
+		const id = await newSession();
+		const counter = recordingCounter();
+		const extras = { ...EXTRAS, toolSchemas: [{ name: 'search' }], injected: ['Conventions: tabs.'] };
+		const first = await boundSession(db, id, MODEL, extras);
+		const { estimate } = await estimateAndCheck(counter, id, MODEL, extras);
+		expect(first).toBeGreaterThanOrEqual(estimate?.total ?? Infinity);
+		await appendMessages(db, id, [message('a2', 'assistant', '東京は日本の首都です。{"count": 12} and more.')]);
+		const counted = counter.counted.length;
+		const bound = await boundSession(db, id, MODEL, extras);
+		expect(counter.counted).toHaveLength(counted);
+		const { estimate: after } = await estimateAndCheck(counter, id, MODEL, extras);
+		expect(bound).toBeGreaterThanOrEqual(after?.total ?? Infinity);
+		// Counted now: only the texts around the messages are still bounded by their length.
+		const around = extras.systemPrompt.length + JSON.stringify(extras.toolSchemas).length + extras.injected[0].length;
+		const exactAround = [extras.systemPrompt, JSON.stringify(extras.toolSchemas), extras.injected[0]].reduce((sum, text) => sum + o200k.encode(text).length, 0);
+		expect(await boundSession(db, id, MODEL, extras)).toBe((after?.total ?? 0) - exactAround + around);
+		expect(await boundSession(db, 'gone', MODEL, extras)).toBe(Infinity);
 	});
 
 	it('stays equal to a full recount when estimates and writes overlap', async () => {
