@@ -137,6 +137,13 @@ try {
 	await page.waitForFunction((seen) => performance.now() > 6000 && performance.now() - Math.max(0, ...seen.map((t) => t.at + t.duration)) > 2000, longTasks, { polling: 250, timeout: 60_000 });
 	const startup = await longTasks.evaluate((seen) => seen.splice(0));
 	console.log(`Main-thread long tasks in the first seconds after start-up (before typing): ${startup.length}${startup.length ? `, longest ${Math.max(...startup.map((t) => t.duration)).toFixed(0)} ms` : ''}`);
+	// The maintenance pass a few seconds after start-up (ghost rows and leftover messages, empty
+	// sessions, retention, auto-archive): its whole time, and the long tasks while it ran.
+	const pass = await page.evaluate(() => performance.getEntriesByName('palimpsest:maintenance-pass')[0]?.toJSON() ?? null);
+	if (pass) {
+		const during = startup.filter((t) => t.at + t.duration > pass.startTime && t.at < pass.startTime + pass.duration).map((t) => t.duration);
+		console.log(`Maintenance pass at start-up over ${SESSIONS.toLocaleString('en')} sessions: ${pass.duration.toFixed(0)} ms in all; main-thread long tasks meanwhile: ${during.length}${during.length ? `, longest ${Math.max(...during).toFixed(0)} ms` : ''}`);
+	} else console.log('Maintenance pass at start-up: did not run');
 	// As a user does: the search box takes focus (a click) before the first keystroke.
 	await page.getByRole('searchbox', { name: 'Search sessions' }).focus();
 	const keystrokes = [];

@@ -9,7 +9,10 @@ const RUNS = 5;
 const bench = await openBench();
 
 try {
-	// 1. JavaScript loaded by the page at start-up (workers excluded: they are not main thread).
+	// 1. JavaScript loaded by the page at start-up (workers excluded: they are not main thread):
+	// what was requested before the Message box was ready, and what came after it (code loaded
+	// in idle time or on a timer), until the network has been idle and the first maintenance
+	// pass (3 s after start) has run.
 	const context = await bench.browser.newContext({ serviceWorkers: 'block' });
 	const page = await context.newPage();
 	const scripts = [];
@@ -17,13 +20,31 @@ try {
 		const type = response.request().resourceType();
 		if (type === 'script') scripts.push({ url: response.url(), body: await response.body().catch(() => Buffer.alloc(0)) });
 	});
+	await page.addInitScript(() => {
+		new MutationObserver((_, observer) => {
+			if (!document.querySelector('textarea[aria-label="Message"], [role="textbox"][aria-label="Message"]')) return;
+			window.__messageBoxAt = performance.now();
+			observer.disconnect();
+		}).observe(document, { childList: true, subtree: true });
+	});
 	await page.goto(bench.url + '/');
 	await page.getByRole('textbox', { name: 'Message' }).waitFor();
 	await page.waitForLoadState('networkidle');
-	const raw = scripts.reduce((sum, s) => sum + s.body.length, 0);
-	const gzip = scripts.reduce((sum, s) => sum + gzipSync(s.body, { level: 9 }).length, 0);
+	await page.waitForFunction(() => performance.getEntriesByName('palimpsest:maintenance-pass').length > 0 || performance.now() > 8000, null, { polling: 250, timeout: 30_000 });
+	await page.waitForLoadState('networkidle');
+	const started = await page.evaluate(() =>
+		Object.fromEntries(performance.getEntriesByType('resource').map((entry) => [entry.name, entry.startTime < (window.__messageBoxAt ?? Infinity)]))
+	);
+	const sizes = (list) => ({
+		files: list.length,
+		raw: list.reduce((sum, s) => sum + s.body.length, 0) / 1024,
+		gzip: list.reduce((sum, s) => sum + gzipSync(s.body, { level: 9 }).length, 0) / 1024
+	});
+	const before = sizes(scripts.filter((s) => started[s.url] !== false));
+	const after = sizes(scripts.filter((s) => started[s.url] === false));
 	const tokenizer = scripts.filter((s) => /o200k|cl100k|tokeniz/i.test(s.url));
-	console.log(`Start-up JavaScript on the main thread: ${scripts.length} files, ${(raw / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip (goal < 150 KB)`);
+	console.log(`Start-up JavaScript on the main thread, requested before the Message box was ready: ${before.files} files, ${before.raw.toFixed(1)} KB raw, ${before.gzip.toFixed(1)} KB gzip (goal < 150 KB)`);
+	console.log(`  and loaded after it (idle-time preloads, the first maintenance pass): ${after.files} files, ${after.raw.toFixed(1)} KB raw, ${after.gzip.toFixed(1)} KB gzip`);
 	console.log(`Tokenizer tables loaded by the page at start-up: ${tokenizer.length === 0 ? 'none' : tokenizer.map((s) => s.url).join(', ')}`);
 
 	// 2. Seed 1,000 sessions through the app's own database, then time reloads.

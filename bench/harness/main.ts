@@ -1,6 +1,7 @@
 // The Chromium side of the benchmarks: the app's own modules bundled into a bare page, so the
 // context worker is a real Worker and the database is Chromium's IndexedDB. bench/*.mjs call
 // window.bench through Playwright; each function returns plain figures.
+import Dexie from 'dexie';
 import { clearMergeCache, countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { DEFAULT_SYSTEM_PROMPT } from '../../src/lib/agent/build-request';
 import { ContextWorker } from '../../src/lib/context/context-client';
@@ -9,7 +10,8 @@ import { PalimpsestDb } from '../../src/lib/db/database';
 import { corpusTexts, englishMessage, kindOf, mixedMessage } from '../lib/corpus';
 import { measureThroughput } from '../lib/counting';
 import { measureCompaction, storeSession } from '../lib/compaction';
-import { estimateInThread, estimateStoredSession, estimateThroughWorker } from '../lib/estimate';
+import { estimateInThread, estimateStoredSession, estimateThroughWorker, type NoticeProbe } from '../lib/estimate';
+import { sessionTallies } from '../../src/lib/context/session-tallies';
 import { listActiveMessages } from '../../src/lib/db/compaction-verbs';
 import { listMessages } from '../../src/lib/db/message-verbs';
 import { compactedSession, conversationOf, conversationRows, seededSession, storedRows } from '../lib/seed-rows';
@@ -20,6 +22,25 @@ const raw = (text: string) => countTokens(text);
 /** The new 2 KB message of each append run: English prose, or mixed text (English, JSON, CJK, code). */
 const NEW_MESSAGES = { 'English prose': (run: number) => englishMessage(100 + run), 'mixed text': (run: number) => mixedMessage(100 + run) };
 const extras = () => ({ systemPrompt: DEFAULT_SYSTEM_PROMPT, reservedOutput: reservedOutputFor(contextWindowFor(MODEL)) });
+
+/**
+ * Dexie calls its 'storagemutated' subscribers newest first: one subscribed after the app's
+ * (by the probe) and one before it (here, at load) time what the app's listener does with each
+ * commit.
+ */
+let noticeStarted: number | null = null;
+let noticeTimes: number[] = [];
+Dexie.on('storagemutated', () => {
+	if (noticeStarted !== null) noticeTimes.push(performance.now() - noticeStarted);
+	noticeStarted = null;
+});
+function noticeProbe(): NoticeProbe {
+	Dexie.on('storagemutated', () => void (noticeStarted = performance.now()));
+	return {
+		reset: () => void (noticeTimes = []),
+		median: () => [...noticeTimes].sort((a, b) => a - b)[Math.floor(noticeTimes.length / 2)]
+	};
+}
 
 async function withDb<T>(work: (db: PalimpsestDb) => Promise<T>): Promise<T> {
 	const db = new PalimpsestDb(`bench-${crypto.randomUUID()}`);
@@ -50,7 +71,12 @@ const bench = {
 			const fresh = () => new ContextWorker({ timeoutMs: 300_000 });
 			const thread = await estimateInThread(options, raw, clearMergeCache);
 			const worker = await estimateThroughWorker(options, counter, fresh);
-			const stored = await withDb(async (db) => estimateStoredSession({ ...options, db, sessionId: await storeSession(db, options.rows) }, counter, fresh));
+			const stored = await withDb(async (db) => {
+				const sessionId = await storeSession(db, options.rows);
+				// The app's listener subscribes with the first tally; the probe's second listener after it.
+				sessionTallies(db);
+				return estimateStoredSession({ ...options, db, sessionId, notices: noticeProbe() }, counter, fresh);
+			});
 			const added = Object.fromEntries(Object.entries(NEW_MESSAGES).map(([kind, text]) => [kind, { chars: text(0).length, tokens: raw(text(0)) }]));
 			return { thread, worker, stored, rows: options.rows.length + 1, added };
 		}),

@@ -1,11 +1,12 @@
 // The request estimate after one new 2 KB message in a long session, against counting the
-// whole session again. Three levels: the pure estimate in this thread, the worker call the app
-// makes (only uncounted text crosses), and estimateSession as the app runs it (read the live
-// rows from the database, count in the worker, store the new count).
+// whole session again. Three levels: the pure estimate in this thread, the worker's estimate
+// call with every cached count sent along, and estimateSession as the app runs it (the
+// session's tally in memory; only what changed is read, counted in the worker, and stored).
 import { estimateRequestTokens, type EstimateMessage } from '../../src/lib/context/count-tokens';
 import type { ContextWorker } from '../../src/lib/context/context-client';
 import { costText } from '../../src/lib/context/context-rows';
 import { estimateMessages, estimateSession, type RequestExtras } from '../../src/lib/context/estimate-session';
+import { sessionTallies } from '../../src/lib/context/session-tallies';
 import { listActiveMessages } from '../../src/lib/db/compaction-verbs';
 import type { PalimpsestDb } from '../../src/lib/db/database';
 import { appendMessages, type NewMessage } from '../../src/lib/db/message-verbs';
@@ -141,50 +142,115 @@ export async function estimateThroughWorker(options: EstimateOptions, counter: C
 		}
 	);
 	workers.dispose();
-	const roundTrip = await medianOf(options.appendRuns, () => counter.countTexts([], model));
+	// An empty estimate: countTexts answers texts it counted recently without a call.
+	const roundTrip = await medianOf(options.appendRuns, () => counter.estimate({ messages: [] }, model));
 	return { ...cost, roundTripMs: roundTrip.ms };
 }
 
+export interface StoredCost {
+	/** The estimate ready (what a turn waits for before its request), and until its counts are stored. */
+	ready: { answer: EstimateCost; typed: EstimateCost };
+	stored: { answer: EstimateCost; typed: EstimateCost };
+	rows: number;
+	/** Reading the live rows with their content, and their keys alone. */
+	readMs: number;
+	keysMs: number;
+	/** The time each append's commit notice took to reach the tally (part of the append), if measured. */
+	noticeMs?: number;
+}
+
+/** Times, per commit, how long the app's own listeners took to take in its notice. */
+export interface NoticeProbe {
+	reset(): void;
+	median(): number;
+}
+
+/** The median times of one kind of append: until the estimate is ready, and until it is stored. */
+interface AppendTimes {
+	kind: string;
+	readyMs: number;
+	storedMs: number;
+	total: number;
+}
+
 /**
- * estimateSession on a stored session, timed alone: before each append run one new message is
- * stored; before each recount run every stored count is cleared and a fresh worker is started
- * (neither is timed). Also the time of reading the live rows alone.
+ * estimateSession as the app runs it after an append: the session's tally is in memory, so the
+ * estimate reads, counts and stores only what the append changed. Before each run (not timed)
+ * one new message is stored with appendMessages, the verb the app appends with; for a typed
+ * message the Message box has counted its draft first, as it does while the user types. Each
+ * full recount starts with no stored count, no tally and a fresh worker (none of that timed).
  */
 export async function estimateStoredSession(
-	options: EstimateOptions & { db: PalimpsestDb; sessionId: string },
+	options: EstimateOptions & { db: PalimpsestDb; sessionId: string; notices?: NoticeProbe },
 	counter: Counter,
 	fresh: () => Counter
-): Promise<EstimateCost & { rows: number; readMs: number }> {
+): Promise<StoredCost> {
 	const { db, sessionId, model, extras } = options;
-	const estimate = async (worker: Counter) => (await estimateSession(db, worker, sessionId, model, extras))?.counted ?? NaN;
-	await estimate(counter);
-	const workers = freshWorkers(fresh, model);
+	const run = async (worker: Counter) => {
+		const started = performance.now();
+		const estimate = await estimateSession(db, worker, sessionId, model, extras);
+		const readyMs = performance.now() - started;
+		await estimate?.stored;
+		return { readyMs, storedMs: performance.now() - started, total: estimate?.counted ?? NaN };
+	};
+	await run(counter);
 	let added = 0;
-	const cost = await measure(
-		options,
-		(text) =>
-			timedRuns(
-				options.appendRuns,
-				(run) => appendMessages(db, sessionId, [{ id: `added-${(added += 1)}`, role: 'user', kind: 'message', status: 'complete', created_at: Date.now(), content: text(run) }]),
-				() => estimate(counter)
-			),
-		() =>
-			timedRuns(
-				options.recountRuns,
-				async () => {
-					await db.messages
-						.where('[session_id+seq]')
-						.between([sessionId, -Infinity], [sessionId, Infinity])
-						.modify((row) => {
-							delete row.tokens;
-							delete row.encoding;
-						});
-					await workers.next();
-				},
-				() => estimate(workers.current)
-			)
-	);
+	const appendRuns = async (kind: string, text: (run: number) => string, typed: boolean): Promise<AppendTimes> => {
+		const ready: number[] = [];
+		const stored: number[] = [];
+		let total = NaN;
+		for (let index = 0; index < options.appendRuns; index++) {
+			// New text each run, and other text for typed messages than for answers.
+			const content = text(index + (typed ? options.appendRuns : 0));
+			if (typed) await counter.countTexts([content], model);
+			await appendMessages(db, sessionId, [{ id: `added-${(added += 1)}`, role: typed ? 'user' : 'assistant', kind: 'message', status: 'complete', created_at: Date.now(), content }]);
+			const times = await run(counter);
+			ready.push(times.readyMs);
+			stored.push(times.storedMs);
+			total = times.total;
+		}
+		return { kind, readyMs: median(ready), storedMs: median(stored), total };
+	};
+	const kinds = Object.entries(options.added);
+	const answers: AppendTimes[] = [];
+	const typed: AppendTimes[] = [];
+	options.notices?.reset();
+	for (const [kind, text] of kinds) answers.push(await appendRuns(kind, text, false));
+	for (const [kind, text] of kinds) typed.push(await appendRuns(kind, text, true));
+	const noticeMs = options.notices?.median();
+
+	const workers = freshWorkers(fresh, model);
+	const recounts: Array<{ readyMs: number; storedMs: number; total: number }> = [];
+	for (let index = 0; index < options.recountRuns; index++) {
+		await db.messages
+			.where('[session_id+seq]')
+			.between([sessionId, -Infinity], [sessionId, Infinity])
+			.modify((row) => {
+				delete row.tokens;
+				delete row.encoding;
+			});
+		sessionTallies(db).clear();
+		await workers.next();
+		recounts.push(await run(workers.current));
+	}
 	workers.dispose();
+	const recount = { readyMs: median(recounts.map((r) => r.readyMs)), storedMs: median(recounts.map((r) => r.storedMs)) };
+	const agree = typed[typed.length - 1].total === recounts[recounts.length - 1].total;
+	const cost = (times: AppendTimes[], key: 'readyMs' | 'storedMs'): EstimateCost => ({
+		appends: times.map((t) => ({ kind: t.kind, ms: t[key], ratio: recount[key] / t[key] })),
+		recountMs: recount[key],
+		agree
+	});
 	const read = await medianOf(options.appendRuns, () => listActiveMessages(db, sessionId));
-	return { ...cost, rows: read.value.length, readMs: read.ms };
+	const keys = await medianOf(options.appendRuns, () =>
+		db.messages.where('[session_id+active+seq]').between([sessionId, 1, -Infinity], [sessionId, 1, Infinity]).primaryKeys()
+	);
+	return {
+		ready: { answer: cost(answers, 'readyMs'), typed: cost(typed, 'readyMs') },
+		stored: { answer: cost(answers, 'storedMs'), typed: cost(typed, 'storedMs') },
+		rows: read.value.length,
+		readMs: read.ms,
+		keysMs: keys.ms,
+		noticeMs
+	};
 }

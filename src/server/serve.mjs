@@ -25,15 +25,20 @@ const TYPES = {
 
 /**
  * `secure`: send the security headers, with the Content-Security-Policy of `root`/index.html.
- * @param {{ root: string, port?: number, host?: string, fallback?: string | null, cors?: boolean, secure?: boolean }} options
+ * `isolated`: make pages cross-origin isolated (benchmarks: performance.now() then resolves 5 µs, not 100 µs).
+ * @param {{ root: string, port?: number, host?: string, fallback?: string | null, cors?: boolean, secure?: boolean, isolated?: boolean }} options
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
-export async function serve({ root, port = 0, host = '127.0.0.1', fallback = 'index.html', cors = false, secure = false }) {
+export async function serve({ root, port = 0, host = '127.0.0.1', fallback = 'index.html', cors = false, secure = false, isolated = false }) {
 	const base = resolve(root);
 	const security = secure ? securityHeaders(readPagePolicy(await readFile(join(base, 'index.html'), 'utf8').catch(() => ''))) : {};
 	/** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
 	async function handle(req, res) {
-		const headers = { ...security, ...(cors ? { 'Access-Control-Allow-Origin': '*' } : {}) };
+		const headers = {
+			...security,
+			...(cors ? { 'Access-Control-Allow-Origin': '*' } : {}),
+			...(isolated ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {})
+		};
 		const path = decodePath(req.url);
 		if (path === null) {
 			res.writeHead(400, { ...headers, 'Content-Type': 'text/plain' }).end('Bad request');

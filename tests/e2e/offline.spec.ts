@@ -56,3 +56,16 @@ test('with the network off, reloading a /s/<id> deep link opens that session', a
 	await page.goto(`/s/${id}`);
 	await expect(messageBody(userMessages(page))).toHaveText(['Remember the lighthouse']);
 });
+
+test('with the network off, an answer is shown as formatted Markdown, code blocks and all', async ({ page, context }) => {
+	await openApp(page);
+	await waitForServiceWorkerControl(page);
+	await goOffline(context, page);
+
+	// The Markdown renderer is not part of the first screen: it comes from the service worker's cache too.
+	await page.reload();
+	await sendMessage(page, 'Show me a code example');
+	const answer = await waitForAnswer(page);
+	await expect(answer.getByRole('button', { name: 'Copy code' })).toBeVisible();
+	await expect(answer.getByRole('blockquote')).toContainText('Show me a code example');
+});

@@ -2,10 +2,8 @@
 // post_tool), the overflow retry, the provider's own compaction, the idle pass after a turn
 // (proactive_prune, micro_summarize, between_turns), and the provider-usage anchor.
 import { getSession, updateSession } from '../db/session-verbs';
-import { listActiveMessages, setCompactionState } from '../db/compaction-verbs';
-import { contextRows } from '../db/context-rows';
-import { costText } from '../context/context-rows';
-import { estimateSession } from '../context/estimate-session';
+import { setCompactionState } from '../db/compaction-verbs';
+import { boundSession, estimateSession } from '../context/estimate-session';
 import { isAbortError } from '../providers/abort';
 import type { Usage } from '../providers/types';
 import { compactSession } from './compact-session';
@@ -25,18 +23,6 @@ export interface TurnCompaction {
 	onProviderCompacted(sessionId: string, cleared: number): Promise<CompactionOutcome>;
 	/** The provider reported what the last request cost: later estimates follow its count. */
 	afterAnswer(sessionId: string, usage: Usage | null): Promise<void>;
-}
-
-/**
- * At most what the next request can cost: the last exact estimate, plus one token per
- * character of every row counted since (and of the plugin context).
- */
-async function upperBound(deps: CompactionDeps, sessionId: string, injected: readonly string[]): Promise<number> {
-	const session = await getSession(deps.db, sessionId);
-	if (!session) return Infinity;
-	const fresh = contextRows(await listActiveMessages(deps.db, sessionId)).filter((row) => row.tokens === undefined);
-	const chars = (text: string) => text.length;
-	return session.token_estimate + fresh.reduce((sum, row) => sum + chars(costText(row)) + 8, 0) + injected.reduce((sum, text) => sum + chars(text), 0);
 }
 
 /**
@@ -60,7 +46,7 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 	const measure = async (sessionId: string, injected: readonly string[] = [], below = Infinity) => {
 		// The exact count waits for the worker (its tokenizer loads on first use): skip it when even
 		// a generous bound on what is new (one token per character) stays below every threshold.
-		if ((await upperBound(deps, sessionId, injected)) <= below) return 0;
+		if ((await boundSession(deps.db, sessionId, deps.model, { ...deps.request, injected })) <= below) return 0;
 		const estimate = await estimateSession(deps.db, deps.counter, sessionId, deps.model, { ...deps.request, injected });
 		lastCounted = estimate?.counted ?? null;
 		return estimate?.total ?? 0;

@@ -57,6 +57,18 @@ describe('the context worker client', () => {
 		expect(client.status).toBe('ready');
 	});
 
+	it('answers a text counted recently without asking the worker, per encoding', async () => {
+		const asked: string[][] = [];
+		const workers = fakeWorkers({ ...contextApi, countTexts: (texts, model) => (asked.push(texts), contextApi.countTexts(texts, model)) });
+		client = new ContextWorker({ start: workers.start });
+		const draft = 'A message typed in the Message box, counted while it was typed.';
+		await client.countTexts([draft], 'gpt-4o');
+		const sent = await client.countTexts(['System prompt.', draft, draft], 'gpt-4o');
+		expect(sent.counts).toEqual([o200k.encode('System prompt.').length, o200k.encode(draft).length, o200k.encode(draft).length]);
+		expect(await client.countTexts([draft], 'gpt-4')).toEqual({ encoding: 'cl100k_base', counts: [cl100k.encode(draft).length] });
+		expect(asked).toEqual([[draft], ['System prompt.'], [draft]]);
+	});
+
 	it('starts the worker only when first asked', async () => {
 		const workers = fakeWorkers();
 		client = new ContextWorker({ start: workers.start });

@@ -5,7 +5,8 @@
 
 import { wrap, type Endpoint, type Remote } from 'comlink';
 import type { ContextApi, PrepareInput, PreparedCompaction } from './context-api';
-import type { EncodingName, EstimateInput, RequestEstimate } from './count-tokens';
+import { encodingForModel, type EncodingName, type EstimateInput, type RequestEstimate } from './count-tokens';
+import { CountMemo } from './count-memo';
 
 export type ContextWorkerStatus = 'idle' | 'ready' | 'unavailable';
 
@@ -59,6 +60,8 @@ export class ContextWorker {
 	readonly #start: () => WorkerHandle;
 	readonly #timeoutMs: number;
 	readonly #onStatus: (status: ContextWorkerStatus) => void;
+	/** Counts made recently, so the same text (a system prompt, a counted draft) crosses once. */
+	readonly #memo = new CountMemo();
 
 	constructor(options: ContextWorkerOptions = {}) {
 		this.#start = options.start ?? startBrowserWorker;
@@ -70,8 +73,16 @@ export class ContextWorker {
 		return this.#call((remote) => remote.estimate(input, model));
 	}
 
-	countTexts(texts: string[], model: string): Promise<{ encoding: EncodingName; counts: number[] }> {
-		return this.#call((remote) => remote.countTexts(texts, model));
+	/** Exact counts; texts counted recently are answered here, without a call to the worker. */
+	async countTexts(texts: string[], model: string): Promise<{ encoding: EncodingName; counts: number[] }> {
+		const encoding = encodingForModel(model);
+		const counts = texts.map((text) => this.#memo.get(encoding, text));
+		const missing = [...new Set(texts.filter((_, index) => counts[index] === undefined))];
+		if (!missing.length) return { encoding, counts: counts as number[] };
+		const counted = await this.#call((remote) => remote.countTexts(missing, model));
+		const found = new Map(missing.map((text, index) => [text, counted.counts[index]]));
+		for (const [text, count] of found) this.#memo.set(counted.encoding, text, count);
+		return { encoding: counted.encoding, counts: texts.map((text, index) => counts[index] ?? (found.get(text) as number)) };
 	}
 
 	/** Planning a large session takes longer than counting: the timeout grows with its size. */

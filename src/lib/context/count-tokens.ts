@@ -73,26 +73,56 @@ function isUsable(message: EstimateMessage, encoding: string | undefined): boole
 	return !encoding || !message.encoding || message.encoding === encoding;
 }
 
+/** A request's parts, each already counted. */
+export interface CountedParts {
+	/** The messages' counts, summed, and how many messages there are. */
+	messages: number;
+	messageCount: number;
+	systemPrompt: number;
+	/** A system prompt is sent (it takes a message's overhead, even if it counted 0). */
+	hasSystemPrompt: boolean;
+	toolSchemas: number;
+	injected: number;
+	reservedOutput?: number;
+	perMessageOverhead?: number;
+}
+
+export type RequestTotals = Omit<RequestEstimate, 'messageCounts' | 'recounted'>;
+
+/** The request estimate from counts already made: what the worker's estimate and the session tally share. */
+export function composeEstimate(parts: CountedParts): RequestTotals {
+	const overhead = (parts.perMessageOverhead ?? 4) * (parts.messageCount + (parts.hasSystemPrompt ? 1 : 0));
+	const totals = {
+		messages: parts.messages,
+		systemPrompt: parts.systemPrompt,
+		toolSchemas: parts.toolSchemas,
+		injected: parts.injected,
+		overhead,
+		reservedOutput: parts.reservedOutput ?? 0
+	};
+	return { total: Object.values(totals).reduce((a, b) => a + b, 0), ...totals };
+}
+
 export function estimateRequestTokens(
 	input: EstimateInput,
 	count: (text: string) => number
 ): RequestEstimate {
 	const { messages, systemPrompt = '', toolSchemas = [], injected = [] } = input;
-	const perMessageOverhead = input.perMessageOverhead ?? 4;
 	const recounted: number[] = [];
 	const messageCounts = messages.map((message, index) => {
 		if (isUsable(message, input.encoding)) return message.tokens as number;
 		recounted.push(index);
 		return count(message.content);
 	});
-	const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-	const parts = {
-		messages: sum(messageCounts),
+	const totals = composeEstimate({
+		messages: messageCounts.reduce((a, b) => a + b, 0),
+		messageCount: messages.length,
 		systemPrompt: systemPrompt ? count(systemPrompt) : 0,
+		hasSystemPrompt: systemPrompt !== '',
 		toolSchemas: toolSchemas.length ? count(JSON.stringify(toolSchemas)) : 0,
-		injected: sum(injected.map((text) => count(text))),
-		overhead: perMessageOverhead * (messages.length + (systemPrompt ? 1 : 0)),
-		reservedOutput: input.reservedOutput ?? 0
-	};
-	return { total: sum(Object.values(parts)), ...parts, messageCounts, recounted };
+		injected: injected.reduce((sum, text) => sum + count(text), 0),
+		reservedOutput: input.reservedOutput,
+		perMessageOverhead: input.perMessageOverhead
+	});
+	return { ...totals, messageCounts, recounted };
 }

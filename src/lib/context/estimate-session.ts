@@ -1,16 +1,22 @@
-// A session's request estimate: what the next request would really cost. Counts only rows
-// without a cached count (in the worker), stores new counts on their rows and the total on
-// the session in one short write, and follows the provider's own count once it reported one.
-import { contextRows } from '../db/context-rows';
+// A session's request estimate: what the next request would really cost. The session's tally
+// (session-tallies.ts) holds the count of every live row and follows every commit, so after a
+// new message only that message is counted (in the worker, unless its text was counted just
+// before, as a draft is); the estimate is ready then, and the new counts and the total are
+// stored on their rows and the session in one short write behind it. Follows the provider's own
+// count once it reported one.
 import type { PalimpsestDb } from '../db/database';
-import { listActiveMessages } from '../db/compaction-verbs';
 import type { MessageRow } from '../db/schema';
 import type { ContextWorker } from './context-client';
 import { costText } from './context-rows';
-import { encodingForModel, type EstimateMessage, type RequestEstimate } from './count-tokens';
+import { composeEstimate, encodingForModel, type EncodingName, type EstimateMessage, type RequestEstimate } from './count-tokens';
+import { sessionTallies } from './session-tallies';
+import type { UnstoredCount } from './session-tally';
 
-/** Counts stored per IndexedDB call. */
-const SLICE = 100;
+/**
+ * Counts stored per IndexedDB call: fewer than 50, the size up to which Dexie tells other tabs
+ * which keys a write changed (a larger one reaches them as "the whole table").
+ */
+const SLICE = 48;
 
 export interface RequestExtras {
 	systemPrompt: string;
@@ -39,32 +45,96 @@ export interface SessionEstimate {
 	total: number;
 	/** This app's own count of the request, reserved output excluded (what usage is compared with). */
 	counted: number;
+	/**
+	 * Settles once the new counts and the total are stored (on the rows, as the session's
+	 * token_estimate); rejects if they could not be. Waiting for it is optional: a failure is
+	 * also logged, and the counts are stored again by the next estimate.
+	 */
+	stored: Promise<void>;
 }
 
 export async function estimateSession(
 	db: PalimpsestDb,
-	worker: Pick<ContextWorker, 'estimate'>,
+	counter: Pick<ContextWorker, 'countTexts'>,
 	sessionId: string,
 	model: string,
 	extras: RequestExtras
 ): Promise<SessionEstimate | null> {
-	const rows = contextRows(await listActiveMessages(db, sessionId));
-	const estimate = await worker.estimate({ messages: estimateMessages(rows, model), ...extras }, model);
-	return db.transaction('rw', db.sessions, db.messages, async () => {
-		const session = await db.sessions.get(sessionId);
-		if (!session) return null;
-		const total = anchoredTotal(estimate, session.token_ratio);
-		const result = { total, counted: estimate.total - estimate.reservedOutput };
-		// Nothing new: no write, so live queries (the sidebar, other tabs) do not wake up.
-		if (!estimate.recounted.length && session.token_estimate === total) return result;
-		// The first estimate of an uncounted session stores hundreds of counts: a write per row
-		// costs a round trip each, one write of them all a long main-thread task; slices do neither.
-		const changes = estimate.recounted.map((index) => ({
-			key: [rows[index].session_id, rows[index].seq] as [string, number],
-			changes: { tokens: estimate.messageCounts[index], encoding: estimate.encoding }
-		}));
-		for (let start = 0; start < changes.length; start += SLICE) await db.messages.bulkUpdate(changes.slice(start, start + SLICE));
-		await db.sessions.update(sessionId, { token_estimate: total });
-		return result;
+	const tallies = sessionTallies(db);
+	const state = await tallies.current(sessionId, encodingForModel(model));
+	if (!state) return null;
+	const { tally, session } = state;
+	// What the session holds now; a commit while the worker counts is for the next estimate.
+	const known = { tokens: tally.counted, rows: tally.included };
+	const uncounted = tally.uncounted();
+	const tools = extras.toolSchemas?.length ? JSON.stringify(extras.toolSchemas) : '';
+	const around = [extras.systemPrompt, tools, ...(extras.injected ?? [])];
+	const texts = [...uncounted.map((row) => row.text), ...around.filter(Boolean)];
+	const counts = texts.length ? (await counter.countTexts(texts, model)).counts : [];
+	uncounted.forEach((row, index) => tally.setCount(row.seq, row.text, counts[index]));
+	let next = uncounted.length;
+	const [systemPrompt, toolSchemas, ...injected] = around.map((text) => (text ? counts[next++] : 0));
+	const totals = composeEstimate({
+		messages: known.tokens + counts.slice(0, uncounted.length).reduce((a, b) => a + b, 0),
+		messageCount: known.rows,
+		systemPrompt,
+		hasSystemPrompt: extras.systemPrompt !== '',
+		toolSchemas,
+		injected: injected.reduce((a, b) => a + b, 0),
+		reservedOutput: extras.reservedOutput
+	});
+	const total = anchoredTotal(totals, session.token_ratio);
+	// Nothing new: no write, so live queries (the sidebar, other tabs) do not wake up.
+	const newTotal = tallies.storedTotal(sessionId) === total ? null : total;
+	const unstored = tally.unstored();
+	if (!unstored.length && newTotal === null) return { total, counted: totals.total - totals.reservedOutput, stored: Promise.resolve() };
+	tally.markStoring(unstored, true);
+	const stored = tallies.write(sessionId, newTotal, () => storeCounts(db, sessionId, tally.encoding, unstored, newTotal));
+	stored.catch((error) => {
+		// The counts stay in the tally; the next estimate stores them again.
+		tally.markStoring(unstored, false);
+		console.warn('Could not store the token counts', error);
+	});
+	return { total, counted: totals.total - totals.reservedOutput, stored };
+}
+
+/**
+ * At most what the next request can cost, without counting anything: the tally's exact counts,
+ * and one token per character (plus 8 per row) for every text it has no count of, the system
+ * prompt, tool schemas and plugin context included. Infinity if the session is gone.
+ */
+export async function boundSession(db: PalimpsestDb, sessionId: string, model: string, extras: RequestExtras): Promise<number> {
+	const state = await sessionTallies(db).current(sessionId, encodingForModel(model));
+	if (!state) return Infinity;
+	const chars = (text: string) => text.length;
+	const bound = composeEstimate({
+		messages: state.tally.counted + state.tally.uncounted().reduce((sum, row) => sum + chars(row.text) + 8, 0),
+		messageCount: state.tally.included,
+		systemPrompt: chars(extras.systemPrompt),
+		hasSystemPrompt: extras.systemPrompt !== '',
+		toolSchemas: extras.toolSchemas?.length ? chars(JSON.stringify(extras.toolSchemas)) : 0,
+		injected: (extras.injected ?? []).reduce((sum, text) => sum + chars(text), 0),
+		reservedOutput: extras.reservedOutput
+	});
+	return anchoredTotal(bound, state.session.token_ratio);
+}
+
+/**
+ * One short write: each count on its row (if the row still holds the text that was counted) and
+ * the session's total. In slices: a write per row costs a round trip each, one write of them
+ * all a long main-thread task when a long session is counted for the first time.
+ */
+async function storeCounts(db: PalimpsestDb, sessionId: string, encoding: EncodingName, counts: UnstoredCount[], total: number | null): Promise<void> {
+	const storeSlice = async (slice: UnstoredCount[]) => {
+		const rows = await db.messages.bulkGet(slice.map(({ seq }): [string, number] => [sessionId, seq]));
+		const changed = rows.flatMap((row, index) => (row && costText(row) === slice[index].text ? [{ ...row, tokens: slice[index].tokens, encoding }] : []));
+		if (changed.length) await db.messages.bulkPut(changed);
+	};
+	await db.transaction('rw', db.sessions, db.messages, async () => {
+		// The total goes with the first slice: requests of one transaction run in order anyway,
+		// and need not wait for each other's answers.
+		const session = total === null ? null : db.sessions.update(sessionId, { token_estimate: total });
+		for (let start = 0; start < counts.length; start += SLICE) await storeSlice(counts.slice(start, start + SLICE));
+		await session;
 	});
 }

@@ -2,12 +2,16 @@
 // the token estimate so both see the same conversation.
 import type { MessageRow } from './schema';
 
-export function contextRows(rows: MessageRow[]): MessageRow[] {
-	return rows.filter(
-		(row) =>
-			row.active === 1 &&
-			(row.kind === 'message' || row.kind === 'summary') &&
-			row.status !== 'streaming' &&
-			!(row.role === 'assistant' && row.status === 'error' && !row.content)
+/** One row's part in the context: live, a message or summary, finished, and not an empty failed answer. */
+export function isContextRow(row: MessageRow): boolean {
+	return (
+		row.active === 1 &&
+		(row.kind === 'message' || row.kind === 'summary') &&
+		row.status !== 'streaming' &&
+		!(row.role === 'assistant' && row.status === 'error' && !row.content)
 	);
+}
+
+export function contextRows(rows: MessageRow[]): MessageRow[] {
+	return rows.filter(isContextRow);
 }

@@ -14,6 +14,7 @@ import {
 import { guardedOptions, guardVersion } from './version-guard';
 import { keepConnection } from './connection-loss';
 import { flushUpgrade } from './flush-upgrade';
+import { recordWrittenRows } from './committed-changes';
 
 export const SCHEMA_V1 = {
 	sessions: 'id, session_key, last_activity_at, parent_session_id',
@@ -98,6 +99,8 @@ export class PalimpsestDb extends Dexie {
 		// reopens on the next use, and a schema upgrade is flushed to disk before first use.
 		guardVersion(this);
 		keepConnection(this);
+		// Commits of this tab carry the rows they wrote (see committed-changes.ts).
+		recordWrittenRows(this);
 		this.on(
 			'ready',
 			() => {

@@ -56,7 +56,7 @@ export interface Services {
 	pluginName(pluginId: string): string;
 	/** The context worker: counting, planning and the extractive summary, off the main thread. */
 	worker: ContextWorker;
-	/** Recounts what is new in a session (in the worker) and updates its token estimate. */
+	/** Recounts what is new in a session (in the worker) and stores its token estimate. */
 	refreshTokens(sessionId: string): Promise<void>;
 	/** The model's context window (Settings may override the built-in table). */
 	windowFor(model: string): number;
@@ -153,7 +153,7 @@ export function createServices(parts: {
 			const session = await getSession(db, sessionId);
 			if (!session) return;
 			try {
-				await estimateSession(db, worker, sessionId, session.model, requestExtras(session.model));
+				await (await estimateSession(db, worker, sessionId, session.model, requestExtras(session.model)))?.stored;
 			} catch (error) {
 				console.warn('Could not update the token estimate', error);
 			}

@@ -1,7 +1,7 @@
 // Click delegation for rendered Markdown: one listener on the container handles every
 // "Load image" placeholder and "Copy code" button, however often the HTML is re-rendered.
 
-import { COPY_LABEL } from './markdown-to-html';
+import { COPY_LABEL } from './copy-label';
 import { safeImageSrc } from './safe-url';
 
 /** Swaps a remote-image placeholder for the real image; only now does the browser fetch it. */

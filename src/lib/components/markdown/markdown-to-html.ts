@@ -3,6 +3,7 @@
 // placeholders. Pure string work, so it runs (and is tested) without a DOM.
 
 import { Marked, type Tokens } from 'marked';
+import { COPY_LABEL } from './copy-label';
 import { escapeHtml } from './escape-html';
 import { highlightCode, MAX_HIGHLIGHT_CHARS } from './highlight-code';
 import { markedLimits, resetMarkedLimits } from './marked-limits';
@@ -16,8 +17,7 @@ function titleAttr(title: string | null | undefined): string {
 	return title ? ` title="${escapeHtml(title)}"` : '';
 }
 
-/** The copy button's text, which is also its accessible name. */
-export const COPY_LABEL = 'Copy code';
+export { COPY_LABEL };
 
 function renderCode({ text, lang }: Tokens.Code): string {
 	const { html, language } = highlightCode(text, text.length <= highlightBudget ? lang : undefined);
