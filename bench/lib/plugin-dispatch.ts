@@ -19,23 +19,42 @@ import { conversation } from './corpus';
 
 export type RunnerMode = 'in-page' | 'isolated';
 
-/** What the plugins are called with: a turn of a 20-message conversation, and a compaction. */
-export function benchPayloads(messages = 20): { preLlmCall: PreLlmCallPayload; postCompaction: PostCompactionPayload } {
-	const history: HistoryMessage[] = [];
+/** How a session's pre_llm_call history grows in the benchmark: one exchange a turn, compacted every few turns. */
+export const HISTORY = { first: 20, perTurn: 2, turnsBetweenCompactions: 10 } as const;
+
+function historyRows(count: number): HistoryMessage[] {
+	const rows: HistoryMessage[] = [];
 	for (const row of conversation()) {
-		if (history.length === messages) break;
-		history.push({ role: row.role as HistoryMessage['role'], content: row.content });
+		if (rows.length === count) break;
+		rows.push({ role: row.role as HistoryMessage['role'], content: row.content });
 	}
+	return rows;
+}
+
+/**
+ * What the plugins are called with. `preLlmCall`: a turn with a `messages`-message history.
+ * `turn(n)`: the pre_llm_call of turn n of a session whose history starts at `first` messages
+ * and gains one exchange each turn, and every 10 turns is compacted (here: starts over from
+ * `first` other messages, so nothing of it is the same as before).
+ */
+export function benchPayloads(messages: number = HISTORY.first, first: number = HISTORY.first) {
+	const { perTurn, turnsBetweenCompactions } = HISTORY;
+	const rows = historyRows(Math.max(messages, first + perTurn * (turnsBetweenCompactions - 1) + 64));
 	const session_id = crypto.randomUUID();
-	const preLlmCall: PreLlmCallPayload = {
+	const withHistory = (conversation_history: HistoryMessage[]): PreLlmCallPayload => ({
 		session_id,
 		session_key: `web:default:${session_id}`,
 		user_message: 'Where did we leave the parser, and what is still open?',
-		conversation_history: history,
+		conversation_history,
 		is_first_turn: false,
 		model: 'offline-mini',
 		platform: 'web',
 		profile: 'default'
+	});
+	const turn = (n: number) => {
+		const compaction = Math.floor(n / turnsBetweenCompactions);
+		const start = (compaction % 32) * 2;
+		return withHistory(rows.slice(start, start + first + perTurn * (n % turnsBetweenCompactions)));
 	};
 	const postCompaction: PostCompactionPayload = {
 		session_id,
@@ -48,7 +67,7 @@ export function benchPayloads(messages = 20): { preLlmCall: PreLlmCallPayload; p
 		profile: 'default',
 		platform: 'web'
 	};
-	return { preLlmCall, postCompaction };
+	return { preLlmCall: withHistory(rows.slice(0, messages)), turn, postCompaction };
 }
 
 /** A plugin host as the app assembles one, over a throwaway database, serving `sources` by URL. */
@@ -97,13 +116,15 @@ export interface DispatchSamples {
 	notify: Record<RunnerMode, number[]>;
 	/** The text pre_llm_call would append, by mode: the two must agree. */
 	injected: Record<RunnerMode, string>;
-	/** The pre_llm_call payload as JSON, in characters. */
-	payloadChars: number;
+	/** The pre_llm_call payload as JSON, in characters: the shortest and the longest. */
+	payloadChars: [number, number];
 }
 
 export interface DispatchOptions {
 	warmup: number;
 	runs: number;
+	/** How many messages pre_llm_call's history has after each compaction (20 by default). */
+	history?: number;
 	/** A pause before each round (ms): a turn's pre_llm_call usually comes after the tab sat idle. */
 	gapMs?: number;
 }
@@ -113,23 +134,24 @@ export interface DispatchOptions {
  * collect and one post_compaction notify (timed until the bus has settled) per mode, the
  * mode that goes first alternating from round to round.
  */
-export async function measureDispatch(sources: readonly string[], { warmup, runs, gapMs = 0 }: DispatchOptions): Promise<DispatchSamples> {
-	const { preLlmCall, postCompaction } = benchPayloads();
+export async function measureDispatch(sources: readonly string[], { warmup, runs, gapMs = 0, history = HISTORY.first }: DispatchOptions): Promise<DispatchSamples> {
+	const { turn, postCompaction } = benchPayloads(history, history);
 	const hosts = { 'in-page': await openBenchHost('in-page', sources), isolated: await openBenchHost('isolated', sources) };
 	try {
 		const samples: DispatchSamples = {
 			collect: { 'in-page': [], isolated: [] },
 			notify: { 'in-page': [], isolated: [] },
 			injected: { 'in-page': '', isolated: '' },
-			payloadChars: JSON.stringify(preLlmCall).length
+			payloadChars: [0, HISTORY.turnsBetweenCompactions - 1].map((n) => JSON.stringify(turn(n)).length) as [number, number]
 		};
 		for (let round = 0; round < warmup + runs; round++) {
 			const order: RunnerMode[] = round % 2 ? ['isolated', 'in-page'] : ['in-page', 'isolated'];
 			for (const mode of order) {
 				const { hooks } = hosts[mode];
+				const payload = turn(round);
 				if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
 				let started = performance.now();
-				const injected = await hooks.collect('pre_llm_call', preLlmCall);
+				const injected = await hooks.collect('pre_llm_call', payload);
 				const collected = performance.now() - started;
 				if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
 				started = performance.now();
