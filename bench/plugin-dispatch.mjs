@@ -19,7 +19,8 @@ const COUNTS = [1, 5, 20];
 const WARMUP = 200;
 const RUNS = Number(process.env.RUNS ?? 200);
 const RELOADS = Number(process.env.RELOADS ?? 7);
-const IDLE_RUNS = 40;
+/** Rounds of the extra 20-plugin figures (after idle, long session). */
+const FEW_RUNS = 40;
 const IDLE_GAP_MS = 20;
 const ROUND_TRIP_RUNS = 60;
 const LONG_HISTORY = 100;
@@ -99,19 +100,19 @@ async function measureDispatchCost(page, browser) {
 	console.log(`\nHook dispatch through plugins in Chromium ${browser.version()}: isolated (each plugin in its own sandboxed frame's worker, as in the app) against the same plugins in the page, through the app's plugin host and hook bus (goal: isolation adds under ${ADDED_GOAL_MS} ms per dispatch at ${most} plugins)`);
 	const results = [];
 	for (const count of COUNTS) results.push([count, await dispatch(count, { warmup: WARMUP, runs: RUNS })]);
-	const idle = await dispatch(most, { warmup: 10, runs: IDLE_RUNS, gapMs: IDLE_GAP_MS });
-	const long = await dispatch(most, { warmup: 10, runs: IDLE_RUNS, history: LONG_HISTORY });
+	const idle = await dispatch(most, { warmup: 10, runs: FEW_RUNS, gapMs: IDLE_GAP_MS });
+	const long = await dispatch(most, { warmup: 10, runs: FEW_RUNS, history: LONG_HISTORY });
 	const [shortest, longest] = results[0][1].payloadChars.map((chars) => chars.toLocaleString('en'));
 	console.log(`  Each plugin: pre_llm_call returns ~200 characters of context, post_compaction notes the session. pre_llm_call's history starts at 20 messages and gains one exchange a dispatch (${shortest} to ${longest} characters as JSON); every 10 dispatches a compaction leaves 20 other messages. The buses log every call as the app does (written to IndexedDB between dispatches, untimed).`);
 	console.log(`  Per dispatch, after ${WARMUP} warm-up rounds, over ${RUNS} rounds back to back in which the two modes take turns; the page's timer counts in steps of 0.1 ms (no cross-origin isolation), so the mean says more than the median for short dispatches`);
 	console.log('  pre_llm_call (collect, until the injected texts are back)');
 	for (const [count, samples] of results) console.log(formatDispatch(count, samples.collect));
-	console.log(formatDispatch(most, idle.collect, `, each after ${IDLE_GAP_MS} ms idle (as a turn's usually is; ${IDLE_RUNS} rounds)`));
+	console.log(formatDispatch(most, idle.collect, `, each after ${IDLE_GAP_MS} ms idle (as a turn's usually is; ${FEW_RUNS} rounds)`));
 	const [longShortest, longLongest] = long.payloadChars.map((chars) => chars.toLocaleString('en'));
-	console.log(formatDispatch(most, long.collect, `, a long session: history from ${LONG_HISTORY} messages (${longShortest} to ${longLongest} characters; ${IDLE_RUNS} rounds)`));
+	console.log(formatDispatch(most, long.collect, `, a long session: history from ${LONG_HISTORY} messages (${longShortest} to ${longLongest} characters; ${FEW_RUNS} rounds)`));
 	console.log('  post_compaction (notify, until settled())');
 	for (const [count, samples] of results) console.log(formatDispatch(count, samples.notify));
-	console.log(formatDispatch(most, idle.notify, `, each after ${IDLE_GAP_MS} ms idle (${IDLE_RUNS} rounds)`));
+	console.log(formatDispatch(most, idle.notify, `, each after ${IDLE_GAP_MS} ms idle (${FEW_RUNS} rounds)`));
 	const disagree = [...results, [most, idle], [most, long]].filter(([, samples]) => samples.injected['in-page'] !== samples.injected.isolated).map(([count]) => count);
 	console.log(`  Injected context, isolated against in the page: ${disagree.length ? `DIFFERS with ${disagree.join(', ')} plugins` : 'the same text at every count'}`);
 }
