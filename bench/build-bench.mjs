@@ -1,11 +1,13 @@
 // Builds the benchmarks' own code from the app's TypeScript sources into a temporary folder:
-// bench/harness as a page for Chromium (the context worker bundled as a real module Worker, as
-// in the app) and bench/node as ES modules for Node (the worker thread as its own file).
+// bench/harness as a page for Chromium (the context worker bundled as a real module Worker and
+// the plugin sandbox's runtime built in, as in the app) and bench/node as ES modules for Node
+// (the worker thread as its own file).
 // The folder is under node_modules/.cache, so the Node modules find the app's packages.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
+import { pluginRuntimeSource } from '../src/vite/plugin-runtime-source.js';
 
 const QUIET = { configFile: false, logLevel: 'warn' };
 
@@ -38,6 +40,8 @@ async function buildInto(dir, browser) {
 	if (browser) await build({
 		...QUIET,
 		root: resolve('bench/harness'),
+		// The plugin sandbox's runtime, built from the app's sources as the app's own build does.
+		plugins: [pluginRuntimeSource({ sourceRoot: resolve('.') })],
 		worker: { format: 'es' },
 		build: {
 			outDir: browserDir,
@@ -45,8 +49,9 @@ async function buildInto(dir, browser) {
 			target: 'es2023',
 			reportCompressedSize: false,
 			chunkSizeWarningLimit: 4096,
-			// The tokenizer tables take the bundler a while; a benchmark does not need telling.
-			rolldownOptions: { checks: { bundlerTimings: false } }
+			// The tokenizer tables take the bundler a while; a benchmark does not need telling. The
+			// harness imports the plugin sandbox at once, which the app loads on demand.
+			rolldownOptions: { checks: { bundlerTimings: false, ineffectiveDynamicImport: false } }
 		}
 	});
 	await build({

@@ -16,6 +16,8 @@ import { listActiveMessages } from '../../src/lib/db/compaction-verbs';
 import { listMessages } from '../../src/lib/db/message-verbs';
 import { compactedSession, conversationOf, conversationRows, seededSession, storedRows } from '../lib/seed-rows';
 import { medianOf } from '../lib/timing';
+import { measureDispatch, type DispatchOptions } from '../lib/plugin-dispatch';
+import { measureRoundTrips } from '../lib/sandbox-round-trips';
 
 const MODEL = 'offline-mini';
 const raw = (text: string) => countTokens(text);
@@ -104,7 +106,13 @@ const bench = {
 				compactedAll: await time('big', listMessages),
 				plainLive: await time('small', listActiveMessages)
 			};
-		})
+		}),
+
+	/** pre_llm_call and post_compaction through `sources`, isolated and in the page, in turn. */
+	pluginDispatch: (sources: string[], options: DispatchOptions) => measureDispatch(sources, options),
+
+	/** Bare comlink calls to `plugins` copies of one plugin's runtime, in three places. */
+	pluginRoundTrips: (source: string, plugins: number, runs: number) => measureRoundTrips(source, plugins, runs)
 };
 
 declare global {

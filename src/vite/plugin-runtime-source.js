@@ -32,15 +32,20 @@ export async function buildPluginRuntime(root) {
 	return chunks[0].code;
 }
 
-/** @returns {import('vite').Plugin} */
-export function pluginRuntimeSource() {
-	let root = process.cwd();
+/**
+ * `sourceRoot`: the folder holding src/, when the build's own root is elsewhere (the benchmark
+ * harness builds from bench/harness); by default the build's root.
+ * @param {{ sourceRoot?: string }} [options]
+ * @returns {import('vite').Plugin}
+ */
+export function pluginRuntimeSource({ sourceRoot } = {}) {
+	let root = sourceRoot ?? process.cwd();
 	/** @type {Promise<string> | undefined} */
 	let built;
 	return {
 		name: 'palimpsest-plugin-runtime-source',
 		configResolved(config) {
-			root = config.root;
+			root = sourceRoot ?? config.root;
 		},
 		resolveId(id) {
 			return id === ID ? RESOLVED : undefined;

@@ -6,6 +6,7 @@ import * as Comlink from 'comlink';
 import { HOOK_KINDS, isHookName } from '../../hooks/hook-map';
 import type { PluginContext } from '../plugin-context';
 import type { PluginRunner, StartedPlugin } from '../plugin-runner';
+import { HistorySender, type HistoryEntry } from './history-delta';
 import type { IgnoredValue, RegistrationRecord, SandboxHost, SandboxRuntime } from './sandbox-protocol';
 
 /** A fresh isolated context, with the port its runtime listens on. */
@@ -100,6 +101,8 @@ function startedPlugin(
 /** The page-side proxies of one plugin's registrations, by handle. */
 class ProxyRegistrations {
 	#undo = new Map<number, () => void>();
+	/** What the plugin's context holds of the conversation history, shared by its hooks. */
+	readonly #history = new HistorySender();
 	readonly #remote: Comlink.Remote<SandboxRuntime>;
 	readonly #ctx: PluginContext;
 
@@ -113,7 +116,8 @@ class ProxyRegistrations {
 		let undo: () => void;
 		if (record.kind === 'hook') {
 			const observer = isHookName(record.name) && HOOK_KINDS[record.name] === 'observer';
-			undo = this.#ctx.register_hook(record.name, observer ? (payload: unknown) => call(payload).then(standIn) : (payload: unknown) => call(payload));
+			const send = (payload: unknown) => (carriesHistory(payload) ? this.#callWithHistory(record.handle, payload) : call(payload));
+			undo = this.#ctx.register_hook(record.name, observer ? (payload: unknown) => send(payload).then(standIn) : send);
 		} else if (record.kind === 'command') {
 			undo = this.#ctx.register_command(record.name, (args: unknown, invocation: unknown) => call(args, invocation), record.meta);
 		} else {
@@ -124,10 +128,29 @@ class ProxyRegistrations {
 		this.#undo.set(record.handle, undo);
 	}
 
+	// Only what the context lacks of the history crosses; after a step it missed, all of it.
+	async #callWithHistory(handle: number, payload: PayloadWithHistory): Promise<unknown> {
+		const send = () =>
+			this.#remote.callWithHistory(handle, { ...payload, conversation_history: null }, this.#history.encode(payload.conversation_history));
+		let answer = await send();
+		if ('resend' in answer) {
+			this.#history.forget();
+			answer = await send();
+		}
+		if ('resend' in answer) throw new Error("The plugin's context refused the whole conversation history.");
+		return answer.value;
+	}
+
 	remove(handle: number): void {
 		this.#undo.get(handle)?.();
 		this.#undo.delete(handle);
 	}
+}
+
+type PayloadWithHistory = Record<string, unknown> & { conversation_history: readonly HistoryEntry[] };
+
+function carriesHistory(payload: unknown): payload is PayloadWithHistory {
+	return typeof payload === 'object' && payload !== null && Array.isArray((payload as { conversation_history?: unknown }).conversation_history);
 }
 
 /** A value of the type an observer returned, for the hook log's note; never read further. */

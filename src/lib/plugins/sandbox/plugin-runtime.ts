@@ -4,11 +4,13 @@
 // here may reach for the page: storage, logging and registrations are calls to the page.
 import * as Comlink from 'comlink';
 import { copyResult } from '../../hooks/copy-result';
+import { deepFreeze } from '../../hooks/freeze-payload';
 import { assertHookName, HOOK_KINDS, type HookName } from '../../hooks/hook-map';
 import type { ModuleImporter } from '../import-plugin-module';
 import type { PluginManifest } from '../plugin-context';
 import type { LogLevel } from '../plugin-log-book';
 import { readPluginModule, type PluginParts } from '../read-plugin-module';
+import { HistoryReceiver } from './history-delta';
 import type { CommandMeta, IgnoredValue, RegistrationRecord, SandboxHost, SandboxRuntime, StorageOp } from './sandbox-protocol';
 
 interface Handler {
@@ -26,6 +28,14 @@ export function createPluginRuntime(importer: ModuleImporter): SandboxRuntime {
 	let parts: PluginParts | null = null;
 	const handlers = new Map<number, Handler>();
 	let known = new Set<string>();
+	const history = new HistoryReceiver();
+
+	async function call(handle: number, args: unknown[]): Promise<unknown> {
+		const handler = handlers.get(handle);
+		if (!handler) throw new Error('This callback was unregistered.');
+		const value = await handler.fn(...args);
+		return handler.observer ? ignored(value) : copyResult(value);
+	}
 
 	return {
 		async load(source, url) {
@@ -40,11 +50,14 @@ export function createPluginRuntime(importer: ModuleImporter): SandboxRuntime {
 			await parts.register(context.ctx);
 			return context.started();
 		},
-		async call(handle, args) {
-			const handler = handlers.get(handle);
-			if (!handler) throw new Error('This callback was unregistered.');
-			const value = await handler.fn(...args);
-			return handler.observer ? ignored(value) : copyResult(value);
+		call,
+		async callWithHistory(handle, payload, delta) {
+			// Before any await: calls rebuild their histories in the order they were sent.
+			const messages = history.receive(delta);
+			if (!messages) return { resend: true };
+			// In its own place among the fields, as in the page's payload.
+			payload.conversation_history = messages;
+			return { value: await call(handle, [deepFreeze(payload)]) };
 		},
 		setPlugins(ids) {
 			known = new Set(ids);

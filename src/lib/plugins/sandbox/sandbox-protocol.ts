@@ -3,6 +3,7 @@
 // by a number (a handle), and the page's objects stay in the page.
 import type { PluginManifest } from '../plugin-context';
 import type { LogLevel } from '../plugin-log-book';
+import type { HistoryDelta } from './history-delta';
 
 export type CommandMeta = { description?: string; args_hint?: string };
 
@@ -36,6 +37,12 @@ export interface SandboxRuntime {
 	register(pluginId: string, plugins: string[], hostPort: MessagePort): Promise<RegistrationRecord[]>;
 	/** Calls a registered function with copies of `args`; observers' values come back as stand-ins. */
 	call(handle: number, args: unknown[]): Promise<unknown>;
+	/**
+	 * Calls a hook callback with `payload`, its `conversation_history` rebuilt from `history`
+	 * (see history-delta.ts) in its place, all frozen. `resend` when this context does not hold
+	 * the history the delta builds on: nothing ran, and the page sends the whole history.
+	 */
+	callWithHistory(handle: number, payload: Record<string, unknown>, history: HistoryDelta): Promise<{ value: unknown } | { resend: true }>;
 	/** The ids `ctx.has_plugin` knows of: loaded plugins change while this one runs. */
 	setPlugins(ids: string[]): void;
 	/** Answers at once unless the plugin's code holds the context's only thread. */

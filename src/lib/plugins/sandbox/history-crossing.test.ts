@@ -1,0 +1,116 @@
+// pre_llm_call through the isolation boundary (a real MessagePort): an isolated plugin sees the
+// very payload an in-page one sees, turn after turn, while each call sends only the part of
+// the conversation history that the plugin's context does not hold yet.
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HistoryMessage, PreLlmCallPayload } from '../../hooks/hook-payloads';
+import { importFromDataUrl } from '../import-plugin-module';
+import { PluginHost } from '../plugin-host';
+import { makeHost, type RunnerKind } from '../test-host';
+import { openChannelSandbox } from './channel-sandbox';
+import { isolatedRunner } from './isolated-runner';
+
+// Reports what it was given: the payload's fields in order, the history, and whether it could change it.
+const WITNESS = `
+export function register(ctx) {
+	ctx.register_hook('pre_llm_call', (payload) => {
+		let changed = 'no';
+		try { payload.conversation_history[0].content = 'changed'; changed = 'yes'; } catch {}
+		try { payload.conversation_history.push({ role: 'user', content: 'pushed' }); changed = 'yes'; } catch {}
+		return JSON.stringify({ fields: Object.keys(payload), history: payload.conversation_history, frozen: Object.isFrozen(payload), changed });
+	});
+}`;
+
+const messages = (from: number, to: number): HistoryMessage[] =>
+	Array.from({ length: to - from }, (_, i) => ({ role: (from + i) % 2 ? 'assistant' : 'user', content: `${'words '.repeat(200)}${from + i}` }));
+
+const turn = (session_id: string, conversation_history: HistoryMessage[]): PreLlmCallPayload => ({
+	session_id,
+	session_key: `web:default:${session_id}`,
+	user_message: 'next question',
+	conversation_history,
+	is_first_turn: false,
+	model: 'offline',
+	platform: 'web',
+	profile: 'default'
+});
+
+const TURNS = [
+	turn('s1', messages(0, 20)),
+	turn('s1', messages(0, 22)),
+	turn('s1', [{ role: 'user', content: 'summary' }, ...messages(16, 22)]),
+	turn('s2', messages(40, 43)),
+	turn('s1', [{ role: 'user', content: 'summary' }, ...messages(16, 24)])
+];
+
+const hosts: Array<ReturnType<typeof makeHost>> = [];
+afterEach(async () => {
+	for (const t of hosts.splice(0)) await t.close();
+});
+
+/** Isolated plugins behind a port that records how many characters each message has. */
+function countingRunner(posted: number[]) {
+	return isolatedRunner(() => {
+		const channel = openChannelSandbox(importFromDataUrl);
+		const port = channel.endpoint as MessagePort;
+		const endpoint = {
+			postMessage: (message: unknown, transfer: Transferable[] = []) => {
+				posted.push(JSON.stringify(message)?.length ?? 0);
+				port.postMessage(message, transfer);
+			},
+			addEventListener: port.addEventListener.bind(port),
+			removeEventListener: port.removeEventListener.bind(port),
+			start: port.start.bind(port)
+		};
+		return { ...channel, endpoint };
+	});
+}
+
+/** A bus with the witness plugin loaded; `posted` (isolated only) collects what crossed. */
+async function witness(kind: RunnerKind, posted?: number[]) {
+	const t = makeHost(1000, {}, undefined, kind);
+	hosts.push(t);
+	const host = posted
+		? new PluginHost({ db: t.db, hooks: t.hooks, commands: t.commands, tools: t.tools, timeoutMs: () => 1000, runner: countingRunner(posted), fetchImpl: t.fetchImpl })
+		: t.host;
+	t.served['https://x.test/witness.js'] = { body: WITNESS };
+	const outcome = await host.load(await t.row('https://x.test/witness.js'));
+	if (!outcome.ok) throw new Error(outcome.error);
+	return t.hooks;
+}
+
+describe('pre_llm_call across the isolation boundary', () => {
+	it('gives an isolated plugin the payload an in-page plugin gets, turn after turn, frozen', async () => {
+		const inPage = await witness('in-page');
+		const isolated = await witness('isolated');
+		for (const payload of TURNS) {
+			const [seen] = await inPage.collect('pre_llm_call', payload);
+			const [seenIsolated] = await isolated.collect('pre_llm_call', payload);
+			expect(JSON.parse(seenIsolated.text)).toEqual(JSON.parse(seen.text));
+			expect(JSON.parse(seen.text)).toEqual({
+				fields: Object.keys(payload),
+				history: payload.conversation_history,
+				frozen: true,
+				changed: 'no'
+			});
+		}
+	});
+
+	it('sends a turn only the messages the plugin has not been given yet', async () => {
+		const posted: number[] = [];
+		const hooks = await witness('isolated', posted);
+		const sizes: number[] = [];
+		for (const payload of TURNS.slice(0, 2)) {
+			const before = posted.length;
+			await hooks.collect('pre_llm_call', payload);
+			sizes.push(posted.slice(before).reduce((sum, size) => sum + size, 0));
+		}
+		const whole = JSON.stringify(TURNS[1].conversation_history).length;
+		const exchange = JSON.stringify(TURNS[1].conversation_history.slice(20)).length;
+		expect(sizes[0]).toBeGreaterThan(JSON.stringify(TURNS[0].conversation_history).length);
+		// The second turn: its new exchange and the call around it, not the 22 messages again.
+		expect(sizes[1]).toBeGreaterThan(exchange);
+		expect(sizes[1]).toBeLessThan(exchange + 2000);
+		expect(sizes[1]).toBeLessThan(whole / 5);
+	});
+});
