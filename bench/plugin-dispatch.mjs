@@ -97,7 +97,7 @@ if (PART !== 'startup') {
 async function measureDispatchCost(page, browser) {
 	const most = Math.max(...COUNTS);
 	const dispatch = (count, options) => page.evaluate(({ sources, options }) => window.bench.pluginDispatch(sources, options), { sources: sources.slice(0, count), options });
-	console.log(`\nHook dispatch through plugins in Chromium ${browser.version()}: isolated (each plugin in its own sandboxed frame's worker, as in the app) against the same plugins in the page, through the app's plugin host and hook bus (goal: isolation adds under ${ADDED_GOAL_MS} ms per dispatch at ${most} plugins)`);
+	console.log(`\nHook dispatch through plugins in Chromium ${browser.version()}: isolated (each plugin in its own sandboxed frame's worker, as in the app) against the same plugins in the page, through the app's plugin host and hook bus, which calls isolated plugins without waiting for one another and in-page ones in turn (goal: isolation adds under ${ADDED_GOAL_MS} ms per dispatch at ${most} plugins)`);
 	const results = [];
 	for (const count of COUNTS) results.push([count, await dispatch(count, { warmup: WARMUP, runs: RUNS })]);
 	const idle = await dispatch(most, { warmup: 10, runs: FEW_RUNS, gapMs: IDLE_GAP_MS });
@@ -127,7 +127,7 @@ async function measureRoundTrips(page, outOfProcess) {
 	};
 	const per = (total) => ms(total / most);
 	const pair = (times) => `${per(times.inTurn)} a plugin in turn (${ms(times.inTurn)} for ${most}); all at once ${ms(times.atOnce)}, of which ${ms(times.posting)} posting the calls`;
-	console.log(`  Where an isolated call's time goes, below the bus: ${most} copies of plugin 1's runtime called directly over comlink, one after another as the bus calls them, and all at once; median of ${ROUND_TRIP_RUNS} rounds`);
+	console.log(`  Where an isolated call's time goes, below the bus: ${most} copies of plugin 1's runtime called directly over comlink, one after another (as a bus calling plugins in turn would), and all at once (as the app's bus calls isolated plugins); median of ${ROUND_TRIP_RUNS} rounds`);
 	for (const [place, label] of Object.entries(places)) {
 		const times = report.byPlace[place];
 		console.log(`    in ${label}`);

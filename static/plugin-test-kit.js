@@ -535,20 +535,50 @@ function catchUpLimitMs(timeoutMs) {
 function joinInjected(items) {
 	return items.map((item) => item.text).join("\n\n");
 }
-async function collectInjected(regs, payload, run, signal) {
-	const injected = [];
-	for (const reg of regs) {
-		if (signal?.aborted) break;
-		if (!reg.active) continue;
+/**
+* `concurrent`: plugins are called without waiting for one another (see HookBusOptions); each
+* plugin's own callbacks still run in turn, and the texts keep the registrations' order.
+*/
+async function collectInjected(regs, payload, run, signal, concurrent = false) {
+	const texts = /* @__PURE__ */ new Map();
+	await eachPluginInTurn(regs, concurrent, async (reg) => {
+		if (signal?.aborted) return false;
+		if (!reg.active) return true;
 		const result = await run(reg, payload);
-		if (!result) continue;
-		const text = result.outcome === "ok" ? readInjected(result.value).text : void 0;
-		if (text) injected.push({
+		const text = result?.outcome === "ok" ? readInjected(result.value).text : void 0;
+		if (text) texts.set(reg, text);
+		return true;
+	});
+	return regs.flatMap((reg) => {
+		const text = texts.get(reg);
+		return text ? [{
 			plugin_id: reg.plugin_id,
 			text
-		});
+		}] : [];
+	});
+}
+/**
+* Runs `step` for each registration in order, waiting for each. With `concurrent`, each
+* plugin's registrations form their own sequence and the plugins' sequences run at once. A
+* step that returns false ends its sequence (all of them, when not concurrent).
+*/
+async function eachPluginInTurn(regs, concurrent, step, done = () => {}) {
+	const sequences = concurrent ? groupByPlugin(regs) : [regs];
+	await Promise.all(sequences.map(async (sequence) => {
+		for (const [i, reg] of sequence.entries()) {
+			if (!await step(reg)) break;
+			if (sequence[i + 1]?.plugin_id !== reg.plugin_id) done(reg.plugin_id);
+		}
+	}));
+}
+function groupByPlugin(regs) {
+	const groups = /* @__PURE__ */ new Map();
+	for (const reg of regs) {
+		const group = groups.get(reg.plugin_id);
+		if (group) group.push(reg);
+		else groups.set(reg.plugin_id, [reg]);
 	}
-	return injected;
+	return [...groups.values()];
 }
 async function decideToolCall(regs, payload, run) {
 	let args;
@@ -600,12 +630,14 @@ var HookBus = class {
 	#now;
 	#logger;
 	#onTimeout;
+	#concurrent;
 	constructor(options = {}) {
 		this.#timeoutSeconds = options.timeoutSeconds ?? (() => 30);
 		this.#record = options.record ?? (() => {});
 		this.#now = options.now ?? (() => Date.now());
 		this.#logger = options.logger ?? console;
 		this.#onTimeout = options.onTimeout;
+		this.#concurrent = options.concurrentPlugins ?? false;
 	}
 	register(pluginId, name, callback) {
 		assertHookName(name);
@@ -657,10 +689,10 @@ var HookBus = class {
 		for (const reg of regs) if (!delivered.has(reg.plugin_id)) delivered.set(reg.plugin_id, this.#expectEvent(reg.plugin_id));
 		const dispatch = this.#observerQueue.then(async () => {
 			try {
-				for (const [i, reg] of regs.entries()) {
+				await eachPluginInTurn(regs, this.#concurrent, async (reg) => {
 					if (reg.active) await Promise.race([this.#run(reg, base, options), this.#whenRemoved(reg)]);
-					if (regs[i + 1]?.plugin_id !== reg.plugin_id) delivered.get(reg.plugin_id)?.();
-				}
+					return true;
+				}, (pluginId) => delivered.get(pluginId)?.());
 			} finally {
 				for (const release of delivered.values()) release();
 			}
@@ -682,7 +714,7 @@ var HookBus = class {
 	#collect(name, base, options, signal) {
 		const regs = this.#ordered(name, options.only);
 		if (!regs.length) this.#recordUnheard(name, base, options);
-		return collectInjected(regs, base, (reg, current) => this.#runCaughtUp(reg, current, options), signal);
+		return collectInjected(regs, base, (reg, current) => this.#runCaughtUp(reg, current, options), signal, this.#concurrent);
 	}
 	/** Directives: first block wins; `args` rewrites chain; a failing callback blocks (fails closed). */
 	async decide(name, payload) {

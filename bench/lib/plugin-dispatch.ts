@@ -74,7 +74,9 @@ export function benchPayloads(messages: number = HISTORY.first, first: number = 
 export async function openBenchHost(mode: RunnerMode, sources: readonly string[]) {
 	const db = new PalimpsestDb(`bench-plugins-${crypto.randomUUID()}`);
 	const hookLog = createHookLogWriter(db);
-	const hooks = new HookBus({ timeoutSeconds: () => 30, record: hookLog.record, logger: { warn: () => {} } });
+	// As the app assembles it: isolated plugins share nothing, so the app's bus calls them
+	// without waiting for one another; plugins in the page are called in turn.
+	const hooks = new HookBus({ timeoutSeconds: () => 30, record: hookLog.record, logger: { warn: () => {} }, concurrentPlugins: mode === 'isolated' });
 	const commands = new CommandRegistry(hooks);
 	const tools = new ToolRegistry(hooks);
 	const served = new Map(sources.map((source, i) => [`https://plugins.bench.test/bench-${i + 1}.js`, source]));

@@ -58,7 +58,9 @@ async function start(place: Place, source: string, index: number): Promise<Start
 	try {
 		const remote = Comlink.wrap<SandboxRuntime>(channel.endpoint);
 		await Promise.race([remote.load(source, `https://plugins.bench.test/round-trip-${index}.js`), channel.failed]);
-		const records = await remote.register(`bench-${index}`, [], Comlink.proxy(HOST));
+		const host = new MessageChannel();
+		Comlink.expose(HOST, host.port1);
+		const records = await remote.register(`bench-${index}`, [], Comlink.transfer(host.port2, [host.port2]));
 		const hook = records.find((record) => record.kind === 'hook' && record.name === 'pre_llm_call');
 		if (!hook) throw new Error('The benchmark plugin registers no pre_llm_call.');
 		return { remote, handle: hook.handle, channel };

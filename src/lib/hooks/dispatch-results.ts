@@ -31,24 +31,65 @@ export function joinInjected(items: readonly Pick<InjectedContext, 'text'>[]): s
 	return items.map((item) => item.text).join('\n\n');
 }
 
+/**
+ * `concurrent`: plugins are called without waiting for one another (see HookBusOptions); each
+ * plugin's own callbacks still run in turn, and the texts keep the registrations' order.
+ */
 export async function collectInjected<P>(
 	regs: readonly Registration[],
 	payload: P,
 	run: RunOne<P>,
-	signal?: AbortSignal
+	signal?: AbortSignal,
+	concurrent = false
 ): Promise<InjectedContext[]> {
-	const injected: InjectedContext[] = [];
-	for (const reg of regs) {
+	const texts = new Map<Registration, string>();
+	await eachPluginInTurn(regs, concurrent, async (reg) => {
 		// A stopped turn asks no more plugins: one-shot context is kept for the next request.
-		if (signal?.aborted) break;
+		if (signal?.aborted) return false;
 		// A plugin disabled while this dispatch was running gets no further calls.
-		if (!reg.active) continue;
+		if (!reg.active) return true;
 		const result = await run(reg, payload);
-		if (!result) continue;
-		const text = result.outcome === 'ok' ? readInjected(result.value).text : undefined;
-		if (text) injected.push({ plugin_id: reg.plugin_id, text });
+		const text = result?.outcome === 'ok' ? readInjected(result.value).text : undefined;
+		if (text) texts.set(reg, text);
+		return true;
+	});
+	return regs.flatMap((reg) => {
+		const text = texts.get(reg);
+		return text ? [{ plugin_id: reg.plugin_id, text }] : [];
+	});
+}
+
+/**
+ * Runs `step` for each registration in order, waiting for each. With `concurrent`, each
+ * plugin's registrations form their own sequence and the plugins' sequences run at once. A
+ * step that returns false ends its sequence (all of them, when not concurrent).
+ */
+export async function eachPluginInTurn(
+	regs: readonly Registration[],
+	concurrent: boolean,
+	step: (reg: Registration) => Promise<boolean>,
+	done: (pluginId: string) => void = () => {}
+): Promise<void> {
+	const sequences = concurrent ? groupByPlugin(regs) : [regs];
+	await Promise.all(
+		sequences.map(async (sequence) => {
+			for (const [i, reg] of sequence.entries()) {
+				if (!(await step(reg))) break;
+				// Registrations are grouped by plugin: release each plugin as soon as it is done.
+				if (sequence[i + 1]?.plugin_id !== reg.plugin_id) done(reg.plugin_id);
+			}
+		})
+	);
+}
+
+function groupByPlugin(regs: readonly Registration[]): Registration[][] {
+	const groups = new Map<string, Registration[]>();
+	for (const reg of regs) {
+		const group = groups.get(reg.plugin_id);
+		if (group) group.push(reg);
+		else groups.set(reg.plugin_id, [reg]);
 	}
-	return injected;
+	return [...groups.values()];
 }
 
 export async function decideToolCall(

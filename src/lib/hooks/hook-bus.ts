@@ -28,7 +28,7 @@ import {
 import { previewValue } from './preview-value';
 import { summarizePayload } from './summarize-payload';
 import { catchUpLimitMs, DEFAULT_TIMEOUT_SECONDS, resolveTimeoutMs, waitAtMost } from './timeouts';
-import { collectInjected, decideToolCall, joinInjected, type InjectedContext, type ToolDecision } from './dispatch-results';
+import { collectInjected, decideToolCall, eachPluginInTurn, joinInjected, type InjectedContext, type ToolDecision } from './dispatch-results';
 
 export interface HookBusOptions {
 	/** The `plugins.hook_callback_timeout` setting, read on every call. 0 = off. */
@@ -38,6 +38,15 @@ export interface HookBusOptions {
 	logger?: HookLogger;
 	/** Told of every plugin call that timed out (an isolated plugin's host then checks on it). */
 	onTimeout?: (target: PluginCallTarget) => void;
+	/**
+	 * Observers and collectors call the plugins without waiting for one another. Only for
+	 * plugins that share nothing (each isolated in its own context), for which it changes
+	 * nothing but the time a dispatch takes: each plugin's callbacks still run in their order,
+	 * one at a time, each plugin still gets events in the order they were raised, and
+	 * collector texts keep the load order. Directives always run in turn (each sees the args
+	 * the previous one returned).
+	 */
+	concurrentPlugins?: boolean;
 }
 
 export interface HookRegistrationInfo {
@@ -91,6 +100,7 @@ export class HookBus implements PluginCaller {
 	readonly #now: () => number;
 	readonly #logger: HookLogger;
 	readonly #onTimeout: HookBusOptions['onTimeout'];
+	readonly #concurrent: boolean;
 
 	constructor(options: HookBusOptions = {}) {
 		this.#timeoutSeconds = options.timeoutSeconds ?? (() => DEFAULT_TIMEOUT_SECONDS);
@@ -98,6 +108,7 @@ export class HookBus implements PluginCaller {
 		this.#now = options.now ?? (() => Date.now());
 		this.#logger = options.logger ?? console;
 		this.#onTimeout = options.onTimeout;
+		this.#concurrent = options.concurrentPlugins ?? false;
 	}
 
 	/** Adds a callback; returns the undo. Throws on an unknown hook name or a non-function. */
@@ -158,11 +169,15 @@ export class HookBus implements PluginCaller {
 		for (const reg of regs) if (!delivered.has(reg.plugin_id)) delivered.set(reg.plugin_id, this.#expectEvent(reg.plugin_id));
 		const dispatch = this.#observerQueue.then(async () => {
 			try {
-				for (const [i, reg] of regs.entries()) {
-					if (reg.active) await Promise.race([this.#run(reg, base, options), this.#whenRemoved(reg)]);
-					// Registrations are grouped by plugin: release each plugin as soon as it is done.
-					if (regs[i + 1]?.plugin_id !== reg.plugin_id) delivered.get(reg.plugin_id)?.();
-				}
+				await eachPluginInTurn(
+					regs,
+					this.#concurrent,
+					async (reg) => {
+						if (reg.active) await Promise.race([this.#run(reg, base, options), this.#whenRemoved(reg)]);
+						return true;
+					},
+					(pluginId) => delivered.get(pluginId)?.()
+				);
 			} finally {
 				for (const release of delivered.values()) release();
 			}
@@ -191,7 +206,7 @@ export class HookBus implements PluginCaller {
 	#collect(name: HookName, base: unknown, options: Dispatch, signal?: AbortSignal): Promise<InjectedContext[]> {
 		const regs = this.#ordered(name, options.only);
 		if (!regs.length) this.#recordUnheard(name, base, options);
-		return collectInjected(regs, base, (reg, current) => this.#runCaughtUp(reg, current, options), signal);
+		return collectInjected(regs, base, (reg, current) => this.#runCaughtUp(reg, current, options), signal, this.#concurrent);
 	}
 
 	/** Directives: first block wins; `args` rewrites chain; a failing callback blocks (fails closed). */

@@ -104,7 +104,14 @@ export class AppState {
 		const timeoutMs = () => resolveTimeoutMs(timeoutSeconds());
 		const hookLog = createHookLogWriter(db);
 		// A call that timed out makes the host check that the plugin's code still answers.
-		const hooks = new HookBus({ timeoutSeconds, record: hookLog.record, onTimeout: (target) => void host.checkResponsive(target.plugin_id, target.hook) });
+		// Every plugin runs isolated, sharing nothing with another: the bus need not wait for
+		// one plugin before calling the next.
+		const hooks = new HookBus({
+			timeoutSeconds,
+			record: hookLog.record,
+			onTimeout: (target) => void host.checkResponsive(target.plugin_id, target.hook),
+			concurrentPlugins: true
+		});
 		const commands = new CommandRegistry(hooks);
 		const tools = new ToolRegistry(hooks);
 		const host: PluginHost = new PluginHost({ db, hooks, commands, tools, timeoutMs, onStopped: (id, reason) => this.plugins.noteStopped(id, reason) });
