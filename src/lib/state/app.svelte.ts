@@ -146,9 +146,18 @@ export class AppState {
 			() => this.services.worker.dispose(),
 			this.maintenance.start()
 		);
-		// Plugins load after the first paint; the first turn waits for them a few seconds at most
-		// (STARTUP_PLUGIN_WAIT_MS).
-		queueMicrotask(() => this.#stops.push(this.plugins.start()));
+		// Plugins load after the first paint (or soon, in a tab that paints nothing while hidden);
+		// the first turn waits for them a few seconds at most (STARTUP_PLUGIN_WAIT_MS).
+		let pluginsStarted = false;
+		const startPlugins = () => {
+			if (pluginsStarted || this.status === 'failed') return;
+			pluginsStarted = true;
+			this.#stops.push(this.plugins.start());
+		};
+		requestAnimationFrame(() => setTimeout(startPlugins, 0));
+		setTimeout(startPlugins, 100);
+		// Stopped first (a profile switch at once): no plugin starts after that.
+		this.#stops.push(() => (pluginsStarted = true));
 		this.#stops.push(watchPageExit(
 				() => {
 					this.chat.finalizeOpen();

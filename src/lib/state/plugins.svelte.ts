@@ -40,7 +40,9 @@ export class PluginsState {
 	 * Settles when the enabled plugins have had their first load attempt, or after
 	 * STARTUP_PLUGIN_WAIT_MS, whichever is first; it never rejects.
 	 */
-	ready: Promise<void> = Promise.resolve();
+	ready: Promise<void>;
+	/** Settles `ready` with the first load attempt, once start() runs. */
+	#started!: (loading: Promise<void>) => void;
 	#db: PalimpsestDb;
 	#host: PluginHost;
 	/** Rows are followed (see #follow) once start-up has claimed the plugins it will load. */
@@ -69,6 +71,10 @@ export class PluginsState {
 		this.#hooks = parts.hooks;
 		this.safeMode = parts.safeMode;
 		this.#hookDetails = parts.hookDetails ?? (() => undefined);
+		// A turn asked for before start() (plugins start just after the first paint) waits too,
+		// counted from now: never longer than STARTUP_PLUGIN_WAIT_MS in all.
+		const loading = new Promise<void>((resolve) => (this.#started = (work) => void work.then(resolve)));
+		this.ready = waitAtMost(loading, STARTUP_PLUGIN_WAIT_MS);
 	}
 
 	/**
@@ -89,7 +95,7 @@ export class PluginsState {
 
 	start(): () => void {
 		const loading = this.#loadAll().catch((error) => console.error('Loading plugins failed:', error));
-		this.ready = waitAtMost(loading, STARTUP_PLUGIN_WAIT_MS);
+		this.#started(loading);
 		const stopRows = watch(
 			() => listPlugins(this.#db),
 			(rows) => {
