@@ -134,6 +134,24 @@ describe('isolated plugins', () => {
 	});
 });
 
+describe('a plugin stopped while a call waits on it', () => {
+	it('fails that call at once, not at its timeout', async () => {
+		const slow = makeHost(60_000, {}, undefined, 'isolated');
+		try {
+			slow.served['https://x.test/wait.js'] = { body: 'export function register(ctx) { ctx.register_command("wait", () => new Promise(() => {})); }' };
+			expect((await slow.host.load(await slow.row('https://x.test/wait.js'))).ok).toBe(true);
+			const waiting = slow.commands.execute('/wait', invocation);
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			const stoppedAt = Date.now();
+			slow.host.unload('wait');
+			await expect(waiting).rejects.toThrow('The plugin was stopped (disabled, reloaded or removed) before it answered.');
+			expect(Date.now() - stoppedAt).toBeLessThan(1_000);
+		} finally {
+			await slow.close();
+		}
+	});
+});
+
 describe('a plugin whose call timed out', () => {
 	function runnerAnswering(answers: () => boolean): PluginRunner {
 		const inner = testRunner('isolated');

@@ -25,10 +25,15 @@ export function isolatedRunner(open: () => SandboxChannel): PluginRunner {
 			const remote = Comlink.wrap<SandboxRuntime>(channel.endpoint);
 			let stopped = false;
 			const stops: Array<() => void> = [];
+			// Calls still waiting when the plugin stops fail at once, instead of at their timeout.
+			let halt!: (error: Error) => void;
+			const halted = new Promise<never>((_, reject) => (halt = reject));
+			halted.catch(() => {});
 			const stop = () => {
 				if (stopped) return;
 				stopped = true;
 				channel.terminate();
+				halt(new Error('The plugin was stopped (disabled, reloaded or removed) before it answered.'));
 				for (const onStop of stops) onStop();
 			};
 			signal.addEventListener('abort', stop, { once: true });
@@ -36,7 +41,8 @@ export function isolatedRunner(open: () => SandboxChannel): PluginRunner {
 			try {
 				const { manifest } = await Promise.race([remote.load(source, url), channel.failed]);
 				if (signal.aborted) throw new Error('The plugin took too long to start.');
-				return startedPlugin(remote, manifest, channel.failed, (onStop) => {
+				const failed = Promise.race([channel.failed, halted]);
+				return startedPlugin(remote, manifest, failed, (onStop) => {
 					stops.push(onStop);
 					if (stopped) onStop();
 				}, stop);
@@ -60,7 +66,7 @@ function startedPlugin(
 		isolated: true,
 		stop,
 		async register(ctx, plugins) {
-			const proxies = new ProxyRegistrations(remote, ctx);
+			const proxies = new ProxyRegistrations(remote, ctx, failed);
 			const host: SandboxHost = {
 				register: async (record) => proxies.apply(record),
 				unregister: async (handle) => proxies.remove(handle),
@@ -105,14 +111,17 @@ class ProxyRegistrations {
 	readonly #history = new HistorySender();
 	readonly #remote: Comlink.Remote<SandboxRuntime>;
 	readonly #ctx: PluginContext;
+	/** Rejects once the plugin's context is gone: no call waits on it after that. */
+	readonly #gone: Promise<never>;
 
-	constructor(remote: Comlink.Remote<SandboxRuntime>, ctx: PluginContext) {
+	constructor(remote: Comlink.Remote<SandboxRuntime>, ctx: PluginContext, gone: Promise<never>) {
 		this.#remote = remote;
 		this.#ctx = ctx;
+		this.#gone = gone;
 	}
 
 	apply(record: RegistrationRecord): void {
-		const call = (...args: unknown[]) => this.#remote.call(record.handle, args);
+		const call = (...args: unknown[]) => Promise.race([this.#remote.call(record.handle, args), this.#gone]);
 		let undo: () => void;
 		if (record.kind === 'hook') {
 			const observer = isHookName(record.name) && HOOK_KINDS[record.name] === 'observer';
@@ -131,7 +140,10 @@ class ProxyRegistrations {
 	// Only what the context lacks of the history crosses; after a step it missed, all of it.
 	async #callWithHistory(handle: number, payload: PayloadWithHistory): Promise<unknown> {
 		const send = () =>
-			this.#remote.callWithHistory(handle, { ...payload, conversation_history: null }, this.#history.encode(payload.conversation_history));
+			Promise.race([
+				this.#remote.callWithHistory(handle, { ...payload, conversation_history: null }, this.#history.encode(payload.conversation_history)),
+				this.#gone
+			]);
 		let answer = await send();
 		if ('resend' in answer) {
 			this.#history.forget();
