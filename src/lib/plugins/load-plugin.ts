@@ -15,7 +15,14 @@ export interface LoadedModule {
 
 export async function loadPluginModule(
 	row: Pick<PluginRow, 'url' | 'pinned_sha256' | 'cached_source'>,
-	options: { fetchImpl?: typeof fetch; fetchTimeoutMs?: number; importTimeoutMs?: number; runner: PluginRunner }
+	options: {
+		fetchImpl?: typeof fetch;
+		fetchTimeoutMs?: number;
+		importTimeoutMs?: number;
+		runner: PluginRunner;
+		/** Told of freshly fetched code that passed its pin, before it starts. */
+		onChecked?: (source: string, sha256: string) => Promise<void>;
+	}
 ): Promise<LoadedModule> {
 	let source: string;
 	let fromCache = false;
@@ -35,6 +42,7 @@ export async function loadPluginModule(
 				'Remove or update the pin if you trust the new code.'
 		);
 	}
+	if (!fromCache) await options.onChecked?.(source, sha256);
 	const importMs = options.importTimeoutMs ?? 0;
 	// Aborted on a timeout or a failure, so a half-started isolated context does not linger.
 	const starting = new AbortController();

@@ -132,6 +132,20 @@ describe.each(RUNNER_KINDS)('loading plugins (%s)', (kind) => {
 		await expect(loading).rejects.toThrow('did not finish loading within 0.05 s');
 	});
 
+	it('keeps a new plugin\'s first copy as soon as it is fetched, so a reload right after adding it works offline', async () => {
+		const slow = 'export function register() { return new Promise((resolve) => setTimeout(resolve, 150)); }';
+		served['https://x.test/slow.js'] = { body: slow };
+		const loading = host.load(await row('https://x.test/slow.js'));
+		await expect.poll(async () => (await db.plugins.get('slow'))?.cached_source, { interval: 5 }).toBe(slow);
+		expect(host.isLoaded('slow')).toBe(false);
+		expect((await loading).ok).toBe(true);
+		// A later copy replaces a cached one only once it has loaded.
+		host.unload('slow');
+		served['https://x.test/slow.js'] = { body: 'export function register() { throw new Error("v2 is broken"); }' };
+		expect((await host.load((await db.plugins.get('slow'))!)).ok).toBe(false);
+		expect((await db.plugins.get('slow'))?.cached_source).toBe(slow);
+	});
+
 	it('loads the cached code when the network is gone', async () => {
 		served['https://x.test/good.js'] = { body: GOOD };
 		await host.load(await row('https://x.test/good.js'));

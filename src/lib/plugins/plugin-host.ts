@@ -131,7 +131,15 @@ export class PluginHost {
 				fetchImpl: this.#parts.fetchImpl,
 				fetchTimeoutMs: limitMs,
 				importTimeoutMs: limitMs,
-				runner: this.#runner
+				runner: this.#runner,
+				// A plugin's first copy is kept as soon as it is fetched and checked, so a reload
+				// right after adding it starts offline too; once there is a copy, a newer one
+				// replaces it only after it has loaded.
+				onChecked: row.cached_source
+					? undefined
+					: async (source, sha256) => {
+							if (current()) await updatePlugin(db, row.id, { cached_source: source, cached_sha256: sha256 });
+						}
 			});
 			// When overtaken, its failure has no one to tell, and what it started must stop.
 			fetching.then((late) => (current() ? undefined : late.plugin.stop()), () => {});
