@@ -28,6 +28,8 @@ export function messageBody(article: Locator): Locator {
 
 /** The raw textContent of a message body (whitespace and newlines kept). */
 export async function messageText(article: Locator): Promise<string> {
+	// Model text shows as written until the Markdown renderer has loaded (a moment after start-up).
+	await expect(article.locator('.markdown.plain')).toHaveCount(0);
 	const body = messageBody(article);
 	return (await body.count()) === 0 ? '' : ((await body.textContent()) ?? '');
 }

@@ -65,7 +65,8 @@ test('an answer streaming when storage fills up keeps going, can be copied and r
 	await page.reload();
 	const stored = assistantMessages(page).last();
 	await expect(stored).toHaveAttribute('data-status', 'error');
-	expect(await messageText(stored)).toBe(shown);
+	// Shown as plain text until the Markdown renderer has loaded, a moment after a reload.
+	await expect.poll(() => messageText(stored)).toBe(shown);
 	await expect(messageBody(userMessages(page))).toHaveText([LONG_PROMPT]);
 	// Nothing stored before the disk filled is lost.
 	await expect(sessionLinks(page)).toHaveCount(2);
