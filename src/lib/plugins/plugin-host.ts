@@ -225,7 +225,8 @@ export class PluginHost {
 	 */
 	async checkResponsive(id: string, call: string): Promise<void> {
 		const code = this.#running.get(id);
-		if (!code?.isolated || (await code.responsive(RESPONSIVE_LIMIT_MS))) return;
+		// Code in the page always counts as responsive: only an isolated context can be ended.
+		if (!code || (await code.responsive(RESPONSIVE_LIMIT_MS))) return;
 		// Reloaded, disabled or removed meanwhile: that code is already gone.
 		if (this.#running.get(id) !== code) return;
 		this.unload(id);

@@ -38,6 +38,9 @@ export function register(ctx) {
 	ctx.register_hook('post_compaction', () => ({ anything: true }));
 	ctx.register_hook('pre_tool_call', () => ({ args: { fn: () => 1 } }));
 	ctx.register_hook('on_session_start', () => { throw new TypeError('bad start'); });
+	ctx.register_hook('on_session_end', (payload) => {
+		try { payload.session_id = 'changed'; ctx.log.info('payload writable'); } catch { ctx.log.info('payload frozen'); }
+	});
 	try { ctx.register_hook('post_compact', () => {}); } catch (error) { ctx.log.warn('refused:', error.message); }
 }`;
 
@@ -128,6 +131,12 @@ describe('isolated plugins', () => {
 		expect(log.find((entry) => entry.hook === 'pre_tool_call')?.error).toContain('returned a value that is not plain data');
 		await t.hooks.notify('on_session_start', { session_id: 's', platform: 'web', profile: 'default' } as never);
 		await t.hooks.settled();
+		// Payloads are frozen in the plugin's context, as in the page.
+		await t.hooks.notify('on_session_end', { session_id: 's', session_key: 'k', end_reason: 'user_exit', platform: 'web' } as never);
+		await t.hooks.settled();
+		// ctx.log lines reach the page a moment after the callback returned.
+		await expect.poll(() => t.host.logBook.lines('dyn').map((line) => line.text)).toContain('payload frozen');
+		expect(t.host.logBook.lines('dyn').map((line) => line.text)).not.toContain('payload writable');
 		const failed = log.find((entry) => entry.hook === 'on_session_start');
 		expect(failed?.error).toBe('bad start');
 		expect(failed?.detail?.stack).toContain('TypeError: bad start');

@@ -17,6 +17,8 @@ interface Handler {
 	fn: (...args: unknown[]) => unknown;
 	/** An observer's return is never sent back, only its type. */
 	observer: boolean;
+	/** A hook callback gets its payload frozen, as in the page (commands and tools get plain copies). */
+	hook: boolean;
 }
 
 /** Serves one plugin on `endpoint` (one runtime per plugin, never shared). */
@@ -33,7 +35,7 @@ export function createPluginRuntime(importer: ModuleImporter): SandboxRuntime {
 	async function call(handle: number, args: unknown[]): Promise<unknown> {
 		const handler = handlers.get(handle);
 		if (!handler) throw new Error('This callback was unregistered.');
-		const value = await handler.fn(...args);
+		const value = await handler.fn(...(handler.hook ? args.map((arg) => deepFreeze(arg)) : args));
 		return handler.observer ? ignored(value) : copyResult(value);
 	}
 
@@ -57,7 +59,7 @@ export function createPluginRuntime(importer: ModuleImporter): SandboxRuntime {
 			if (!messages) return { resend: true };
 			// In its own place among the fields, as in the page's payload.
 			payload.conversation_history = messages;
-			return { value: await call(handle, [deepFreeze(payload)]) };
+			return { value: await call(handle, [payload]) };
 		},
 		setPlugins(ids) {
 			known = new Set(ids);
@@ -110,7 +112,7 @@ function createRemoteContext({ pluginId, manifest, host, handlers, has }: Remote
 				throw new TypeError(`Hook "${name}" from plugin "${pluginId}" needs a function, got ${typeof callback}.`);
 			}
 			const hook: HookName = name;
-			return add({ kind: 'hook', handle: next++, name: hook }, { fn: callback as Handler['fn'], observer: HOOK_KINDS[hook] === 'observer' });
+			return add({ kind: 'hook', handle: next++, name: hook }, { fn: callback as Handler['fn'], observer: HOOK_KINDS[hook] === 'observer', hook: true });
 		},
 		register_command(name: string, handler: unknown, meta: CommandMeta = {}) {
 			if (typeof handler !== 'function') throw new TypeError(`Command "/${String(name)}" needs a handler function.`);
@@ -118,7 +120,7 @@ function createRemoteContext({ pluginId, manifest, host, handlers, has }: Remote
 			const clean: CommandMeta = {};
 			if (description !== undefined) clean.description = String(description);
 			if (args_hint !== undefined) clean.args_hint = String(args_hint);
-			return add({ kind: 'command', handle: next++, name: String(name), meta: clean }, { fn: handler as Handler['fn'], observer: false });
+			return add({ kind: 'command', handle: next++, name: String(name), meta: clean }, { fn: handler as Handler['fn'], observer: false, hook: false });
 		},
 		register_tool(tool: { name: string; description?: string; parameters?: Record<string, unknown>; handler: unknown }) {
 			const { name, description, parameters, handler } = (tool ?? {}) as Partial<typeof tool>;
@@ -132,7 +134,7 @@ function createRemoteContext({ pluginId, manifest, host, handlers, has }: Remote
 				throw new TypeError(`Plugin "${pluginId}" cannot register tool ${JSON.stringify(String(name))}: parameters must be plain JSON data (no functions or class instances).`);
 			}
 			const record: RegistrationRecord = { kind: 'tool', handle: next++, name: plainName(name), description: plainName(description), parameters: schema };
-			return add(record, { fn: handler as Handler['fn'], observer: false });
+			return add(record, { fn: handler as Handler['fn'], observer: false, hook: false });
 		},
 		storage: Object.freeze({
 			get: (key: string) => storage('get', key),
