@@ -122,12 +122,11 @@ async function measureRoundTrips(page, outOfProcess) {
 	const report = await page.evaluate(({ source, plugins, runs }) => window.bench.pluginRoundTrips(source, plugins, runs), { source: sources[0], plugins: most, runs: ROUND_TRIP_RUNS });
 	const places = {
 		'frame worker': `its sandboxed frame's worker, as in the app (${outOfProcess})`,
-		'page worker': "a worker of the page itself (the same runtime, no frame, the page's process)",
 		'same thread': "a MessageChannel in the page's own thread (no thread or process to wake)"
 	};
 	const per = (total) => ms(total / most);
 	const pair = (times) => `${per(times.inTurn)} a plugin in turn (${ms(times.inTurn)} for ${most}); all at once ${ms(times.atOnce)}, of which ${ms(times.posting)} posting the calls`;
-	console.log(`  Where an isolated call's time goes, below the bus: ${most} copies of plugin 1's runtime called directly over comlink, one after another (as a bus calling plugins in turn would), and all at once (as the app's bus calls isolated plugins); median of ${ROUND_TRIP_RUNS} rounds`);
+	console.log(`  Where an isolated call's time goes, below the bus: ${most} copies of plugin 1's runtime called directly through the page's end of the plugin protocol (every message checked), one after another (as a bus calling plugins in turn would), and all at once (as the app's bus calls isolated plugins); median of ${ROUND_TRIP_RUNS} rounds`);
 	for (const [place, label] of Object.entries(places)) {
 		const times = report.byPlace[place];
 		console.log(`    in ${label}`);

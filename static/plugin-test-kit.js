@@ -1,6 +1,131 @@
 // Palimpsest plugin test kit. Generated from src/lib/test-kit by `npm run build:kit`:
 // the app's own hook bus, plugin context and command and tool registries, with storage in
 // memory. Types: plugin-test-kit.d.ts. Guide: docs/plugins.md, "Test your plugin".
+// src/lib/hooks/plain-data.ts
+/** The most any one value from a plugin may hold (a returned value, a stored value, a log line's arguments). */
+var MAX_VALUE_BYTES = 1048576;
+var DEFAULT_DEPTH = 64;
+var SLOT = 8;
+var ENTRY = 16;
+/** Checks `value` against `limits`; the reason names the first thing that is not accepted. */
+function checkPlainData(value, limits) {
+	const walk = new Walk(limits.maxBytes, limits.maxDepth ?? DEFAULT_DEPTH);
+	const reason = walk.visit(value, 0);
+	return reason === null ? {
+		ok: true,
+		bytes: walk.bytes
+	} : {
+		ok: false,
+		reason
+	};
+}
+/** About how many bytes `value` holds once stored (plain data assumed; anything else counts as one slot). */
+function measurePlainData(value) {
+	const check = checkPlainData(value, {
+		maxBytes: Number.POSITIVE_INFINITY,
+		maxDepth: 1e4
+	});
+	return check.ok ? check.bytes : SLOT;
+}
+/** "1.2 MB", "340 KB", "12 bytes": for limits and usage in messages. */
+function formatBytes(bytes) {
+	if (bytes >= 1048576) return `${(bytes / 1048576).toFixed(1).replace(/\.0$/, "")} MB`;
+	if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+	return `${bytes} bytes`;
+}
+var Walk = class {
+	bytes = 0;
+	#seen = /* @__PURE__ */ new Set();
+	#max;
+	#depth;
+	constructor(maxBytes, maxDepth) {
+		this.#max = maxBytes;
+		this.#depth = maxDepth;
+	}
+	/** null when accepted so far; otherwise why not. */
+	visit(value, depth) {
+		const size = this.#leafSize(value);
+		if (size !== null) return this.#add(size);
+		if (typeof value !== "object" || value === null) return `a ${typeof value} is not plain data`;
+		if (this.#seen.has(value)) return this.#add(SLOT);
+		this.#seen.add(value);
+		if (depth >= this.#depth) return `it is nested more than ${this.#depth} levels deep`;
+		return this.#visitObject(value, depth + 1);
+	}
+	#add(size) {
+		this.bytes += size;
+		return this.bytes > this.#max ? `it is over ${formatBytes(this.#max)}` : null;
+	}
+	#leafSize(value) {
+		switch (typeof value) {
+			case "string": return ENTRY + value.length * 2;
+			case "number":
+			case "boolean":
+			case "undefined": return SLOT;
+			case "bigint": return ENTRY + Math.ceil(value.toString(16).length / 2);
+			case "object":
+				if (value === null) return SLOT;
+				if (value instanceof Date) return ENTRY;
+				if (value instanceof RegExp) return ENTRY + value.source.length * 2;
+				if (value instanceof ArrayBuffer) return ENTRY + value.byteLength;
+				if (ArrayBuffer.isView(value)) return ENTRY + value.byteLength;
+				return null;
+			default: return null;
+		}
+	}
+	#visitObject(value, depth) {
+		if (Array.isArray(value)) {
+			const failed = this.#add(ENTRY + value.length * SLOT);
+			if (failed) return failed;
+			for (const item of value) {
+				const reason = this.visit(item, depth);
+				if (reason) return reason;
+			}
+			return null;
+		}
+		if (value instanceof Map) {
+			for (const [key, item] of value) {
+				const reason = this.visit(key, depth) ?? this.visit(item, depth);
+				if (reason) return reason;
+			}
+			return this.#add(ENTRY);
+		}
+		if (value instanceof Set) {
+			for (const item of value) {
+				const reason = this.visit(item, depth);
+				if (reason) return reason;
+			}
+			return this.#add(ENTRY);
+		}
+		const proto = Object.getPrototypeOf(value);
+		if (proto !== Object.prototype && proto !== null) return `${describeKind(value)} is not plain data`;
+		const failed = this.#add(ENTRY);
+		if (failed) return failed;
+		for (const key of Object.keys(value)) {
+			if (key === "__proto__") return "a key named \"__proto__\" is not accepted";
+			const reason = this.#add(ENTRY + key.length * 2) ?? this.visit(value[key], depth);
+			if (reason) return reason;
+		}
+		return null;
+	}
+};
+function describeKind(value) {
+	const name = Object.prototype.toString.call(value).slice(8, -1);
+	return name === "Object" ? "an object with a class" : `a ${name}`;
+}
+// src/lib/hooks/copy-result.ts
+function copyResult(value) {
+	let copy;
+	try {
+		copy = structuredClone(value);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		throw new Error(`returned a value that is not plain data (${reason})`, { cause: error });
+	}
+	const check = checkPlainData(copy, { maxBytes: MAX_VALUE_BYTES });
+	if (!check.ok) throw new Error(`returned a value that was refused: ${check.reason}`);
+	return copy;
+}
 // src/lib/hooks/closest-name.ts
 /** The candidate within a few edits of `name`, or undefined when nothing is close. */
 function closestName(name, candidates) {
@@ -211,15 +336,6 @@ function describeCommandOutput(output) {
 /** A tool's result as the model receives it. */
 function describeToolResult(text) {
 	return { result: `returned ${text.length} chars: "${oneLine(text, PREVIEW)}"` };
-}
-// src/lib/hooks/copy-result.ts
-function copyResult(value) {
-	try {
-		return structuredClone(value);
-	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
-		throw new Error(`returned a value that is not plain data (${reason})`, { cause: error });
-	}
 }
 // src/lib/hooks/run-hook.ts
 /** How long a callback that timed out is left out before it gets another chance. */
@@ -460,8 +576,9 @@ var CommandRegistry = class {
 };
 /** What a handler returned, as command output: text as it is, other values as JSON. */
 function readOutput(value) {
-	if (value === void 0 || value === null) return {};
-	return { output: typeof value === "string" ? value : JSON.stringify(value, null, 2) };
+	const copy = copyResult(value);
+	if (copy === void 0 || copy === null) return {};
+	return { output: typeof copy === "string" ? copy : JSON.stringify(copy, null, 2) };
 }
 // src/lib/hooks/freeze-payload.ts
 /** A structured clone, frozen all the way down. Throws DataCloneError on functions etc. */
@@ -1018,16 +1135,64 @@ async function runRegister(caller, pluginId, register, ctx) {
 	if (result.outcome === "timeout") throw new PluginLoadError(`register(ctx) did not finish within ${result.timeoutMs / 1e3} s.`);
 	if (result.outcome !== "ok") throw new PluginLoadError(`register(ctx) threw: ${result.error}`);
 }
+/** Bytes of one storage key. */
+var MAX_KEY_CHARS = 1024;
+function storageBudgetBytes(megabytes) {
+	return Math.round((Number.isFinite(megabytes) && megabytes > 0 ? Math.min(megabytes, 500) : 5) * 1024 * 1024);
+}
+/** About how many bytes an entry of `ctx.storage` takes: its key and its value. */
+function entryBytes(key, value) {
+	return key.length * 2 + measurePlainData(value);
+}
+/** Throws when `value` (already a copy) is not plain data or is over MAX_VALUE_BYTES; returns the entry's bytes. */
+function checkStoredValue(pluginId, key, value) {
+	const check = checkPlainData(value, { maxBytes: MAX_VALUE_BYTES });
+	if (!check.ok) throw new RangeError(`Plugin "${pluginId}" cannot store this value: ${check.reason}.`);
+	return key.length * 2 + check.bytes;
+}
+function storageFullMessage(pluginId, needed, used, budget) {
+	return `Plugin "${pluginId}" storage is full: this write needs ${formatBytes(needed)} more, and it uses ${formatBytes(used)} of its ${formatBytes(budget)} (Settings → Plugins sets the budget). Delete keys it no longer needs.`;
+}
+function tooManyRegistrationsMessage(pluginId) {
+	return `Plugin "${pluginId}" already has 100 hooks, commands and tools registered, the most one plugin may have.`;
+}
+/**
+* A token bucket: `take()` is true while the rate allows, false for what is over it.
+* Time comes from `now`, so tests and the isolated runtime drive it alike.
+*/
+var RateBudget = class {
+	#tokens;
+	#at;
+	#rate;
+	#burst;
+	#now;
+	constructor(perSecond, burst, now = () => Date.now()) {
+		this.#rate = perSecond;
+		this.#burst = burst;
+		this.#tokens = burst;
+		this.#now = now;
+		this.#at = now();
+	}
+	take() {
+		const now = this.#now();
+		this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#at) / 1e3 * this.#rate);
+		this.#at = now;
+		if (this.#tokens < 1) return false;
+		this.#tokens -= 1;
+		return true;
+	}
+};
 // src/lib/plugins/storage-key.ts
 function checkStorageKey(key) {
 	if (typeof key !== "string" || !key) throw new TypeError("Storage keys are non-empty strings.");
+	if (key.length > 1024) throw new RangeError(`Storage keys are at most ${MAX_KEY_CHARS} characters; this one has ${key.length}.`);
 	return key;
 }
 function closedStorageError(pluginId) {
 	return /* @__PURE__ */ new Error(`Plugin "${pluginId}" is unloaded; its storage is closed.`);
 }
 // src/lib/plugins/memory-storage.ts
-function createMemoryStorage(pluginId, isOpen = () => true, data = /* @__PURE__ */ new Map()) {
+function createMemoryStorage(pluginId, isOpen = () => true, data = /* @__PURE__ */ new Map(), budget = storageBudgetBytes(5)) {
 	const open = () => {
 		if (!isOpen()) throw closedStorageError(pluginId);
 	};
@@ -1039,7 +1204,13 @@ function createMemoryStorage(pluginId, isOpen = () => true, data = /* @__PURE__ 
 		set: async (key, value) => {
 			open();
 			const checked = checkStorageKey(key);
-			data.set(checked, structuredClone(value));
+			const copy = structuredClone(value);
+			const bytes = checkStoredValue(pluginId, checked, copy);
+			let used = 0;
+			for (const [k, v] of data) used += entryBytes(k, v);
+			const oldBytes = data.has(checked) ? entryBytes(checked, data.get(checked)) : 0;
+			if (bytes > oldBytes && used - oldBytes + bytes > budget) throw new RangeError(storageFullMessage(pluginId, bytes - oldBytes, used, budget));
+			data.set(checked, copy);
 		},
 		delete: async (key) => {
 			open();
@@ -1062,6 +1233,7 @@ function createPluginContext(parts) {
 	};
 	const logger = parts.logger ?? console;
 	const tag = `[plugin ${parts.pluginId}]`;
+	const logBudget = new RateBudget(50, 200, parts.now);
 	let disposed = false;
 	function track(list, name, remove) {
 		list.push(name);
@@ -1076,6 +1248,10 @@ function createPluginContext(parts) {
 		return once;
 	}
 	function log(level, args) {
+		if (!logBudget.take()) {
+			parts.onLogsDropped?.(1);
+			return;
+		}
 		logger[level](tag, ...args);
 		try {
 			parts.onLog?.(level, args);
@@ -1085,6 +1261,7 @@ function createPluginContext(parts) {
 	}
 	function live() {
 		if (disposed) throw new Error(`Plugin "${parts.pluginId}" is unloaded; it can no longer register anything.`);
+		if (registered.hooks.length + registered.commands.length + registered.tools.length >= 100) throw new RangeError(tooManyRegistrationsMessage(parts.pluginId));
 	}
 	return {
 		ctx: Object.freeze({
@@ -1219,7 +1396,10 @@ var ToolRegistry = class {
 		const copy = structuredClone(args);
 		const result = await this.#caller.callPlugin(tool.target, () => tool.handler(copy, { ...context }), {
 			summary: `session_id=${context.session_id}`,
-			read: (value) => typeof value === "string" ? value : String(JSON.stringify(value ?? null)),
+			read: (value) => {
+				const copy = copyResult(value);
+				return typeof copy === "string" ? copy : String(JSON.stringify(copy ?? null));
+			},
 			describe: (text) => describeToolResult(text),
 			payload: {
 				args,
@@ -1320,6 +1500,7 @@ function readPluginModule(mod) {
 		manifest: readManifest(mod.manifest ?? fallback.manifest)
 	};
 }
+/** The manifest's known fields, as trimmed text of at most 300 characters; anything else is dropped. */
 function readManifest(value) {
 	if (!value || typeof value !== "object") return null;
 	const raw = value;

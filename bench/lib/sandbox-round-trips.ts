@@ -1,71 +1,49 @@
 // Where an isolated plugin's hook call spends its time, below the hook bus: the plugin runtime
-// reached over comlink in three places (its sandboxed frame's worker, as in the app; a worker
-// of the page itself; a MessageChannel in the page's own thread), each plugin called one after
-// another (as the bus does) and all at once: a bare round trip, and pre_llm_call with the
+// reached through the page's end of the plugin protocol (PluginChannel, every message checked)
+// in two places (its sandboxed frame's worker, as in the app, the frame relaying; a
+// MessageChannel in the page's own thread), each plugin called one after another (as a bus
+// calling plugins in turn would) and all at once: a bare round trip, and pre_llm_call with the
 // payload, with an empty history and with a long one.
-import * as Comlink from 'comlink';
-import runtimeSource from 'virtual:plugin-runtime-source';
 import type { PreLlmCallPayload } from '../../src/lib/hooks/hook-payloads';
 import { importFromBlob } from '../../src/lib/plugins/import-plugin-module';
 import { openChannelSandbox } from '../../src/lib/plugins/sandbox/channel-sandbox';
 import { openFrameSandbox } from '../../src/lib/plugins/sandbox/frame-sandbox';
 import type { SandboxChannel } from '../../src/lib/plugins/sandbox/isolated-runner';
-import type { SandboxHost, SandboxRuntime } from '../../src/lib/plugins/sandbox/sandbox-protocol';
+import { PluginChannel } from '../../src/lib/plugins/sandbox/plugin-channel';
+import { readLoadAnswer, readRecords, readTrue, readValue } from '../../src/lib/plugins/sandbox/read-answers';
 import { benchPayloads } from './plugin-dispatch';
 import { median } from './timing';
 
-export type Place = 'frame worker' | 'page worker' | 'same thread';
-
-/** The plugin runtime in a classic worker of the page: the frame's worker, without the frame. */
-function openPageWorker(): SandboxChannel {
-	const url = URL.createObjectURL(new Blob([runtimeSource], { type: 'text/javascript' }));
-	const worker = new Worker(url, { name: 'bench plugin runtime' });
-	URL.revokeObjectURL(url);
-	const channel = new MessageChannel();
-	worker.postMessage(null, [channel.port2]);
-	return {
-		endpoint: channel.port1,
-		failed: new Promise<never>(() => {}),
-		terminate() {
-			channel.port1.close();
-			worker.terminate();
-		}
-	};
-}
+export type Place = 'frame worker' | 'same thread';
 
 const OPEN: Record<Place, () => SandboxChannel> = {
 	'frame worker': () => openFrameSandbox('bench'),
-	'page worker': openPageWorker,
 	'same thread': () => openChannelSandbox(importFromBlob)
 };
 
-// The plugin only registers hooks: nothing calls back into the page.
-const HOST: SandboxHost = {
-	register: async () => {},
-	unregister: async () => {},
-	storage: async () => undefined,
-	log: () => {}
-};
-
 interface Started {
-	remote: Comlink.Remote<SandboxRuntime>;
+	channel: PluginChannel;
 	handle: number;
-	channel: SandboxChannel;
+	sandbox: SandboxChannel;
 }
 
 async function start(place: Place, source: string, index: number): Promise<Started> {
-	const channel = OPEN[place]();
+	const sandbox = OPEN[place]();
+	const channel = new PluginChannel(sandbox.port, {
+		onViolation: (reason) => console.error(`bench plugin ${index} stopped: ${reason}`),
+		onRefused: (why) => console.error(`bench plugin ${index}: refused ${why}`)
+	});
 	try {
-		const remote = Comlink.wrap<SandboxRuntime>(channel.endpoint);
-		await Promise.race([remote.load(source, `https://plugins.bench.test/round-trip-${index}.js`), channel.failed]);
-		const host = new MessageChannel();
-		Comlink.expose(HOST, host.port1);
-		const records = await remote.register(`bench-${index}`, [], Comlink.transfer(host.port2, [host.port2]));
+		await Promise.race([channel.ask({ t: 'load', source, url: `https://plugins.bench.test/round-trip-${index}.js` }, readLoadAnswer), sandbox.failed]);
+		// The plugin only registers hooks: nothing calls back into the page.
+		channel.serve(() => undefined);
+		const records = await channel.ask({ t: 'start', pluginId: `bench-${index}`, plugins: [] }, readRecords);
 		const hook = records.find((record) => record.kind === 'hook' && record.name === 'pre_llm_call');
 		if (!hook) throw new Error('The benchmark plugin registers no pre_llm_call.');
-		return { remote, handle: hook.handle, channel };
+		return { channel, handle: hook.handle, sandbox };
 	} catch (error) {
-		channel.terminate();
+		channel.close(new Error('stopped'));
+		sandbox.terminate();
 		throw error;
 	}
 }
@@ -121,6 +99,11 @@ async function timeCalls(runs: number, plugins: readonly Started[], call: (plugi
 
 const LONG_HISTORY = 100;
 
+/** The whole payload each time, as a plain call (the app's bus sends a history delta instead). */
+function call(plugin: Started, payload: unknown): Promise<unknown> {
+	return plugin.channel.ask({ t: 'call', handle: plugin.handle, args: [payload] }, readValue);
+}
+
 export async function measureRoundTrips(source: string, plugins: number, runs: number): Promise<RoundTripReport> {
 	const { preLlmCall } = benchPayloads();
 	// Frozen, as the bus hands it over.
@@ -133,13 +116,16 @@ export async function measureRoundTrips(source: string, plugins: number, runs: n
 		try {
 			for (let i = 0; i < plugins; i++) started.push(await start(place, source, i + 1));
 			byPlace[place] = {
-				ping: await timeCalls(runs, started, (plugin) => plugin.remote.ping()),
-				call: await timeCalls(runs, started, (plugin) => plugin.remote.call(plugin.handle, [payload])),
-				emptyCall: await timeCalls(runs, started, (plugin) => plugin.remote.call(plugin.handle, [empty])),
-				longCall: await timeCalls(runs, started, (plugin) => plugin.remote.call(plugin.handle, [long]))
+				ping: await timeCalls(runs, started, (plugin) => plugin.channel.ask({ t: 'ping' }, readTrue)),
+				call: await timeCalls(runs, started, (plugin) => call(plugin, payload)),
+				emptyCall: await timeCalls(runs, started, (plugin) => call(plugin, empty)),
+				longCall: await timeCalls(runs, started, (plugin) => call(plugin, long))
 			};
 		} finally {
-			for (const plugin of started) plugin.channel.terminate();
+			for (const plugin of started) {
+				plugin.channel.close(new Error('stopped'));
+				plugin.sandbox.terminate();
+			}
 		}
 	}
 	const batch = 100;

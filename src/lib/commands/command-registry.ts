@@ -1,6 +1,7 @@
 // Built-in and plugin slash commands: registration (plugin names may not take a built-in's,
 // even one not built yet), lookup for autocomplete, and execution of plugin commands through
 // the hook bus's choke point (timeout, 60 s skip, hook log).
+import { copyResult } from '../hooks/copy-result';
 import { describeCommandOutput } from '../hooks/describe-result';
 import { SUPPRESS_AFTER_TIMEOUT_MS, type PluginCaller, type PluginCallTarget } from '../hooks/run-hook';
 import type { CommandSink } from '../plugins/plugin-context';
@@ -138,6 +139,7 @@ export class CommandRegistry implements CommandSink {
 
 /** What a handler returned, as command output: text as it is, other values as JSON. */
 function readOutput(value: unknown): CommandResult {
-	if (value === undefined || value === null) return {};
-	return { output: typeof value === 'string' ? value : JSON.stringify(value, null, 2) };
+	const copy = copyResult(value);
+	if (copy === undefined || copy === null) return {};
+	return { output: typeof copy === 'string' ? copy : JSON.stringify(copy, null, 2) };
 }

@@ -50,25 +50,71 @@ export interface PluginOwner {
 
 // Checked inside the write's own transaction, which removePlugin's transaction excludes: once
 // a removal committed (in any tab), no write of the removed plugin can land after it.
-async function assertInstalled(db: PalimpsestDb, owner: PluginOwner): Promise<void> {
+async function assertInstalled(db: PalimpsestDb, owner: PluginOwner): Promise<PluginRow> {
 	const row = await db.plugins.get(owner.pluginId);
 	if (!row || (owner.addedAt !== undefined && row.added_at !== owner.addedAt)) {
 		throw new Error(`Plugin "${owner.pluginId}" was removed; its storage is closed.`);
 	}
+	return row;
 }
 
-/** Stores a value; refuses (rejects) when the plugin is no longer installed. */
-export async function kvSet(db: PalimpsestDb, owner: PluginOwner, key: string, value: unknown): Promise<void> {
+/** How a plugin's storage is counted against its budget; the measure is the caller's rule. */
+export interface StorageQuota {
+	/** Bytes of the entry being written. */
+	bytes: number;
+	/** The most the plugin's entries may take in all. */
+	budget: number;
+	/** The bytes of an entry stored before entries were counted. */
+	measure(key: string, value: unknown): number;
+}
+
+/** A write refused because it would take the plugin past its storage budget; nothing was written. */
+export class StorageBudgetError extends Error {
+	constructor(
+		readonly needed: number,
+		readonly used: number,
+		readonly budget: number
+	) {
+		super('storage budget exceeded');
+		this.name = 'StorageBudgetError';
+	}
+}
+
+async function storedBytes(db: PalimpsestDb, row: PluginRow, quota: StorageQuota): Promise<number> {
+	if (typeof row.storage_bytes === 'number') return row.storage_bytes;
+	let total = 0;
+	await db.plugin_kv.where('plugin_id').equals(row.id).each((entry) => (total += entry.bytes ?? quota.measure(entry.key, entry.value)));
+	return total;
+}
+
+/**
+ * Stores a value; refuses (rejects) when the plugin is no longer installed, or with a
+ * StorageBudgetError when the write would take it past its budget (a write that shrinks an
+ * entry is always allowed). The plugin's total is kept on its row, in the same transaction.
+ */
+export async function kvSet(db: PalimpsestDb, owner: PluginOwner, key: string, value: unknown, quota: StorageQuota): Promise<void> {
 	await db.transaction('rw', db.plugins, db.plugin_kv, async () => {
-		await assertInstalled(db, owner);
-		await db.plugin_kv.put({ plugin_id: owner.pluginId, key, value });
+		const row = await assertInstalled(db, owner);
+		const used = await storedBytes(db, row, quota);
+		const old = await db.plugin_kv.get([owner.pluginId, key]);
+		const oldBytes = old ? (old.bytes ?? quota.measure(key, old.value)) : 0;
+		const total = used - oldBytes + quota.bytes;
+		if (quota.bytes > oldBytes && total > quota.budget) throw new StorageBudgetError(quota.bytes - oldBytes, used, quota.budget);
+		await db.plugin_kv.put({ plugin_id: owner.pluginId, key, value, bytes: quota.bytes });
+		await db.plugins.update(owner.pluginId, { storage_bytes: Math.max(0, total) });
 	});
 }
 
-export async function kvDelete(db: PalimpsestDb, owner: PluginOwner, key: string): Promise<void> {
+export async function kvDelete(db: PalimpsestDb, owner: PluginOwner, key: string, measure: StorageQuota['measure']): Promise<void> {
 	await db.transaction('rw', db.plugins, db.plugin_kv, async () => {
-		await assertInstalled(db, owner);
+		const row = await assertInstalled(db, owner);
+		const old = await db.plugin_kv.get([owner.pluginId, key]);
+		if (!old) return;
 		await db.plugin_kv.delete([owner.pluginId, key]);
+		// A total never counted stays uncounted: the next write counts it whole.
+		if (typeof row.storage_bytes === 'number') {
+			await db.plugins.update(owner.pluginId, { storage_bytes: Math.max(0, row.storage_bytes - (old.bytes ?? measure(key, old.value))) });
+		}
 	});
 }
 

@@ -139,12 +139,16 @@ export interface PluginRow {
 	manifest: { name?: string; version?: string; description?: string } | null;
 	last_error: string | null;
 	added_at: number;
+	/** About how many bytes its `ctx.storage` holds (absent until its first write since it was counted). */
+	storage_bytes?: number;
 }
 
 export interface PluginKvRow {
 	plugin_id: string;
 	key: string;
 	value: unknown;
+	/** About how many bytes the key and value take (absent on rows written before it was counted). */
+	bytes?: number;
 }
 
 export interface HookLogRow {

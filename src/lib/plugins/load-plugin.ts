@@ -3,7 +3,7 @@
 import { callWithTimeout, type PluginCaller } from '../hooks/run-hook';
 import type { PluginRow } from '../db/schema';
 import { fetchPluginSource, PluginLoadError, sha256Hex } from './fetch-plugin-source';
-import type { PluginRunner, StartedPlugin } from './plugin-runner';
+import type { PluginReport, PluginRunner, StartedPlugin } from './plugin-runner';
 
 export interface LoadedModule {
 	source: string;
@@ -20,6 +20,8 @@ export async function loadPluginModule(
 		fetchTimeoutMs?: number;
 		importTimeoutMs?: number;
 		runner: PluginRunner;
+		/** Where the started code reports what it ran into of its budgets. */
+		report?: PluginReport;
 		/** Told of freshly fetched code that passed its pin, before it starts. */
 		onChecked?: (source: string, sha256: string) => Promise<void>;
 	}
@@ -49,7 +51,7 @@ export async function loadPluginModule(
 	try {
 		// A top-level await that never settles (or a loop in the module's top level) would
 		// otherwise hold this load (and every wait for it) for good.
-		const settled = await callWithTimeout(() => options.runner.start(source, row.url, starting.signal), importMs);
+		const settled = await callWithTimeout(() => options.runner.start(source, row.url, starting.signal, options.report), importMs);
 		if (settled.timedOut) {
 			starting.abort();
 			throw new PluginLoadError(`The plugin module did not finish loading within ${importMs / 1000} s (a top-level await that never settles?).`);

@@ -1,5 +1,6 @@
 // `ctx.storage` held in memory, for a test kit: the same contract as the stored one (copies
 // in and out, the same key rule, keys in order, closed once the plugin is unloaded).
+import { checkStoredValue, DEFAULT_STORAGE_BUDGET_MB, entryBytes, storageBudgetBytes, storageFullMessage } from './plugin-budgets';
 import type { PluginStorage } from './plugin-storage';
 import { checkStorageKey, closedStorageError } from './storage-key';
 
@@ -8,7 +9,12 @@ export interface MemoryStorage extends PluginStorage {
 	entries(): [string, unknown][];
 }
 
-export function createMemoryStorage(pluginId: string, isOpen: () => boolean = () => true, data = new Map<string, unknown>()): MemoryStorage {
+export function createMemoryStorage(
+	pluginId: string,
+	isOpen: () => boolean = () => true,
+	data = new Map<string, unknown>(),
+	budget = storageBudgetBytes(DEFAULT_STORAGE_BUDGET_MB)
+): MemoryStorage {
 	const open = () => {
 		if (!isOpen()) throw closedStorageError(pluginId);
 	};
@@ -20,7 +26,14 @@ export function createMemoryStorage(pluginId: string, isOpen: () => boolean = ()
 		set: async (key: string, value: unknown) => {
 			open();
 			const checked = checkStorageKey(key);
-			data.set(checked, structuredClone(value));
+			const copy = structuredClone(value);
+			const bytes = checkStoredValue(pluginId, checked, copy);
+			// The same budget as the stored storage, counted the same way.
+			let used = 0;
+			for (const [k, v] of data) used += entryBytes(k, v);
+			const oldBytes = data.has(checked) ? entryBytes(checked, data.get(checked)) : 0;
+			if (bytes > oldBytes && used - oldBytes + bytes > budget) throw new RangeError(storageFullMessage(pluginId, bytes - oldBytes, used, budget));
+			data.set(checked, copy);
 		},
 		delete: async (key: string) => {
 			open();

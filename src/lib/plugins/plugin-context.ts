@@ -1,6 +1,7 @@
 // Builds the `ctx` a plugin's register(ctx) receives. Everything it registers is tracked so
 // that disabling, reloading or removing the plugin undoes all of it.
 import type { HookBus } from '../hooks/hook-bus';
+import { LOG_BURST, LOG_LINES_PER_SECOND, MAX_REGISTRATIONS, RateBudget, tooManyRegistrationsMessage } from './plugin-budgets';
 import type { LogLevel } from './plugin-log-book';
 import type { PluginStorage } from './plugin-storage';
 import type { ToolRegistry } from './plugin-tools';
@@ -38,6 +39,10 @@ export interface ContextParts {
 	logger?: Pick<Console, 'info' | 'warn' | 'error'>;
 	/** Also receives every `ctx.log` line (the Plugins page shows the recent ones). */
 	onLog?: (level: LogLevel, args: unknown[]) => void;
+	/** Told how many `ctx.log` lines were dropped for going over LOG_LINES_PER_SECOND. */
+	onLogsDropped?: (count: number) => void;
+	/** The clock of the log budget (tests drive it). */
+	now?: () => number;
 }
 
 export function createPluginContext(parts: ContextParts) {
@@ -45,6 +50,7 @@ export function createPluginContext(parts: ContextParts) {
 	const registered: Registered = { hooks: [], commands: [], tools: [] };
 	const logger = parts.logger ?? console;
 	const tag = `[plugin ${parts.pluginId}]`;
+	const logBudget = new RateBudget(LOG_LINES_PER_SECOND, LOG_BURST, parts.now);
 	let disposed = false;
 
 	function track(list: string[], name: string, remove: () => void): () => void {
@@ -61,6 +67,11 @@ export function createPluginContext(parts: ContextParts) {
 	}
 
 	function log(level: LogLevel, args: unknown[]) {
+		// A plugin logging in a loop would otherwise fill the console and the Plugins page without end.
+		if (!logBudget.take()) {
+			parts.onLogsDropped?.(1);
+			return;
+		}
 		logger[level](tag, ...args);
 		// Logging is the plugin's way to tell its author something: a broken sink must not throw at it.
 		try {
@@ -72,6 +83,8 @@ export function createPluginContext(parts: ContextParts) {
 
 	function live() {
 		if (disposed) throw new Error(`Plugin "${parts.pluginId}" is unloaded; it can no longer register anything.`);
+		const count = registered.hooks.length + registered.commands.length + registered.tools.length;
+		if (count >= MAX_REGISTRATIONS) throw new RangeError(tooManyRegistrationsMessage(parts.pluginId));
 	}
 
 	const ctx = Object.freeze({

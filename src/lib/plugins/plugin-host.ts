@@ -9,6 +9,7 @@ import { DEFAULT_FETCH_TIMEOUT_MS } from './fetch-plugin-source';
 import { defaultImporter, type ModuleImporter } from './import-plugin-module';
 import { loadPluginModule, runRegister } from './load-plugin';
 import { createPluginContext, type CommandSink, type PluginManifest, type Registered } from './plugin-context';
+import { BudgetBook } from './plugin-budgets';
 import { PluginLogBook } from './plugin-log-book';
 import { inPageRunner, type PluginRunner, type StartedPlugin } from './plugin-runner';
 import { createPluginStorage } from './plugin-storage';
@@ -49,6 +50,8 @@ export interface PluginHostParts {
 	logger?: Pick<Console, 'info' | 'warn' | 'error'>;
 	/** Where `ctx.log` lines are kept for the Plugins page (one is made if not given). */
 	logBook?: PluginLogBook;
+	/** Bytes of `ctx.storage` each plugin may use (the setting); no limit if not given. */
+	storageBudget?: () => number;
 }
 
 type Context = ReturnType<typeof createPluginContext>;
@@ -95,6 +98,8 @@ export class PluginHost {
 	readonly #runner: PluginRunner;
 	/** The recent `ctx.log` lines of each plugin, in this tab. */
 	readonly logBook: PluginLogBook;
+	/** What each plugin ran into of its budgets, in this tab. */
+	readonly budgets = new BudgetBook();
 
 	constructor(parts: PluginHostParts) {
 		this.#parts = parts;
@@ -132,6 +137,10 @@ export class PluginHost {
 				fetchTimeoutMs: limitMs,
 				importTimeoutMs: limitMs,
 				runner: this.#runner,
+				report: {
+					logsDropped: (count) => this.budgets.droppedLogs(row.id, count),
+					refused: (why) => this.budgets.refused(row.id, why)
+				},
 				// A plugin's first copy is kept as soon as it is fetched and checked, so a reload
 				// right after adding it starts offline too; once there is a copy, a newer one
 				// replaces it only after it has loaded.
@@ -148,6 +157,7 @@ export class PluginHost {
 			if (!mod || !current()) return superseded();
 			code = mod.plugin;
 			this.#running.set(row.id, code);
+			this.#watchHalt(row.id, code);
 			if (after) {
 				await Promise.race([waitAtMost(after, REGISTER_ORDER_GRACE_MS), overtaken]);
 				if (!current()) return superseded();
@@ -159,10 +169,11 @@ export class PluginHost {
 				commands,
 				tools,
 				// Storage refuses writes once this row (by its added_at) is gone, in any tab.
-				storage: (isOpen) => createPluginStorage(db, row.id, isOpen, row.added_at),
+				storage: (isOpen) => createPluginStorage(db, row.id, isOpen, row.added_at, this.#parts.storageBudget),
 				hasPlugin: (id) => this.isLoaded(id),
 				logger: this.#parts.logger,
-				onLog: (level, args) => this.logBook.append(row.id, level, args)
+				onLog: (level, args) => this.logBook.append(row.id, level, args),
+				onLogsDropped: (count) => this.budgets.droppedLogs(row.id, count)
 			});
 			this.#starting.set(row.id, context);
 			const started = code;
@@ -235,6 +246,16 @@ export class PluginHost {
 			id,
 			`Stopped: ${describeCall(call)} did not answer within ${seconds} s and the plugin's code no longer responded (an endless loop?), so it was ended. Reload starts it again.`
 		);
+	}
+
+	// The runner stopped the plugin on its own (a budget broken, a context gone quiet): unload it and say why.
+	#watchHalt(id: string, code: StartedPlugin): void {
+		void code.halted.then((reason) => {
+			// Reloaded, disabled or removed meanwhile: that code is already gone.
+			if (this.#running.get(id) !== code) return;
+			this.unload(id);
+			this.#parts.onStopped?.(id, reason);
+		});
 	}
 
 	#stopCode(id: string): void {

@@ -20,13 +20,23 @@ export interface StartedPlugin {
 	responsive(limitMs: number): Promise<boolean>;
 	/** Ends the plugin's code for good; idempotent. */
 	stop(): void;
+	/** Settles with the reason when the runner stopped the plugin on its own (it broke a budget, or stopped answering). */
+	readonly halted: Promise<string>;
 	/** True when the code runs in its own context, away from the page. */
 	readonly isolated: boolean;
 }
 
+/** What a runner tells the host of a plugin's budgets, for its Plugins row. */
+export interface PluginReport {
+	/** `ctx.log` lines its context dropped, over the log budget. */
+	logsDropped(count: number): void;
+	/** A message from its context that the page dropped. */
+	refused(why: string): void;
+}
+
 export interface PluginRunner {
 	/** Throws a load error; `signal` aborts a start that takes too long (and stops what began). */
-	start(source: string, url: string, signal: AbortSignal): Promise<StartedPlugin>;
+	start(source: string, url: string, signal: AbortSignal, report?: PluginReport): Promise<StartedPlugin>;
 }
 
 /** Runs plugins in the page itself: they share its privileges. For tests and benchmarks. */
@@ -40,6 +50,7 @@ export function inPageRunner(importer: ModuleImporter): PluginRunner {
 				setPlugins: () => {},
 				responsive: async () => true,
 				stop: () => {},
+				halted: new Promise<string>(() => {}),
 				isolated: false
 			};
 		}

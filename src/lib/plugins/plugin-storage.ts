@@ -1,6 +1,7 @@
 // The per-plugin key-value store handed to plugins as `ctx.storage`.
 import type { PalimpsestDb } from '../db/database';
-import { kvDelete, kvGet, kvKeys, kvSet } from '../db/plugin-verbs';
+import { kvDelete, kvGet, kvKeys, kvSet, StorageBudgetError } from '../db/plugin-verbs';
+import { checkStoredValue, entryBytes, storageFullMessage } from './plugin-budgets';
 import { checkStorageKey as checkKey, closedStorageError } from './storage-key';
 
 export interface PluginStorage {
@@ -12,14 +13,16 @@ export interface PluginStorage {
 
 /**
  * Every method rejects (never throws synchronously) once `isOpen` turns false; writes also
- * reject once the plugin was removed in any tab, even before this tab has unloaded it.
+ * reject once the plugin was removed in any tab, even before this tab has unloaded it, and
+ * once they would take it past `budget()` bytes in all (one value at most MAX_VALUE_BYTES).
  * `addedAt`: the `added_at` of the row the plugin was loaded from.
  */
 export function createPluginStorage(
 	db: PalimpsestDb,
 	pluginId: string,
 	isOpen: () => boolean = () => true,
-	addedAt?: number
+	addedAt?: number,
+	budget: () => number = () => Number.POSITIVE_INFINITY
 ): PluginStorage {
 	const owner = { pluginId, addedAt };
 	// A timer or a late async callback of an unloaded plugin must not recreate rows that
@@ -35,11 +38,19 @@ export function createPluginStorage(
 		},
 		set: async (key: string, value: unknown) => {
 			open();
-			await kvSet(db, owner, checkKey(key), structuredClone(value));
+			const checked = checkKey(key);
+			const copy = structuredClone(value);
+			const bytes = checkStoredValue(pluginId, checked, copy);
+			try {
+				await kvSet(db, owner, checked, copy, { bytes, budget: budget(), measure: entryBytes });
+			} catch (error) {
+				if (error instanceof StorageBudgetError) throw new RangeError(storageFullMessage(pluginId, error.needed, error.used, error.budget), { cause: error });
+				throw error;
+			}
 		},
 		delete: async (key: string) => {
 			open();
-			await kvDelete(db, owner, checkKey(key));
+			await kvDelete(db, owner, checkKey(key), entryBytes);
 		},
 		keys: async (prefix = '') => {
 			open();

@@ -2,6 +2,7 @@
 // so a malformed schema is the plugin's error and never a provider's 400 on every request.
 // Handlers run through the hook bus's choke point (timeout, 60 s skip, hook log); their
 // results reach the model as text.
+import { copyResult } from '../hooks/copy-result';
 import { describeToolResult } from '../hooks/describe-result';
 import { SUPPRESS_AFTER_TIMEOUT_MS, type PluginCaller, type PluginCallTarget } from '../hooks/run-hook';
 import type { ToolSchema } from '../providers/types';
@@ -60,7 +61,10 @@ export class ToolRegistry {
 		const copy = structuredClone(args);
 		const result = await this.#caller.callPlugin(tool.target, () => tool.handler(copy, { ...context }), {
 			summary: `session_id=${context.session_id}`,
-			read: (value) => (typeof value === 'string' ? value : String(JSON.stringify(value ?? null))),
+			read: (value) => {
+				const copy = copyResult(value);
+				return typeof copy === 'string' ? copy : String(JSON.stringify(copy ?? null));
+			},
 			describe: (text) => describeToolResult(text as string),
 			payload: { args, context }
 		});

@@ -17,7 +17,8 @@ export function readPluginModule(mod: Record<string, unknown>): PluginParts {
 	return { register: register as PluginParts['register'], manifest: readManifest(mod.manifest ?? fallback.manifest) };
 }
 
-function readManifest(value: unknown): PluginManifest | null {
+/** The manifest's known fields, as trimmed text of at most 300 characters; anything else is dropped. */
+export function readManifest(value: unknown): PluginManifest | null {
 	if (!value || typeof value !== 'object') return null;
 	const raw = value as Record<string, unknown>;
 	const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 300) : undefined);

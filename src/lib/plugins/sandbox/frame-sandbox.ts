@@ -1,8 +1,8 @@
 // Opens one plugin's isolated context in the page: a hidden iframe with `sandbox="allow-scripts"`
 // (no allow-same-origin, so its origin is opaque) whose worker runs the plugin runtime. The page
-// talks to the runtime over a MessagePort; removing the frame ends the worker and every task
-// the plugin started, however busy its code is. A start that never answers is bounded by the
-// loader's import timeout.
+// talks to it over a MessagePort the frame relays (frame-document.js); removing the frame ends
+// the worker and every task the plugin started, however busy its code is. A start that never
+// answers is bounded by the loader's import timeout.
 import runtimeSource from 'virtual:plugin-runtime-source';
 import { FRAME_DOCUMENT } from './frame-document.js';
 import type { SandboxChannel } from './isolated-runner';
@@ -20,8 +20,10 @@ export function openFrameSandbox(name = 'plugin'): SandboxChannel {
 	const failed = new Promise<never>((_, reject) => (fail = reject));
 	failed.catch(() => {});
 	const onMessage = (event: MessageEvent) => {
-		if (event.source !== frame.contentWindow || !event.data?.sandboxError) return;
-		fail(new Error(`The plugin's sandbox could not start: ${event.data.sandboxError}`));
+		if (event.source !== frame.contentWindow) return;
+		const data: unknown = event.data;
+		const error = typeof data === 'object' && data !== null ? (data as { sandboxError?: unknown }).sandboxError : undefined;
+		if (typeof error === 'string') fail(new Error(`The plugin's sandbox could not start: ${error.slice(0, 500)}`));
 	};
 	window.addEventListener('message', onMessage);
 	frame.addEventListener(
@@ -31,7 +33,7 @@ export function openFrameSandbox(name = 'plugin'): SandboxChannel {
 	);
 	document.body.append(frame);
 	return {
-		endpoint: channel.port1,
+		port: channel.port1,
 		failed,
 		terminate() {
 			window.removeEventListener('message', onMessage);

@@ -48,21 +48,16 @@ afterEach(async () => {
 	for (const t of hosts.splice(0)) await t.close();
 });
 
-/** Isolated plugins behind a port that records how many characters each message has. */
+/** Isolated plugins behind a port that records how many characters each message from the page has. */
 function countingRunner(posted: number[]) {
 	return isolatedRunner(() => {
 		const channel = openChannelSandbox(importFromDataUrl);
-		const port = channel.endpoint as MessagePort;
-		const endpoint = {
-			postMessage: (message: unknown, transfer: Transferable[] = []) => {
-				posted.push(JSON.stringify(message)?.length ?? 0);
-				port.postMessage(message, transfer);
-			},
-			addEventListener: port.addEventListener.bind(port),
-			removeEventListener: port.removeEventListener.bind(port),
-			start: port.start.bind(port)
+		const post = channel.port.postMessage.bind(channel.port);
+		channel.port.postMessage = (message: unknown, transfer?: Transferable[] | StructuredSerializeOptions) => {
+			posted.push(JSON.stringify(message)?.length ?? 0);
+			post(message, transfer as Transferable[]);
 		};
-		return { ...channel, endpoint };
+		return channel;
 	});
 }
 

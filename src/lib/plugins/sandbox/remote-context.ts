@@ -1,0 +1,169 @@
+// The `ctx` of an isolated plugin, with the same shape and the same immediate checks as the
+// in-page one, and the page's budgets applied before anything is sent: an honest plugin gets
+// its error at the line that caused it, and never trips the page's own checks.
+import { checkPlainData } from '../../hooks/plain-data';
+import { assertHookName, HOOK_KINDS, type HookName } from '../../hooks/hook-map';
+import { formatLogArgs } from '../format-log-args';
+import { LOG_BURST, LOG_LINES_PER_SECOND, MAX_REGISTRATIONS, MAX_VALUE_BYTES, RateBudget, tooManyRegistrationsMessage } from '../plugin-budgets';
+import type { PluginManifest } from '../plugin-context';
+import type { LogLevel } from '../plugin-log-book';
+import { checkStorageKey } from '../storage-key';
+import type { CommandMeta, ContextNotice, ContextQuestion, RegistrationRecord, StorageOp } from './wire-protocol';
+
+export interface Handler {
+	fn: (...args: unknown[]) => unknown;
+	/** An observer's return is never sent back, only its type. */
+	observer: boolean;
+	/** A hook callback gets its payload frozen, as in the page (commands and tools get plain copies). */
+	hook: boolean;
+}
+
+/** The page, as the context reaches it. */
+export interface PageLink {
+	ask(message: ContextQuestion): Promise<unknown>;
+	tell(message: ContextNotice): void;
+}
+
+interface RemoteContextParts {
+	pluginId: string;
+	manifest: PluginManifest | null;
+	page: PageLink;
+	handlers: Map<number, Handler>;
+	has: (id: string) => boolean;
+}
+
+/** Log arguments past this size go as one line of text. */
+const MAX_LOG_BYTES = 64 * 1024;
+
+// Taken when this module loads, before any plugin code: a plugin that replaces the global
+// does not change what its values are checked with.
+const clone = structuredClone;
+
+/**
+ * Registrations made while register(ctx) runs are kept and handed over when it returns (the
+ * page applies them in order and fails the load on a refusal, as a throw in register would);
+ * later ones go to the page at once, and a refusal is logged for the plugin's author.
+ */
+export function createRemoteContext({ pluginId, manifest, page, handlers, has }: RemoteContextParts) {
+	let next = 1;
+	let starting: RegistrationRecord[] | null = [];
+	const budget = new RateBudget(LOG_LINES_PER_SECOND, LOG_BURST);
+	let dropped = 0;
+
+	function log(level: LogLevel, args: unknown[]): void {
+		if (!budget.take()) {
+			dropped++;
+			return;
+		}
+		let values = args.map(loggable);
+		if (!checkPlainData(values, { maxBytes: MAX_LOG_BYTES }).ok) values = [formatLogArgs(values)];
+		page.tell({ t: 'log', level, args: values, dropped });
+		dropped = 0;
+	}
+
+	function add(record: RegistrationRecord, handler: Handler): () => void {
+		if (handlers.size >= MAX_REGISTRATIONS) throw new RangeError(tooManyRegistrationsMessage(pluginId));
+		handlers.set(record.handle, handler);
+		if (starting) starting.push(record);
+		else page.ask({ t: 'register', record }).catch((error: unknown) => log('error', [`could not register ${record.kind} ${String(record.name)}:`, error]));
+		let done = false;
+		return () => {
+			if (done) return;
+			done = true;
+			handlers.delete(record.handle);
+			if (starting) starting = starting.filter((r) => r !== record);
+			else page.tell({ t: 'unregister', handle: record.handle });
+		};
+	}
+
+	function storage(op: StorageOp, key: unknown, ...value: unknown[]): Promise<unknown> {
+		// Checked here, so the plugin's own stack trace shows where it passed a bad key or value.
+		try {
+			if (op !== 'keys') checkStorageKey(key);
+			if (!value.length) return page.ask({ t: 'storage', op, key });
+			const copy = clone(value[0]);
+			const check = checkPlainData(copy, { maxBytes: MAX_VALUE_BYTES });
+			if (!check.ok) throw new RangeError(`Plugin "${pluginId}" cannot store this value: ${check.reason}.`);
+			return page.ask({ t: 'storage', op, key, value: copy });
+		} catch (error) {
+			return Promise.reject(error);
+		}
+	}
+
+	const ctx = Object.freeze({
+		plugin_id: pluginId,
+		manifest: manifest ? Object.freeze({ ...manifest }) : null,
+		register_hook(name: string, callback: unknown) {
+			assertHookName(name);
+			if (typeof callback !== 'function') {
+				throw new TypeError(`Hook "${name}" from plugin "${pluginId}" needs a function, got ${typeof callback}.`);
+			}
+			const hook: HookName = name;
+			return add({ kind: 'hook', handle: next++, name: hook }, { fn: callback as Handler['fn'], observer: HOOK_KINDS[hook] === 'observer', hook: true });
+		},
+		register_command(name: string, handler: unknown, meta: CommandMeta = {}) {
+			if (typeof handler !== 'function') throw new TypeError(`Command "/${String(name)}" needs a handler function.`);
+			const { description, args_hint } = meta ?? {};
+			const clean: CommandMeta = {};
+			if (description !== undefined) clean.description = String(description);
+			if (args_hint !== undefined) clean.args_hint = String(args_hint);
+			return add({ kind: 'command', handle: next++, name: String(name), meta: clean }, { fn: handler as Handler['fn'], observer: false, hook: false });
+		},
+		register_tool(tool: { name: string; description?: string; parameters?: Record<string, unknown>; handler: unknown }) {
+			const { name, description, parameters, handler } = (tool ?? {}) as Partial<typeof tool>;
+			if (typeof handler !== 'function') {
+				throw new TypeError(`Plugin "${pluginId}" cannot register tool ${JSON.stringify(String(name))}: it needs a handler function.`);
+			}
+			let schema: unknown;
+			try {
+				schema = clone(parameters);
+			} catch {
+				throw new TypeError(`Plugin "${pluginId}" cannot register tool ${JSON.stringify(String(name))}: parameters must be plain JSON data (no functions or class instances).`);
+			}
+			const record: RegistrationRecord = { kind: 'tool', handle: next++, name: plainName(name), description: plainName(description), parameters: schema };
+			return add(record, { fn: handler as Handler['fn'], observer: false, hook: false });
+		},
+		storage: Object.freeze({
+			get: (key: string) => storage('get', key),
+			set: (key: string, value: unknown) => storage('set', key, value),
+			delete: (key: string) => storage('delete', key),
+			keys: (prefix?: string) => storage('keys', prefix)
+		}),
+		log: Object.freeze({
+			info: (...args: unknown[]) => log('info', args),
+			warn: (...args: unknown[]) => log('warn', args),
+			error: (...args: unknown[]) => log('error', args)
+		}),
+		has_plugin: (id: string) => has(String(id))
+	});
+
+	return {
+		ctx,
+		log,
+		/** Ends the start-up phase: what was registered so far, for the page to apply. */
+		started(): RegistrationRecord[] {
+			const records = starting ?? [];
+			starting = null;
+			return records;
+		}
+	};
+}
+
+/** A name or description as given, when it can be copied; the page's checks word the refusal. */
+function plainName(value: unknown): unknown {
+	return typeof value === 'function' || typeof value === 'symbol' ? String(value) : value;
+}
+
+/** ctx.log takes anything; what cannot be copied is logged as text. */
+function loggable(value: unknown): unknown {
+	if (typeof value === 'function') return `[function ${value.name || 'anonymous'}]`;
+	try {
+		return clone(value);
+	} catch {
+		try {
+			return String(value);
+		} catch {
+			return '[unprintable value]';
+		}
+	}
+}
