@@ -75,6 +75,8 @@ export class RateBudget {
 	}
 }
 
+const NOTIFY_EVERY_MS = 250;
+
 /** What a plugin ran into in this tab, for its Plugins row. */
 export interface BudgetUsage {
 	/** `ctx.log` lines dropped for going over LOG_LINES_PER_SECOND. */
@@ -89,6 +91,9 @@ export interface BudgetUsage {
 export class BudgetBook {
 	#usage = new Map<string, BudgetUsage>();
 	#listeners = new Set<(pluginId: string) => void>();
+	/** Plugins changed since listeners were last told: a flood of drops tells them a few times a second, not per line. */
+	#changed = new Set<string>();
+	#timer: ReturnType<typeof setTimeout> | undefined;
 
 	usage(pluginId: string): BudgetUsage {
 		return { ...(this.#usage.get(pluginId) ?? { logDropped: 0, refused: 0 }) };
@@ -127,6 +132,12 @@ export class BudgetBook {
 		const usage = this.#usage.get(pluginId) ?? { logDropped: 0, refused: 0 };
 		apply(usage);
 		this.#usage.set(pluginId, usage);
-		for (const listener of this.#listeners) listener(pluginId);
+		this.#changed.add(pluginId);
+		this.#timer ??= setTimeout(() => {
+			this.#timer = undefined;
+			const changed = [...this.#changed];
+			this.#changed.clear();
+			for (const id of changed) for (const listener of this.#listeners) listener(id);
+		}, NOTIFY_EVERY_MS);
 	}
 }

@@ -29,6 +29,9 @@ export interface Watchdog {
 
 export const WATCHDOG: Watchdog = { pingEveryMs: 2_000, stuckAfterMs: 6_000 };
 
+/** The most dropped log lines one message may report (a count from the plugin's side, so bounded). */
+const MAX_REPORTED_DROPS = 1_000_000;
+
 const STOPPED = 'The plugin was stopped (disabled, reloaded or removed) before it answered.';
 
 export function isolatedRunner(open: () => SandboxChannel, watchdog: Watchdog = WATCHDOG): PluginRunner {
@@ -113,8 +116,9 @@ function serveRequest(request: ContextRequest, ctx: PluginContext, proxies: Prox
 		case 'unregister':
 			return proxies.remove(request.handle);
 		case 'log':
-			if (request.dropped > 0) report?.logsDropped(request.dropped);
-			return ctx.log[request.level](...request.args);
+			if (request.dropped > 0) report?.logsDropped(Math.min(request.dropped, MAX_REPORTED_DROPS));
+			// No arguments: only the count of lines the context dropped.
+			return request.args.length ? ctx.log[request.level](...request.args) : undefined;
 		case 'storage': {
 			const key = request.key as string;
 			if (request.op === 'get') return ctx.storage.get(key);

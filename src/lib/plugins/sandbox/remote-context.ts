@@ -49,12 +49,25 @@ export function createRemoteContext({ pluginId, manifest, page, handlers, has }:
 	let starting: RegistrationRecord[] | null = [];
 	const budget = new RateBudget(LOG_LINES_PER_SECOND, LOG_BURST);
 	let dropped = 0;
+	let flush: ReturnType<typeof setTimeout> | undefined;
+
+	// Lines dropped with no line after them are still counted on the plugin's row, a second later.
+	function countDropped(): void {
+		clearTimeout(flush);
+		flush = undefined;
+		if (!dropped) return;
+		page.tell({ t: 'log', level: 'info', args: [], dropped });
+		dropped = 0;
+	}
 
 	function log(level: LogLevel, args: unknown[]): void {
 		if (!budget.take()) {
 			dropped++;
+			flush ??= setTimeout(countDropped, 1000);
 			return;
 		}
+		clearTimeout(flush);
+		flush = undefined;
 		let values = args.map(loggable);
 		if (!checkPlainData(values, { maxBytes: MAX_LOG_BYTES }).ok) values = [formatLogArgs(values)];
 		page.tell({ t: 'log', level, args: values, dropped });

@@ -1,0 +1,177 @@
+// What one plugin may use of the page, through the app's plugin host: log lines a second,
+// storage bytes, registrations, the size of a returned value; and what becomes of a plugin
+// whose context posts hostile messages, floods the page or stops answering: its own row says
+// why, the page's objects are unchanged, and every other plugin keeps working.
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CommandInvocation } from '../../commands/command-registry';
+import { getPlugin, kvGet } from '../../db/plugin-verbs';
+import { importFromDataUrl } from '../import-plugin-module';
+import { LOG_BURST, MAX_REGISTRATIONS } from '../plugin-budgets';
+import { PluginHost } from '../plugin-host';
+import { makeHost, RUNNER_KINDS, testRunner } from '../test-host';
+import { openChannelSandbox } from './channel-sandbox';
+import { isolatedRunner, type Watchdog } from './isolated-runner';
+
+const invocation: CommandInvocation = { session_id: 's-1', session_key: 'web:default:s-1', platform: 'web', source: null };
+
+let t: ReturnType<typeof makeHost>;
+beforeEach(() => {
+	t = makeHost(2_000);
+});
+afterEach(async () => {
+	await t.close();
+	delete (Object.prototype as Record<string, unknown>).polluted;
+});
+
+/** A host whose isolated plugins run behind a real port; `contexts` collects each context's end, for posting on as the plugin could. */
+function hostileHost(watchdog: Watchdog = { pingEveryMs: 60_000, stuckAfterMs: 600_000 }, storageBudget?: number) {
+	const contexts: MessagePort[] = [];
+	const stopped: Array<[string, string]> = [];
+	const host = new PluginHost({
+		db: t.db, hooks: t.hooks, commands: t.commands, tools: t.tools, timeoutMs: () => 2_000, fetchImpl: t.fetchImpl,
+		runner: isolatedRunner(() => openChannelSandbox(importFromDataUrl, (port) => contexts.push(port)), watchdog),
+		onStopped: (id, reason) => stopped.push([id, reason]),
+		storageBudget: storageBudget === undefined ? undefined : () => storageBudget,
+		logger: { info: () => {}, warn: () => {}, error: () => {} }
+	});
+	return { host, contexts, stopped };
+}
+
+async function load(host: PluginHost, url: string, body: string) {
+	t.served[url] = { body };
+	const outcome = await host.load(await t.row(url));
+	if (!outcome.ok) throw new Error(outcome.error);
+	return outcome.plugin;
+}
+
+const ECHO = `export function register(ctx) {
+	ctx.register_command('echo', (args) => 'echo ' + args);
+	ctx.register_command('save', async (args) => { await ctx.storage.set('note', args); return 'saved'; });
+}`;
+
+describe('a hostile plugin context', () => {
+	it('changes nothing in the page by raw messages on its own port, and its commands keep working', async () => {
+		const { host, contexts } = hostileHost();
+		await load(host, 'https://x.test/echo.js', ECHO);
+		const context = contexts[0];
+		const { port1: smuggled } = new MessageChannel();
+		context.postMessage({ id: 'a', type: 'SET', path: ['__proto__', 'polluted'], value: { type: 'RAW', value: 'yes' } });
+		context.postMessage({ id: 'b', type: 'APPLY', path: ['__proto__', '__defineSetter__'], argumentList: [{ type: 'RAW', value: 'authorization' }, { type: 'HANDLER', name: 'proxy', value: smuggled }] }, [smuggled]);
+		// Its own storage is all it can write, whatever plugin id it names.
+		context.postMessage({ t: 'storage', id: 900, op: 'set', key: 'forged', value: 'mine', plugin_id: 'other', pluginId: 'other' });
+		context.postMessage({ t: 'storage', id: 901, op: 'set', key: 'proto', value: JSON.parse('{"__proto__": {"polluted": "yes"}}') });
+		await vi.waitFor(async () => expect(await kvGet(t.db, 'echo', 'forged')).toBe('mine'));
+		expect(await kvGet(t.db, 'other', 'forged')).toBeUndefined();
+		expect(await kvGet(t.db, 'echo', 'proto')).toBeUndefined();
+		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+		expect(Object.prototype.__lookupSetter__('authorization')).toBeUndefined();
+		expect(host.budgets.usage('echo').refused).toBe(3);
+		expect((await t.commands.execute('/echo still here', invocation)).output).toBe('echo still here');
+	});
+
+	it('is stopped when it floods the page, and its row says why; another plugin goes on', async () => {
+		const { host, contexts, stopped } = hostileHost();
+		await load(host, 'https://x.test/echo.js', ECHO);
+		await load(host, 'https://x.test/flood.js', 'export function register(ctx) { ctx.register_command("flood", () => "x"); }');
+		for (let i = 0; i < 2_100; i++) contexts[1].postMessage({ t: 'log', level: 'info', args: ['spam'], dropped: 0 });
+		await vi.waitFor(() => expect(stopped).toEqual([['flood', expect.stringContaining('it sent the page more than 2,000 messages in one second')]]));
+		expect(host.isLoaded('flood')).toBe(false);
+		expect(t.commands.list().map((c) => c.name)).not.toContain('flood');
+		expect((await t.commands.execute('/echo ok', invocation)).output).toBe('echo ok');
+		// Past the log budget, lines were dropped and counted, not kept.
+		expect(host.logBook.lines('flood').length).toBeLessThanOrEqual(LOG_BURST);
+	});
+
+	it('is stopped when it sends a message over the size limit', async () => {
+		const { host, contexts, stopped } = hostileHost();
+		await load(host, 'https://x.test/big.js', ECHO);
+		contexts[0].postMessage({ t: 'storage', id: 5, op: 'set', key: 'k', value: 'x'.repeat(3_000_000) });
+		await vi.waitFor(() => expect(stopped).toEqual([['big', expect.stringContaining('a message over 1.1 MB')]]));
+		expect(await kvGet(t.db, 'big', 'k')).toBeUndefined();
+	});
+
+	it('is stopped when it stops answering the watchdog outside any call', async () => {
+		const { host, contexts, stopped } = hostileHost({ pingEveryMs: 10, stuckAfterMs: 50 });
+		await load(host, 'https://x.test/quiet.js', ECHO);
+		// A context that no longer reads its port: as a loop in a timer, or a crash, leaves it.
+		contexts[0].onmessage = null;
+		await vi.waitFor(() => expect(stopped).toEqual([['quiet', expect.stringContaining('its code stopped answering for 0.05 s outside any call')]]));
+		expect(host.isLoaded('quiet')).toBe(false);
+	});
+
+	it('is left alone by the watchdog while it answers', async () => {
+		const { host, stopped } = hostileHost({ pingEveryMs: 10, stuckAfterMs: 30 });
+		await load(host, 'https://x.test/calm.js', ECHO);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(stopped).toEqual([]);
+		expect(host.isLoaded('calm')).toBe(true);
+		host.unload('calm');
+	});
+});
+
+describe.each(RUNNER_KINDS)('budgets of a plugin (%s)', (kind) => {
+	beforeEach(async () => {
+		await t.close();
+		t = makeHost(2_000, {}, undefined, kind);
+	});
+
+	it('keeps a burst of log lines and drops and counts the rest', async () => {
+		await load(t.host, 'https://x.test/chatty.js', `export function register(ctx) {
+			ctx.register_command('chat', () => { for (let i = 0; i < 1000; i++) ctx.log.info('line ' + i); return 'done'; });
+		}`);
+		expect((await t.commands.execute('/chat', invocation)).output).toBe('done');
+		await vi.waitFor(() => expect(t.host.budgets.usage('chatty').logDropped).toBe(1000 - LOG_BURST), { timeout: 3000 });
+		// The log book keeps its own newest 200 of what was allowed through.
+		expect(t.host.logBook.lines('chatty').at(-1)?.text).toBe(`line ${LOG_BURST - 1}`);
+	});
+
+	it(`refuses more than ${MAX_REGISTRATIONS} registrations`, async () => {
+		t.served['https://x.test/many.js'] = { body: `export function register(ctx) { for (let i = 0; i < ${MAX_REGISTRATIONS + 1}; i++) ctx.register_command('c' + i, () => i); }` };
+		const outcome = await t.host.load(await t.row('https://x.test/many.js'));
+		expect(outcome.ok).toBe(false);
+		expect(!outcome.ok && outcome.error).toMatch(/already has 100 hooks, commands and tools registered/);
+		expect(t.commands.list().filter((c) => c.name.startsWith('c'))).toEqual([]);
+	});
+
+	it('refuses a returned value over 1 MB', async () => {
+		await load(t.host, 'https://x.test/huge.js', `export function register(ctx) {
+			ctx.register_command('huge', () => 'x'.repeat(600_000));
+			ctx.register_command('fine', () => 'x'.repeat(1_000));
+		}`);
+		await expect(t.commands.execute('/huge', invocation)).rejects.toThrow(/over 1 MB/);
+		expect((await t.commands.execute('/fine', invocation)).output).toHaveLength(1_000);
+	});
+});
+
+describe.each(RUNNER_KINDS)('storage budget (%s)', (kind) => {
+	it('refuses a write past the budget with a message that says so, and counts what the plugin holds', async () => {
+		await t.close();
+		t = makeHost(2_000, {}, undefined, kind);
+		const host = new PluginHost({
+			db: t.db, hooks: t.hooks, commands: t.commands, tools: t.tools, timeoutMs: () => 2_000, fetchImpl: t.fetchImpl,
+			runner: testRunner(kind), storageBudget: () => 100_000
+		});
+		await load(host, 'https://x.test/filler.js', `export function register(ctx) {
+			ctx.register_command('fill', async (n) => {
+				try { await ctx.storage.set('k' + n, 'x'.repeat(20_000)); return 'stored'; }
+				catch (error) { return error.name + ': ' + error.message; }
+			});
+			ctx.register_command('drop', async (n) => { await ctx.storage.delete('k' + n); return 'dropped'; });
+			ctx.register_command('one', async () => {
+				try { await ctx.storage.set('one', 'x'.repeat(600_000)); return 'stored'; }
+				catch (error) { return error.name + ': ' + error.message; }
+			});
+		}`);
+		const outputs: string[] = [];
+		for (let n = 0; n < 3; n++) outputs.push(String((await t.commands.execute(`/fill ${n}`, invocation)).output));
+		expect(outputs).toEqual(['stored', 'stored', expect.stringMatching(/^RangeError: Plugin "filler" storage is full: this write needs 39 KB more, and it uses 78 KB of its 98 KB/)]);
+		expect((await getPlugin(t.db, 'filler'))?.storage_bytes).toBe(2 * (2 * 2 + 16 + 40_000));
+		// Overwriting with the same size is allowed; deleting frees the space.
+		expect((await t.commands.execute('/fill 1', invocation)).output).toBe('stored');
+		expect((await t.commands.execute('/drop 0', invocation)).output).toBe('dropped');
+		expect((await t.commands.execute('/fill 2', invocation)).output).toBe('stored');
+		expect((await t.commands.execute('/one', invocation)).output).toMatch(/cannot store this value: it is over 1 MB|storage is full/);
+		await host.unload('filler');
+	});
+});
