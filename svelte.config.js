@@ -19,17 +19,22 @@ export const CSP_DIRECTIVES = {
 	// Plugins run in sandboxed frames (an opaque origin), which inherit this policy: the
 	// frame's one inline script by its hash; the plugin runtime and the plugin's checked
 	// source from blob: URLs made there; what a plugin imports itself from an https URL or
-	// this machine, the same places a plugin may be loaded from (docs/plugins.md). No
-	// 'unsafe-inline', no 'unsafe-eval'.
-	'script-src': ['self', FRAME_SCRIPT_HASH, 'blob:', 'https:', 'http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
+	// this machine (docs/plugins.md). No 'unsafe-inline', no 'unsafe-eval'. The IPv6 loopback
+	// [::1] cannot be named: a host-source has no syntax for an IP literal in brackets, and
+	// Chromium drops such a source with a console error. A plugin is still loaded from
+	// http://[::1] (its code is fetched, then run from a blob: URL); only its own imports from
+	// there are refused.
+	'script-src': ['self', FRAME_SCRIPT_HASH, 'blob:', 'https:', 'http://localhost:*', 'http://127.0.0.1:*'],
 	// The token counter's module worker and the service worker are files of this site; each
 	// plugin's worker is made from a blob: URL in its frame.
 	'worker-src': ['self', 'blob:'],
 	// Providers are whatever endpoint the user configures: a cloud API, a server on the
-	// local network, localhost, any port. Their origins are not known when the app is built,
-	// so any http(s) origin may be called; what keeps API keys safe is that no injected
-	// script can run to call them.
-	'connect-src': ['*'],
+	// local network, localhost (IPv6 loopback included), any port; plugins are fetched from
+	// https URLs, this machine or this site, and may fetch any http(s) URL themselves. Those
+	// origins are not known when the app is built, so any http(s) origin may be called (no
+	// WebSocket, data: or blob:); what keeps API keys safe is that no injected script can run
+	// to call them.
+	'connect-src': ['self', 'https:', 'http:'],
 	// Remote images in answers load only when clicked; data: and blob: for the app's own.
 	'img-src': ['self', 'data:', 'blob:', 'https:', 'http:'],
 	// Svelte writes style attributes; styles cannot run code.

@@ -102,3 +102,21 @@ test('everything the app does runs under the policy: chat, the token counter, pl
 		await origins.close();
 	}
 });
+
+test('the browser accepts the whole policy: no console error on load, nor in a plugin frame that inherits it', async ({ page }) => {
+	const origins = await startPluginOrigins();
+	try {
+		const errors: string[] = [];
+		page.on('console', (message) => {
+			if (message.type() === 'error') errors.push(`${message.location().url}: ${message.text()}`);
+		});
+		await openApp(page);
+		const row = await addPlugin(page, `${origins.cors}/whoami.js`, 'whoami');
+		await expect(rowStatus(row, 'Loaded')).toBeVisible();
+		// The plugin's frame parsed the policy too.
+		expect(page.frames().filter((frame) => frame.url() === 'about:srcdoc')).toHaveLength(1);
+		expect(errors).toEqual([]);
+	} finally {
+		await origins.close();
+	}
+});

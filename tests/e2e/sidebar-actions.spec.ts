@@ -1,5 +1,6 @@
-// Acting on sessions from the sidebar: exporting a selection, and making room when storage is
-// full (the alert's Delete sessions lists the sessions that store the most, to tick and delete).
+// Acting on sessions from the sidebar: exporting a selection, making room when storage is full
+// (the alert's Delete sessions lists the sessions that store the most, to tick and delete), and
+// a row's own actions, which leave no error in the page when the row goes away.
 import { expect, test, type Page } from '@playwright/test';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -111,4 +112,53 @@ test('when storage is full, Delete sessions lists the largest first; deleting th
 	expect(messages.some((m) => String(m.content).includes('a long pasted log line'))).toBe(false);
 	await dialog.getByRole('button', { name: 'Close' }).click();
 	await expect(dialog).toBeHidden();
+});
+
+/** Uncaught errors and console errors of the page from now on. */
+function recordErrors(page: Page): string[] {
+	const errors: string[] = [];
+	page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}\n${error.stack}`));
+	page.on('console', (message) => {
+		if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+	});
+	return errors;
+}
+
+test("a row's own Archive and Delete finish without an error in the page", async ({ page }) => {
+	await openApp(page, '/?safe=1');
+	await say(page, 'echo: archive me', false);
+	await say(page, 'echo: delete me');
+	await say(page, 'echo: stays');
+	const errors = recordErrors(page);
+
+	await row(page, 'echo: archive me').getByRole('button', { name: 'Archive' }).click();
+	await expect(sessionLinks(page)).toHaveText(['echo: stays', 'echo: delete me']);
+	await row(page, 'echo: delete me').getByRole('button', { name: 'Delete' }).click();
+	await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
+	await expect(sessionLinks(page)).toHaveText(['echo: stays']);
+	// The open session, deleted from its own row.
+	await row(page, 'echo: stays').getByRole('button', { name: 'Delete' }).click();
+	await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
+	await expect(sessionLinks(page)).toHaveCount(0);
+	await expect(page).toHaveURL(/\/$/);
+
+	expect(errors).toEqual([]);
+});
+
+test('a session deleted in another tab while its title is being edited here leaves no error', async ({ context, page }) => {
+	await openApp(page, '/?safe=1');
+	await say(page, 'echo: being renamed', false);
+	await say(page, 'echo: open here');
+	const other = await context.newPage();
+	await openApp(other, '/?safe=1');
+	const errors = recordErrors(page);
+
+	await row(page, 'echo: being renamed').getByRole('button', { name: 'Rename' }).click();
+	await expect(sidebar(page).getByRole('textbox', { name: 'Session title' })).toBeFocused();
+	await row(other, 'echo: being renamed').getByRole('button', { name: 'Delete' }).click();
+	await other.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
+	await expect(sidebar(page).getByRole('textbox', { name: 'Session title' })).toHaveCount(0);
+	await expect(sessionLinks(page)).toHaveText(['echo: open here']);
+
+	expect(errors).toEqual([]);
 });

@@ -14,6 +14,37 @@ export interface OperationWrite {
 	at: number;
 }
 
+/**
+ * What an operation was planned on, checked again inside its transaction. Another tab may have
+ * changed the sessions between the plan and the commit (a compaction that rotated a session
+ * into a new child, a message, a rename): the commit then changes nothing and throws
+ * StalePlanError, and the caller plans again or gives up.
+ */
+export interface PlanCheck {
+	/**
+	 * Every session the plan read. A child of a taken session that is not among them was made
+	 * since: the plan did not decide whether it goes too.
+	 */
+	planned?: ReadonlySet<string>;
+	/** The taken rows as the plan read them: any change since means they may no longer qualify. */
+	unchanged?: readonly SessionRow[];
+}
+
+export class StalePlanError extends Error {
+	constructor(message = 'The sessions changed while this was being done; nothing was changed. Try again.') {
+		super(message);
+		this.name = 'StalePlanError';
+	}
+}
+
+function checkPlan(check: PlanCheck, rows: readonly SessionRow[], children: readonly SessionRow[]): void {
+	if (check.planned && children.some((child) => !check.planned!.has(child.id))) throw new StalePlanError();
+	if (check.unchanged) {
+		const now = new Map(rows.map((row) => [row.id, JSON.stringify(row)]));
+		if (check.unchanged.some((row) => now.get(row.id) !== JSON.stringify(row))) throw new StalePlanError();
+	}
+}
+
 export interface CommittedOperation {
 	receipt: ReceiptRow;
 	/** True when the receipt was already there: nothing was written this time. */
@@ -69,10 +100,10 @@ function deleteMessageRanges(db: PalimpsestDb, sessionIds: readonly string[]): P
  */
 export async function commitDeletion(
 	db: PalimpsestDb,
-	write: OperationWrite & { remove: readonly string[]; leftovers?: readonly string[] }
+	write: OperationWrite & { remove: readonly string[]; leftovers?: readonly string[]; check?: PlanCheck }
 ): Promise<CommittedOperation> {
 	const strict = strictTwin(db);
-	const { remove, leftovers = [], ...fields } = write;
+	const { remove, leftovers = [], check = {}, ...fields } = write;
 	return strict.transaction('rw', strict.sessions, strict.messages, strict.receipts, async () => {
 		const stored = await strict.receipts.get(fields.op_id);
 		if (stored) return { receipt: stored, replayed: true };
@@ -89,6 +120,8 @@ export async function commitDeletion(
 		const present = rows.map((row) => row.id);
 		const gone = new Set(present);
 		const children = present.length ? await strict.sessions.where('parent_session_id').anyOf(present).toArray() : [];
+		// Thrown inside the transaction, so the deletes issued above are rolled back.
+		checkPlan(check, rows, children);
 		const detached = children.filter((row) => !gone.has(row.id)).map((row) => row.id);
 		await strict.sessions.bulkUpdate(detached.map((key) => ({ key, changes: { parent_session_id: null, parent_kind: null } })));
 		const receipt: ReceiptRow = { ...fields, session_ids: [...present, ...cleared], detached_ids: detached };
@@ -156,17 +189,18 @@ async function sessionsWhere(db: PalimpsestDb, ids: readonly string[], test: (ro
  */
 export async function commitArchive(
 	db: PalimpsestDb,
-	write: OperationWrite & { ids: readonly string[] }
+	write: OperationWrite & { ids: readonly string[]; check?: PlanCheck }
 ): Promise<CommittedOperation> {
 	const strict = strictTwin(db);
+	const { ids, check = {}, ...fields } = write;
 	return strict.transaction('rw', strict.sessions, strict.receipts, async () => {
-		const stored = await strict.receipts.get(write.op_id);
+		const stored = await strict.receipts.get(fields.op_id);
 		if (stored) return { receipt: stored, replayed: true };
-		const changed = (await strict.sessions.bulkGet([...write.ids]))
-			.filter((row) => row !== undefined && row.archived === 0)
-			.map((row) => row!.id);
+		const [rows, children] = await Promise.all([getSessions(strict, ids), listChildSessions(strict, ids)]);
+		checkPlan(check, rows, children);
+		const changed = rows.filter((row) => row.archived === 0).map((row) => row.id);
 		await strict.sessions.bulkUpdate(changed.map((key) => ({ key, changes: { archived: 1 as const } })));
-		const receipt: ReceiptRow = { ...write, session_ids: changed, detached_ids: [] };
+		const receipt: ReceiptRow = { ...fields, session_ids: changed, detached_ids: [] };
 		await strict.receipts.add(receipt);
 		return { receipt, replayed: false };
 	});

@@ -2,6 +2,7 @@
 // transaction, checkpoints are short single-row writes.
 import { Dexie, type PalimpsestDb } from './database';
 import type { MessageRow } from './schema';
+import { findThreadHead } from './session-verbs';
 
 export type NewMessage = Omit<MessageRow, 'session_id' | 'seq' | 'active' | 'compacted_by'> &
 	Partial<Pick<MessageRow, 'active' | 'compacted_by'>>;
@@ -25,28 +26,47 @@ export async function appendMessages(
 	messages: NewMessage[],
 	now = Date.now()
 ): Promise<MessageRow[]> {
+	return db.transaction('rw', db.sessions, db.messages, () => appendInTransaction(db, sessionId, messages, now));
+}
+
+/**
+ * Appends to the session where the conversation of `sessionId` goes on now (see
+ * findThreadHead), found in the same transaction, so a rotation committing meanwhile cannot
+ * leave the rows in the session it ended. Returns that session's id and the stored rows.
+ */
+export async function appendToThread(
+	db: PalimpsestDb,
+	sessionId: string,
+	messages: NewMessage[],
+	now = Date.now()
+): Promise<{ sessionId: string; rows: MessageRow[] }> {
 	return db.transaction('rw', db.sessions, db.messages, async () => {
-		const session = await db.sessions.get(sessionId);
-		if (!session) throw new Error(`Session ${sessionId} no longer exists.`);
-		const rows: MessageRow[] = messages.map((message, index) => ({
-			active: 1,
-			compacted_by: null,
-			...message,
-			session_id: sessionId,
-			seq: session.next_seq + index
-		}));
-		await db.messages.bulkAdd(rows);
-		const firstUser = rows.find((row) => row.role === 'user' && row.kind === 'message');
-		// Commands run before the first message (e.g. /help) do not use up the auto title.
-		const retitle = session.title_source === 'auto' && firstUser;
-		await db.sessions.update(sessionId, {
-			next_seq: session.next_seq + rows.length,
-			message_count: session.message_count + rows.length,
-			last_activity_at: now,
-			...(retitle ? { title: titleFromMessage(firstUser.content), title_source: 'message' as const } : {})
-		});
-		return rows;
+		const head = await findThreadHead(db, sessionId);
+		return { sessionId: head, rows: await appendInTransaction(db, head, messages, now) };
 	});
+}
+
+async function appendInTransaction(db: PalimpsestDb, sessionId: string, messages: NewMessage[], now: number): Promise<MessageRow[]> {
+	const session = await db.sessions.get(sessionId);
+	if (!session) throw new Error(`Session ${sessionId} no longer exists.`);
+	const rows: MessageRow[] = messages.map((message, index) => ({
+		active: 1,
+		compacted_by: null,
+		...message,
+		session_id: sessionId,
+		seq: session.next_seq + index
+	}));
+	await db.messages.bulkAdd(rows);
+	const firstUser = rows.find((row) => row.role === 'user' && row.kind === 'message');
+	// Commands run before the first message (e.g. /help) do not use up the auto title.
+	const retitle = session.title_source === 'auto' && firstUser;
+	await db.sessions.update(sessionId, {
+		next_seq: session.next_seq + rows.length,
+		message_count: session.message_count + rows.length,
+		last_activity_at: now,
+		...(retitle ? { title: titleFromMessage(firstUser.content), title_source: 'message' as const } : {})
+	});
+	return rows;
 }
 
 /** Writes part of one message row; false when the row is gone (e.g. the session was deleted). */

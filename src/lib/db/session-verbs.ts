@@ -41,3 +41,23 @@ export async function renameSession(db: PalimpsestDb, id: string, title: string)
 export async function setPinned(db: PalimpsestDb, id: string, pinned: boolean): Promise<void> {
 	await updateSession(db, id, { pinned: pinned ? 1 : 0 });
 }
+
+/**
+ * The session where the conversation of `id` goes on now: `id` itself, or, after compactions
+ * that rotated it, its latest compression child. Inside a transaction, the answer holds for it.
+ */
+export async function findThreadHead(db: PalimpsestDb, id: string): Promise<string> {
+	const seen = new Set<string>();
+	for (let head = id; ; ) {
+		seen.add(head);
+		const session = await db.sessions.get(head);
+		if (session?.end_reason !== 'compression') return head;
+		const child = await db.sessions
+			.where('parent_session_id')
+			.equals(head)
+			.filter((row) => row.parent_kind === 'compression')
+			.first();
+		if (!child || seen.has(child.id)) return head;
+		head = child.id;
+	}
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fetchWithRetry, type FetchLike } from './fetch-with-retry';
+import { MAX_ERROR_BODY_BYTES, readErrorBody } from './read-error-body';
 
 const ok = () => new Response('data: [DONE]\n\n', { status: 200 });
 const status = (code: number, headers: Record<string, string> = {}) =>
@@ -120,5 +121,56 @@ describe('fetchWithRetry', () => {
 		setTimeout(() => controller.abort(), 10);
 		await expect(run).rejects.toMatchObject({ name: 'AbortError' });
 		expect(fetchImpl).toHaveBeenCalledTimes(1);
+	});
+});
+
+describe('fetchWithRetry with a huge error body', () => {
+	/** A 400 whose body would be 65 MB: an overflow message, then padding without end. */
+	function hugeOverflowAnswer() {
+		const encoder = new TextEncoder();
+		const head = encoder.encode(
+			'{"error":{"message":"This model\'s maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.","padding":"'
+		);
+		const chunk = encoder.encode('x'.repeat(64 * 1024));
+		const total = 65 * 1024 * 1024;
+		let sent = 0;
+		let cancelled = false;
+		const source: UnderlyingDefaultSource<Uint8Array> = {
+			pull(controller) {
+				const next = sent === 0 ? head : chunk;
+				if (sent >= total) return controller.close();
+				sent += next.length;
+				controller.enqueue(next);
+			},
+			cancel() {
+				cancelled = true;
+			}
+		};
+		// No read-ahead: `sent` counts exactly what the reader asked for.
+		const body = new ReadableStream<Uint8Array>(source, { highWaterMark: 0 });
+		const response = new Response(body, { status: 400, headers: { 'content-type': 'application/json' } });
+		return { response, sent: () => sent, cancelled: () => cancelled };
+	}
+
+	it('reads only the first part, cancels the rest, and still classifies the overflow', async () => {
+		const answer = hugeOverflowAnswer();
+		const run = fetchWithRetry(async () => answer.response, 'http://x', {}, { retries: 0 });
+		const error = await run.catch((caught: unknown) => caught);
+		expect(error).toMatchObject({ kind: 'overflow', status: 400, message: expect.stringContaining('maximum context length') });
+		expect(answer.sent()).toBeLessThanOrEqual(MAX_ERROR_BODY_BYTES + 64 * 1024);
+		expect(answer.cancelled()).toBe(true);
+	});
+
+	it('still reads a small error body whole', async () => {
+		const fetchImpl = scriptedFetch(new Response('{"error":{"message":"bad model"}}', { status: 404 }));
+		await expect(fetchWithRetry(fetchImpl, 'http://x', {}, { retries: 0 })).rejects.toMatchObject({
+			kind: 'bad_request',
+			message: 'HTTP 404: bad model'
+		});
+	});
+
+	it('keeps a character cut at the limit out of the text', async () => {
+		const euro = new TextEncoder().encode('€'.repeat(10));
+		expect(await readErrorBody(new Response(euro), 7)).toBe('€€');
 	});
 });

@@ -4,6 +4,7 @@
 
 import { abortError, isAbortError, sleep as defaultSleep } from './abort';
 import { classifyHttpError } from './classify-error';
+import { readErrorBody } from './read-error-body';
 import { ProviderError } from './types';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -48,7 +49,7 @@ async function attempt(fetchImpl: FetchLike, url: string, init: RequestInit): Pr
 		throw new ProviderError(`Could not reach ${url}: ${reason}`, { kind: 'network' });
 	}
 	if (response.ok) return response;
-	const body = await response.text().catch(() => '');
+	const body = await readErrorBody(response);
 	throw classifyHttpError(response.status, body, response.headers);
 }
 

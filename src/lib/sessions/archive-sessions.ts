@@ -3,6 +3,7 @@
 // user is announced (reason `archive`); unarchiving and automatic archiving are quiet.
 import { commitArchive, getReceipt, setArchivedFlag } from '../db/deletion-verbs';
 import { announceRemoval, newOperationId, replayedOutcome, type OperationOutcome } from './announce-removal';
+import { familyCheck, planAgainIfStale } from './plan-again-if-stale';
 import { readFamily } from './read-family';
 import { nowOf, type SessionContext } from './session-context';
 
@@ -14,8 +15,11 @@ export async function archiveSessions(
 ): Promise<OperationOutcome> {
 	const stored = await getReceipt(ctx.db, opId);
 	if (stored) return replayedOutcome(stored, 'archive');
-	const group = (await readFamily(ctx.db, ids)).closureOf(ids);
-	const committed = await commitArchive(ctx.db, { op_id: opId, reason: 'archive', session_id: ids[0] ?? '', at: nowOf(ctx), ids: group });
+	const committed = await planAgainIfStale(async () => {
+		const family = await readFamily(ctx.db, ids);
+		const group = family.closureOf(ids);
+		return commitArchive(ctx.db, { op_id: opId, reason: 'archive', session_id: ids[0] ?? '', at: nowOf(ctx), ids: group, check: familyCheck(family, group) });
+	});
 	return announceRemoval(ctx, 'archive', committed, ids);
 }
 

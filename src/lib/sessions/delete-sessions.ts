@@ -1,8 +1,9 @@
 // Deleting sessions: plan the cascade from the stored links, stop this tab's work on them,
 // write rows and receipt in one transaction, then announce once (DESIGN §6).
-import { commitDeletion, getReceipt } from '../db/deletion-verbs';
+import { commitDeletion, getReceipt, type PlanCheck } from '../db/deletion-verbs';
 import type { DeletionReason } from '../hooks/hook-payloads';
 import { announceRemoval, newOperationId, replayedOutcome, type OperationOutcome } from './announce-removal';
+import { familyCheck, planAgainIfStale } from './plan-again-if-stale';
 import { readFamily } from './read-family';
 import { nowOf, type SessionContext } from './session-context';
 import { stopThenLock } from './stop-and-lock';
@@ -21,12 +22,15 @@ export async function deleteSessions(
 	opId: string = newOperationId()
 ): Promise<OperationOutcome> {
 	const started = performance.now();
-	const [stored, family] = await Promise.all([getReceipt(ctx.db, opId), readFamily(ctx.db, ids)]);
+	const stored = await getReceipt(ctx.db, opId);
 	if (stored) return replayedOutcome(stored, 'delete');
-	const remove = family.closureOf(ids);
-	const committed = await stopThenLock(ctx.profile, remove, () =>
-		commitDeletion(ctx.db, { op_id: opId, reason: 'delete', session_id: ids[0] ?? '', at: nowOf(ctx), remove })
-	);
+	const committed = await planAgainIfStale(async () => {
+		const family = await readFamily(ctx.db, ids);
+		const remove = family.closureOf(ids);
+		return stopThenLock(ctx.profile, remove, () =>
+			commitDeletion(ctx.db, { op_id: opId, reason: 'delete', session_id: ids[0] ?? '', at: nowOf(ctx), remove, check: familyCheck(family, remove) })
+		);
+	});
 	const outcome = announceRemoval(ctx, 'delete', committed, ids);
 	performance.measure(MEASURE, { start: started });
 	return outcome;
@@ -40,10 +44,11 @@ export async function removeChosenSessions(
 	ctx: SessionContext,
 	reason: Exclude<DeletionReason, 'delete' | 'archive'>,
 	remove: readonly string[],
-	leftovers: readonly string[] = []
+	leftovers: readonly string[] = [],
+	check: PlanCheck = {}
 ): Promise<OperationOutcome> {
 	const opId = newOperationId();
 	const session_id = remove[0] ?? leftovers[0] ?? '';
-	const committed = await commitDeletion(ctx.db, { op_id: opId, reason, session_id, at: nowOf(ctx), remove, leftovers });
+	const committed = await commitDeletion(ctx.db, { op_id: opId, reason, session_id, at: nowOf(ctx), remove, leftovers, check });
 	return announceRemoval(ctx, reason, committed, remove);
 }

@@ -134,6 +134,34 @@ function addId(into: Set<string>, name: string, prefix: string): void {
 }
 
 /**
+ * Runs `work` holding, for each of `ids` that no tab works on or shows right now, both its work
+ * lock and its open lock, exclusively; `work` gets those ids. Each is taken only if free (never
+ * waited for), so a sweep skips what got busy since it looked, and a tab that starts work on one
+ * or opens one meanwhile waits (or is refused) until `work` is done, then finds it gone.
+ */
+export async function withFreeSessions<T>(profile: string, ids: readonly string[], work: (free: ReadonlySet<string>) => Promise<T>): Promise<T> {
+	const manager = locks();
+	if (!manager) return work(new Set(ids.filter((id) => !local.has(workLockName(profile, id)))));
+	let release!: () => void;
+	const released = new Promise<void>((resolve) => (release = resolve));
+	const take = (name: string) =>
+		new Promise<boolean>((granted) => {
+			manager
+				.request(name, { ifAvailable: true }, async (lock) => {
+					granted(lock !== null);
+					if (lock) await released;
+				})
+				.catch(() => granted(false));
+		});
+	try {
+		const taken = await Promise.all(ids.map(async (id) => (await Promise.all([take(workLockName(profile, id)), take(openLockName(profile, id))])).every(Boolean)));
+		return await work(new Set(ids.filter((_, i) => taken[i])));
+	} finally {
+		release();
+	}
+}
+
+/**
  * Holds the shared "open" lock of the session this tab shows until the returned release is
  * called (another session opened, the tab closed). Sweeps never remove a session held open.
  */

@@ -205,8 +205,10 @@ export class ChatState {
 			target = sessionId;
 			if (created) await onCreated?.(sessionId);
 			if (parseCommand(trimmed)) {
-				await runTypedCommand(this.#services, sessionId, trimmed);
-				void this.#services.refreshTokens(sessionId);
+				const recordedIn = await runTypedCommand(this.#services, sessionId, trimmed);
+				void this.#services.refreshTokens(recordedIn ?? sessionId);
+				// The session rotated (here or in another tab): show the command where it went.
+				if (recordedIn && recordedIn !== sessionId) await this.followRotation(sessionId, recordedIn);
 				return;
 			}
 			if (this.running.has(sessionId)) throw new Error(ANSWERING_HERE);

@@ -3,8 +3,8 @@
 import { goto } from '$app/navigation';
 import type { BuiltinHost } from '../commands/builtins';
 import type { CommandInvocation } from '../commands/command-registry';
-import { appendMessages } from '../db/message-verbs';
-import { getSession } from '../db/session-verbs';
+import { appendToThread } from '../db/message-verbs';
+import { findThreadHead, getSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
 import { renameSession } from '../sessions/edit-session';
 import { replaceSession } from '../sessions/session-lifecycle';
@@ -99,30 +99,36 @@ export function invocationFor(services: Services, session: { id: string; session
 	};
 }
 
-/** Runs a typed command; errors become visible command output, and nothing typed is lost. */
-export async function runTypedCommand(services: Services, sessionId: string, text: string): Promise<void> {
-	const session = await getSession(services.db, sessionId);
+/**
+ * Runs a typed command; errors become visible command output, and nothing typed is lost.
+ * A compaction may have rotated the session into a child (just before, with the view not
+ * there yet, or while the command runs): the command then runs for, and is recorded in, the
+ * session where the conversation goes on. Returns the session it was recorded in, if any.
+ */
+export async function runTypedCommand(services: Services, sessionId: string, text: string): Promise<string | null> {
+	const session = await getSession(services.db, await findThreadHead(services.db, sessionId));
 	if (!session || !services.commands) throw new Error('This session no longer exists.');
 	await services.pluginsReady?.();
 	let output: string | undefined;
 	let failed = false;
 	let record = true;
-	let recordIn = sessionId;
+	let recordIn = session.id;
 	try {
 		const result = await services.commands.execute(text, invocationFor(services, session));
 		output = result.output;
 		record = result.record !== false;
-		recordIn = result.recordIn ?? sessionId;
+		recordIn = result.recordIn ?? session.id;
 	} catch (error) {
 		output = error instanceof Error ? error.message : String(error);
 		failed = true;
 	}
-	if (!record) return;
+	if (!record) return null;
 	const now = Date.now();
-	await appendMessages(services.db, recordIn, [
+	const recorded = await appendToThread(services.db, recordIn, [
 		{ id: crypto.randomUUID(), role: 'user', kind: 'command', content: text.trim(), status: 'complete', created_at: now },
 		...(output !== undefined
 			? [{ id: crypto.randomUUID(), role: 'assistant' as const, kind: 'command' as const, content: output, status: failed ? ('error' as const) : ('complete' as const), created_at: now, ...(failed ? { error: output } : {}) }]
 			: [])
 	], now);
+	return recorded.sessionId;
 }
