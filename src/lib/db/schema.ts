@@ -50,6 +50,13 @@ export interface SessionRow {
 	 * estimates follow the provider's tokenizer (absent until a provider reported usage).
 	 */
 	token_ratio?: number;
+	/**
+	 * The import that brought this session in (one id per imported file), inherited by the
+	 * sessions that continue it; absent for sessions created in this profile. A deletion or
+	 * archive follows links only between sessions of the same origin. (Not indexed, so no new
+	 * schema version: a row without it counts as made here.)
+	 */
+	import_id?: string;
 }
 
 export interface InjectedContext {
