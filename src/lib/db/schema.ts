@@ -48,6 +48,7 @@ export interface SessionRow {
 	/**
 	 * Provider-reported input tokens over this app's own count of the same request, so later
 	 * estimates follow the provider's tokenizer (absent until a provider reported usage).
+	 * Always within TOKEN_RATIO_LIMITS.
 	 */
 	token_ratio?: number;
 	/**
@@ -58,6 +59,9 @@ export interface SessionRow {
 	 */
 	import_id?: string;
 }
+
+/** How far a provider's count may differ from this app's before it is taken as a glitch. */
+export const TOKEN_RATIO_LIMITS = [0.5, 2] as const;
 
 export interface InjectedContext {
 	plugin_id: string;

@@ -39,6 +39,12 @@ export interface ImportReport {
 	/** Sessions whose id this profile already has: kept as they are here, with all their messages. */
 	sessions_skipped: number;
 	messages_skipped: number;
+	/** Links to sessions outside the file, cut (an import may only link its own sessions). */
+	links_removed: number;
+	/** Parent links that led round in a loop, cut. */
+	loops_removed: number;
+	/** Fields this app does not know, left out. */
+	fields_dropped: number;
 }
 
 export interface TransferProgress {
