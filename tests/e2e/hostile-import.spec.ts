@@ -2,7 +2,7 @@
 // every session it takes, a row that cannot be drawn shows as one error row instead of
 // emptying the session, and a file too large to import is refused before it is read.
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openApp, sendMessage, sessionIdFromUrl, sessionLinks, sidebar, waitForAnswer } from './helpers';
@@ -72,4 +72,15 @@ test('a file that links to my session: the link is cut, and deleting what it bro
 	expect((await readRows(page, 'palimpsest-default', 'sessions')).map((s) => s.id)).toEqual([mine]);
 	const messages = await readRows(page, 'palimpsest-default', 'messages');
 	expect(messages.map((m) => m.content)).toEqual(['echo: my own work', 'my own work']);
+});
+
+test('a file larger than an import takes is refused at once, saying both sizes', async ({ page }) => {
+	await openApp(page);
+	const path = join(dir, 'huge.json');
+	// A sparse file: its size is all that matters, as nothing of it is read.
+	const file = await open(path, 'w');
+	await file.truncate(300 * 1024 * 1024);
+	await file.close();
+	await importPath(page, path);
+	await expect(status(page)).toHaveText('Import refused: This file is 300 MB; Palimpsest imports files of up to 256 MB. Export fewer sessions at a time (Chosen sessions) and import each file. Nothing was changed.');
 });

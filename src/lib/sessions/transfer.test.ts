@@ -11,7 +11,7 @@ import { exportSessions } from './export-sessions';
 import { importSessions } from './import-sessions';
 import { transferApi } from './transfer-api';
 import { createTransferClientFromPort } from './transfer-client';
-import { EXPORT_VERSION, type ExportFile, type TransferProgress } from './transfer-format';
+import { EXPORT_VERSION, MAX_IMPORT_BYTES, type ExportFile, type TransferProgress } from './transfer-format';
 import { parseExportFile, prepareEntry } from './validate-import';
 
 const opened: PalimpsestDb[] = [];
@@ -190,6 +190,19 @@ describe('a file that cannot be imported changes nothing', () => {
 		await expect(failing).rejects.toThrow('the tab was closed');
 		expect(batches).toBe(2);
 		expect(await dump(target)).toEqual(before);
+	});
+});
+
+describe('a file too large to import', () => {
+	it('is refused before any of it is read, saying its size and the limit', async () => {
+		let read = false;
+		const huge = (size: number) => ({ size, stream: () => ((read = true), new Blob(['{}']).stream()) }) as unknown as Blob;
+		await expect(transferApi.importFile('too-large', huge(300 * 1024 * 1024))).rejects.toMatchObject({
+			name: 'ImportError',
+			message: 'This file is 300 MB; Palimpsest imports files of up to 256 MB. Export fewer sessions at a time (Chosen sessions) and import each file.'
+		});
+		await expect(transferApi.importFile('too-large', huge(MAX_IMPORT_BYTES + 1))).rejects.toThrow(/^This file is just over 256 MB;/);
+		expect(read).toBe(false);
 	});
 });
 

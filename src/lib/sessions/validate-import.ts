@@ -4,7 +4,17 @@ import type { MessageRow, SessionRow } from '../db/schema';
 import { IMPORT_LIMITS, parseMessageRow, parseSessionRow } from './import-rows';
 import type { ImportedEntry } from './import-links';
 import { FieldError, isPlainObject, type Parse } from './import-schema';
-import { EXPORT_FORMAT, EXPORT_VERSION, ImportError } from './transfer-format';
+import { EXPORT_FORMAT, EXPORT_VERSION, formatBytes, ImportError, MAX_IMPORT_BYTES } from './transfer-format';
+
+/** Refuses a file too large to import, before anything of it is read. */
+export function checkImportSize(bytes: number): void {
+	if (bytes <= MAX_IMPORT_BYTES) return;
+	const limit = formatBytes(MAX_IMPORT_BYTES);
+	const size = formatBytes(bytes);
+	throw new ImportError(
+		`This file is ${size === limit ? `just over ${limit}` : size}; Palimpsest imports files of up to ${limit}. Export fewer sessions at a time (Chosen sessions) and import each file.`
+	);
+}
 
 function describePath(path: string[]): string {
 	return path.map((key, i) => (/^\d+$/.test(key) ? `[${key}]` : i ? `.${key}` : key)).join('');

@@ -5,7 +5,7 @@ import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
 import { listAllSessions } from '../db/transfer-verbs';
 import { createTransferClient, type TransferClient } from '../sessions/transfer-client';
-import type { ExportKind, ImportReport, TransferProgress } from '../sessions/transfer-format';
+import { formatBytes, MAX_IMPORT_BYTES, type ExportKind, type ImportReport, type TransferProgress } from '../sessions/transfer-format';
 import { downloadFile } from './download-file';
 import type { SettingsState } from './settings.svelte';
 import { describeError } from './turn-helpers';
@@ -92,7 +92,12 @@ export class TransferState {
 			const result = await this.#transfer.exportSessions({ profile: id, label, ids, kind: format }, (p) => (this.progress = p));
 			this.#download(result.blob, result.filename);
 			await this.#settings.set('export.last', { at: Date.now(), sessions: result.sessions, kind: format });
-			this.outcome = { ok: true, text: `Exported ${count(result.sessions, 'session')} (${count(result.messages, 'message')}) as ${format === 'json' ? 'JSON' : 'Markdown'}: ${result.filename}` };
+			// An export that no import takes back whole says so while the user can still split it.
+			const tooLarge =
+				format === 'json' && result.blob.size > MAX_IMPORT_BYTES
+					? ` At ${formatBytes(result.blob.size)} it is larger than an import takes (${formatBytes(MAX_IMPORT_BYTES)}): to move these sessions to another profile or browser, export them in parts (Chosen sessions).`
+					: '';
+			this.outcome = { ok: true, text: `Exported ${count(result.sessions, 'session')} (${count(result.messages, 'message')}) as ${format === 'json' ? 'JSON' : 'Markdown'}: ${result.filename}${tooLarge}` };
 			return true;
 		} catch (error) {
 			this.outcome = { ok: false, text: `Export failed: ${describeError(error)}` };
