@@ -74,6 +74,27 @@ test('a file that links to my session: the link is cut, and deleting what it bro
 	expect(messages.map((m) => m.content)).toEqual(['echo: my own work', 'my own work']);
 });
 
+test('deleting one link of an imported conversation lists every session it takes', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'echo: my own work');
+	await waitForAnswer(page);
+
+	await importEntries(page, [
+		sessionEntry('trip-1', 'Trip, part one', { ended_at: Date.now(), end_reason: 'compression' }),
+		sessionEntry('trip-2', 'Trip, part two', { parent_session_id: 'trip-1', parent_kind: 'compression' })
+	]);
+	await expect(status(page)).toHaveText('Imported 2 sessions (2 messages).');
+
+	await row(page, 'Trip, part two').getByRole('button', { name: 'Delete' }).click();
+	const dialog = page.getByRole('dialog', { name: 'Delete 2 sessions?' });
+	await expect(dialog.getByRole('list', { name: 'Sessions to delete' }).getByRole('listitem')).toHaveText([
+		'“Trip, part two”',
+		'“Trip, part one” (earlier part of the conversation)'
+	]);
+	await dialog.getByRole('button', { name: 'Delete' }).click();
+	await expect(sessionLinks(page)).toHaveText(['echo: my own work']);
+});
+
 test('a file larger than an import takes is refused at once, saying both sizes', async ({ page }) => {
 	await openApp(page);
 	const path = join(dir, 'huge.json');
