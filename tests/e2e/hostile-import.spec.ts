@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openApp, sendMessage, sessionIdFromUrl, sessionLinks, sidebar, waitForAnswer } from './helpers';
+import { openApp, sendMessage, sessionIdFromUrl, sessionLinks, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
 import { navigate, readRows } from './plugin-helpers';
 
 let dir: string;
@@ -93,6 +93,40 @@ test('deleting one link of an imported conversation lists every session it takes
 	]);
 	await dialog.getByRole('button', { name: 'Delete' }).click();
 	await expect(sessionLinks(page)).toHaveText(['echo: my own work']);
+});
+
+test('a row that cannot be drawn shows as an error row; the rest of the session stays readable', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'echo: still here');
+	await waitForAnswer(page);
+	const id = sessionIdFromUrl(page);
+	// A damaged row, written past the app (as a hand-edited database or an old bug could leave it).
+	await page.evaluate(
+		(id) =>
+			new Promise<void>((resolve, reject) => {
+				const request = indexedDB.open('palimpsest-default');
+				request.onerror = () => reject(request.error);
+				request.onsuccess = () => {
+					const db = request.result;
+					const tx = db.transaction('messages', 'readwrite');
+					tx.objectStore('messages').put({
+						session_id: id, seq: 2, id: 'broken', role: 'assistant', content: 'calling', status: 'complete', kind: 'message',
+						active: 1, compacted_by: null, created_at: Date.now(), tool_calls: [null], injected: [null]
+					});
+					tx.oncomplete = () => {
+						db.close();
+						resolve();
+					};
+					tx.onerror = () => reject(tx.error);
+				};
+			}),
+		id
+	);
+	await page.reload();
+	await expect(userMessages(page)).toHaveCount(1);
+	await expect(transcript(page).getByRole('article', { name: 'Assistant' })).toHaveCount(1);
+	await expect(transcript(page).getByRole('article', { name: 'Unreadable message' })).toHaveText(/^This message could not be shown: .+/);
+	expect(errors).toEqual([]);
 });
 
 test('a file larger than an import takes is refused at once, saying both sizes', async ({ page }) => {
