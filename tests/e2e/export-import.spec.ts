@@ -64,7 +64,9 @@ test('export all as JSON, import into a fresh profile: the same sessions and mes
 	await expect(status(page)).toHaveText('Imported 2 sessions (6 messages).');
 	await expect(sessionLinks(page)).toHaveText(['echo: beta', 'echo: alpha']);
 	const sessions = await readRows(page, 'palimpsest-restored', 'sessions');
-	expect(sessions).toEqual(sourceSessions.map((row) => ({ ...row, profile: 'restored' })));
+	// Both came in with one import, which marks them so a deletion never crosses into another origin.
+	expect(sessions).toEqual(sourceSessions.map((row) => ({ ...row, profile: 'restored', import_id: sessions[0].import_id })));
+	expect(sessions[0].import_id).toEqual(expect.any(String));
 	expect(await readRows(page, 'palimpsest-restored', 'messages')).toEqual(sourceMessages);
 	await sessionLinks(page).filter({ hasText: 'echo: beta' }).click();
 	await expect(transcript(page).getByRole('article')).toHaveCount(4);

@@ -206,7 +206,9 @@ async function rotateInto(deps: CompactionDeps, parent: SessionRow, change: Comp
 		title: parent.title,
 		session_key: parent.session_key,
 		parent_session_id: parent.id,
-		parent_kind: 'compression'
+		parent_kind: 'compression',
+		// The same conversation, so the same origin: deleting either link takes the whole lineage.
+		import_id: parent.import_id
 	});
 	const child: SessionRow = { ...built, title_source: parent.title_source, pinned: parent.pinned, token_estimate: after, token_ratio: parent.token_ratio, compaction: state };
 	// The marker (a notice, where pruning made one) leads the child's transcript.

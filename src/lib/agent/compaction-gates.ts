@@ -3,14 +3,12 @@
 // (proactive_prune, micro_summarize, between_turns), and the provider-usage anchor.
 import { getSession, updateSession } from '../db/session-verbs';
 import { setCompactionState } from '../db/compaction-verbs';
+import { TOKEN_RATIO_LIMITS } from '../db/schema';
 import { boundSession, estimateSession } from '../context/estimate-session';
 import { isAbortError } from '../providers/abort';
 import type { Usage } from '../providers/types';
 import { compactSession } from './compact-session';
 import type { CompactionDeps, CompactionOutcome } from './compaction-types';
-
-/** How far a provider's count may differ from this app's before it is taken as a glitch. */
-const RATIO_LIMITS = [0.5, 2] as const;
 
 export interface TurnCompaction {
 	/** Before the turn's first request and its pre_llm_call: gateway_hygiene or pre_api. */
@@ -74,7 +72,7 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 		async afterAnswer(sessionId, usage) {
 			if (!usage?.input_tokens || !lastCounted) return;
 			const ratio = usage.input_tokens / lastCounted;
-			if (ratio < RATIO_LIMITS[0] || ratio > RATIO_LIMITS[1]) return;
+			if (ratio < TOKEN_RATIO_LIMITS[0] || ratio > TOKEN_RATIO_LIMITS[1]) return;
 			await updateSession(deps.db, sessionId, { token_ratio: Math.round(ratio * 1000) / 1000 });
 		}
 	};

@@ -68,6 +68,15 @@ describe('where a compaction lands', () => {
 		expect(env.bus.of('post_compaction')[0]).toMatchObject({ session_id: childId, old_session_id: id });
 	});
 
+	it('an imported session that rotates passes its origin to the child, so the lineage stays one conversation', async () => {
+		const id = await env.newSession();
+		await db.sessions.update(id, { import_id: 'import-1' });
+		await seedConversation(db, id, 12);
+		const outcome = await compactSession(env.deps({}, { inPlace: false }), { sessionId: id, reason: 'manual' });
+		const childId = outcome.status === 'compacted' ? outcome.sessionId : '';
+		expect(await getSession(db, childId)).toMatchObject({ parent_session_id: id, import_id: 'import-1' });
+	});
+
 	it('a second compaction updates the first summary instead of summarising it again', async () => {
 		const id = await env.newSession();
 		await seedConversation(db, id, 12);

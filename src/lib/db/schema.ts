@@ -48,9 +48,20 @@ export interface SessionRow {
 	/**
 	 * Provider-reported input tokens over this app's own count of the same request, so later
 	 * estimates follow the provider's tokenizer (absent until a provider reported usage).
+	 * Always within TOKEN_RATIO_LIMITS.
 	 */
 	token_ratio?: number;
+	/**
+	 * The import that brought this session in (one id per imported file), inherited by the
+	 * sessions that continue it; absent for sessions created in this profile. A deletion or
+	 * archive follows links only between sessions of the same origin. (Not indexed, so no new
+	 * schema version: a row without it counts as made here.)
+	 */
+	import_id?: string;
 }
+
+/** How far a provider's count may differ from this app's before it is taken as a glitch. */
+export const TOKEN_RATIO_LIMITS = [0.5, 2] as const;
 
 export interface InjectedContext {
 	plugin_id: string;

@@ -11,6 +11,8 @@ export interface NewSessionOptions {
 	session_key?: string;
 	parent_session_id?: string;
 	parent_kind?: ParentKind;
+	/** The parent's origin, for a session that continues it (rotation); see SessionRow.import_id. */
+	import_id?: string;
 }
 
 export function buildSessionRow(ctx: SessionContext, options: NewSessionOptions, id: string = crypto.randomUUID()): SessionRow {
@@ -35,6 +37,7 @@ export function buildSessionRow(ctx: SessionContext, options: NewSessionOptions,
 		message_count: 0,
 		token_estimate: 0,
 		next_seq: 0,
-		compaction: { ...NO_COMPACTION_STATE }
+		compaction: { ...NO_COMPACTION_STATE },
+		...(options.import_id === undefined ? {} : { import_id: options.import_id })
 	};
 }

@@ -3,6 +3,7 @@
 // Imported sessions are not "started" here, so no lifecycle hook fires for them.
 import type { PalimpsestDb } from '../db/database';
 import { writeImportedSessions } from '../db/transfer-verbs';
+import { cutForeignLinks } from './import-links';
 import type { ImportReport, TransferProgress } from './transfer-format';
 import { parseExportFile, prepareEntry } from './validate-import';
 
@@ -10,11 +11,13 @@ export async function importSessions(
 	db: PalimpsestDb,
 	profile: string,
 	text: string,
-	onProgress: (progress: TransferProgress) => void = () => {}
+	onProgress: (progress: TransferProgress) => void = () => {},
+	importId: string = crypto.randomUUID()
 ): Promise<ImportReport> {
 	onProgress({ phase: 'checking', done: 0, total: 0 });
-	const entries = parseExportFile(text, (done, total) => onProgress({ phase: 'checking', done, total }));
-	const prepared = entries.map((entry) => prepareEntry(entry, profile));
+	const parsed = parseExportFile(text, (done, total) => onProgress({ phase: 'checking', done, total }));
+	const { entries, cuts } = cutForeignLinks(parsed.entries);
+	const prepared = entries.map((entry) => prepareEntry(entry, profile, importId));
 	const { added, skipped } = await writeImportedSessions(db, prepared, (done, total) =>
 		onProgress({ phase: 'writing', done, total })
 	);
@@ -23,6 +26,9 @@ export async function importSessions(
 		sessions_added: added.length,
 		messages_added: count(added),
 		sessions_skipped: skipped.length,
-		messages_skipped: count(skipped)
+		messages_skipped: count(skipped),
+		links_removed: cuts.outside,
+		loops_removed: cuts.loops,
+		fields_dropped: parsed.droppedFields
 	};
 }

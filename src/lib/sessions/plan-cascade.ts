@@ -1,9 +1,16 @@
 // Which sessions go together (pure). A compression lineage is one conversation cut into links,
 // so any link takes the whole chain with it; a delegate (sub-agent) session belongs to the
 // session that started it; a branch is the user's own new conversation and stays, detached.
+// Links are followed only between sessions of one origin (made here, or brought in by the same
+// import), so no file can tie a session of yours to one it brought.
 import type { ParentKind, SessionRow } from '../db/schema';
 
-export type SessionLink = Pick<SessionRow, 'id' | 'parent_session_id' | 'parent_kind'>;
+export type SessionLink = Pick<SessionRow, 'id' | 'parent_session_id' | 'parent_kind' | 'import_id'>;
+
+/** Whether two sessions were made in this profile, or came in with the same import. */
+export function sameOrigin(a: SessionLink, b: SessionLink): boolean {
+	return (a.import_id ?? null) === (b.import_id ?? null);
+}
 
 /** Whether a child is deleted or archived along with its parent. */
 export function goesWithParent(kind: ParentKind | null): boolean {
@@ -39,7 +46,8 @@ export class SessionFamily<R extends SessionLink = SessionLink> {
 
 	/**
 	 * `ids` and everything that goes with them: their compression lineages (both ways) and their
-	 * delegate descendants, transitively. Known ids only; the given ones first, in their order.
+	 * delegate descendants, transitively, each of the same origin as the session it goes with.
+	 * Known ids only; the given ones first, in their order.
 	 */
 	closureOf(ids: Iterable<string>): string[] {
 		const seen = new Set<string>();
@@ -52,8 +60,9 @@ export class SessionFamily<R extends SessionLink = SessionLink> {
 		for (const id of ids) add(id);
 		for (let i = 0; i < queue.length; i++) {
 			const row = this.#rows.get(queue[i])!;
-			if (takesParent(row)) add(row.parent_session_id);
-			for (const child of this.childrenOf(row.id)) if (goesWithParent(child.parent_kind)) add(child.id);
+			const parent = takesParent(row) ? this.#rows.get(row.parent_session_id!) : undefined;
+			if (parent && sameOrigin(row, parent)) add(parent.id);
+			for (const child of this.childrenOf(row.id)) if (goesWithParent(child.parent_kind) && sameOrigin(child, row)) add(child.id);
 		}
 		return queue;
 	}

@@ -1,10 +1,11 @@
 // Loads the sessions an operation on `ids` may reach: the rows themselves, their compression
 // lineages both ways, delegate descendants, and the direct children that will be detached.
-// A few index reads per generation, never a scan of every session.
+// A few index reads per generation, never a scan of every session. It may read a little more
+// than goes (a parent of another origin); SessionFamily.closureOf decides what does.
 import { getSessions, listChildSessions } from '../db/deletion-verbs';
 import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
-import { goesWithParent, SessionFamily, takesParent } from './plan-cascade';
+import { goesWithParent, sameOrigin, SessionFamily, takesParent } from './plan-cascade';
 
 export async function readFamily(db: PalimpsestDb, ids: readonly string[]): Promise<SessionFamily<SessionRow>> {
 	const rows = new Map<string, SessionRow>();
@@ -20,7 +21,8 @@ export async function readFamily(db: PalimpsestDb, ids: readonly string[]): Prom
 		const next = new Set<string>();
 		for (const child of children) {
 			if (!rows.has(child.id)) rows.set(child.id, child);
-			if (goesWithParent(child.parent_kind) && !expanded.has(child.id)) next.add(child.id);
+			const parent = rows.get(child.parent_session_id!);
+			if (goesWithParent(child.parent_kind) && parent && sameOrigin(child, parent) && !expanded.has(child.id)) next.add(child.id);
 		}
 		for (const id of expanding) {
 			const row = rows.get(id)!;

@@ -44,9 +44,14 @@ describe('exporting what is readable from a database the app cannot open', () =>
 		const result = await rescueExport(profile, 1_700_000_000_000);
 		expect(result).toMatchObject({ sessions: 2, messages: 3, problems: [] });
 		expect(result.filename).toBe(`palimpsest-${profile}-2023-11-14-recovered.json`);
-		const entries = parseExportFile(await result.blob.text());
+		const text = await result.blob.text();
+		expect(JSON.parse(text).sessions[1].session.mood).toBe('a field from the future');
+		// Import takes the fields this app knows and leaves the newer version's own out.
+		const { entries, droppedFields } = parseExportFile(text);
 		expect(entries.map((e) => e.session.title)).toEqual(['Recovered messages', 'Rivers']);
-		expect(entries[1].session).toMatchObject({ mood: 'a field from the future', archived: 0, pinned: 0, message_count: 2 });
+		expect(entries[1].session).toMatchObject({ archived: 0, pinned: 0, message_count: 2 });
+		expect(entries[1].session).not.toHaveProperty('mood');
+		expect(droppedFields).toBe(1);
 		expect(entries[1].messages[1]).toMatchObject({ content: 'Rivers run', status: 'incomplete', kind: 'message', active: 1 });
 
 		const after = await rawOpen(profileDbName(profile));

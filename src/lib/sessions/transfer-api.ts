@@ -5,6 +5,7 @@ import { openProfileDb } from '../db/database';
 import { exportSessions, type ExportRequest } from './export-sessions';
 import { importSessions } from './import-sessions';
 import type { ExportResult, ImportReport, TransferProgress } from './transfer-format';
+import { checkImportSize } from './validate-import';
 
 export type ExportCall = Omit<ExportRequest, 'onProgress' | 'now'>;
 
@@ -41,6 +42,7 @@ export const transferApi = {
 
 	async importFile(profile: string, file: Blob, onProgress?: (progress: TransferProgress) => void): Promise<ImportReport> {
 		const report = (progress: TransferProgress) => onProgress?.(progress);
+		checkImportSize(file.size);
 		const text = await readText(file, report);
 		const db = openProfileDb(profile);
 		try {

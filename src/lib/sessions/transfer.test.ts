@@ -11,7 +11,7 @@ import { exportSessions } from './export-sessions';
 import { importSessions } from './import-sessions';
 import { transferApi } from './transfer-api';
 import { createTransferClientFromPort } from './transfer-client';
-import { EXPORT_VERSION, type ExportFile, type TransferProgress } from './transfer-format';
+import { EXPORT_VERSION, MAX_IMPORT_BYTES, type ExportFile, type TransferProgress } from './transfer-format';
 import { parseExportFile, prepareEntry } from './validate-import';
 
 const opened: PalimpsestDb[] = [];
@@ -79,11 +79,11 @@ describe('export then import', () => {
 		const from = source.name.slice('palimpsest-'.length);
 		const file = await exportText(source, from);
 		const target = profileDb('fresh');
-		const report = await importSessions(target, 'fresh', file);
-		expect(report).toEqual({ sessions_added: 5, messages_added: 10, sessions_skipped: 0, messages_skipped: 0 });
+		const report = await importSessions(target, 'fresh', file, undefined, 'import-1');
+		expect(report).toEqual({ sessions_added: 5, messages_added: 10, sessions_skipped: 0, messages_skipped: 0, links_removed: 0, loops_removed: 0, fields_dropped: 0 });
 		const before = await dump(source);
 		const after = await dump(target);
-		expect(after.sessions).toEqual(before.sessions.map((row) => ({ ...row, profile: 'fresh' })));
+		expect(after.sessions).toEqual(before.sessions.map((row) => ({ ...row, profile: 'fresh', import_id: 'import-1' })));
 		expect(after.messages).toEqual(before.messages);
 		expect(after.messages.find((m) => m.kind === 'summary')).toMatchObject({ seq: 1.5, session_id: ids.compacted });
 		expect(after.messages.filter((m) => m.active === 0).map((m) => m.compacted_by)).toEqual(['op-1', 'op-1']);
@@ -97,7 +97,7 @@ describe('export then import', () => {
 		const target = profileDb('twice');
 		await importSessions(target, 'twice', file);
 		const once = await dump(target);
-		expect(await importSessions(target, 'twice', file)).toEqual({ sessions_added: 0, messages_added: 0, sessions_skipped: 5, messages_skipped: 10 });
+		expect(await importSessions(target, 'twice', file)).toMatchObject({ sessions_added: 0, messages_added: 0, sessions_skipped: 5, messages_skipped: 10 });
 		expect(await dump(target)).toEqual(once);
 	});
 
@@ -182,7 +182,7 @@ describe('a file that cannot be imported changes nothing', () => {
 
 	it('a failure part-way through the writes rolls back everything already written', async () => {
 		const before = await dump(target);
-		const entries = parseExportFile(good).map((e) => prepareEntry(e, 'bad'));
+		const entries = parseExportFile(good).entries.map((e) => prepareEntry(e, 'bad', 'import-1'));
 		let batches = 0;
 		const failing = writeImportedSessions(target, entries, (done) => {
 			if (done > 0 && ++batches === 2) throw new Error('the tab was closed');
@@ -193,17 +193,30 @@ describe('a file that cannot be imported changes nothing', () => {
 	});
 });
 
+describe('a file too large to import', () => {
+	it('is refused before any of it is read, saying its size and the limit', async () => {
+		let read = false;
+		const huge = (size: number) => ({ size, stream: () => ((read = true), new Blob(['{}']).stream()) }) as unknown as Blob;
+		await expect(transferApi.importFile('too-large', huge(300 * 1024 * 1024))).rejects.toMatchObject({
+			name: 'ImportError',
+			message: 'This file is 300 MB; Palimpsest imports files of up to 256 MB. Export fewer sessions at a time (Chosen sessions) and import each file.'
+		});
+		await expect(transferApi.importFile('too-large', huge(MAX_IMPORT_BYTES + 1))).rejects.toThrow(/^This file is just over 256 MB;/);
+		expect(read).toBe(false);
+	});
+});
+
 describe('import preparation', () => {
 	it('an answer exported while streaming arrives incomplete; the next seq is past every message', () => {
-		const [entry] = parseExportFile(JSON.stringify({
+		const { entries: [entry] } = parseExportFile(JSON.stringify({
 			format: 'palimpsest-sessions', version: 1, exported_at: 1, profile: 'x', session_count: 1, message_count: 1,
 			sessions: [{
 				session: { id: 's', profile: 'x', title: 't', title_source: 'auto', session_key: 'web:x:s', created_at: 1, last_activity_at: 1, ended_at: null, end_reason: null, parent_session_id: null, parent_kind: null, archived: 0, pinned: 0, provider: 'offline', model: 'm', message_count: 1, token_estimate: 0, next_seq: 0 },
 				messages: [{ session_id: 's', seq: 6.5, id: 'm', role: 'assistant', content: 'half', status: 'streaming', kind: 'message', active: 1, compacted_by: null, created_at: 1 }]
 			}]
 		}));
-		const prepared = prepareEntry(entry, 'y');
-		expect(prepared.session).toMatchObject({ profile: 'y', next_seq: 7, session_key: 'web:x:s', compaction: { failures: 0 } });
+		const prepared = prepareEntry(entry, 'y', 'import-1');
+		expect(prepared.session).toMatchObject({ profile: 'y', import_id: 'import-1', next_seq: 7, session_key: 'web:x:s', compaction: { failures: 0 } });
 		expect(prepared.messages[0]).toMatchObject({ status: 'incomplete', content: 'half', seq: 6.5 });
 	});
 });

@@ -1,64 +1,33 @@
 // Reads an export file's text into entries, refusing anything that is not a complete file of
 // a version this app knows. Pure: nothing here touches the database, so a refusal changes nothing.
-import { NO_COMPACTION_STATE, type MessageRow, type SessionRow } from '../db/schema';
-import { EXPORT_FORMAT, EXPORT_VERSION, ImportError, type ExportEntry } from './transfer-format';
+import type { MessageRow, SessionRow } from '../db/schema';
+import { IMPORT_LIMITS, parseMessageRow, parseSessionRow } from './import-rows';
+import type { ImportedEntry } from './import-links';
+import { FieldError, isPlainObject, type Parse } from './import-schema';
+import { EXPORT_FORMAT, EXPORT_VERSION, formatBytes, ImportError, MAX_IMPORT_BYTES } from './transfer-format';
 
-type Check = [test: (value: unknown) => boolean, expected: string];
+/** Refuses a file too large to import, before anything of it is read. */
+export function checkImportSize(bytes: number): void {
+	if (bytes <= MAX_IMPORT_BYTES) return;
+	const limit = formatBytes(MAX_IMPORT_BYTES);
+	const size = formatBytes(bytes);
+	throw new ImportError(
+		`This file is ${size === limit ? `just over ${limit}` : size}; Palimpsest imports files of up to ${limit}. Export fewer sessions at a time (Chosen sessions) and import each file.`
+	);
+}
 
-const str: Check = [(v) => typeof v === 'string', 'text'];
-const nonEmpty: Check = [(v) => typeof v === 'string' && v.length > 0, 'non-empty text'];
-const num: Check = [(v) => typeof v === 'number' && Number.isFinite(v), 'a number'];
-const flag: Check = [(v) => v === 0 || v === 1, '0 or 1'];
-const nullable = ([test, expected]: Check): Check => [(v) => v === null || test(v), `${expected} or null`];
-const optional = ([test, expected]: Check): Check => [(v) => v === undefined || test(v), expected];
-const oneOf = (...values: unknown[]): Check => [(v) => values.includes(v), values.map((v) => JSON.stringify(v)).join(', ')];
-const list: Check = [Array.isArray, 'a list'];
-const object: Check = [(v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'an object'];
+function describePath(path: string[]): string {
+	return path.map((key, i) => (/^\d+$/.test(key) ? `[${key}]` : i ? `.${key}` : key)).join('');
+}
 
-const SESSION_FIELDS: Record<string, Check> = {
-	id: nonEmpty,
-	title: str,
-	title_source: oneOf('auto', 'message', 'user'),
-	session_key: nonEmpty,
-	created_at: num,
-	last_activity_at: num,
-	ended_at: nullable(num),
-	end_reason: nullable(str),
-	parent_session_id: nullable(nonEmpty),
-	parent_kind: nullable(oneOf('compression', 'branch', 'delegate')),
-	archived: flag,
-	pinned: flag,
-	provider: str,
-	model: str,
-	message_count: num,
-	token_estimate: num,
-	next_seq: num,
-	compaction: optional(object)
-};
-
-const MESSAGE_FIELDS: Record<string, Check> = {
-	seq: num,
-	id: nonEmpty,
-	role: oneOf('system', 'user', 'assistant', 'tool'),
-	content: str,
-	status: oneOf('complete', 'streaming', 'aborted', 'error', 'incomplete'),
-	kind: oneOf('message', 'summary', 'command', 'notice'),
-	active: flag,
-	compacted_by: nullable(str),
-	created_at: num,
-	tool_calls: optional(list),
-	tool_call_id: optional(str),
-	tokens: optional(num),
-	encoding: optional(str),
-	error: optional(str),
-	injected: optional(list),
-	model: optional(str),
-	provider: optional(str)
-};
-
-function checkFields(row: Record<string, unknown>, fields: Record<string, Check>, where: string): void {
-	for (const [field, [test, expected]] of Object.entries(fields)) {
-		if (!test(row[field])) throw new ImportError(`The file is malformed: ${where} has “${field}” ${describe(row[field])}, expected ${expected}.`);
+/** Reads one row with `parse`, turning a misfit into the ImportError the user sees. */
+function readRow<T>(parse: Parse<T>, row: unknown, where: string, dropped: { fields: number }): T {
+	try {
+		return parse(row, dropped);
+	} catch (error) {
+		if (!(error instanceof FieldError)) throw error;
+		if (!error.path.length) throw new ImportError(`The file is malformed: ${where} is not ${error.expected}.`);
+		throw new ImportError(`The file is malformed: ${where} has “${describePath(error.path)}” ${describe(error.value)}, expected ${error.expected}.`);
 	}
 }
 
@@ -79,7 +48,7 @@ function parseJson(text: string): unknown {
 
 /** The header's checks: a Palimpsest sessions file, of a version this app reads. */
 function checkHeader(file: unknown): asserts file is Record<string, unknown> {
-	if (!object[0](file) || !('format' in (file as object))) {
+	if (!isPlainObject(file) || !('format' in file)) {
 		throw new ImportError('This is not a Palimpsest sessions export (it has no “format” field). Export sessions from Palimpsest’s Settings to get a file that can be imported.');
 	}
 	const { format, version } = file as Record<string, unknown>;
@@ -94,47 +63,59 @@ function checkHeader(file: unknown): asserts file is Record<string, unknown> {
 	}
 }
 
+export interface ParsedFile {
+	entries: ImportedEntry[];
+	/** Fields the app does not know, left out. */
+	droppedFields: number;
+}
+
 /**
- * The sessions of an export file, each with its messages, checked field by field. Throws an
- * ImportError saying what is wrong with a foreign, future-version, malformed or truncated file.
- * `onProgress(done, total)` is called every few sessions.
+ * The sessions of an export file, each with its messages, every row read field by field into
+ * the shapes the app stores. Throws an ImportError saying what is wrong with a foreign,
+ * future-version, malformed or truncated file. `onProgress(done, total)` is called every few sessions.
  */
-export function parseExportFile(text: string, onProgress?: (done: number, total: number) => void): ExportEntry[] {
+export function parseExportFile(text: string, onProgress?: (done: number, total: number) => void): ParsedFile {
 	const file = parseJson(text);
 	checkHeader(file);
 	const { sessions, session_count, message_count } = file;
 	if (!Array.isArray(sessions)) throw new ImportError('The file is malformed: it has no list of sessions.');
+	if (sessions.length > IMPORT_LIMITS.sessions) {
+		throw new ImportError(`The file holds ${sessions.length.toLocaleString('en')} sessions; an import takes at most ${IMPORT_LIMITS.sessions.toLocaleString('en')}. Export fewer sessions at a time.`);
+	}
 	const sessionIds = new Set<string>();
+	const dropped = { fields: 0 };
 	let messages = 0;
-	sessions.forEach((entry: unknown, index) => {
+	const entries = sessions.map((entry: unknown, index): ImportedEntry => {
 		const where = `session ${index + 1}`;
-		if (!object[0](entry) || !object[0]((entry as ExportEntry).session) || !Array.isArray((entry as ExportEntry).messages)) {
-			throw new ImportError(`The file is malformed: ${where} is not a session with a list of messages.`);
+		if (!isPlainObject(entry) || !Array.isArray(entry.messages) || entry.messages.length > IMPORT_LIMITS.messagesPerSession) {
+			throw new ImportError(`The file is malformed: ${where} is not a session with a list of at most ${IMPORT_LIMITS.messagesPerSession.toLocaleString('en')} messages.`);
 		}
-		const { session, messages: rows } = entry as { session: Record<string, unknown>; messages: unknown[] };
-		checkFields(session, SESSION_FIELDS, where);
-		const id = session.id as string;
+		for (const key of Object.keys(entry)) if (key !== 'session' && key !== 'messages') dropped.fields += 1;
+		const session = readRow(parseSessionRow, entry.session, where, dropped);
+		const { id } = session;
 		if (sessionIds.has(id)) throw new ImportError(`The file is malformed: session ${id} appears twice.`);
 		sessionIds.add(id);
 		const seqs = new Set<number>();
-		for (const [at, row] of rows.entries()) {
+		const rows = (entry.messages as unknown[]).map((row, at) => {
 			const rowWhere = `message ${at + 1} of session ${id}`;
-			if (!object[0](row)) throw new ImportError(`The file is malformed: ${rowWhere} is not a message.`);
-			const message = row as Record<string, unknown>;
-			if (message.session_id !== id) throw new ImportError(`The file is malformed: ${rowWhere} belongs to ${describe(message.session_id).replace(/^= /, '')}.`);
-			checkFields(message, MESSAGE_FIELDS, rowWhere);
-			if (seqs.has(message.seq as number)) throw new ImportError(`The file is malformed: session ${id} has two messages at position ${message.seq}.`);
-			seqs.add(message.seq as number);
-		}
+			if (isPlainObject(row) && Object.hasOwn(row, 'session_id') && row.session_id !== id) {
+				throw new ImportError(`The file is malformed: ${rowWhere} belongs to ${describe(row.session_id).replace(/^= /, '')}.`);
+			}
+			const message = readRow(parseMessageRow, row, rowWhere, dropped);
+			if (seqs.has(message.seq)) throw new ImportError(`The file is malformed: session ${id} has two messages at position ${message.seq}.`);
+			seqs.add(message.seq);
+			return message;
+		});
 		messages += rows.length;
 		if (onProgress && (index + 1) % 50 === 0) onProgress(index + 1, sessions.length);
+		return { session, messages: rows };
 	});
 	if (session_count !== sessions.length || message_count !== messages) {
 		throw new ImportError(
 			`The file is incomplete: it says it holds ${describeCount(session_count, 'session')} and ${describeCount(message_count, 'message')}, but it has ${sessions.length} and ${messages}.`
 		);
 	}
-	return sessions as ExportEntry[];
+	return { entries, droppedFields: dropped.fields };
 }
 
 function describeCount(value: unknown, noun: string): string {
@@ -142,18 +123,19 @@ function describeCount(value: unknown, noun: string): string {
 }
 
 /**
- * What an entry becomes in the receiving profile: filed under it, with a free next seq, and no
- * answer left "streaming" (nothing streams into an imported session). Everything else, parent
- * links, compacted rows, summaries and their fields, is kept as it was.
+ * What an entry becomes in the receiving profile: filed under it, marked with the import it came
+ * in with, with a free next seq, and no answer left "streaming" (nothing streams into an
+ * imported session). Everything else, links inside the file, compacted rows, summaries and
+ * their fields, is kept as it was.
  */
-export function prepareEntry(entry: ExportEntry, profile: string): ExportEntry {
+export function prepareEntry(entry: ImportedEntry, profile: string, importId: string): { session: SessionRow; messages: MessageRow[] } {
 	let last = -1;
 	for (const row of entry.messages) last = Math.max(last, row.seq);
 	const session: SessionRow = {
 		...entry.session,
 		profile,
-		next_seq: Math.max(entry.session.next_seq, Math.floor(last) + 1),
-		compaction: entry.session.compaction ?? { ...NO_COMPACTION_STATE }
+		import_id: importId,
+		next_seq: Math.max(entry.session.next_seq, Math.floor(last) + 1)
 	};
 	const messages: MessageRow[] = entry.messages.map((row) => (row.status === 'streaming' ? { ...row, status: 'incomplete' } : row));
 	return { session, messages };

@@ -41,14 +41,8 @@ export function createBuiltinHost(
 		async exit(invocation, { remove }) {
 			const id = invocation.session_id;
 			if (remove) {
-				const title = (await getSession(services.db, id))?.title ?? 'This session';
-				const yes = await confirm({
-					title: 'Delete this session?',
-					message: `“${title}” will be ended and deleted with all its messages. This cannot be undone.`,
-					confirmLabel: 'Delete',
-					danger: true
-				});
-				if (!yes) return false;
+				const { planDeletionPrompt } = await import('./deletion-prompt');
+				if (!(await confirm(await planDeletionPrompt(services.db, [id], { exiting: true })))) return false;
 			}
 			const { exitSession } = await import('../sessions/exit-session');
 			await exitSession(services.sessionContext(), id, { remove });

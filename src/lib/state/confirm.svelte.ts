@@ -7,6 +7,9 @@ export interface ConfirmRequest {
 	/** The confirming button's name: the action itself ("Delete", "Archive"). */
 	confirmLabel: string;
 	danger?: boolean;
+	/** Lines listed under the message (the sessions a deletion takes), with the list's name. */
+	items?: string[];
+	itemsLabel?: string;
 }
 
 export class ConfirmState {

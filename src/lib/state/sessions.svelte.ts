@@ -11,6 +11,7 @@ import { watch } from '../db/watch';
 import type { OperationOutcome } from '../sessions/announce-removal';
 import { renameSession, setPinned } from '../sessions/edit-session';
 import { createSearchClient, type SearchClient } from '../sessions/search-client';
+import type { ConfirmRequest } from './confirm.svelte';
 import { FreeSpace } from './free-space.svelte';
 import { OperationIds } from './operation-ids';
 import { SessionSearch } from './session-search.svelte';
@@ -187,6 +188,12 @@ export class SessionsState {
 	/** Ids of the selection that are still listed, in list order. */
 	selectedIds(): string[] {
 		return this.order.filter((id) => this.selected.has(id));
+	}
+
+	/** The question to ask before deleting `ids`: it lists every session the deletion will take. */
+	async deletionPrompt(ids: string[]): Promise<ConfirmRequest> {
+		const { planDeletionPrompt } = await import('./deletion-prompt');
+		return planDeletionPrompt(this.#services.db, ids);
 	}
 
 	/**

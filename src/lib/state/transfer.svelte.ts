@@ -5,7 +5,7 @@ import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
 import { listAllSessions } from '../db/transfer-verbs';
 import { createTransferClient, type TransferClient } from '../sessions/transfer-client';
-import type { ExportKind, ImportReport, TransferProgress } from '../sessions/transfer-format';
+import { formatBytes, MAX_IMPORT_BYTES, type ExportKind, type ImportReport, type TransferProgress } from '../sessions/transfer-format';
 import { downloadFile } from './download-file';
 import type { SettingsState } from './settings.svelte';
 import { describeError } from './turn-helpers';
@@ -17,13 +17,24 @@ export interface TransferOutcome {
 
 const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 
-/** The sentence an import ends with: what it added and what it skipped. */
+/** What an import left out of the file, one sentence each (empty when nothing). */
+function describeCuts(report: ImportReport): string {
+	const was = (n: number) => (n === 1 ? 'was' : 'were');
+	const parts = [
+		report.links_removed ? `${report.links_removed === 1 ? '1 link to a session' : `${count(report.links_removed, 'link')} to sessions`} outside this file ${was(report.links_removed)} removed.` : '',
+		report.loops_removed ? `${count(report.loops_removed, 'link')} that led round in a loop ${was(report.loops_removed)} removed.` : '',
+		report.fields_dropped ? `${count(report.fields_dropped, 'unknown field')} ${was(report.fields_dropped)} left out.` : ''
+	];
+	return parts.filter(Boolean).map((part) => ` ${part}`).join('');
+}
+
+/** The sentence an import ends with: what it added, what it skipped and what it left out. */
 export function describeImport(report: ImportReport): string {
 	const skipped = report.sessions_skipped
 		? ` Skipped ${count(report.sessions_skipped, 'session')} already in this profile (${count(report.messages_skipped, 'message')}).`
 		: '';
-	if (!report.sessions_added) return `Nothing new to import: ${report.sessions_skipped ? `all ${count(report.sessions_skipped, 'session')} in the file are already in this profile.` : 'the file holds no sessions.'}`;
-	return `Imported ${count(report.sessions_added, 'session')} (${count(report.messages_added, 'message')}).${skipped}`;
+	if (!report.sessions_added) return `Nothing new to import: ${report.sessions_skipped ? `all ${count(report.sessions_skipped, 'session')} in the file are already in this profile.` : 'the file holds no sessions.'}${describeCuts(report)}`;
+	return `Imported ${count(report.sessions_added, 'session')} (${count(report.messages_added, 'message')}).${skipped}${describeCuts(report)}`;
 }
 
 export function describeProgress(busy: 'export' | 'import', progress: TransferProgress | null): string {
@@ -81,7 +92,12 @@ export class TransferState {
 			const result = await this.#transfer.exportSessions({ profile: id, label, ids, kind: format }, (p) => (this.progress = p));
 			this.#download(result.blob, result.filename);
 			await this.#settings.set('export.last', { at: Date.now(), sessions: result.sessions, kind: format });
-			this.outcome = { ok: true, text: `Exported ${count(result.sessions, 'session')} (${count(result.messages, 'message')}) as ${format === 'json' ? 'JSON' : 'Markdown'}: ${result.filename}` };
+			// An export that no import takes back whole says so while the user can still split it.
+			const tooLarge =
+				format === 'json' && result.blob.size > MAX_IMPORT_BYTES
+					? ` At ${formatBytes(result.blob.size)} it is larger than an import takes (${formatBytes(MAX_IMPORT_BYTES)}): to move these sessions to another profile or browser, export them in parts (Chosen sessions).`
+					: '';
+			this.outcome = { ok: true, text: `Exported ${count(result.sessions, 'session')} (${count(result.messages, 'message')}) as ${format === 'json' ? 'JSON' : 'Markdown'}: ${result.filename}${tooLarge}` };
 			return true;
 		} catch (error) {
 			this.outcome = { ok: false, text: `Export failed: ${describeError(error)}` };

@@ -1,0 +1,215 @@
+// An imported file is untrusted: it may only link its own sessions, its rows are read into
+// exactly the shapes the app stores, and deleting what it brought never takes your sessions.
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openProfileDb, type PalimpsestDb } from '../db/database';
+import { appendMessages, listMessages } from '../db/message-verbs';
+import { getSession } from '../db/session-verbs';
+import { deleteSessions } from './delete-sessions';
+import { importSessions } from './import-sessions';
+import { createSession } from './session-lifecycle';
+import type { SessionContext } from './session-context';
+
+type Row = Record<string, unknown>;
+
+const sessionRow = (id: string, extra: Row = {}): Row => ({
+	id,
+	profile: 'elsewhere',
+	title: `Imported ${id}`,
+	title_source: 'message',
+	session_key: `web:elsewhere:${id}`,
+	created_at: 1_700_000_000_000,
+	last_activity_at: 1_700_000_000_000,
+	ended_at: null,
+	end_reason: null,
+	parent_session_id: null,
+	parent_kind: null,
+	archived: 0,
+	pinned: 0,
+	provider: 'offline',
+	model: 'offline-mini',
+	message_count: 1,
+	token_estimate: 3,
+	next_seq: 1,
+	compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 },
+	...extra
+});
+
+const messageRow = (sessionId: string, extra: Row = {}): Row => ({
+	session_id: sessionId,
+	seq: 0,
+	id: `${sessionId}-m0`,
+	role: 'user',
+	content: 'hello',
+	status: 'complete',
+	kind: 'message',
+	active: 1,
+	compacted_by: null,
+	created_at: 1_700_000_000_000,
+	...extra
+});
+
+const entry = (id: string, session: Row = {}, messages: Row[] = [messageRow(id)]) => ({ session: sessionRow(id, session), messages });
+
+function fileOf(entries: Array<{ session: Row; messages: Row[] } & Row>): string {
+	const message_count = entries.reduce((sum, e) => sum + e.messages.length, 0);
+	return JSON.stringify({ format: 'palimpsest-sessions', version: 1, exported_at: 1, profile: 'elsewhere', session_count: entries.length, message_count, sessions: entries });
+}
+
+let db: PalimpsestDb;
+let ctx: SessionContext;
+/** A session of the user's own, with a message. */
+let mine: string;
+
+beforeEach(async () => {
+	db = openProfileDb(`hostile-${crypto.randomUUID()}`);
+	ctx = { db, profile: 'home', platform: 'web', now: () => 1_800_000_000_000 };
+	mine = (await createSession(ctx, { provider: 'offline', model: 'offline-mini', title: 'My own work' })).id;
+	await appendMessages(db, mine, [{ id: crypto.randomUUID(), role: 'user', kind: 'message', content: 'my words', status: 'complete', created_at: 1 }]);
+});
+
+afterEach(async () => {
+	await db.delete();
+});
+
+async function everything() {
+	return { sessions: await db.sessions.orderBy('id').toArray(), messages: await db.messages.toArray() };
+}
+
+describe('links in an imported file reach only sessions of the same file', () => {
+	it('a link to one of your sessions is cut and reported; deleting the imported session leaves yours', async () => {
+		const report = await importSessions(db, 'home', fileOf([entry('evil', { parent_session_id: mine, parent_kind: 'compression' })]));
+		expect(report).toMatchObject({ sessions_added: 1, links_removed: 1 });
+		expect(await getSession(db, 'evil')).toMatchObject({ parent_session_id: null, parent_kind: null });
+
+		const outcome = await deleteSessions(ctx, ['evil']);
+		expect(outcome.ids).toEqual(['evil']);
+		expect(await getSession(db, mine)).toMatchObject({ title: 'My own work' });
+		expect((await listMessages(db, mine)).map((m) => m.content)).toEqual(['my words']);
+	});
+
+	it('a compaction marker that names a session outside the file loses that link', async () => {
+		const marker = { id: 'op', kind: 'summarize', reason: 'manual', before_tokens: 10, after_tokens: 2, messages_removed: 3, at: 1, old_session_id: mine };
+		const report = await importSessions(db, 'home', fileOf([entry('s', {}, [messageRow('s', { kind: 'summary', role: 'assistant', compaction: marker })])]));
+		expect(report.links_removed).toBe(1);
+		const [row] = await listMessages(db, 's');
+		expect(row.compaction).toEqual({ id: 'op', kind: 'summarize', reason: 'manual', before_tokens: 10, after_tokens: 2, messages_removed: 3, at: 1 });
+	});
+
+	it('links inside the file are kept: deleting any link of an imported lineage takes the lineage, and nothing of yours', async () => {
+		const report = await importSessions(db, 'home', fileOf([entry('a', { ended_at: 2, end_reason: 'compression' }), entry('b', { parent_session_id: 'a', parent_kind: 'compression' })]));
+		expect(report).toMatchObject({ sessions_added: 2, links_removed: 0 });
+		expect((await deleteSessions(ctx, ['b'])).ids.sort()).toEqual(['a', 'b']);
+		expect(await db.sessions.count()).toBe(1);
+	});
+
+	it('links that lead round in a loop are cut', async () => {
+		const report = await importSessions(db, 'home', fileOf([
+			entry('x', { parent_session_id: 'y', parent_kind: 'compression' }),
+			entry('y', { parent_session_id: 'x', parent_kind: 'compression' }),
+			entry('self', { parent_session_id: 'self', parent_kind: 'delegate' })
+		]));
+		expect(report).toMatchObject({ sessions_added: 3, links_removed: 0, loops_removed: 2 });
+		const rows = await db.sessions.bulkGet(['x', 'y', 'self']);
+		expect(rows.filter((row) => row!.parent_session_id !== null)).toHaveLength(1);
+		expect(await getSession(db, 'self')).toMatchObject({ parent_session_id: null });
+	});
+});
+
+describe('a deletion takes only sessions of the same origin', () => {
+	it('a file that reuses the id of your session keeps its link, yet neither deletion takes the other', async () => {
+		// The file's copy of "mine" is skipped (the profile has it); its child links to your session.
+		const report = await importSessions(db, 'home', fileOf([entry(mine), entry('child', { parent_session_id: mine, parent_kind: 'compression' })]));
+		expect(report).toMatchObject({ sessions_added: 1, sessions_skipped: 1, links_removed: 0 });
+		expect((await deleteSessions(ctx, ['child'])).ids).toEqual(['child']);
+		expect(await getSession(db, mine)).toBeDefined();
+
+		await importSessions(db, 'home', fileOf([entry(mine), entry('child2', { parent_session_id: mine, parent_kind: 'delegate' })]));
+		expect((await deleteSessions(ctx, [mine])).ids).toEqual([mine]);
+		// What stays loses its link to the session that went.
+		expect(await getSession(db, 'child2')).toMatchObject({ parent_session_id: null, parent_kind: null });
+	});
+
+	it('sessions of two different imports never go together', async () => {
+		await importSessions(db, 'home', fileOf([entry('first')]));
+		await importSessions(db, 'home', fileOf([entry('first'), entry('second', { parent_session_id: 'first', parent_kind: 'compression' })]));
+		const [first, second] = await db.sessions.bulkGet(['first', 'second']);
+		expect(first!.import_id).toBeDefined();
+		expect(second!.import_id).not.toBe(first!.import_id);
+		expect((await deleteSessions(ctx, ['second'])).ids).toEqual(['second']);
+		expect((await deleteSessions(ctx, ['first'])).ids).toEqual(['first']);
+	});
+});
+
+describe('rows of an imported file are read into the shapes the app stores', () => {
+	const withMessage = (extra: Row) => fileOf([entry('s', {}, [messageRow('s', extra)])]);
+	const withSession = (extra: Row) => fileOf([entry('s', extra)]);
+	const cases: Array<[string, string, RegExp]> = [
+		['injected: [null]', withMessage({ injected: [null] }), /message 1 of session s has “injected\[0\]” = null, expected injected context/],
+		['injected text that is not text', withMessage({ injected: [{ plugin_id: 'p', plugin_name: 'P', text: { html: '<b>' } }] }), /“injected\[0\]\.text” = \{"html":"<b>"\}, expected text/],
+		['tool_calls: [null]', withMessage({ role: 'assistant', tool_calls: [null] }), /“tool_calls\[0\]” = null, expected a tool call/],
+		['a tool call without a name', withMessage({ role: 'assistant', tool_calls: [{ id: 'c1', arguments: '{}' }] }), /“tool_calls\[0\]\.name” missing, expected non-empty text/],
+		['tool_calls that is not a list', withMessage({ role: 'assistant', tool_calls: 'rm -rf' }), /“tool_calls” = "rm -rf", expected a list/],
+		['too many tool calls', withMessage({ role: 'assistant', tool_calls: Array.from({ length: 257 }, (_, i) => ({ id: `c${i}`, name: 'x', arguments: '{}' })) }), /“tool_calls” .*expected a list of at most 256 items/],
+		['seq 1e300', withMessage({ seq: 1e300 }), /“seq” = 1e\+300, expected a number from 0 to 1,000,000,000/],
+		['a negative seq', withMessage({ seq: -1 }), /“seq” = -1, expected a number from 0/],
+		['a seq in text', withMessage({ seq: '3' }), /“seq” = "3", expected a number/],
+		['a seq of null (NaN in JSON)', withMessage({ seq: null }), /“seq” = null, expected a number/],
+		['next_seq 1e300', withSession({ next_seq: 1e300 }), /session 1 has “next_seq” = 1e\+300, expected a whole number/],
+		['a non-numeric token_ratio', withSession({ token_ratio: 'fast' }), /“token_ratio” = "fast", expected a number from 0.5 to 2/],
+		['an absurd token_ratio', withSession({ token_ratio: 1e9 }), /“token_ratio” = 1000000000, expected a number from 0.5 to 2/],
+		['a compaction state of the wrong shape', withSession({ compaction: { failures: 'many', cooldown_until: 0, turns_since_micro: 0 } }), /“compaction\.failures” = "many", expected a whole number/],
+		['a compaction state that is a list', withSession({ compaction: [] }), /“compaction” = \[\], expected compaction state/],
+		['a compaction marker of an unknown kind', withMessage({ compaction: { id: 'op', kind: 'obliterate', reason: 'manual', before_tokens: 1, after_tokens: null, messages_removed: null, at: 1 } }), /“compaction\.kind” = "obliterate", expected "summarize"/],
+		['a title too long', withSession({ title: 'x'.repeat(1001) }), /“title” = "x+…, expected text of at most 1,000 characters/],
+		['a time past what a date holds', withSession({ created_at: 1e300 }), /“created_at” = 1e\+300, expected a number from 0/],
+		['a flag that is not 0 or 1', withSession({ archived: true }), /“archived” = true, expected 0, 1/],
+		['a message that is not an object', fileOf([entry('s', {}, ['hello' as unknown as Row])]), /message 1 of session s is not a message/]
+	];
+
+	it.each(cases)('%s is refused, naming the field, and nothing changes', async (_name, file, message) => {
+		const before = await everything();
+		await expect(importSessions(db, 'home', file)).rejects.toMatchObject({ name: 'ImportError', message: expect.stringMatching(message) });
+		expect(await everything()).toEqual(before);
+	});
+
+	it('unknown fields are left out at every level, counted, and pollute nothing', async () => {
+		const marker = { id: 'op', kind: 'summarize', reason: 'manual', before_tokens: 1, after_tokens: null, messages_removed: null, at: 1, shout: 1 };
+		const file = fileOf([
+			{
+				session: sessionRow('s', { onclick: 'alert(1)', compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0, extra: 1 } }),
+				messages: [
+					messageRow('s', { html: '<img onerror=x>', role: 'assistant', tool_calls: [{ id: 'c', name: 'clock', arguments: '{}', run: 'now' }] }),
+					messageRow('s', { seq: 1, id: 'm1', injected: [{ plugin_id: 'p', plugin_name: 'P', text: 'ctx', color: 'red' }] }),
+					messageRow('s', { seq: 1.5, id: 'm2', kind: 'summary', compaction: marker })
+				],
+				extra: true
+			}
+		]).replace('"onclick"', '"__proto__":{"polluted":true},"onclick"');
+		const report = await importSessions(db, 'home', file);
+		expect(report).toMatchObject({ sessions_added: 1, messages_added: 3, fields_dropped: 8 });
+		expect(({} as Row).polluted).toBeUndefined();
+		const session = (await getSession(db, 's'))!;
+		expect(Object.keys(session).sort()).toEqual(
+			['id', 'profile', 'import_id', 'title', 'title_source', 'session_key', 'created_at', 'last_activity_at', 'ended_at', 'end_reason', 'parent_session_id', 'parent_kind', 'archived', 'pinned', 'provider', 'model', 'message_count', 'token_estimate', 'next_seq', 'compaction'].sort()
+		);
+		expect(session.compaction).toEqual({ failures: 0, cooldown_until: 0, turns_since_micro: 0 });
+		const [first, second, third] = await listMessages(db, 's');
+		expect(first).not.toHaveProperty('html');
+		expect(first.tool_calls).toEqual([{ id: 'c', name: 'clock', arguments: '{}' }]);
+		expect(second.injected).toEqual([{ plugin_id: 'p', plugin_name: 'P', text: 'ctx' }]);
+		expect(third.compaction).not.toHaveProperty('shout');
+	});
+
+	it('a session without a compaction state gets a fresh one; a sound token_ratio is kept', async () => {
+		const file = fileOf([entry('s', { compaction: undefined, token_ratio: 1.25 })]);
+		await importSessions(db, 'home', file);
+		expect(await getSession(db, 's')).toMatchObject({ compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }, token_ratio: 1.25 });
+	});
+
+	it('an imported session takes new messages after its last one', async () => {
+		await importSessions(db, 'home', fileOf([entry('s', { next_seq: 1 }, [messageRow('s', { seq: 999_999_999.5 })])]));
+		const [row] = await appendMessages(db, 's', [{ id: 'next', role: 'user', kind: 'message', content: 'more', status: 'complete', created_at: 2 }]);
+		expect(row.seq).toBe(1_000_000_000);
+	});
+});

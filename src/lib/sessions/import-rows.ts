@@ -1,0 +1,146 @@
+// What a session or message row of an imported file may hold: every field of the stored shapes
+// (db/schema.ts), with its type, its range and, for lists, their items. Anything else is dropped.
+import type { CompactionKind, CompactionReason } from '../hooks/hook-payloads';
+import {
+	NO_COMPACTION_STATE,
+	TOKEN_RATIO_LIMITS,
+	type CompactionMarker,
+	type CompactionState,
+	type InjectedContext,
+	type MessageRow,
+	type SessionRow
+} from '../db/schema';
+import type { ToolCall } from '../providers/types';
+import { list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
+
+/** The bounds of an import, generous for anything this app writes, far short of what breaks it. */
+export const IMPORT_LIMITS = {
+	/** Session, message and marker ids (this app writes 36-character UUIDs). */
+	idChars: 200,
+	/** Titles, thread keys, provider, model, tool and plugin names. */
+	labelChars: 1_000,
+	/** Error texts and end reasons. */
+	noteChars: 100_000,
+	/** A message's text, a tool call's arguments, a plugin's injected context: the largest SSE event an answer may carry. */
+	textChars: 16 * 1024 * 1024,
+	/**
+	 * Message positions: more than any session holds, and far below 2^53, where adding 1 to a
+	 * position no longer changes it (a file with seq 1e300 made every later append collide).
+	 */
+	maxSeq: 1_000_000_000,
+	/** Counts and token figures. */
+	maxCount: 1_000_000_000_000,
+	/** Times in ms since the epoch: the largest a Date holds. */
+	maxTime: 8_640_000_000_000_000,
+	toolCalls: 256,
+	injected: 64,
+	sessions: 100_000,
+	messagesPerSession: 1_000_000
+} as const;
+
+const L = IMPORT_LIMITS;
+const id = text(L.idChars, { nonEmpty: true });
+const label = text(L.labelChars);
+const note = text(L.noteChars);
+const body = text(L.textChars);
+// Tool call ids are the provider's: some are long, a few local servers send empty ones.
+const toolId = label;
+const time = number(0, L.maxTime);
+const count = number(0, L.maxCount, { integer: true });
+const tokens = number(0, L.maxCount);
+const flag = oneOf([0, 1] as const);
+
+// Written as records so the compiler checks each list against its union type, both ways.
+const COMPACTION_KINDS = Object.keys({ summarize: 1, micro_summarize: 1, prune_tool_results: 1, provider_native: 1 } satisfies Record<CompactionKind, 1>) as CompactionKind[];
+const COMPACTION_REASONS = Object.keys({
+	manual: 1,
+	pre_api: 1,
+	post_tool: 1,
+	overflow: 1,
+	gateway_hygiene: 1,
+	between_turns: 1,
+	proactive_prune: 1,
+	provider: 1,
+	unknown: 1
+} satisfies Record<CompactionReason, 1>) as CompactionReason[];
+
+const compactionState: Parse<CompactionState> = record<CompactionState>(
+	{
+		required: { failures: count, cooldown_until: time, turns_since_micro: count },
+		optional: {}
+	},
+	'compaction state (an object)'
+);
+
+const toolCall = record<ToolCall>({ required: { id: toolId, name: text(L.labelChars, { nonEmpty: true }), arguments: body }, optional: {} }, 'a tool call (an object)');
+
+const injectedContext = record<InjectedContext>({ required: { plugin_id: label, plugin_name: label, text: body }, optional: {} }, 'injected context (an object)');
+
+const compactionMarker = record<CompactionMarker>(
+	{
+		required: {
+			id,
+			kind: oneOf(COMPACTION_KINDS),
+			reason: oneOf(COMPACTION_REASONS),
+			before_tokens: tokens,
+			after_tokens: nullable(tokens),
+			messages_removed: nullable(count),
+			at: time
+		},
+		optional: { old_session_id: id }
+	},
+	'a compaction marker (an object)'
+);
+
+/** A session row as a file carries it: its profile and origin are the receiving profile's to set. */
+export type ImportedSession = Omit<SessionRow, 'profile' | 'import_id'>;
+
+export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>({
+	required: {
+		id,
+		title: label,
+		title_source: oneOf(['auto', 'message', 'user'] as const),
+		session_key: text(L.labelChars, { nonEmpty: true }),
+		created_at: time,
+		last_activity_at: time,
+		ended_at: nullable(time),
+		end_reason: nullable(note),
+		parent_session_id: nullable(id),
+		parent_kind: nullable(oneOf(['compression', 'branch', 'delegate'] as const)),
+		archived: flag,
+		pinned: flag,
+		provider: label,
+		model: label,
+		message_count: count,
+		token_estimate: tokens,
+		next_seq: number(0, L.maxSeq, { integer: true }),
+		compaction: withDefault(compactionState, () => ({ ...NO_COMPACTION_STATE }))
+	},
+	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS) }
+}, 'a session (an object)', { ignored: ['profile', 'import_id'] });
+
+export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
+	required: {
+		session_id: id,
+		seq: number(0, L.maxSeq),
+		id,
+		role: oneOf(['system', 'user', 'assistant', 'tool'] as const),
+		content: body,
+		status: oneOf(['complete', 'streaming', 'aborted', 'error', 'incomplete'] as const),
+		kind: oneOf(['message', 'summary', 'command', 'notice'] as const),
+		active: flag,
+		compacted_by: nullable(id),
+		created_at: time
+	},
+	optional: {
+		tool_calls: list(toolCall, L.toolCalls),
+		tool_call_id: toolId,
+		tokens: count,
+		encoding: label,
+		error: note,
+		injected: list(injectedContext, L.injected),
+		compaction: compactionMarker,
+		model: label,
+		provider: label
+	}
+}, 'a message (an object)');

@@ -1,0 +1,110 @@
+// Parsers for the fields of an imported file. Each one accepts a value only in the type and
+// range the app stores and returns a fresh copy, so nothing of the file's own objects (unknown
+// fields, odd prototypes, values the app never writes) reaches the database. Pure.
+
+/** A value that does not fit; `path` leads from the row to the field (`tool_calls`, `0`, `name`). */
+export class FieldError extends Error {
+	constructor(
+		readonly path: string[],
+		readonly value: unknown,
+		readonly expected: string
+	) {
+		super(`${path.join('.')}: expected ${expected}`);
+		this.name = 'FieldError';
+	}
+}
+
+/** Reads one value; throws a FieldError when it does not fit. `dropped` counts unknown fields left out. */
+export type Parse<T> = (value: unknown, dropped: { fields: number }) => T;
+
+function fail(value: unknown, expected: string): never {
+	throw new FieldError([], value, expected);
+}
+
+/** Runs `parse` for the field at `key`, adding the key to the path of any error. */
+function at<T>(key: string, parse: () => T): T {
+	try {
+		return parse();
+	} catch (error) {
+		if (error instanceof FieldError) throw new FieldError([key, ...error.path], error.value, error.expected);
+		throw error;
+	}
+}
+
+export function text(max: number, { nonEmpty = false } = {}): Parse<string> {
+	const expected = `${nonEmpty ? 'non-empty ' : ''}text of at most ${max.toLocaleString('en')} characters`;
+	return (v) => (typeof v === 'string' && v.length <= max && (!nonEmpty || v.length > 0) ? v : fail(v, expected));
+}
+
+/** A finite number in [min, max]; whole numbers only with `integer`. NaN, Infinity and 1e300 never pass. */
+export function number(min: number, max: number, { integer = false } = {}): Parse<number> {
+	const expected = `${integer ? 'a whole number' : 'a number'} from ${min.toLocaleString('en')} to ${max.toLocaleString('en')}`;
+	return (v) =>
+		typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max && (!integer || Number.isInteger(v)) ? v : fail(v, expected);
+}
+
+export function oneOf<const T extends readonly (string | number)[]>(values: T): Parse<T[number]> {
+	const expected = values.map((v) => JSON.stringify(v)).join(', ');
+	return (v) => (values.includes(v as T[number]) ? (v as T[number]) : fail(v, expected));
+}
+
+export function nullable<T>(parse: Parse<T>): Parse<T | null> {
+	return (v, dropped) => {
+		if (v === null) return null;
+		try {
+			return parse(v, dropped);
+		} catch (error) {
+			if (error instanceof FieldError && !error.path.length) fail(v, `${error.expected} or null`);
+			throw error;
+		}
+	};
+}
+
+/** A missing field takes `fallback` (older files may lack fields added since). */
+export function withDefault<T>(parse: Parse<T>, fallback: () => T): Parse<T> {
+	return (v, dropped) => (v === undefined ? fallback() : parse(v, dropped));
+}
+
+export function list<T>(item: Parse<T>, maxItems: number): Parse<T[]> {
+	return (v, dropped) => {
+		if (!Array.isArray(v) || v.length > maxItems) fail(v, `a list of at most ${maxItems.toLocaleString('en')} items`);
+		return v.map((entry, index) => at(String(index), () => item(entry, dropped)));
+	};
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+	return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T];
+
+/**
+ * How to read each field of a stored shape `T`. The compiler makes the table name every field
+ * of `T`, required or optional, so a field added to a row shape cannot be forgotten here.
+ */
+export interface Shape<T> {
+	required: { [K in RequiredKeys<T>]-?: Parse<T[K]> };
+	optional: { [K in OptionalKeys<T>]-?: Parse<Exclude<T[K], undefined>> };
+}
+
+/**
+ * An object with exactly the fields of `shape`: required ones checked, optional ones checked
+ * when present (and left out when absent), `ignored` ones left out, any other field dropped
+ * and counted.
+ */
+export function record<T>(shape: Shape<T>, expected = 'an object', { ignored = [] as readonly string[] } = {}): Parse<T> {
+	const required = Object.entries(shape.required) as [string, Parse<unknown>][];
+	const optional = Object.entries(shape.optional) as [string, Parse<unknown>][];
+	const known = new Set([...required, ...optional].map(([key]) => key).concat(ignored));
+	return (v, dropped) => {
+		if (!isPlainObject(v)) fail(v, expected);
+		// Own fields only: nothing is read through the object's prototype.
+		const own = (key: string) => (Object.hasOwn(v, key) ? v[key] : undefined);
+		const out: Record<string, unknown> = {};
+		for (const [key, parse] of required) out[key] = at(key, () => parse(own(key), dropped));
+		for (const [key, parse] of optional) if (own(key) !== undefined) out[key] = at(key, () => parse(own(key), dropped));
+		for (const key of Object.keys(v)) if (!known.has(key)) dropped.fields += 1;
+		return out as T;
+	};
+}

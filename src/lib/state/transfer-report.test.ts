@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { PalimpsestDb } from '../db/database';
+import { MAX_IMPORT_BYTES, type ImportReport } from '../sessions/transfer-format';
+import type { SettingsState } from './settings.svelte';
+import { describeImport, TransferState } from './transfer.svelte';
+
+const report = (more: Partial<ImportReport> = {}): ImportReport => ({
+	sessions_added: 2,
+	messages_added: 6,
+	sessions_skipped: 0,
+	messages_skipped: 0,
+	links_removed: 0,
+	loops_removed: 0,
+	fields_dropped: 0,
+	...more
+});
+
+describe('what an import says it did', () => {
+	it('says what it added, and nothing more when the file was clean', () => {
+		expect(describeImport(report())).toBe('Imported 2 sessions (6 messages).');
+	});
+
+	it('says how many links to sessions outside the file it removed, and what else it left out', () => {
+		expect(describeImport(report({ links_removed: 2 }))).toBe('Imported 2 sessions (6 messages). 2 links to sessions outside this file were removed.');
+		expect(describeImport(report({ links_removed: 1, loops_removed: 1, fields_dropped: 3 }))).toBe(
+			'Imported 2 sessions (6 messages). 1 link to a session outside this file was removed. 1 link that led round in a loop was removed. 3 unknown fields were left out.'
+		);
+	});
+
+	it('says so even when there was nothing new to add', () => {
+		expect(describeImport(report({ sessions_added: 0, messages_added: 0, sessions_skipped: 1, messages_skipped: 2, links_removed: 1 }))).toBe(
+			'Nothing new to import: all 1 session in the file are already in this profile. 1 link to a session outside this file was removed.'
+		);
+	});
+});
+
+describe('an export too large to import again', () => {
+	it('says so, with its size and the limit, while the user can still export in parts', async () => {
+		const exportWith = async (size: number) => {
+			const client = {
+				exportSessions: async () => ({ blob: { size } as Blob, filename: 'all.json', sessions: 900, messages: 90_000 }),
+				importFile: async () => report()
+			};
+			const state = new TransferState({
+				db: {} as PalimpsestDb,
+				settings: { set: async () => {} } as unknown as SettingsState,
+				profile: () => ({ id: 'default', label: 'Default' }),
+				client,
+				download: () => {}
+			});
+			await state.exportSessions('all', 'json');
+			return state.outcome?.text;
+		};
+		expect(await exportWith(300 * 1024 * 1024)).toBe(
+			'Exported 900 sessions (90,000 messages) as JSON: all.json At 300 MB it is larger than an import takes (256 MB): to move these sessions to another profile or browser, export them in parts (Chosen sessions).'
+		);
+		expect(await exportWith(MAX_IMPORT_BYTES)).toBe('Exported 900 sessions (90,000 messages) as JSON: all.json');
+	});
+});
