@@ -87,6 +87,8 @@ export interface HookCall {
 export interface InjectedContext {
 	plugin_id: string;
 	text: string;
+	/** Set when the plugin's text was cut to 16,000 characters, the most one plugin may add to a turn: how many it returned. */
+	cut_from?: number;
 }
 
 /** What the app would do with the tool call. */

@@ -109,12 +109,13 @@ export async function runCommand(page: Page, text: string): Promise<Locator> {
 }
 
 /** Adds an OpenAI-compatible provider in Settings; its model then appears in "Model". */
-export async function addCustomProvider(page: Page, baseUrl: string, model: string): Promise<string> {
+export async function addCustomProvider(page: Page, baseUrl: string, model: string, apiKey?: string): Promise<string> {
 	await navigate(page, 'Settings');
 	await page.getByRole('button', { name: 'Add provider' }).click();
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Custom (OpenAI-compatible)' });
 	await page.getByRole('textbox', { name: 'Base URL' }).fill(baseUrl);
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill(model);
+	if (apiKey) await page.getByRole('textbox', { name: 'API key' }).fill(apiKey);
 	await page.getByRole('button', { name: 'Save' }).click();
 	const label = `Custom (OpenAI-compatible) · ${model}`;
 	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText(`Saved ${label}`);

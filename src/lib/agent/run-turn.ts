@@ -192,7 +192,8 @@ class Turn {
 		this.#injected = items.map((item) => ({
 			plugin_id: item.plugin_id,
 			plugin_name: deps.pluginName?.(item.plugin_id) ?? item.plugin_id,
-			text: item.text
+			text: item.text,
+			...(item.cut_from === undefined ? {} : { cut_from: item.cut_from })
 		}));
 		// Kept beside the message for the disclosure; the stored content stays what the user wrote.
 		await updateMessage(deps.db, [this.#user.session_id, this.#user.seq], { injected: this.#injected });

@@ -3,6 +3,7 @@
 // the app cannot use comes back with a warning saying what was expected.
 import { HOOK_KINDS, type HookName } from './hook-map';
 import { LINE_LIMITS, oneLine, previewValue } from './preview-value';
+import { MAX_INJECTED_CHARS } from './dispatch-results';
 import { readDirective, readInjected } from './read-results';
 
 export interface ResultNote {
@@ -18,6 +19,12 @@ export function describeHookResult(hook: HookName, value: unknown): ResultNote {
 	if (HOOK_KINDS[hook] === 'observer') return describeIgnored(value);
 	if (hook === 'pre_llm_call') {
 		const { text, warning } = readInjected(value);
+		if (text && text.length > MAX_INJECTED_CHARS) {
+			return {
+				result: `added context (${text.length} chars, cut to ${MAX_INJECTED_CHARS}): "${oneLine(text, PREVIEW)}"`,
+				warning: `A plugin may add at most ${MAX_INJECTED_CHARS.toLocaleString('en')} characters of context to a turn; the rest of these ${text.length.toLocaleString('en')} was cut.`
+			};
+		}
 		if (text) return { result: `added context (${text.length} chars): "${oneLine(text, PREVIEW)}"` };
 		return warning ? { result: 'added nothing', warning } : { result: 'added nothing' };
 	}

@@ -9,7 +9,12 @@ import type { HookCallResult, Registration } from './run-hook';
 export interface InjectedContext {
 	plugin_id: string;
 	text: string;
+	/** Set when the plugin's text was cut to its budget: how many characters it returned. */
+	cut_from?: number;
 }
+
+/** The most characters of context one plugin may add to one turn; the rest is cut, with a note. */
+export const MAX_INJECTED_CHARS = 16_000;
 
 export interface ToolDecision {
 	block: boolean;
@@ -53,9 +58,22 @@ export async function collectInjected<P>(
 		if (text) texts.set(reg, text);
 		return true;
 	});
-	return regs.flatMap((reg) => {
-		const text = texts.get(reg);
-		return text ? [{ plugin_id: reg.plugin_id, text }] : [];
+	return capPerPlugin(
+		regs.flatMap((reg) => {
+			const text = texts.get(reg);
+			return text ? [{ plugin_id: reg.plugin_id, text }] : [];
+		})
+	);
+}
+
+/** Each plugin's texts, in order, up to MAX_INJECTED_CHARS in all; a text past it is cut or left out. */
+function capPerPlugin(items: InjectedContext[]): InjectedContext[] {
+	const used = new Map<string, number>();
+	return items.flatMap((item) => {
+		const left = MAX_INJECTED_CHARS - (used.get(item.plugin_id) ?? 0);
+		used.set(item.plugin_id, (used.get(item.plugin_id) ?? 0) + item.text.length);
+		if (item.text.length <= left) return [item];
+		return left > 0 ? [{ ...item, text: item.text.slice(0, left), cut_from: item.text.length }] : [];
 	});
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinInjected } from './dispatch-results';
+import { joinInjected, MAX_INJECTED_CHARS } from './dispatch-results';
 import { HookBus } from './hook-bus';
 import type { HookLogEntry } from './run-hook';
 import { compaction, llmCall, quietLogger, toolCall } from './test-fixtures';
@@ -29,6 +29,25 @@ describe('HookBus.collect (pre_llm_call)', () => {
 		});
 		bus.register('ok', 'pre_llm_call', () => 'kept');
 		expect(await bus.collect('pre_llm_call', llmCall)).toEqual([{ plugin_id: 'ok', text: 'kept' }]);
+	});
+
+	it(`cuts what one plugin adds to a turn at ${MAX_INJECTED_CHARS} characters in all, notes where, and leaves other plugins whole`, async () => {
+		const log: HookLogEntry[] = [];
+		const bus = new HookBus({ logger: quietLogger(), record: (entry) => log.push(entry) });
+		bus.register('big', 'pre_llm_call', () => 'a'.repeat(10_000));
+		bus.register('big', 'pre_llm_call', () => 'b'.repeat(10_000));
+		bus.register('big', 'pre_llm_call', () => 'c');
+		bus.register('small', 'pre_llm_call', () => 's'.repeat(15_000));
+		const items = await bus.collect('pre_llm_call', llmCall);
+		expect(items.map((item) => [item.plugin_id, item.text.length, item.cut_from])).toEqual([
+			['big', 10_000, undefined],
+			['big', MAX_INJECTED_CHARS - 10_000, 10_000],
+			['small', 15_000, undefined]
+		]);
+		const over = new HookBus({ logger: quietLogger(), record: (entry) => log.push(entry) });
+		over.register('huge', 'pre_llm_call', () => 'x'.repeat(40_000));
+		await over.collect('pre_llm_call', llmCall);
+		expect(log.find((entry) => entry.plugin_id === 'huge')?.warning).toMatch(/at most 16,000 characters of context to a turn; the rest of these 40,000 was cut/);
 	});
 
 	it('joins nothing to an empty string', () => {

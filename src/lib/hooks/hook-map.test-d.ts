@@ -53,7 +53,7 @@ describe('the hook map as a type', () => {
 		void bus.collect('post_compaction', compaction);
 		// @ts-expect-error: only pre_tool_call decides
 		void bus.decide('pre_llm_call', llmCall);
-		expectTypeOf(bus.collect('pre_llm_call', llmCall)).resolves.toEqualTypeOf<{ plugin_id: string; text: string }[]>();
+		expectTypeOf(bus.collect('pre_llm_call', llmCall)).resolves.toEqualTypeOf<{ plugin_id: string; text: string; cut_from?: number }[]>();
 	});
 
 	it('types handler results by kind, and payloads as read-only', () => {

@@ -83,7 +83,7 @@ export interface BudgetUsage {
 	logDropped: number;
 	/** Messages from its context that the page refused (malformed, or a kind it does not accept). */
 	refused: number;
-	/** The last refusal or budget message, for the row. */
+	/** Why the last refused message was refused. */
 	last?: string;
 }
 
@@ -100,10 +100,7 @@ export class BudgetBook {
 	}
 
 	droppedLogs(pluginId: string, count: number): void {
-		this.#change(pluginId, (u) => {
-			u.logDropped += count;
-			u.last = `Log lines over ${LOG_LINES_PER_SECOND} a second are dropped.`;
-		});
+		this.#change(pluginId, (u) => (u.logDropped += count));
 	}
 
 	refused(pluginId: string, why: string): void {
@@ -111,11 +108,6 @@ export class BudgetBook {
 			u.refused += 1;
 			u.last = why;
 		});
-	}
-
-	/** A budget message worth showing that is not a count (a full storage, a registration refused). */
-	note(pluginId: string, why: string): void {
-		this.#change(pluginId, (u) => (u.last = why));
 	}
 
 	clear(pluginId: string): void {
@@ -133,7 +125,8 @@ export class BudgetBook {
 		apply(usage);
 		this.#usage.set(pluginId, usage);
 		this.#changed.add(pluginId);
-		this.#timer ??= setTimeout(() => {
+		if (this.#timer !== undefined) return;
+		this.#timer = setTimeout(() => {
 			this.#timer = undefined;
 			const changed = [...this.#changed];
 			this.#changed.clear();

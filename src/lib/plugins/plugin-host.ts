@@ -73,9 +73,9 @@ function describeCall(call: string): string {
 function defaultRunner(): PluginRunner {
 	if (typeof document === 'undefined') return inPageRunner(defaultImporter());
 	return {
-		async start(source, url, signal) {
+		async start(source, url, signal, report) {
 			const [{ isolatedRunner }, { openFrameSandbox }] = await Promise.all([import('./sandbox/isolated-runner'), import('./sandbox/frame-sandbox')]);
-			return isolatedRunner(() => openFrameSandbox(url)).start(source, url, signal);
+			return isolatedRunner(() => openFrameSandbox(url)).start(source, url, signal, report);
 		}
 	};
 }

@@ -74,7 +74,7 @@ const compactionState: Parse<CompactionState> = record<CompactionState>(
 
 const toolCall = record<ToolCall>({ required: { id: toolId, name: text(L.labelChars, { nonEmpty: true }), arguments: body }, optional: {} }, 'a tool call (an object)');
 
-const injectedContext = record<InjectedContext>({ required: { plugin_id: label, plugin_name: label, text: body }, optional: {} }, 'injected context (an object)');
+const injectedContext = record<InjectedContext>({ required: { plugin_id: label, plugin_name: label, text: body }, optional: { cut_from: count } }, 'injected context (an object)');
 
 const compactionMarker = record<CompactionMarker>(
 	{

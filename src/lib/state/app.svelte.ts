@@ -22,7 +22,7 @@ import { createServices, type Services } from './services';
 import { ConfirmState } from './confirm.svelte';
 import { MaintenanceState } from './maintenance.svelte';
 import { SessionsState } from './sessions.svelte';
-import { SettingsState } from './settings.svelte';
+import { SettingsState, storageBudgetBytes } from './settings.svelte';
 import { CompactionsState } from './compaction.svelte';
 import type { ContextWorkerStatus } from '../context/context-client';
 import { ProfilesState } from './profiles.svelte';
@@ -114,7 +114,8 @@ export class AppState {
 		});
 		const commands = new CommandRegistry(hooks);
 		const tools = new ToolRegistry(hooks);
-		const host: PluginHost = new PluginHost({ db, hooks, commands, tools, timeoutMs, onStopped: (id, reason) => this.plugins.noteStopped(id, reason) });
+		const storageBudget = () => storageBudgetBytes(Number(this.settings.get('plugins.storage_budget_mb')));
+		const host: PluginHost = new PluginHost({ db, hooks, commands, tools, timeoutMs, storageBudget, onStopped: (id, reason) => this.plugins.noteStopped(id, reason) });
 		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode(), hookDetails: hookLog.detail });
 		this.services = createServices({
 			db,

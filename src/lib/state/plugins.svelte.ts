@@ -10,6 +10,7 @@ import type { HookCallDetail } from '../hooks/run-hook';
 import { waitAtMost } from '../hooks/timeouts';
 import { describeError } from './turn-helpers';
 import { normalizePin } from '../plugins/fetch-plugin-source';
+import type { BudgetUsage } from '../plugins/plugin-budgets';
 import type { Registered } from '../plugins/plugin-context';
 import type { PluginHost } from '../plugins/plugin-host';
 import { pluginIdFromUrl, resolvePluginUrl } from '../plugins/plugin-url';
@@ -32,6 +33,8 @@ export const STARTUP_PLUGIN_WAIT_MS = 5_000;
 export class PluginsState {
 	rows = $state<PluginRow[]>([]);
 	status = new SvelteMap<string, PluginStatus>();
+	/** What each plugin ran into of its budgets in this tab (log lines dropped, messages refused). */
+	usage = new SvelteMap<string, BudgetUsage>();
 	log = $state<HookLogRow[]>([]);
 	/** A plugin waiting for the user's confirmation before it first runs. */
 	pending = $state<{ url: string; pin: string | null } | null>(null);
@@ -94,6 +97,7 @@ export class PluginsState {
 	}
 
 	start(): () => void {
+		const stopUsage = this.#host.budgets.subscribe((id) => this.usage.set(id, this.#host.budgets.usage(id)));
 		const loading = this.#loadAll().catch((error) => console.error('Loading plugins failed:', error));
 		this.#started(loading);
 		const stopRows = watch(
@@ -106,6 +110,7 @@ export class PluginsState {
 		);
 		return () => {
 			stopRows();
+			stopUsage();
 			this.#host.unloadAll();
 		};
 	}
@@ -203,6 +208,8 @@ export class PluginsState {
 	async remove(id: string): Promise<void> {
 		this.#host.unload(id);
 		this.#host.logBook.clear(id);
+		this.#host.budgets.clear(id);
+		this.usage.delete(id);
 		this.status.delete(id);
 		await removePlugin(this.#db, id);
 	}

@@ -6,9 +6,12 @@ import { watch } from '../db/watch';
 import type { ProviderConfig } from '../providers/types';
 import { describeError } from './turn-helpers';
 import { DEFAULT_TIMEOUT_SECONDS } from '../hooks/timeouts';
+import { DEFAULT_STORAGE_BUDGET_MB } from '../plugins/plugin-budgets';
 
-// The hook timeout's bounds, for the field that sets it.
+// The hook timeout's bounds, and the plugin budgets, for the fields and rows that show them.
 export { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../hooks/timeouts';
+export { DEFAULT_STORAGE_BUDGET_MB, LOG_LINES_PER_SECOND, MAX_STORAGE_BUDGET_MB, storageBudgetBytes } from '../plugins/plugin-budgets';
+export { formatBytes } from '../hooks/plain-data';
 
 export type Theme = 'system' | 'light' | 'dark';
 
@@ -25,6 +28,8 @@ export const SETTING_DEFAULTS = {
 	default_model: 'offline-mini',
 	providers: [] as ProviderConfig[],
 	'plugins.hook_callback_timeout': DEFAULT_TIMEOUT_SECONDS,
+	/** Megabytes of `ctx.storage` each plugin may use. */
+	'plugins.storage_budget_mb': DEFAULT_STORAGE_BUDGET_MB,
 	system_prompt: '',
 	/** Percent of the context window above which a request is compacted first. */
 	'compaction.threshold': 80,

@@ -3,3 +3,4 @@
 export type { CommandInfo } from '../commands/command-registry';
 export type { MessageRow, PluginRow, SessionRow } from '../db/schema';
 export type { ProviderConfig, ProviderPreset } from '../providers/types';
+export { MAX_INJECTED_CHARS } from '../hooks/dispatch-results';

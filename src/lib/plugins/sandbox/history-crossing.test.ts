@@ -6,18 +6,22 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HistoryMessage, PreLlmCallPayload } from '../../hooks/hook-payloads';
 import { importFromDataUrl } from '../import-plugin-module';
 import { PluginHost } from '../plugin-host';
+import { kvGet } from '../../db/plugin-verbs';
+import type { PalimpsestDb } from '../../db/database';
 import { makeHost, type RunnerKind } from '../test-host';
 import { openChannelSandbox } from './channel-sandbox';
 import { isolatedRunner } from './isolated-runner';
 
-// Reports what it was given: the payload's fields in order, the history, and whether it could change it.
+// Keeps what it was given: the payload's fields in order, the history, and whether it could
+// change it (in its storage: a history is longer than the context a plugin may add to a turn).
 const WITNESS = `
 export function register(ctx) {
-	ctx.register_hook('pre_llm_call', (payload) => {
+	ctx.register_hook('pre_llm_call', async (payload) => {
 		let changed = 'no';
 		try { payload.conversation_history[0].content = 'changed'; changed = 'yes'; } catch {}
 		try { payload.conversation_history.push({ role: 'user', content: 'pushed' }); changed = 'yes'; } catch {}
-		return JSON.stringify({ fields: Object.keys(payload), history: payload.conversation_history, frozen: Object.isFrozen(payload), changed });
+		await ctx.storage.set('seen', JSON.stringify({ fields: Object.keys(payload), history: payload.conversation_history, frozen: Object.isFrozen(payload), changed }));
+		return 'seen';
 	});
 }`;
 
@@ -71,7 +75,12 @@ async function witness(kind: RunnerKind, posted?: number[]) {
 	t.served['https://x.test/witness.js'] = { body: WITNESS };
 	const outcome = await host.load(await t.row('https://x.test/witness.js'));
 	if (!outcome.ok) throw new Error(outcome.error);
-	return t.hooks;
+	return t;
+}
+
+/** What the witness kept of its latest call. */
+async function seen(t: { db: PalimpsestDb }): Promise<unknown> {
+	return JSON.parse(String(await kvGet(t.db, 'witness', 'seen')));
 }
 
 describe('pre_llm_call across the isolation boundary', () => {
@@ -79,10 +88,10 @@ describe('pre_llm_call across the isolation boundary', () => {
 		const inPage = await witness('in-page');
 		const isolated = await witness('isolated');
 		for (const payload of TURNS) {
-			const [seen] = await inPage.collect('pre_llm_call', payload);
-			const [seenIsolated] = await isolated.collect('pre_llm_call', payload);
-			expect(JSON.parse(seenIsolated.text)).toEqual(JSON.parse(seen.text));
-			expect(JSON.parse(seen.text)).toEqual({
+			expect(await inPage.hooks.collect('pre_llm_call', payload)).toEqual([{ plugin_id: 'witness', text: 'seen' }]);
+			expect(await isolated.hooks.collect('pre_llm_call', payload)).toEqual([{ plugin_id: 'witness', text: 'seen' }]);
+			expect(await seen(isolated)).toEqual(await seen(inPage));
+			expect(await seen(inPage)).toEqual({
 				fields: Object.keys(payload),
 				history: payload.conversation_history,
 				frozen: true,
@@ -93,7 +102,7 @@ describe('pre_llm_call across the isolation boundary', () => {
 
 	it('sends a turn only the messages the plugin has not been given yet', async () => {
 		const posted: number[] = [];
-		const hooks = await witness('isolated', posted);
+		const { hooks } = await witness('isolated', posted);
 		const sizes: number[] = [];
 		for (const payload of TURNS.slice(0, 2)) {
 			const before = posted.length;

@@ -65,7 +65,7 @@ describe('a hostile plugin context', () => {
 		expect(await kvGet(t.db, 'other', 'forged')).toBeUndefined();
 		expect(await kvGet(t.db, 'echo', 'proto')).toBeUndefined();
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-		expect(Object.prototype.__lookupSetter__('authorization')).toBeUndefined();
+		expect(Object.getOwnPropertyDescriptor(Object.prototype, 'authorization')).toBeUndefined();
 		expect(host.budgets.usage('echo').refused).toBe(3);
 		expect((await t.commands.execute('/echo still here', invocation)).output).toBe('echo still here');
 	});

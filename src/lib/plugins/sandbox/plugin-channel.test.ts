@@ -66,7 +66,7 @@ describe("the page's end of a plugin's context", () => {
 		h.context.postMessage({ t: 'constructor', id: 3 });
 		await settle();
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-		expect(Object.prototype.__lookupSetter__('authorization')).toBeUndefined();
+		expect(Object.getOwnPropertyDescriptor(Object.prototype, 'authorization')).toBeUndefined();
 		const headers: Record<string, string> = {};
 		headers.authorization = 'Bearer key';
 		expect(Object.getOwnPropertyDescriptor(headers, 'authorization')?.value).toBe('Bearer key');

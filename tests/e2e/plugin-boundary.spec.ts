@@ -1,0 +1,173 @@
+// The boundary between the page and a plugin holds against the plugin itself: one that posts
+// raw messages on every channel it can find changes nothing in the page and catches no API
+// key; one that logs, posts or stores without end is throttled, refused or stopped while the
+// page keeps answering; one that allocates without bound or spins in a timer is stopped, and
+// its row says why.
+import { expect, test, type Page } from '@playwright/test';
+import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
+import { messageBody, openApp, sendMessage, waitForAnswer } from './helpers';
+import { addCustomProvider, addPlugin, navigate, pluginRow, readRows, rowStatus, runCommand, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
+
+const API_KEY = 'sk-boundary-SECRET-7731';
+
+let origins: PluginOrigins;
+let mock: MockProvider;
+
+test.beforeAll(async () => {
+	origins = await startPluginOrigins();
+	mock = await startMockProvider();
+});
+
+test.afterAll(async () => {
+	await origins?.close();
+	await mock?.close();
+});
+
+/**
+ * Starts measuring how late the page's own timers run (every 10 ms); the returned function
+ * gives the worst delay since, in ms. A page that stops answering shows as a long delay.
+ */
+async function watchResponsiveness(page: Page): Promise<() => Promise<number>> {
+	await page.evaluate(() => {
+		const state = { worst: 0, last: performance.now() };
+		(globalThis as unknown as { __lag: typeof state }).__lag = state;
+		setInterval(() => {
+			const now = performance.now();
+			state.worst = Math.max(state.worst, now - state.last - 10);
+			state.last = now;
+		}, 10);
+	});
+	return () => page.evaluate(() => (globalThis as unknown as { __lag: { worst: number } }).__lag.worst);
+}
+
+/** What the page's own objects look like, for comparing before and after an attack. */
+function pagePrototypes(page: Page) {
+	return page.evaluate(() => {
+		const probe: Record<string, unknown> = {};
+		probe.authorization = 'plain';
+		return {
+			polluted: ({} as Record<string, unknown>).polluted ?? null,
+			objectKeys: Object.getOwnPropertyNames(Object.prototype).sort(),
+			authorizationSetter: Object.getOwnPropertyDescriptor(Object.prototype, 'authorization') !== undefined,
+			ownAuthorization: Object.getOwnPropertyDescriptor(probe, 'authorization')?.value ?? null
+		};
+	});
+}
+
+test('a plugin posting raw messages on every channel it can find changes nothing in the page and never sees the API key', async ({ page }) => {
+	await openApp(page);
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model', API_KEY);
+	await addPlugin(page, `${origins.cors}/keeper.js`, 'Secret keeper');
+	await navigate(page, 'Chat');
+	await expect(await runCommand(page, '/keep kept-by-keeper')).toContainText('kept kept-by-keeper');
+	const keeperBefore = (await readRows(page, 'palimpsest-default', 'plugin_kv')).filter((row) => row.plugin_id === 'keeper');
+	const before = await pagePrototypes(page);
+
+	const row = await addPlugin(page, `${origins.cors}/hostile.js`, 'Hostile plugin');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await navigate(page, 'Chat');
+	await expect(await runCommand(page, '/attack')).toContainText(/posted \d+ messages/);
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label });
+	await sendMessage(page, 'A request that carries the API key');
+	await expect(messageBody(await waitForAnswer(page))).toContainText('Mock answer to:');
+	// The key went where it belongs: to the provider, in its header.
+	const chat = mock.requests.find((request) => request.path.endsWith('/chat/completions'));
+	expect(chat?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+
+	expect(await pagePrototypes(page)).toEqual(before);
+	expect(before).toEqual(expect.objectContaining({ polluted: null, authorizationSetter: false, ownAuthorization: 'plain' }));
+	const caught = await (await runCommand(page, '/caught')).innerText();
+	expect(caught).not.toContain(API_KEY);
+	expect(caught).not.toContain('calledBack');
+	// It did see what its hook was given: the watching worked, there was just nothing else to see.
+	expect(caught).toContain('A request that carries the API key');
+
+	// Nothing but its own storage changed: the forged write landed under its own id.
+	const stored = await readRows(page, 'palimpsest-default', 'plugin_kv');
+	expect(stored.filter((entry) => entry.plugin_id === 'keeper')).toEqual(keeperBefore);
+	expect(stored.filter((entry) => entry.plugin_id === 'hostile').map((entry) => entry.key)).toEqual(['forged']);
+
+	await navigate(page, 'Plugins');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await expect(row.getByRole('definition').filter({ hasText: 'messages from the plugin that the app does not accept' })).toBeVisible();
+
+	// A message no runtime would send, over the size limit, stops it.
+	await navigate(page, 'Chat');
+	await runCommand(page, '/oversize');
+	await navigate(page, 'Plugins');
+	await expect(rowStatus(row, 'Stopped')).toBeVisible();
+	await expect(row.getByRole('alert')).toContainText('a message over 1.1 MB');
+	expect(await pagePrototypes(page)).toEqual(before);
+});
+
+test('a plugin logging or posting in a loop is throttled or stopped, and the page answers throughout', async ({ page }) => {
+	await openApp(page);
+	const row = await addPlugin(page, `${origins.cors}/greedy.js`, 'Greedy plugin');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await navigate(page, 'Chat');
+	const worstDelay = await watchResponsiveness(page);
+
+	// Through ctx.log: lines over the budget are dropped and counted; the plugin stays.
+	await runCommand(page, '/logs');
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.fill('typing while it logs');
+	await expect(box).toHaveValue('typing while it logs');
+	await navigate(page, 'Plugins');
+	await expect(row.getByRole('definition').filter({ hasText: /^[\d,]{5,} lines dropped \(over 50 a second\)$/ })).toBeVisible({ timeout: 10_000 });
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+
+	// Raw messages past what the page takes in a second: the plugin is ended.
+	await navigate(page, 'Chat');
+	await runCommand(page, '/flood');
+	await navigate(page, 'Plugins');
+	await expect(rowStatus(row, 'Stopped')).toBeVisible();
+	await expect(row.getByRole('alert')).toContainText('more than 2,000 messages in one second');
+	await expect(page.locator('iframe[sandbox="allow-scripts"]')).toHaveCount(0);
+	expect(await worstDelay()).toBeLessThan(100);
+});
+
+test('a plugin storing without end is refused past its budget, and its row shows what it holds', async ({ page }) => {
+	await openApp(page);
+	const row = await addPlugin(page, `${origins.cors}/greedy.js`, 'Greedy plugin');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await expect(row.getByRole('definition').filter({ hasText: '0 bytes of 5 MB' })).toBeVisible();
+	await navigate(page, 'Chat');
+	const output = await runCommand(page, '/fill');
+	await expect(output).toContainText(/stored 9 chunks; then Plugin "greedy" storage is full: this write needs 512 KB more, and it uses 4\.5 MB of its 5 MB/);
+	const stored = (await readRows(page, 'palimpsest-default', 'plugin_kv')).filter((entry) => entry.plugin_id === 'greedy');
+	expect(stored).toHaveLength(9);
+	await navigate(page, 'Plugins');
+	await expect(row.getByRole('definition').filter({ hasText: '4.5 MB of 5 MB' })).toBeVisible();
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+});
+
+test('a plugin that allocates without bound, or spins in a timer, is stopped; the page and other plugins go on', async ({ page }) => {
+	await openApp(page);
+	const hog = await addPlugin(page, `${origins.cors}/greedy.js`, 'Greedy plugin');
+	const keeper = await addPlugin(page, `${origins.cors}/keeper.js`, 'Secret keeper');
+	await expect(rowStatus(hog, 'Loaded')).toBeVisible();
+	await expect(rowStatus(keeper, 'Loaded')).toBeVisible();
+	await navigate(page, 'Chat');
+	const worstDelay = await watchResponsiveness(page);
+	await runCommand(page, '/hog');
+	await navigate(page, 'Plugins');
+	await expect(rowStatus(hog, 'Stopped')).toBeVisible({ timeout: 30_000 });
+	await expect(hog.getByRole('alert')).toContainText('stopped answering');
+	await navigate(page, 'Chat');
+	await expect(await runCommand(page, '/keep still-here')).toContainText('kept still-here');
+	// Only the machine's cores are shared: the page's own thread never waits on the plugin.
+	expect(await worstDelay()).toBeLessThan(250);
+
+	await navigate(page, 'Plugins');
+	await pluginRow(page, 'Greedy plugin').getByRole('button', { name: 'Reload' }).click();
+	await expect(rowStatus(hog, 'Loaded')).toBeVisible();
+	await navigate(page, 'Chat');
+	await runCommand(page, '/spin');
+	await navigate(page, 'Plugins');
+	await expect(rowStatus(hog, 'Stopped')).toBeVisible({ timeout: 20_000 });
+	await expect(hog.getByRole('alert')).toContainText('its code stopped answering for 6 s outside any call');
+	await expect(rowStatus(keeper, 'Loaded')).toBeVisible();
+	await navigate(page, 'Chat');
+	await sendMessage(page, 'Still chatting');
+	await expect(messageBody(await waitForAnswer(page))).toContainText('Still chatting');
+});
