@@ -44,6 +44,12 @@ export const CSP_DIRECTIVES = {
 	'object-src': ['none'],
 	'base-uri': ['self'],
 	'form-action': ['self'],
+	// Every string that would become HTML, a script URL or script code needs a Trusted Type:
+	// the app's default policy (src/lib/state/trusted-types.ts) lets through only the app's
+	// own workers and plugin frame document; Svelte, SvelteKit and DOMPurify make their own;
+	// each plugin frame makes one for its runtime's worker. No other policy can be created.
+	'require-trusted-types-for': ['script'],
+	'trusted-types': ['default', 'palimpsest-plugin-frame', 'svelte-trusted-html', 'sveltekit-trusted-url', 'dompurify'],
 	// Dropped from the <meta> tag by SvelteKit; serve.mjs sends it as a header.
 	'frame-ancestors': ['self']
 };

@@ -1,6 +1,6 @@
 // Where an isolated plugin's hook call spends its time, below the hook bus: the plugin runtime
 // reached through the page's end of the plugin protocol (PluginChannel, every message checked)
-// in two places (its sandboxed frame's worker, as in the app, the frame relaying; a
+// in two places (its sandboxed frame's worker, as in the app; a
 // MessageChannel in the page's own thread), each plugin called one after another (as a bus
 // calling plugins in turn would) and all at once: a bare round trip, and pre_llm_call with the
 // payload, with an empty history and with a long one.

@@ -1,7 +1,8 @@
-// The boundary between the page and a plugin holds against the plugin itself: one that posts
-// raw messages on every channel it can find changes nothing in the page and catches no API
-// key; one that logs, posts or stores without end is throttled, refused or stopped while the
-// page keeps answering; one that allocates without bound or spins in a timer is stopped, and
+// The boundary between the page and a plugin holds against the plugin itself: one that looks
+// for every channel in its worker and posts raw messages on all it finds changes nothing in the
+// page and catches no API key (what the page does with raw messages that do reach it is tested
+// over real ports in src/lib/plugins/sandbox/*.test.ts); one that logs, posts or stores without end is throttled or refused while the page keeps
+// answering; one that allocates without bound or spins in a timer is stopped, and
 // its row says why.
 import { expect, test, type Page } from '@playwright/test';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
@@ -82,25 +83,16 @@ test('a plugin posting raw messages on every channel it can find changes nothing
 	// It did see what its hook was given: the watching worked, there was just nothing else to see.
 	expect(caught).toContain('A request that carries the API key');
 
-	// Nothing but its own storage changed: the forged write landed under its own id.
+	// Nothing it posted reached the page: no storage of any plugin changed, nothing was read.
 	const stored = await readRows(page, 'palimpsest-default', 'plugin_kv');
 	expect(stored.filter((entry) => entry.plugin_id === 'keeper')).toEqual(keeperBefore);
-	expect(stored.filter((entry) => entry.plugin_id === 'hostile').map((entry) => entry.key)).toEqual(['forged']);
-
+	expect(stored.filter((entry) => entry.plugin_id === 'hostile')).toEqual([]);
 	await navigate(page, 'Plugins');
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
-	await expect(row.getByRole('definition').filter({ hasText: 'messages from the plugin that the app does not accept' })).toBeVisible();
-
-	// A message no runtime would send, over the size limit, stops it.
-	await navigate(page, 'Chat');
-	await runCommand(page, '/oversize');
-	await navigate(page, 'Plugins');
-	await expect(rowStatus(row, 'Stopped')).toBeVisible();
-	await expect(row.getByRole('alert')).toContainText('a message over 1.1 MB');
 	expect(await pagePrototypes(page)).toEqual(before);
 });
 
-test('a plugin logging or posting in a loop is throttled or stopped, and the page answers throughout', async ({ page }) => {
+test('a plugin logging or posting in a loop is throttled, and the page answers throughout', async ({ page }) => {
 	await openApp(page);
 	const row = await addPlugin(page, `${origins.cors}/greedy.js`, 'Greedy plugin');
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
@@ -116,13 +108,14 @@ test('a plugin logging or posting in a loop is throttled or stopped, and the pag
 	await expect(row.getByRole('definition').filter({ hasText: /^[\d,]{5,} lines dropped \(over 50 a second\)$/ })).toBeVisible({ timeout: 10_000 });
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
 
-	// Raw messages past what the page takes in a second: the plugin is ended.
+	// Raw messages as fast as it can post them, on the only channel its code has (its worker's
+	// own, which ends in its frame): none reaches the page, and the plugin keeps answering.
 	await navigate(page, 'Chat');
 	await runCommand(page, '/flood');
+	await expect(await runCommand(page, '/ping')).toContainText('pong');
 	await navigate(page, 'Plugins');
-	await expect(rowStatus(row, 'Stopped')).toBeVisible();
-	await expect(row.getByRole('alert')).toContainText('more than 2,000 messages in one second');
-	await expect(page.locator('iframe[sandbox="allow-scripts"]')).toHaveCount(0);
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await expect(row.getByRole('definition').filter({ hasText: 'messages from the plugin that the app does not accept' })).toHaveCount(0);
 	expect(await worstDelay()).toBeLessThan(100);
 });
 

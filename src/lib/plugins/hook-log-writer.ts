@@ -2,7 +2,7 @@
 // into one transaction per callback. Each call's details (payload, returned value, stack) stay
 // in this tab's memory only, for the newest calls: the stored row keeps its short lines.
 import type { PalimpsestDb } from '../db/database';
-import { appendHookLog } from '../db/plugin-verbs';
+import { appendHookLog, HOOK_LOG_LIMIT } from '../db/plugin-verbs';
 import type { HookCallDetail, HookLogEntry } from '../hooks/run-hook';
 
 const BATCH_MS = 150;
@@ -35,6 +35,8 @@ export function createHookLogWriter(db: PalimpsestDb) {
 				if (details.size > DETAIL_LIMIT) details.delete(details.keys().next().value!);
 			}
 			pending.push(entry);
+			// The stored log keeps only its newest HOOK_LOG_LIMIT rows: a burst never holds more in memory.
+			if (pending.length > HOOK_LOG_LIMIT) pending.splice(0, pending.length - HOOK_LOG_LIMIT);
 			timer ??= setTimeout(flush, BATCH_MS);
 		},
 		/** The details of a call made in this tab, while it is among the newest DETAIL_LIMIT. */

@@ -29,6 +29,7 @@ import { ProfilesState } from './profiles.svelte';
 import { TransferState } from './transfer.svelte';
 import { watchDeletion } from '../db/watch-deletion';
 import { StoragePersistence } from './storage-persistence.svelte';
+import { installTrustedTypesPolicy } from './trusted-types';
 
 export class AppState {
 	/** 'blocked': this tab's upgrade of the data waits for another tab to close it. */
@@ -218,5 +219,8 @@ function watchReturn(onReturn: () => unknown): () => void {
 	document.addEventListener('visibilitychange', onVisibility);
 	return () => document.removeEventListener('visibilitychange', onVisibility);
 }
+
+// Before anything makes a worker or a plugin frame.
+installTrustedTypesPolicy();
 
 export const app = new AppState();

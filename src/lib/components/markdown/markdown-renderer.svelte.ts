@@ -3,7 +3,9 @@
 // whichever comes first. Until then a message shows as plain text. The service worker
 // precaches its chunk with the rest, so it loads offline too.
 
-type Render = (source: string) => string;
+import type { SafeHtml } from './sanitize-html';
+
+type Render = (source: string) => SafeHtml;
 
 let current = $state<Render | null>(null);
 let loading: Promise<Render> | null = null;
@@ -16,7 +18,7 @@ export function markdownRenderer(): Render | null {
 /** Loads the renderer (once; a failed load is tried again on the next call). */
 export function loadMarkdownRenderer(): Promise<Render> {
 	loading ??= import('./render-markdown').then(
-		(module) => (current = module.renderMarkdown),
+		(module) => (current = module.renderTrustedMarkdown),
 		(error) => {
 			loading = null;
 			throw error;

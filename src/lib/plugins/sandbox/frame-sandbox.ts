@@ -1,7 +1,7 @@
 // Opens one plugin's isolated context in the page: a hidden iframe with `sandbox="allow-scripts"`
 // (no allow-same-origin, so its origin is opaque) whose worker runs the plugin runtime. The page
-// talks to it over a MessagePort the frame relays (frame-document.js); removing the frame ends
-// the worker and every task the plugin started, however busy its code is. A start that never
+// talks to the runtime over a MessagePort the frame hands to the worker (frame-document.js);
+// removing the frame ends the worker and every task the plugin started, however busy its code is. A start that never
 // answers is bounded by the loader's import timeout.
 import runtimeSource from 'virtual:plugin-runtime-source';
 import { FRAME_DOCUMENT } from './frame-document.js';

@@ -94,7 +94,6 @@ export class PluginChannel {
 		if ('oversized' in reading) return this.#violate(`it sent ${reading.oversized}, which its runtime never sends`);
 		if ('refused' in reading) return this.#refuse(reading.refused);
 		const message = reading.message;
-		if (message.t === 'halt') return this.#violate(`it sent the page more than ${FLOOD_MESSAGES_PER_SECOND.toLocaleString('en')} messages in one second`);
 		if (message.t === 'answer') {
 			if (!this.#pending.has(message.id)) return this.#refuse('an answer to nothing the page asked');
 			return this.#settle(message.id, message);

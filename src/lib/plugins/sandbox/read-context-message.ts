@@ -57,9 +57,6 @@ function readKind(data: Record<string, unknown>): ContextMessage {
 			return readStorage(data);
 		case 'log':
 			return readLog(data);
-		case 'halt':
-			if (data.reason !== 'flood') throw new Refused('a halt with an unknown reason');
-			return { t: 'halt', reason: 'flood' };
 		default:
 			throw new Refused(`an unknown kind of message (${describeKind(data.t)})`);
 	}

@@ -3,7 +3,6 @@
 // functions stay on its side, known to the page by a number (a handle); the page's objects
 // stay in the page. Nothing here names a property path or carries a function, proxy or port.
 import type { PluginManifest } from '../plugin-context';
-import { FRAME_FLOOD_LIMIT } from './frame-document.js';
 import type { LogLevel } from '../plugin-log-book';
 import type { HistoryDelta } from './history-delta';
 
@@ -62,13 +61,7 @@ export type ContextNotice =
 
 export type ContextRequest = (ContextQuestion & { id: number }) | ContextNotice;
 
-/**
- * From the plugin's frame, not its code: `flood` when the context sent more messages than the
- * page accepts in a second (the frame stops relaying them and ends the worker).
- */
-export type FrameNotice = { t: 'halt'; reason: 'flood' };
-
-export type ContextMessage = ContextRequest | Answer | FrameNotice;
+export type ContextMessage = ContextRequest | Answer;
 
 export type PageMessage = PageRequest | Answer;
 
@@ -80,8 +73,8 @@ export const IGNORED_TYPES: ReadonlySet<string> = new Set(['null', 'array', 'obj
 export type LoadAnswer = { manifest: PluginManifest | null };
 export type HistoryAnswer = { value: unknown } | { resend: true };
 
-/** The most messages a second the page takes from one plugin context before it stops it (the frame's own limit too). */
-export const FLOOD_MESSAGES_PER_SECOND = FRAME_FLOOD_LIMIT;
+/** The most messages a second the page takes from one plugin context before it stops it. */
+export const FLOOD_MESSAGES_PER_SECOND = 2_000;
 
 /** An error as it crosses: its name, message and (from plugin code, for its author) stack. */
 export function toWireError(error: unknown, withStack: boolean): WireError {

@@ -1,5 +1,5 @@
 // The start of a plugin's isolated runtime: a classic worker inside the plugin's sandboxed
-// frame, which relays its messages to and from the page. The plugin's checked source is then
+// frame. The frame passes the port the page talks on; the plugin's checked source is then
 // imported from a blob URL made here, so the code that runs is the code the page hashed.
 import { importFromBlob } from '../import-plugin-module';
 import { servePluginRuntime, type RuntimeEndpoint } from './plugin-runtime';
@@ -12,39 +12,51 @@ provideRandomUuid(crypto);
 /** The parts of a dedicated worker's global scope used here (the app's types are the window's). */
 interface WorkerScope {
 	postMessage(message: unknown): void;
-	addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+	addEventListener(type: 'message', listener: (event: MessageEvent) => void, options?: { once: boolean }): void;
 	addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
 	addEventListener(type: 'unhandledrejection', listener: (event: PromiseRejectionEvent) => void): void;
 }
 
 const scope = self as unknown as WorkerScope;
 
-/**
- * The worker's own message channel, with every function it needs taken now, before any plugin
- * code runs: a plugin that replaces postMessage, addEventListener or MessageEvent's `data`
- * getter later changes nothing for the runtime. (It can always post on this channel itself;
- * the page checks everything that arrives.)
- */
-function workerEndpoint(): RuntimeEndpoint {
-	const apply = Reflect.apply;
-	const post = scope.postMessage;
-	const listen = scope.addEventListener;
-	const dataOf = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data')?.get;
+// Taken now, before any plugin code runs: a plugin that later replaces postMessage,
+// addEventListener, MessageEvent's getters or Reflect.apply changes nothing for the runtime,
+// and learns nothing of its port (the page's only channel to it is never handed to its code).
+const apply = Reflect.apply;
+const post = MessagePort.prototype.postMessage;
+const listen = MessagePort.prototype.addEventListener;
+const start = MessagePort.prototype.start;
+const dataOf = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data')?.get;
+const portsOf = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'ports')?.get;
+
+function portEndpoint(port: MessagePort): RuntimeEndpoint {
 	if (!dataOf) throw new Error('This browser has no MessageEvent data getter.');
 	return {
-		post: (message) => apply(post, scope, [message]),
-		listen: (receive) => apply(listen, scope, ['message', (event: MessageEvent) => receive(apply(dataOf, event, []))])
+		post: (message) => apply(post, port, [message]),
+		listen: (receive) => {
+			apply(listen, port, ['message', (event: MessageEvent) => receive(apply(dataOf, event, []))]);
+			apply(start, port, []);
+		}
 	};
 }
 
-const reportUncaught = servePluginRuntime(workerEndpoint(), importFromBlob);
-
-// An error nothing caught in the plugin's timers or promises goes to its log, not to the frame.
-scope.addEventListener('error', (event) => {
-	event.preventDefault();
-	reportUncaught(event.error ?? event.message);
-});
-scope.addEventListener('unhandledrejection', (event) => {
-	event.preventDefault();
-	reportUncaught(event.reason);
-});
+scope.addEventListener(
+	'message',
+	(event) => {
+		const [port] = (portsOf ? apply(portsOf, event, []) : event.ports) as readonly MessagePort[];
+		if (!port) return;
+		const reportUncaught = servePluginRuntime(portEndpoint(port), importFromBlob);
+		// An error nothing caught in the plugin's timers or promises goes to its log, not to the frame.
+		scope.addEventListener('error', (error) => {
+			error.preventDefault();
+			reportUncaught(error.error ?? error.message);
+		});
+		scope.addEventListener('unhandledrejection', (rejection) => {
+			rejection.preventDefault();
+			reportUncaught(rejection.reason);
+		});
+		// Tells the frame the runtime is listening: from here on, its errors are the runtime's to report.
+		scope.postMessage(null);
+	},
+	{ once: true }
+);
