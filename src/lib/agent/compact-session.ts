@@ -9,6 +9,7 @@ import type { NewMessage } from '../db/message-verbs';
 import type { CompactionMarker, CompactionState, MessageRow, SessionRow } from '../db/schema';
 import { getSession } from '../db/session-verbs';
 import { anchoredTotal, estimateMessages } from '../context/estimate-session';
+import { freesEnough, MIN_FREED_RATIO, summaryBudget } from '../context/summary-budget';
 import { SUMMARY_PREAMBLE } from '../context/summary-template';
 import type { CompactionKind, PostCompactionPayload } from '../hooks/hook-payloads';
 import { isAbortError } from '../providers/abort';
@@ -79,10 +80,11 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 
 	let change: CompactionChange | null;
 	let markerRow: NewMessage;
+	let replacedTokens: number | undefined;
 	try {
 		const built = await buildChange(deps, request, kind, context, now());
 		if (!built) return noop('nothing', 'Nothing to compact: the conversation already fits in the part that is always kept.');
-		({ change, markerRow } = built);
+		({ change, markerRow, replacedTokens } = built);
 	} catch (error) {
 		await recordFailure(deps, session);
 		const failure = describeFailure(error, request.signal);
@@ -97,6 +99,11 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 	if (after >= before) {
 		await recordFailure(deps, session);
 		return noop('not_shorter', 'Compaction would not make the conversation shorter, so nothing changed.');
+	}
+	// A summary nearly as long as what it replaced frees nothing worth the detail it costs.
+	if (replacedTokens !== undefined && !freesEnough(replacedTokens, before - after)) {
+		await recordFailure(deps, session);
+		return noop('not_shorter', `The summary would free only ${(before - after).toLocaleString('en')} of the ${replacedTokens.toLocaleString('en')} tokens it replaces (under ${MIN_FREED_RATIO * 100}%), so nothing changed.`);
 	}
 	deps.onProgress?.({ phase: 'saving' });
 	const rotate = !deps.settings.inPlace && request.reason !== 'provider';
@@ -146,7 +153,7 @@ async function buildChange(
 	kind: CompactionKind,
 	context: MessageRow[],
 	at: number
-): Promise<{ change: CompactionChange; markerRow: NewMessage } | null> {
+): Promise<{ change: CompactionChange; markerRow: NewMessage; replacedTokens?: number } | null> {
 	if (kind === 'provider_native' && request.reason !== 'provider') return nativeCompaction(deps, request, context, at);
 	const pruning = kind === 'prune_tool_results' || kind === 'provider_native';
 	const writer = deps.summarizer ?? { provider: deps.provider, model: deps.model, windowTokens: deps.windowTokens };
@@ -176,12 +183,14 @@ async function buildChange(
 		const wanted = new Set(plan.summarized);
 		const rows = context.filter((row) => wanted.has(row.seq)).map((row) => ({ ...toContextRow(row), tokens: row.tokens ?? counted.get(row.seq) }));
 		deps.onProgress?.({ phase: 'summarizing', chars: 0 });
-		text = await writeSummary(writer, rows, plan.previousSummary, { focus: request.focus, signal: request.signal, onProgress: deps.onProgress });
+		const budget = summaryBudget(plan.removedTokens);
+		const cut = (written: string) => deps.counter.cutSummary(written, budget, deps.model);
+		text = await writeSummary(writer, rows, plan.previousSummary, { focus: request.focus, signal: request.signal, onProgress: deps.onProgress, budget, cut });
 	}
 	const content = `${SUMMARY_PREAMBLE}\n\n${text}`;
 	const { counts, encoding } = await deps.counter.countTexts([content], deps.model);
 	const summary: NewMessage = { id: crypto.randomUUID(), role: 'user', kind: 'summary', content, status: 'complete', created_at: at, tokens: counts[0], encoding };
-	return { change: summaryChange(context, plan, summary), markerRow: summary };
+	return { change: summaryChange(context, plan, summary), markerRow: summary, replacedTokens: plan.removedTokens };
 }
 
 async function nativeCompaction(deps: CompactionDeps, request: CompactionRequest, context: MessageRow[], at: number) {

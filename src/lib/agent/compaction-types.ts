@@ -40,7 +40,7 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
 	native: false
 };
 
-export type ContextCounter = Pick<ContextWorker, 'estimate' | 'countTexts' | 'prepareCompaction'>;
+export type ContextCounter = Pick<ContextWorker, 'estimate' | 'countTexts' | 'prepareCompaction' | 'cutSummary'>;
 
 export type CompactionPhase = 'planning' | 'summarizing' | 'saving' | 'done';
 
