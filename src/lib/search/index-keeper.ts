@@ -109,6 +109,8 @@ export class IndexKeeper {
 	/** Indexes every session whose row differs from what was indexed; drops sessions that are gone. */
 	async #catchUp(): Promise<void> {
 		const started = performance.now();
+		// Set at once, so a caller that saw the snapshot load sees a catch-up under way.
+		this.progress = { done: 0, total: 0 };
 		const rows = await this.#db.sessions.toArray();
 		const live = new Map(rows.map((row) => [row.id, row]));
 		for (const id of [...this.index.sessions.keys()]) if (!live.has(id)) this.index.removeSession(id);

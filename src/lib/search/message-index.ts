@@ -4,7 +4,7 @@
 // caller reads rows and hands them in, so tests need no database.
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import type { MessageRow, SessionRow } from '../db/schema';
-import { tokenize } from './tokenize';
+import { isCjkTerm, tokenize } from './tokenize';
 
 /** Bumped when what is stored changes shape: an older snapshot is then rebuilt. */
 const FORMAT = 1;
@@ -16,6 +16,8 @@ const TITLE_BOOST = 1.5;
 const RECENCY_BOOST = 0.5;
 const RECENCY_HALF_LIFE_DAYS = 30;
 const DAY_MS = 86_400_000;
+/** A word being typed matches as a prefix from this many characters (one or two would match most of the index). */
+const PREFIX_MIN = 3;
 
 interface Doc {
 	id: string;
@@ -164,7 +166,7 @@ export class MessageIndex {
 		const typing = !/\s$/.test(query);
 		const results = this.#search.search(query, {
 			combineWith: 'AND',
-			prefix: (_term, index, terms) => typing && index === terms.length - 1,
+			prefix: (term, index, terms) => typing && index === terms.length - 1 && (term.length >= PREFIX_MIN || isCjkTerm(term)),
 			boostDocument: (id: string) => (id.endsWith(SEP + TITLE) ? TITLE_BOOST : 1)
 		});
 		const best = new Map<string, { result: SearchResult; sum: number }>();

@@ -18,6 +18,9 @@ function byId(hits: readonly SearchHit[]): ReadonlyMap<string, SearchHit> {
 	return new Map(hits.map((hit) => [hit.sessionId, hit]));
 }
 
+/** User Timing mark: the index is loaded and caught up (benchmarks and performance tools). */
+export const INDEX_READY_MARK = 'palimpsest:search-index-ready';
+
 export interface SearchParts {
 	db: PalimpsestDb;
 	profile: string;
@@ -39,6 +42,7 @@ export class SessionSearch {
 	#refresh: ReturnType<typeof setTimeout> | null = null;
 	#poll: ReturnType<typeof setTimeout> | null = null;
 	#stopped = false;
+	#ready = false;
 
 	constructor(parts: SearchParts) {
 		this.#parts = parts;
@@ -99,6 +103,8 @@ export class SessionSearch {
 	}
 
 	#showProgress(progress: IndexProgress | null): void {
+		if (!progress && !this.#ready) performance.mark(INDEX_READY_MARK);
+		this.#ready ||= !progress;
 		this.progress = progress;
 		if (!progress || this.#poll || this.#stopped) return;
 		this.#poll = setTimeout(() => {
