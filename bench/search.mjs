@@ -43,7 +43,7 @@ const call = (page, name, ...args) => page.evaluate(({ name, args }) => window._
 const pct = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 const fmt = (values, digits = 1) => `median ${median(values).toFixed(digits)} ms, p95 ${pct(values, 0.95).toFixed(digits)} ms (${values.length} keystrokes)`;
 
-let summary = '';
+let summary;
 try {
 	const context = await bench.browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
 	const page = await context.newPage();
