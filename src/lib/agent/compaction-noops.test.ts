@@ -139,7 +139,7 @@ describe('compactions that change nothing fire nothing', () => {
 		// The model was asked for the budget: a fifth of what the summary replaces.
 		expect(JSON.stringify(requests[0].messages)).toMatch(/Keep the whole summary under [\d,]+ tokens/);
 		if (outcome.status !== 'compacted') return;
-		const replaced = outcome.payload.before_tokens - outcome.payload.after_tokens + (summary.tokens ?? 0);
+		const replaced = outcome.payload.before_tokens - (outcome.payload.after_tokens ?? 0) + (summary.tokens ?? 0);
 		expect(summary.tokens).toBeLessThanOrEqual(Math.max(256, Math.round(replaced * 0.2)) + 1);
 	});
 

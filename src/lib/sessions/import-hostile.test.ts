@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import { getSession } from '../db/session-verbs';
+import { testSessionRow } from '../db/test-session-row';
 import { deleteSessions } from './delete-sessions';
 import { importSessions } from './import-sessions';
 import { createSession } from './session-lifecycle';
@@ -13,25 +14,17 @@ import type { SessionContext } from './session-context';
 type Row = Record<string, unknown>;
 
 const sessionRow = (id: string, extra: Row = {}): Row => ({
-	id,
-	profile: 'elsewhere',
-	title: `Imported ${id}`,
-	title_source: 'message',
-	session_key: `web:elsewhere:${id}`,
-	created_at: 1_700_000_000_000,
-	last_activity_at: 1_700_000_000_000,
-	ended_at: null,
-	end_reason: null,
-	parent_session_id: null,
-	parent_kind: null,
-	archived: 0,
-	pinned: 0,
-	provider: 'offline',
-	model: 'offline-mini',
-	message_count: 1,
-	token_estimate: 3,
-	next_seq: 1,
-	compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 },
+	...testSessionRow(id, {
+		profile: 'elsewhere',
+		title: `Imported ${id}`,
+		title_source: 'message',
+		session_key: `web:elsewhere:${id}`,
+		created_at: 1_700_000_000_000,
+		last_activity_at: 1_700_000_000_000,
+		message_count: 1,
+		token_estimate: 3,
+		next_seq: 1
+	}),
 	...extra
 });
 
