@@ -11,6 +11,8 @@ function toChatMessage(row: MessageRow): ChatMessage {
 	const message: ChatMessage = { role: row.role, content: row.content };
 	if (row.tool_calls?.length) message.tool_calls = row.tool_calls;
 	if (row.tool_call_id) message.tool_call_id = row.tool_call_id;
+	// The adapter decides whether its provider can read the item back; others get the text.
+	if (row.native) message.native = row.native;
 	return message;
 }
 

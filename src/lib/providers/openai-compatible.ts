@@ -25,7 +25,7 @@ export function createOpenAICompatibleProvider(
 	const base = trimBaseUrl(config.base_url);
 
 	async function* answer(request: ChatRequest): AsyncGenerator<StreamEvent> {
-		const body = buildOpenAIBody(request, config.preset === 'openai');
+		const body = buildOpenAIBody(request, config.preset === 'openai_chat');
 		const reply = await postForAnswer(fetchImpl, `${base}/chat/completions`, headersFor(config), body, request.signal, options);
 		if (reply.type === 'json') yield* openAIReplyEvents(reply.value);
 		else yield* decodeOpenAIStream(readSSE(reply.body, request.signal));
