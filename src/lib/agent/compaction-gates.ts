@@ -6,8 +6,9 @@ import { setCompactionState } from '../db/compaction-verbs';
 import { TOKEN_RATIO_LIMITS } from '../db/schema';
 import { boundSession, estimateSession } from '../context/estimate-session';
 import { isAbortError } from '../providers/abort';
-import type { ContextManagement, Usage } from '../providers/types';
+import type { ContextLimit, ContextManagement, Usage } from '../providers/types';
 import { compactSession } from './compact-session';
+import { compactToFit, learnLimit } from './fit-overflow';
 import type { CompactionDeps, CompactionOutcome, ProviderCompaction } from './compaction-types';
 
 export interface TurnCompaction {
@@ -15,8 +16,11 @@ export interface TurnCompaction {
 	beforeTurn(sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome | null>;
 	/** Before each request: measures it; after a tool round, compacts when over (post_tool). */
 	beforeRequest(sessionId: string, injected: readonly string[], afterTools: boolean, signal?: AbortSignal): Promise<CompactionOutcome | null>;
-	/** The provider refused the request as too long. */
-	onOverflow(sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome>;
+	/**
+	 * The provider refused the request as too long: learn the numbers its error states, then
+	 * compact until the request fits (see fit-overflow).
+	 */
+	onOverflow(sessionId: string, signal: AbortSignal | undefined, refused: { limit: ContextLimit | null; injected: readonly string[] }): Promise<CompactionOutcome>;
 	/**
 	 * The provider compacted on its own while answering: made a compaction item (`native`), or
 	 * cleared its `cleared` oldest tool results (context editing). An item supersedes a clearing.
@@ -66,8 +70,12 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 				return null;
 			}),
 		beforeRequest: (sessionId, injected, afterTools, signal) => orNull(() => postTool(sessionId, injected, afterTools, signal)),
-		async onOverflow(sessionId, signal) {
-			const outcome = await orNull(() => compactSession(deps, { sessionId, reason: 'overflow', signal }));
+		async onOverflow(sessionId, signal, { limit: stated, injected }) {
+			const outcome = await orNull(async () => {
+				// The provider's window holds from now on, for every later check of this turn.
+				deps = await learnLimit(deps, sessionId, stated, injected);
+				return compactToFit(deps, sessionId, injected, signal);
+			});
 			return outcome ?? { status: 'noop', why: 'failed', message: 'the token counter is unavailable.' };
 		},
 		async onProviderCompacted(sessionId, { cleared, native }) {

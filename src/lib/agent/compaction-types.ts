@@ -71,6 +71,8 @@ export interface CompactionDeps {
 	request: RequestExtras;
 	now?: () => number;
 	onProgress?: (progress: CompactionProgress) => void;
+	/** A provider's overflow error stated the model's window or its count: keep it for the model. */
+	onLimitLearned?: (model: string, learned: { window: number | null; ratio: number | null }) => void;
 }
 
 export interface CompactionRequest {

@@ -119,7 +119,7 @@ class Turn {
 					overflowRetried = true;
 					await deleteMessages(deps.db, this.#sessionId, [key[1]]);
 					this.#onEvent({ type: 'finished', key, status: 'aborted' });
-					const outcome = await gate.onOverflow(this.#sessionId, signal);
+					const outcome = await gate.onOverflow(this.#sessionId, signal, { limit: answer.limit ?? null, injected: this.#injected.map((i) => i.text) });
 					if (this.#follow(outcome)) {
 						await this.#collect();
 						continue;

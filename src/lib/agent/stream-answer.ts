@@ -7,7 +7,7 @@ import { isConnectionLost, storageCause } from '../db/connection-loss';
 import { describeStorageError, isQuotaError } from '../db/storage-errors';
 import type { MessageStatus } from '../db/schema';
 import { isAbortError } from '../providers/abort';
-import { ProviderError, type ChatRequest, type ToolCall, type Usage } from '../providers/types';
+import { ProviderError, type ChatRequest, type ContextLimit, type ToolCall, type Usage } from '../providers/types';
 import type { ProviderCompaction } from './compaction-types';
 import type { TurnDeps, TurnEvent } from './turn-deps';
 import { cutShortMessage, OUTPUT_LIMIT_MESSAGE } from './cut-short';
@@ -22,6 +22,8 @@ export interface StreamedAnswer {
 	gone: boolean;
 	/** The provider said the request did not fit its context window (an error or a stop reason). */
 	overflow: boolean;
+	/** What its overflow error stated of the window and the request, if anything. */
+	limit?: ContextLimit | null;
 	/** Tool results the provider says it cleared from its own context while answering. */
 	cleared: number;
 	/** A compaction the provider made on its own while answering (the last, if several). */
@@ -102,6 +104,7 @@ export async function streamAnswer(
 			answer.status = 'error';
 			answer.error = error instanceof Error ? error.message : String(error);
 			answer.overflow = error instanceof ProviderError && error.kind === 'overflow';
+			if (answer.overflow) answer.limit = (error as ProviderError).limit;
 		}
 	} finally {
 		clearTimeout(trailing);
