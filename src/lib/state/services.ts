@@ -39,6 +39,8 @@ export interface ModelChoice {
 
 export interface ModelOption extends ModelChoice {
 	label: string;
+	/** The provider's own label, for other models of it. */
+	providerLabel: string;
 	offline: boolean;
 }
 
@@ -139,8 +141,8 @@ export function createServices(parts: {
 
 	function modelOptions(): ModelOption[] {
 		return [
-			{ provider: OFFLINE_PROVIDER_ID, model: OFFLINE_MODEL, label: `${offline.label} · ${OFFLINE_MODEL}`, offline: true },
-			...settings.get('providers').map((p) => ({ provider: p.id, model: p.model, label: `${p.label} · ${p.model}`, offline: false }))
+			{ provider: OFFLINE_PROVIDER_ID, model: OFFLINE_MODEL, label: `${offline.label} · ${OFFLINE_MODEL}`, providerLabel: offline.label, offline: true },
+			...settings.get('providers').map((p) => ({ provider: p.id, model: p.model, label: `${p.label} · ${p.model}`, providerLabel: p.label, offline: false }))
 		];
 	}
 
@@ -192,8 +194,11 @@ export function createServices(parts: {
 		},
 		currentModel(wanted = {}) {
 			const options = modelOptions();
-			const find = (c: Partial<ModelChoice>) =>
-				options.find((o) => o.provider === c.provider && (!c.model || o.model === c.model));
+			// Any model of a configured provider will do: the picker offers what each provider lists.
+			const find = (c: Partial<ModelChoice>) => {
+				const option = options.find((o) => o.provider === c.provider);
+				return option ? { provider: option.provider, model: c.model || option.model } : undefined;
+			};
 			const chosen =
 				find(wanted) ??
 				find({ provider: settings.get('default_provider'), model: settings.get('default_model') }) ??
