@@ -5,15 +5,18 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startMockProvider, type MockProvider, type RecordedRequest } from '../support/mock-provider.mjs';
 import { openApp, sendAndWait, transcript } from './helpers';
-import { navigate } from './plugin-helpers';
+import { addPlugin, navigate, rowStatus, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
 import { addProvider, chooseModel, expectCompactions, useNativeCompaction } from './provider-helpers';
 
 let mock: MockProvider;
+let origins: PluginOrigins;
 test.beforeAll(async () => {
 	mock = await startMockProvider();
+	origins = await startPluginOrigins();
 });
 test.afterAll(async () => {
 	await mock?.close();
+	await origins?.close();
 });
 test.beforeEach(() => mock.reset());
 
@@ -121,6 +124,28 @@ test('Anthropic compacts on demand: one provider_native / manual, the signed blo
 	expect(next.headers['anthropic-beta']).toContain('compact-2026-09-04');
 	expect(next.body.messages[0].content[0]).toEqual({ type: 'compaction', content: 'Mock summary 1 of 4 messages.', signature: 'sig_mock_1' });
 	await expectCompactions(page, ['provider_native/manual']);
+});
+
+test('Anthropic clearing old tool results: one prune_tool_results / provider, and the same result stubbed in the next request', async ({ page }) => {
+	await openApp(page);
+	await expect(rowStatus(await addPlugin(page, `${origins.cors}/pager.js`, 'Pager'), 'Loaded')).toBeVisible();
+	await chatWith(page, 'Anthropic', mock.url, 'claude-opus-4-6');
+	mock.script([
+		{ type: 'tool_call', name: 'read_page', arguments: { url: 'https://example.com/tides' }, id: 'toolu_1' },
+		{ type: 'text', text: 'The page is about tides.' },
+		{ type: 'text', text: 'Noted.', clearedToolUses: 1 }
+	]);
+	await sendAndWait(page, 'Read the tides page');
+	// Requests that offer tools ask the server to clear old tool uses.
+	expect(answers('/v1/messages')[0].body.context_management.edits[0]).toEqual({ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 160_000 } });
+	await sendAndWait(page, 'Thanks');
+	await expect(marker(page)).toHaveCount(1);
+	await expect(marker(page)).toContainText('old tool outputs pruned');
+	await sendAndWait(page, 'Anything else?');
+	const results = answers('/v1/messages').at(-1)!.body.messages.flatMap((m: { content: Array<{ type: string; content?: string }> }) => m.content.filter((b) => b.type === 'tool_result'));
+	expect(results).toHaveLength(1);
+	expect(results[0].content).toMatch(/^\[Tool output pruned/);
+	await expectCompactions(page, ['prune_tool_results/provider']);
 });
 
 test("an overflow the provider's limit wins: the window is learned from the error, the conversation compacted, retried once, and answered", async ({ page }) => {
