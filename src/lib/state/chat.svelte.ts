@@ -316,7 +316,8 @@ export class ChatState {
 			// A token count that cannot be read or stored (storage full or lost) is no failure of the turn.
 			await this.#services.refreshTokens(finishedIn).catch(() => {});
 		}
-		// After a finished answer, with the lock released: prune, micro-compact or summarise when due.
-		if (completed) void this.#compactions.idle(finishedIn);
+		// After a finished answer, with the lock released: prune, micro-compact or summarise when due,
+		// unless the next message was sent meanwhile (its turn needs the lock now).
+		if (completed && !this.running.has(finishedIn)) void this.#compactions.idle(finishedIn);
 	}
 }
