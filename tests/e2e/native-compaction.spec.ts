@@ -4,7 +4,7 @@
 // and an overflow the provider's stated limit wins is compacted, retried once, and answered.
 import { expect, test, type Page } from '@playwright/test';
 import { startMockProvider, type MockProvider, type RecordedRequest } from '../support/mock-provider.mjs';
-import { openApp, sendAndWait, transcript } from './helpers';
+import { assistantMessages, openApp, sendAndWait, transcript } from './helpers';
 import { addPlugin, navigate, rowStatus, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
 import { addProvider, chooseModel, expectCompactions, useNativeCompaction } from './provider-helpers';
 
@@ -166,8 +166,12 @@ test("an overflow the provider's limit wins: the window is learned from the erro
 	]);
 	const chats = () => answers('/v1/chat/completions').filter((r) => r.body.max_tokens === undefined).length;
 	const before = chats();
-	const answer = await sendAndWait(page, 'Summarise what we covered');
-	await expect(answer).toContainText('Mock answer to: Summarise what we covered');
+	// Sent as a user does; the earlier messages leave the transcript while it is answered.
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.fill('Summarise what we covered');
+	await box.press('Enter');
+	const answer = assistantMessages(page).filter({ hasText: 'Mock answer to: Summarise what we covered' });
+	await expect(answer).toHaveAttribute('data-status', 'complete');
 	// The refused request and its one retry.
 	expect(chats() - before).toBe(2);
 	await expect(meter).toContainText('/ 8,192 tokens');
