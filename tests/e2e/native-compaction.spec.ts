@@ -109,6 +109,27 @@ test('Anthropic compacting on its own: a failed block changes nothing; a real on
 	await expectCompactions(page, ['provider_native/provider']);
 });
 
+test('Anthropic pausing after it compacted: the same turn asks again with the block first, stores one answer, and announces it once', async ({ page }) => {
+	await chatWith(page, 'Anthropic', mock.url, 'claude-opus-4-6');
+	await sendAndWait(page, 'Draft the report outline');
+	mock.script([
+		{ type: 'text', text: '', compaction: { content: 'The user is drafting a report.' }, finish: 'compaction' },
+		{ type: 'text', text: 'Section two follows the outline.' }
+	]);
+	const answer = await sendAndWait(page, 'Write section two');
+	await expect(answer).toContainText('Section two follows the outline.');
+	const [paused, resumed] = answers('/v1/messages').slice(-2);
+	expect(paused.body.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'Write section two' }] });
+	expect(resumed.body.messages).toEqual([
+		{ role: 'assistant', content: [{ type: 'compaction', content: 'The user is drafting a report.' }] },
+		{ role: 'user', content: [{ type: 'text', text: 'Write section two' }] }
+	]);
+	// The paused, empty answer gave way to the one the resumed request brought (the first answer is compacted away).
+	await expect(assistantMessages(page)).toHaveCount(1);
+	await expect(marker(page)).toHaveCount(1);
+	await expectCompactions(page, ['provider_native/provider']);
+});
+
 test('Anthropic compacts on demand: one provider_native / manual, the signed block sent back first with its beta', async ({ page }) => {
 	await chatWith(page, 'Anthropic', mock.url, 'claude-opus-4-6');
 	for (const text of ['Name the entities', 'Fields for Recipe?', 'Fields for Step?']) await sendAndWait(page, text);
