@@ -69,7 +69,9 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 	const session = await getSession(deps.db, request.sessionId);
 	if (!session) return noop('race', 'The session no longer exists.');
 	// What the provider compacted on its own is recorded whatever the cooldown: it is done already.
-	if (!USER_REASONS.has(request.reason) && request.reason !== 'provider' && now() < session.compaction.cooldown_until) {
+	// An overflow is not paused either: the provider refused the message, and only compacting
+	// (step by step, see fit-overflow) lets it through.
+	if (!USER_REASONS.has(request.reason) && request.reason !== 'provider' && request.reason !== 'overflow' && now() < session.compaction.cooldown_until) {
 		return noop('cooldown', 'Compaction is paused for a while after a failed attempt.');
 	}
 	deps.onProgress?.({ phase: 'planning' });

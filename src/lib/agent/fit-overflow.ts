@@ -45,7 +45,12 @@ function steps(deps: CompactionDeps): Array<Pick<CompactionRequest, 'tailTokens'
 	return [{ tailTokens: Math.min(deps.settings.tailTokens, Math.floor(deps.windowTokens / 4)) }, { tailTokens: 0 }, { tailTokens: 0, minimalTail: true }];
 }
 
-/** Compacts (reason `overflow`) until the next request fits the window, each compaction announced as usual. */
+/**
+ * Compacts (reason `overflow`) until the next request fits the window, each compaction announced
+ * as usual. The provider said the request is too long, so at least one compaction must happen
+ * even where this app's count says it fits (an error that states no numbers): a step that
+ * finds nothing to compact hands on to the next, smaller tail.
+ */
 export async function compactToFit(deps: CompactionDeps, sessionId: string, injected: readonly string[], signal?: AbortSignal): Promise<CompactionOutcome> {
 	let id = sessionId;
 	let rotated = false;
@@ -59,13 +64,17 @@ export async function compactToFit(deps: CompactionDeps, sessionId: string, inje
 			id = outcome.sessionId;
 			done = { ...outcome, rotated };
 		} else if (outcome.why !== 'nothing' && outcome.why !== 'not_shorter') return done ?? outcome;
+		if (!done) continue;
 		total = (await estimateSession(deps.db, deps.counter, id, deps.model, { ...deps.request, injected }))?.total ?? Infinity;
-		if (total <= deps.windowTokens) return done ?? outcome;
+		if (total <= deps.windowTokens) return done;
 	}
+	if (signal?.aborted) return done ?? { status: 'noop', why: 'cancelled', message: 'Compaction was cancelled; nothing changed.' };
+	const advice = 'Shorten your message, or choose a model with a larger context window.';
+	if (!done) return { status: 'noop', why: 'nothing', message: `the conversation is already down to your last message, and ${deps.model} still finds it too long. ${advice}` };
 	const needs = Number.isFinite(total) ? `about ${total.toLocaleString('en')} tokens` : 'more tokens';
 	return {
 		status: 'noop',
 		why: 'nothing',
-		message: `even with only your last message kept, the request needs ${needs}, more than the ${deps.windowTokens.toLocaleString('en')}-token window of ${deps.model}. Shorten your message, or choose a model with a larger context window.`
+		message: `even with only your last message kept, the request needs ${needs}, more than the ${deps.windowTokens.toLocaleString('en')}-token window of ${deps.model}. ${advice}`
 	};
 }

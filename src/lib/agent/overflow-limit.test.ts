@@ -81,6 +81,28 @@ describe('an overflow the provider states its numbers for', () => {
 		expect(events.every((e) => e.reason === 'overflow')).toBe(true);
 	});
 
+	it('is compacted all the same when the error states no numbers and the conversation fits by this app\'s count', async () => {
+		const id = await fiveThousandTokens();
+		const unstated = classifyHttpError(400, JSON.stringify({ error: { message: 'Your input exceeds the context window of this model.', code: 'context_length_exceeded' } }));
+		const learned: unknown[] = [];
+		const { provider, requests } = localServer((_request, call) => (call === 0 ? unstated : null));
+		const result = await runTurn(turnDeps(provider, learned), { sessionId: id, text: 'Tell me more about harbours' });
+		expect(result).toMatchObject({ status: 'complete', content: 'It fits now.' });
+		expect(requests.filter((r) => r.max_tokens === undefined)).toHaveLength(2);
+		expect(learned).toEqual([]);
+		await env.bus.hooks.settled();
+		expect(env.bus.of('post_compaction').map((e) => e.reason)).toEqual(['overflow']);
+	});
+
+	it('is compacted even while automatic compaction is paused after a failure', async () => {
+		const id = await fiveThousandTokens();
+		const session = (await getSession(db, id))!;
+		await db.sessions.update(id, { compaction: { ...session.compaction, failures: 1, cooldown_until: Date.now() + 60_000 } });
+		const { provider } = localServer((_request, call) => (call === 0 ? overflow(8192, 9120) : null));
+		const result = await runTurn(turnDeps(provider, []), { sessionId: id, text: 'Tell me more about harbours' });
+		expect(result).toMatchObject({ status: 'complete', content: 'It fits now.' });
+	});
+
 	it('stops with a clear error, without a retry, when even the last message does not fit', async () => {
 		const id = await fiveThousandTokens();
 		const { provider, requests } = localServer(() => overflow(1000, 9120));
