@@ -88,6 +88,29 @@ test('OpenAI compacting on its own while answering: one provider_native / provid
 	await expectCompactions(page, ['provider_native/provider']);
 });
 
+test('OpenAI refusing a request as too long: compacted through /responses/compact (provider_native / overflow), retried once with the window first', async ({ page }) => {
+	await chatWith(page, 'OpenAI', `${mock.url}/v1`, 'gpt-5.6');
+	const long = (text: string) => `${text}: ${Array.from({ length: 120 }, (_, i) => `point${i}`).join(' ')}`;
+	for (const text of ['Outline the essay', 'Add a counterpoint']) await sendAndWait(page, long(text));
+	const message = 'Your input exceeds the context window of this model. Please adjust your input and try again.';
+	mock.script([{ type: 'http_error', status: 400, body: { error: { message, type: 'invalid_request_error', param: 'input', code: 'context_length_exceeded' } } }]);
+	const before = answers('/v1/responses').length;
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.fill('Now the conclusion');
+	await box.press('Enter');
+	const answer = assistantMessages(page).filter({ hasText: 'Mock answer to: Now the conclusion' });
+	await expect(answer).toHaveAttribute('data-status', 'complete');
+	// The refused request and its one retry.
+	expect(answers('/v1/responses').length - before).toBe(2);
+	const [compact] = mock.requests.filter((r) => r.path === '/v1/responses/compact');
+	expect(compact.body.input[0]).toEqual({ role: 'user', content: long('Outline the essay') });
+	const retry = answers('/v1/responses').at(-1)!.body.input;
+	expect(retry[0]).toEqual({ type: 'message', role: 'user', content: [{ type: 'input_text', text: long('Outline the essay') }] });
+	expect(retry).toContainEqual({ type: 'compaction', id: 'cmp_mock_1', encrypted_content: 'enc_mock_1' });
+	expect(retry.at(-1)).toEqual({ role: 'user', content: 'Now the conclusion' });
+	await expectCompactions(page, ['provider_native/overflow']);
+});
+
 test('Anthropic compacting on its own: a failed block changes nothing; a real one is shown, announced once, and sent back first', async ({ page }) => {
 	await chatWith(page, 'Anthropic', mock.url, 'claude-opus-4-6');
 	mock.script([{ type: 'text', text: 'First answer.', compaction: { content: null } }]);
