@@ -60,3 +60,12 @@ export async function fetchModelIds(
 	if (!isRecord(value) || !optional(value.data, Array.isArray)) throw unexpectedReply(value ?? 'an event stream');
 	return ((value.data as unknown[] | null) ?? []).flatMap((model) => (isRecord(model) && typeof model.id === 'string' ? [model.id] : []));
 }
+
+/**
+ * The headers of an OpenAI-style API (Chat Completions, Responses): the key as a bearer token,
+ * when there is one. No content-type: on GET it would force a CORS preflight some local
+ * servers refuse (postForAnswer adds it to POSTs).
+ */
+export function bearerHeaders(apiKey: string): Record<string, string> {
+	return apiKey ? { authorization: `Bearer ${apiKey}` } : {};
+}

@@ -3,7 +3,7 @@
 // listing. Stateless: the whole input goes out each time and nothing is stored by OpenAI.
 import { classifyReplyError, isErrorPayload } from './classify-error';
 import type { AdapterOptions, FetchLike } from './fetch-with-retry';
-import { fetchModelIds, postForAnswer, postForJson } from './http-calls';
+import { bearerHeaders, fetchModelIds, postForAnswer, postForJson } from './http-calls';
 import { guardStream, trimBaseUrl } from './guard-stream';
 import { readCompaction } from './responses-compact';
 import { responsesReplyEvents } from './responses-reply';
@@ -12,12 +12,7 @@ import { decodeResponsesStream } from './responses-stream';
 import { readSSE } from './sse';
 import type { ChatRequest, Provider, ProviderConfig, StreamEvent } from './types';
 
-function headersFor(config: ProviderConfig): Record<string, string> {
-	// No content-type here: on GET it would force a CORS preflight some servers refuse.
-	const headers: Record<string, string> = {};
-	if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
-	return headers;
-}
+const headersFor = (config: ProviderConfig) => bearerHeaders(config.api_key);
 
 export function createOpenAIResponsesProvider(
 	config: ProviderConfig,
