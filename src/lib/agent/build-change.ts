@@ -6,7 +6,7 @@ import type { MessageRow } from '../db/schema';
 import { SUMMARY_PREAMBLE } from '../context/summary-template';
 import type { CompactionKind } from '../hooks/hook-payloads';
 import { isAbortError } from '../providers/abort';
-import { OPAQUE_SUMMARY } from '../providers/native-family';
+import { fromProvider, OPAQUE_SUMMARY } from '../providers/native-family';
 import type { ToolSchema } from '../providers/types';
 import { buildRequestMessages } from './build-request';
 import { foldChange, nativeChange, noticeRow, pruneChange, summaryChange, toContextRow, type CompactionChange } from './compaction-changes';
@@ -92,11 +92,13 @@ async function nativeCompaction(deps: CompactionDeps, request: CompactionRequest
 	if (!prepared.plan || prepared.plan.kind === 'prune_tool_results') return null;
 	const removed = new Set(prepared.plan.removed);
 	const compacted = context.filter((row) => removed.has(row.seq));
-	const messages = buildRequestMessages({ systemPrompt: deps.request.systemPrompt, rows: compacted, userSeq: -1, injected: '' });
+	const messages = buildRequestMessages({ systemPrompt: deps.request.systemPrompt, rows: compacted, userSeq: -1, injected: '', provider: deps.provider.id });
 	deps.onProgress?.({ phase: 'summarizing', chars: 0 });
 	// The same tools as the conversation: the provider's summarizer reads them.
 	const tools = deps.request.toolSchemas?.length ? (deps.request.toolSchemas as ToolSchema[]) : undefined;
-	const returned = await deps.provider.compact({ model: deps.model, messages, tools, signal: request.signal });
+	const returned = (await deps.provider.compact({ model: deps.model, messages, tools, signal: request.signal })).map((message) =>
+		message.native ? { ...message, native: fromProvider(message.native, deps.provider.id) } : message
+	);
 	const change = nativeChange(context, compacted, returned, at);
 	if (!change) return null;
 	await countRows(deps, change.inserted.map((place) => place.row));

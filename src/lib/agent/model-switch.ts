@@ -11,7 +11,7 @@ import type { CompactionDeps, CompactionOutcome } from './compaction-types';
 /** `deps` are those of the session with its new model. Null when nothing needed doing. */
 export async function compactForModel(deps: CompactionDeps, sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome | null> {
 	const rows = await listActiveMessages(deps.db, sessionId);
-	if (rows.some((row) => row.native && !canReplay(row.native, deps.provider.nativeApi, deps.model))) {
+	if (rows.some((row) => row.native && !canReplay(row.native, deps.provider.nativeApi, deps.model, deps.provider.id))) {
 		return compactSession(deps, { sessionId, reason: 'unknown', kind: 'summarize', replaceNative: true, signal });
 	}
 	const estimate = await estimateSession(deps.db, deps.counter, sessionId, deps.model, deps.request);

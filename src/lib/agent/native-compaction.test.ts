@@ -9,6 +9,7 @@ import { listActiveMessages } from '../db/compaction-verbs';
 import type { PalimpsestDb } from '../db/database';
 import { listMessages } from '../db/message-verbs';
 import { ProviderError, type ChatMessage, type ChatRequest, type NativeCompaction, type Provider, type StreamEvent } from '../providers/types';
+import { buildRequestMessages } from './build-request';
 import { compactSession } from './compact-session';
 import { createTurnCompaction } from './compaction-gates';
 import { say, scripted, seedConversation, type CompactionEnv, useCompactionEnv } from './compaction-fixtures';
@@ -65,7 +66,7 @@ describe('a compaction the provider made on its own while answering', () => {
 		await runTurn(turn(provider, { native: true }), { sessionId: id, text: 'And then?' });
 		const sent = requests[1].messages;
 		expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'user', 'assistant', 'user']);
-		expect(sent[1].native).toEqual(NATIVE);
+		expect(sent[1].native).toEqual({ ...NATIVE, provider: 'scripted' });
 		expect(await postCompactions()).toHaveLength(1);
 	});
 
@@ -122,7 +123,7 @@ describe('compaction on demand by the provider', () => {
 		expect(seen[0].messages.at(-1)?.content).toMatch(/^Answer 8:/);
 		const live = await listActiveMessages(db, id);
 		expect(live.map((row) => row.content.slice(0, 10))).toEqual(['Opaque sum', 'Question 9', 'Answer 9: ']);
-		expect(live[0].native).toEqual(NATIVE);
+		expect(live[0].native).toEqual({ ...NATIVE, provider: 'scripted' });
 	});
 
 	it('falls back to a summary written here when the provider cannot compact, announced as that', async () => {
@@ -160,6 +161,18 @@ describe('a model change', () => {
 		expect(live.some((row) => row.native)).toBe(false);
 		// The provider's item stays stored (exported with the session), out of the context.
 		expect((await listMessages(db, id)).filter((row) => row.native && row.active === 0)).toHaveLength(1);
+	});
+
+	it('to the same model at another provider entry (another account or server) summarises locally first', async () => {
+		const id = await sessionWithNative();
+		expect((await listActiveMessages(db, id)).find((row) => row.native)?.native?.provider).toBe('scripted');
+		const { provider } = responsesLike(async function* () {
+			yield* say('ok');
+		}, { id: 'second-openai' });
+		// Until then, a request to that entry carries the summary's text, not the item.
+		const messages = buildRequestMessages({ systemPrompt: 'SYS', rows: await listActiveMessages(db, id), userSeq: -1, injected: '', provider: provider.id });
+		expect(messages.some((message) => message.native)).toBe(false);
+		expect(await compactForModel(env.deps({ provider, model: 'gpt-5.6' }), id)).toMatchObject({ status: 'compacted', payload: { kind: 'summarize', reason: 'unknown' } });
 	});
 
 	it('to a dated snapshot of the same model keeps the item and does nothing', async () => {

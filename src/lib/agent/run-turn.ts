@@ -105,7 +105,7 @@ class Turn {
 			this.#onEvent({ type: 'started', key });
 			const request = {
 				model: deps.model,
-				messages: buildRequestMessages({ systemPrompt: deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, rows: this.#rows, userSeq: this.#user.seq, injected: joinInjected(this.#injected) }),
+				messages: buildRequestMessages({ systemPrompt: deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, rows: this.#rows, userSeq: this.#user.seq, injected: joinInjected(this.#injected), provider: deps.provider.id }),
 				tools: deps.tools?.schemas(),
 				signal,
 				context_management: gate?.contextManagement()

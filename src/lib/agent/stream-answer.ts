@@ -7,6 +7,7 @@ import { isConnectionLost, storageCause } from '../db/connection-loss';
 import { describeStorageError, isQuotaError } from '../db/storage-errors';
 import type { MessageStatus } from '../db/schema';
 import { isAbortError } from '../providers/abort';
+import { fromProvider } from '../providers/native-family';
 import { ProviderError, type ChatRequest, type ContextLimit, type ToolCall, type Usage } from '../providers/types';
 import type { ProviderCompaction } from './compaction-types';
 import type { TurnDeps, TurnEvent } from './turn-deps';
@@ -82,7 +83,7 @@ export async function streamAnswer(
 			} else if (event.type === 'tool_call') answer.toolCalls.push(event.call);
 			else if (event.type === 'usage') answer.usage = event.usage;
 			else if (event.type === 'context_compacted') answer.cleared += event.cleared_tool_results;
-			else if (event.type === 'native_compaction') answer.native = { native: event.native, summary: event.summary };
+			else if (event.type === 'native_compaction') answer.native = { native: fromProvider(event.native, deps.provider.id), summary: event.summary };
 			else if (event.type === 'done') finishReason = event.finish_reason;
 		}
 		answer.resume = finishReason === 'compacted' && answer.native !== null && !request.signal?.aborted;

@@ -39,6 +39,11 @@ export interface NativeCompaction {
 	items: unknown[];
 	/** True when the summary is encrypted and only the provider can read it. */
 	opaque: boolean;
+	/**
+	 * The provider (its entry in Settings) that returned it, set when it is stored: another
+	 * entry of the same wire (another account, another server) gets the text instead.
+	 */
+	provider?: string;
 }
 
 /**

@@ -102,7 +102,7 @@ const nativeCompaction = record<NativeCompaction>(
 			items: list(json(L.textChars), L.nativeItems),
 			opaque: bool
 		},
-		optional: {}
+		optional: { provider: label }
 	},
 	"a provider's compaction (an object)"
 );
