@@ -2,7 +2,7 @@
 // protocols: each path fires post_compaction once with its kind and reason, the provider's
 // items go back verbatim on the next request, a model change summarises them locally first,
 // and an overflow the provider's stated limit wins is compacted, retried once, and answered.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startMockProvider, type MockProvider, type RecordedRequest } from '../support/mock-provider.mjs';
 import { assistantMessages, openApp, sendAndWait, transcript } from './helpers';
 import { addPlugin, navigate, rowStatus, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
@@ -22,6 +22,20 @@ test.beforeEach(() => mock.reset());
 
 const answers = (path: string): RecordedRequest[] => mock.requests.filter((r) => r.path === path && !r.body?.compaction);
 const marker = (page: Page) => transcript(page).getByRole('region', { name: 'Context compacted' });
+
+/**
+ * Sends `text` as a user does when the provider compacts while answering it: the earlier
+ * messages leave the transcript meanwhile, so the answer is found by its text, not by counting.
+ */
+async function sendWhileCompacting(page: Page, text: string, answer = `Mock answer to: ${text}`): Promise<Locator> {
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.fill(text);
+	await box.press('Enter');
+	const reply = assistantMessages(page).filter({ hasText: answer });
+	await expect(reply).toHaveAttribute('data-status', 'complete');
+	await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+	return reply;
+}
 
 async function chatWith(page: Page, preset: string, baseUrl: string, model: string): Promise<void> {
 	await openApp(page);
@@ -79,7 +93,7 @@ test('OpenAI compacting on its own while answering: one provider_native / provid
 	await chatWith(page, 'OpenAI', `${mock.url}/v1`, 'gpt-5.6');
 	await sendAndWait(page, 'Start a long task');
 	mock.script([{ type: 'text', text: 'Carrying on after compacting.', compaction: {} }]);
-	await sendAndWait(page, 'Keep going');
+	await sendWhileCompacting(page, 'Keep going', 'Carrying on after compacting.');
 	await expect(marker(page)).toHaveCount(1);
 	await expect(marker(page)).toContainText('the provider compacted on its own');
 	await sendAndWait(page, 'Next step');
@@ -99,11 +113,7 @@ test('OpenAI refusing a request as too long: compacted through /responses/compac
 	const message = 'Your input exceeds the context window of this model. Please adjust your input and try again.';
 	mock.script([{ type: 'http_error', status: 400, body: { error: { message, type: 'invalid_request_error', param: 'input', code: 'context_length_exceeded' } } }]);
 	const before = answers('/v1/responses').length;
-	const box = page.getByRole('textbox', { name: 'Message' });
-	await box.fill('Now the conclusion');
-	await box.press('Enter');
-	const answer = assistantMessages(page).filter({ hasText: 'Mock answer to: Now the conclusion' });
-	await expect(answer).toHaveAttribute('data-status', 'complete');
+	await sendWhileCompacting(page, 'Now the conclusion');
 	// The refused request and its one retry.
 	expect(answers('/v1/responses').length - before).toBe(2);
 	const [compact] = mock.requests.filter((r) => r.path === '/v1/responses/compact');
@@ -125,7 +135,7 @@ test('Anthropic compacting on its own: a failed block changes nothing; a real on
 	expect(edits.body.context_management).toEqual({ edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: 160_000 } }] });
 
 	mock.script([{ type: 'text', text: 'Second answer.', compaction: { content: 'The user is building a scraper.', encrypted_content: 'opaque-meta' } }]);
-	await sendAndWait(page, 'Add error handling');
+	await sendWhileCompacting(page, 'Add error handling', 'Second answer.');
 	await expect(marker(page)).toHaveCount(1);
 	await marker(page).getByText('Summary the provider wrote').click();
 	await expect(marker(page)).toContainText('The user is building a scraper.');
@@ -143,8 +153,7 @@ test('Anthropic pausing after it compacted: the same turn asks again with the bl
 		{ type: 'text', text: '', compaction: { content: 'The user is drafting a report.' }, finish: 'compaction' },
 		{ type: 'text', text: 'Section two follows the outline.' }
 	]);
-	const answer = await sendAndWait(page, 'Write section two');
-	await expect(answer).toContainText('Section two follows the outline.');
+	await sendWhileCompacting(page, 'Write section two', 'Section two follows the outline.');
 	const [paused, resumed] = answers('/v1/messages').slice(-2);
 	expect(paused.body.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'Write section two' }] });
 	expect(resumed.body.messages).toEqual([
@@ -214,12 +223,7 @@ test("an overflow the provider's limit wins: the window is learned from the erro
 	]);
 	const chats = () => answers('/v1/chat/completions').filter((r) => r.body.max_tokens === undefined).length;
 	const before = chats();
-	// Sent as a user does; the earlier messages leave the transcript while it is answered.
-	const box = page.getByRole('textbox', { name: 'Message' });
-	await box.fill('Summarise what we covered');
-	await box.press('Enter');
-	const answer = assistantMessages(page).filter({ hasText: 'Mock answer to: Summarise what we covered' });
-	await expect(answer).toHaveAttribute('data-status', 'complete');
+	await sendWhileCompacting(page, 'Summarise what we covered');
 	// The refused request and its one retry.
 	expect(chats() - before).toBe(2);
 	await expect(meter).toContainText('/ 8,192 tokens');
