@@ -6,31 +6,9 @@ import { setCompactionState } from '../db/compaction-verbs';
 import { TOKEN_RATIO_LIMITS } from '../db/schema';
 import { boundSession, estimateSession } from '../context/estimate-session';
 import { isAbortError } from '../providers/abort';
-import type { ContextLimit, ContextManagement, Usage } from '../providers/types';
 import { compactSession } from './compact-session';
 import { compactToFit, learnLimit } from './fit-overflow';
-import type { CompactionDeps, CompactionOutcome, ProviderCompaction } from './compaction-types';
-
-export interface TurnCompaction {
-	/** Before the turn's first request and its pre_llm_call: gateway_hygiene or pre_api. */
-	beforeTurn(sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome | null>;
-	/** Before each request: measures it; after a tool round, compacts when over (post_tool). */
-	beforeRequest(sessionId: string, injected: readonly string[], afterTools: boolean, signal?: AbortSignal): Promise<CompactionOutcome | null>;
-	/**
-	 * The provider refused the request as too long: learn the numbers its error states, then
-	 * compact until the request fits (see fit-overflow).
-	 */
-	onOverflow(sessionId: string, signal: AbortSignal | undefined, refused: { limit: ContextLimit | null; injected: readonly string[] }): Promise<CompactionOutcome>;
-	/**
-	 * The provider compacted on its own while answering: made a compaction item (`native`), or
-	 * cleared its `cleared` oldest tool results (context editing). An item supersedes a clearing.
-	 */
-	onProviderCompacted(sessionId: string, done: { cleared: number; native: ProviderCompaction | null }): Promise<CompactionOutcome>;
-	/** What each request asks of the provider's own context management (native compaction on). */
-	contextManagement(): ContextManagement | undefined;
-	/** The provider reported what the last request cost: later estimates follow its count. */
-	afterAnswer(sessionId: string, usage: Usage | null): Promise<void>;
-}
+import type { CompactionDeps, CompactionOutcome, TurnCompaction } from './compaction-types';
 
 /**
  * A broken worker or a failed estimate must not stop the conversation: the request goes out

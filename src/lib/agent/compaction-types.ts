@@ -4,9 +4,9 @@ import type { PalimpsestDb } from '../db/database';
 import type { ContextWorker } from '../context/context-client';
 import type { RequestExtras } from '../context/estimate-session';
 import type { CompactionKind, CompactionReason, PostCompactionPayload } from '../hooks/hook-payloads';
-import type { NativeCompaction, Provider } from '../providers/types';
+import type { HookPayload, ObserverHookName } from '../hooks/hook-map';
+import type { ContextLimit, ContextManagement, NativeCompaction, Provider, Usage } from '../providers/types';
 import type { SessionContext } from '../sessions/session-context';
-import type { TurnHooks } from './turn-deps';
 
 export interface CompactionSettings {
 	/** Fraction of the context window above which a request is compacted first (pre_api, post_tool). */
@@ -63,7 +63,7 @@ export interface CompactionDeps {
 	model: string;
 	/** Who writes summaries: the compaction model chosen in Settings, else the session's own. */
 	summarizer?: { provider: Provider; model: string; windowTokens: number };
-	hooks?: Pick<TurnHooks, 'notify'>;
+	hooks?: NotifyHooks;
 	sessions: SessionContext;
 	settings: CompactionSettings;
 	/** The session model's context window (tokens). */
@@ -109,3 +109,30 @@ export type CompactionOutcome =
 
 /** Reasons a user asked for: no cooldown applies to them. */
 export const USER_REASONS: ReadonlySet<CompactionReason> = new Set(['manual']);
+
+/** What a compaction tells plugins through: observer hooks only (post_compaction). */
+export interface NotifyHooks {
+	notify<N extends ObserverHookName>(name: N, payload: HookPayload<N>): Promise<void>;
+}
+
+/** The turn loop's view of compaction: the gates it passes through (see compaction-gates). */
+export interface TurnCompaction {
+	/** Before the turn's first request and its pre_llm_call: gateway_hygiene or pre_api. */
+	beforeTurn(sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome | null>;
+	/** Before each request: measures it; after a tool round, compacts when over (post_tool). */
+	beforeRequest(sessionId: string, injected: readonly string[], afterTools: boolean, signal?: AbortSignal): Promise<CompactionOutcome | null>;
+	/**
+	 * The provider refused the request as too long: learn the numbers its error states, then
+	 * compact until the request fits (see fit-overflow).
+	 */
+	onOverflow(sessionId: string, signal: AbortSignal | undefined, refused: { limit: ContextLimit | null; injected: readonly string[] }): Promise<CompactionOutcome>;
+	/**
+	 * The provider compacted on its own while answering: made a compaction item (`native`), or
+	 * cleared its `cleared` oldest tool results (context editing). An item supersedes a clearing.
+	 */
+	onProviderCompacted(sessionId: string, done: { cleared: number; native: ProviderCompaction | null }): Promise<CompactionOutcome>;
+	/** What each request asks of the provider's own context management (native compaction on). */
+	contextManagement(): ContextManagement | undefined;
+	/** The provider reported what the last request cost: later estimates follow its count. */
+	afterAnswer(sessionId: string, usage: Usage | null): Promise<void>;
+}
