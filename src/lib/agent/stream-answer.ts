@@ -25,6 +25,8 @@ export interface StreamedAnswer {
 	cleared: number;
 	/** The first checkpoint storage refused, if any: the answer is then stored as failed. */
 	storageError?: unknown;
+	/** Generation speed the model reported (the in-browser model does), kept on the row. */
+	tokensPerSecond?: number;
 }
 
 export { OUTPUT_LIMIT_MESSAGE };
@@ -75,6 +77,7 @@ export async function streamAnswer(
 			} else if (event.type === 'tool_call') answer.toolCalls.push(event.call);
 			else if (event.type === 'usage') answer.usage = event.usage;
 			else if (event.type === 'context_compacted') answer.cleared += event.cleared_tool_results;
+			else if (event.type === 'speed') answer.tokensPerSecond = event.tokens_per_second;
 			else if (event.type === 'done') finishReason = event.finish_reason;
 		}
 		const cutShort = cutShortMessage(finishReason);
@@ -140,7 +143,8 @@ export async function settleAnswer(
 		content: answer.content,
 		status: answer.status,
 		...(answer.error ? { error: answer.error } : {}),
-		...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {})
+		...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {}),
+		...(answer.tokensPerSecond ? { tokens_per_second: Math.round(answer.tokensPerSecond * 10) / 10 } : {})
 	};
 	let failure: unknown;
 	try {

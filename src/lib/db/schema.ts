@@ -117,6 +117,8 @@ export interface MessageRow {
 	compaction?: CompactionMarker;
 	model?: string;
 	provider?: string;
+	/** How fast the model generated this answer, when it said (the in-browser model does). Not indexed. */
+	tokens_per_second?: number;
 }
 
 /**

@@ -141,6 +141,7 @@ export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
 		injected: list(injectedContext, L.injected),
 		compaction: compactionMarker,
 		model: label,
-		provider: label
+		provider: label,
+		tokens_per_second: number(0, 1_000_000)
 	}
 }, 'a message (an object)');

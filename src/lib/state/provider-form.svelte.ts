@@ -15,7 +15,8 @@ export const PRESET_ORDER: ProviderPreset[] = [
 	'lmstudio',
 	'llamacpp',
 	'vllm',
-	'custom'
+	'custom',
+	'wllama'
 ];
 
 export class ProviderForm {

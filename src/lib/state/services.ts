@@ -14,6 +14,7 @@ import type { Provider } from '../providers/types';
 import type { SessionContext } from '../sessions/session-context';
 import { ContextWorker, type ContextWorkerStatus } from '../context/context-client';
 import { contextWindowFor, reservedOutputFor } from '../context/context-window';
+import { localModelWindows } from '../providers/local-model/local-model-windows';
 import { estimateSession, type RequestExtras } from '../context/estimate-session';
 import { createTurnCompaction } from '../agent/compaction-gates';
 import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../agent/compaction-types';
@@ -97,7 +98,9 @@ export function createServices(parts: {
 	/** What is sent as the system prompt: the setting, or the built-in one when it is empty. */
 	const systemPrompt = () => settings.get('system_prompt') || DEFAULT_SYSTEM_PROMPT;
 
-	const windowFor = (model: string) => contextWindowFor(model, settings.get('context.windows'));
+	// An in-browser model's window is the context it is loaded with (from its GGUF); a window
+	// the user set for the model's name still wins.
+	const windowFor = (model: string) => contextWindowFor(model, { ...localModelWindows(settings.get('providers')), ...settings.get('context.windows') });
 
 	/** What every request of the session adds around its messages. */
 	function requestExtras(model: string): RequestExtras {

@@ -1,0 +1,96 @@
+// The in-browser model (llama.cpp in WebAssembly) in a real Chromium: a tiny GGUF written by
+// tests/support/tiny-gguf.mjs is picked through the real file input, copied into the Origin
+// Private File System, and chatted with; Stop, a reload and Remove behave as a user expects.
+import { expect, test, type Page } from '@playwright/test';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { shardNames, tinyGguf } from '../support/tiny-gguf.mjs';
+import { assistantMessages, messageText, openApp, sendMessage, waitForAnswer } from './helpers';
+
+const LABEL = 'In-browser model (llama.cpp)';
+
+/** Writes the tiny model (or its shards) into the test's output folder; returns the paths. */
+async function modelFiles(dir: string, options: { template?: boolean; split?: number; base?: string } = {}): Promise<string[]> {
+	const files = tinyGguf(options);
+	await mkdir(dir, { recursive: true });
+	const names = shardNames(`${dir}/${options.base ?? 'tiny'}`, files.length);
+	await Promise.all(files.map((bytes, i) => writeFile(names[i], bytes)));
+	return names;
+}
+
+async function addLocalModel(page: Page, paths: string[]): Promise<void> {
+	await page.goto('/settings');
+	await page.getByRole('button', { name: 'Add provider' }).click();
+	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: LABEL });
+	await page.getByLabel('GGUF file').setInputFiles(paths);
+	await page.getByRole('button', { name: 'Save' }).click();
+}
+
+/** What this site keeps in the Origin Private File System, file by file. */
+function storedFiles(page: Page): Promise<string[]> {
+	return page.evaluate(async () => {
+		const names: string[] = [];
+		const walk = async (dir: FileSystemDirectoryHandle, path: string) => {
+			for await (const [name, handle] of dir.entries()) {
+				if (handle.kind === 'directory') await walk(handle as FileSystemDirectoryHandle, `${path}${name}/`);
+				else names.push(`${path}${name}`);
+			}
+		};
+		await walk(await navigator.storage.getDirectory(), '');
+		return names;
+	});
+}
+
+test('a picked GGUF is kept in the browser, answers with streamed tokens, stops on Stop, survives a reload, and Remove frees it', async ({ page }, testInfo) => {
+	const paths = await modelFiles(testInfo.outputDir);
+	await openApp(page);
+	await addLocalModel(page, paths);
+	const status = page.getByRole('status', { name: 'Provider status' });
+	await expect(status).toContainText('Saved tiny.gguf', { timeout: 30_000 });
+	await expect(status).toContainText('8,192 tokens of context, its own chat template');
+	await expect(page.getByLabel('Model storage')).toContainText(/\d+ KB in this browser · [\d.]+ [GM]B left/);
+	expect(await storedFiles(page)).toEqual([expect.stringMatching(/^local-models\/[\w-]+\/tiny\.gguf$/)]);
+
+	await page.getByRole('link', { name: 'Chat' }).click();
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `${LABEL} · tiny.gguf` });
+	await sendMessage(page, 'Tell me about rivers');
+	// The answer streams: text shows while it is still being written. The tiny model never says
+	// it is done, so its answer ends at the output budget (819 tokens), with the model's speed.
+	const answer = assistantMessages(page).last();
+	await expect(answer).toHaveAttribute('data-status', 'streaming');
+	await expect(answer).toContainText(/\w+ \w+ \w+/);
+	await waitForAnswer(page, 'incomplete', 30_000);
+	await expect(answer).toContainText("reached the model's output limit");
+	expect((await messageText(answer)).trim().split(/\s+/).length).toBeGreaterThan(700);
+	await expect(answer.getByLabel('Generation speed')).toHaveText(/^[\d,.]+ tokens\/s$/);
+
+	// Stop ends the answer at once and keeps what was written.
+	await sendMessage(page, 'Again, at length');
+	await expect(assistantMessages(page)).toHaveCount(2);
+	const stopped = assistantMessages(page).last();
+	await expect(stopped).toContainText(/\w+ \w+/);
+	await page.getByRole('button', { name: 'Stop' }).click();
+	await expect(stopped).toHaveAttribute('data-status', 'aborted', { timeout: 2_000 });
+	await expect(stopped).toContainText('Stopped');
+	const kept = await messageText(stopped);
+	expect(kept.trim().split(/\s+/).length).toBeLessThan(700);
+	// Nothing more arrives after Stop.
+	await page.waitForTimeout(500);
+	expect(await messageText(stopped)).toBe(kept);
+
+	// After a reload the model is still there, and answers.
+	await page.reload();
+	await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+	await sendMessage(page, 'Still there?');
+	await waitForAnswer(page, 'incomplete', 30_000);
+	expect(await messageText(assistantMessages(page).last())).toMatch(/\w+/);
+
+	// Remove deletes the provider and its file.
+	const usedBefore = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+	await page.goto('/settings');
+	await page.getByRole('button', { name: `Remove ${LABEL} tiny.gguf` }).click();
+	await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+	await expect(page.getByLabel('Model storage')).toHaveCount(0);
+	await expect.poll(() => storedFiles(page)).toEqual([]);
+	const usedAfter = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+	expect(usedBefore - usedAfter).toBeGreaterThan(400_000);
+});
