@@ -3,13 +3,14 @@
 // Private File System, and chatted with; Stop, a reload and Remove behave as a user expects.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { shardNames, tinyGguf } from '../support/tiny-gguf.mjs';
-import { assistantMessages, messageText, openApp, sendMessage, waitForAnswer } from './helpers';
+import { shardNames, TINY_WORDS, tinyGguf } from '../support/tiny-gguf.mjs';
+import { assistantMessages, messageText, openApp, sendAndWait, sendMessage, transcript, waitForAnswer } from './helpers';
+import { navigate } from './plugin-helpers';
 
 const LABEL = 'In-browser model (llama.cpp)';
 
 /** Writes the tiny model (or its shards) into the test's output folder; returns the paths. */
-async function modelFiles(dir: string, options: { template?: boolean; split?: number; base?: string } = {}): Promise<string[]> {
+async function modelFiles(dir: string, options: { template?: boolean; split?: number; base?: string; ends?: boolean } = {}): Promise<string[]> {
 	const files = tinyGguf(options);
 	await mkdir(dir, { recursive: true });
 	const names = shardNames(`${dir}/${options.base ?? 'tiny'}`, files.length);
@@ -93,4 +94,82 @@ test('a picked GGUF is kept in the browser, answers with streamed tokens, stops 
 	await expect.poll(() => storedFiles(page)).toEqual([]);
 	const usedAfter = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
 	expect(usedBefore - usedAfter).toBeGreaterThan(400_000);
+});
+
+test('a split model and a model without a chat template load and answer; a file that is not GGUF is refused and nothing is kept', async ({ page }, testInfo) => {
+	const status = page.getByRole('status', { name: 'Provider status' });
+	await openApp(page);
+
+	const notModel = `${testInfo.outputDir}/notes.gguf`;
+	await mkdir(testInfo.outputDir, { recursive: true });
+	await writeFile(notModel, 'These are notes, not a model. '.repeat(10));
+	await addLocalModel(page, [notModel]);
+	await expect(status).toContainText('not a GGUF model');
+	expect(await storedFiles(page)).toEqual([]);
+
+	// One shard alone is not enough; both together are.
+	const shards = await modelFiles(testInfo.outputDir, { split: 2, base: 'split' });
+	await page.getByLabel('GGUF file').setInputFiles(shards.slice(1));
+	await page.getByRole('button', { name: 'Save' }).click();
+	await expect(status).toContainText('split in 2 files; choose all of them together (missing: shard 1)');
+	await page.getByLabel('GGUF file').setInputFiles(shards);
+	await page.getByRole('button', { name: 'Save' }).click();
+	await expect(status).toContainText('Saved split.gguf', { timeout: 30_000 });
+
+	const plain = await modelFiles(testInfo.outputDir, { template: false, base: 'plain' });
+	await addLocalModel(page, plain);
+	await expect(status).toContainText(/Saved plain\.gguf: \d+ KB, 8,192 tokens of context, no chat template of its own, so a plain User\/Assistant transcript is used/, { timeout: 30_000 });
+	await expect(page.getByLabel('Model storage').last()).toContainText('no chat template in the model: plain User/Assistant fallback');
+	expect((await storedFiles(page)).map((path) => path.replace(/^local-models\/[\w-]+\//, '')).sort()).toEqual(['plain.gguf', 'split-00001-of-00002.gguf', 'split-00002-of-00002.gguf']);
+
+	for (const model of ['split.gguf', 'plain.gguf']) {
+		await navigate(page, 'Chat');
+		await page.getByRole('button', { name: 'New session' }).click();
+		await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `${LABEL} · ${model}` });
+		await sendMessage(page, `Hello ${model}`);
+		await waitForAnswer(page, 'incomplete', 30_000);
+		expect(await messageText(assistantMessages(page).last())).toMatch(/\w+ \w+ \w+/);
+	}
+});
+
+test('the in-browser model writes compaction summaries from Settings → Compaction model, with progress and Cancel', async ({ page }, testInfo) => {
+	const status = page.getByRole('status', { name: 'Provider status' });
+	await openApp(page);
+	// One model that never says it is done (its summary is still being written when Cancel is
+	// pressed), one that ends after a few words, as a real model does.
+	await addLocalModel(page, await modelFiles(testInfo.outputDir, { base: 'endless' }));
+	await expect(status).toContainText('Saved endless.gguf', { timeout: 30_000 });
+	await addLocalModel(page, await modelFiles(testInfo.outputDir, { base: 'brief', ends: true }));
+	await expect(status).toContainText('Saved brief.gguf', { timeout: 30_000 });
+	const compactionModel = page.getByRole('combobox', { name: 'Compaction model' });
+	await compactionModel.selectOption({ label: `${LABEL} · endless.gguf` });
+	// A small window for the chat's own (offline) model, so the older exchanges leave the kept tail.
+	await page.getByRole('combobox', { name: 'Model name' }).fill('offline-mini');
+	await page.getByRole('spinbutton', { name: 'Context window (tokens)' }).fill('4000');
+	await page.getByRole('button', { name: 'Set window' }).click();
+
+	await navigate(page, 'Chat');
+	await sendAndWait(page, 'long 400 about lighthouses');
+	await sendAndWait(page, 'long 400 about tides');
+	await sendAndWait(page, 'long 400 about harbours');
+	const meter = page.getByRole('status', { name: 'Context usage' });
+	await page.getByRole('button', { name: 'Compact now' }).click();
+	await expect(meter).toContainText(/Compacting.*: writing the summary, [\d,]+ characters/, { timeout: 30_000 });
+	await page.getByRole('button', { name: 'Cancel' }).click();
+	await expect(meter).not.toContainText('Compacting');
+	await expect(transcript(page).getByRole('region', { name: 'Context compacted' })).toHaveCount(0);
+
+	await navigate(page, 'Settings');
+	await compactionModel.selectOption({ label: `${LABEL} · brief.gguf` });
+	await navigate(page, 'Chat');
+	await page.getByRole('button', { name: 'Compact now' }).click();
+	const marker = transcript(page).getByRole('region', { name: 'Context compacted' });
+	await expect(marker).toHaveCount(1, { timeout: 30_000 });
+	await expect(page.getByRole('status', { name: 'Compaction result' })).toContainText('Context compacted from');
+	// The summary is the tiny model's own words, not the offline model's extractive recap.
+	await expect(marker).toContainText('summary · you asked for it');
+	await marker.getByText('Summary the model sees instead').click();
+	const summary = marker.locator('details');
+	await expect(summary).toContainText(new RegExp(`\\b(${TINY_WORDS.join('|')})\\b`));
+	await expect(summary).not.toContainText('lighthouses');
 });

@@ -4,7 +4,7 @@
 // Its answers are a stream of those words. Only word tokens have output weights, so the end
 // tokens and byte tokens are never sampled: an answer runs until its token limit, which is
 // what the browser tests and the benchmark need (a long, steady stream to stop or time).
-// Run: node tests/support/tiny-gguf.mjs <out.gguf> [--no-template] [--split]
+// Run: node tests/support/tiny-gguf.mjs <out.gguf> [--no-template] [--split] [--ends]
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 
@@ -19,6 +19,13 @@ export const CHATML_TEMPLATE =
 	"{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
 export const TINY_CONTEXT = 8192;
+
+/**
+ * The end token's weight on the constant dimension of a model that `ends`, tuned by trying: at
+ * 3 its answers stop after 5 to 110 tokens whatever the prompt (at 2 most ran to their limit,
+ * at 4 most stopped after one token).
+ */
+const END_WEIGHT = 3;
 
 const T = { u32: 4, i32: 5, f32: 6, bool: 7, string: 8, array: 9, u16: 2 };
 const ALIGN = 32;
@@ -118,9 +125,10 @@ function vocabulary() {
  * @param {{ embd: number, ff: number, layers: number }} shape
  * @param {ReturnType<typeof vocabulary>} vocab
  * @param {number} seed
+ * @param {boolean} [ends]
  * @returns {Tensor[]}
  */
-function tensors(shape, vocab, seed) {
+function tensors(shape, vocab, seed, ends = false) {
 	const normal = random(seed);
 	const { embd, ff, layers } = shape;
 	const n = vocab.tokens.length;
@@ -134,9 +142,19 @@ function tensors(shape, vocab, seed) {
 	for (let t = vocab.firstWord; t < vocab.firstWord + vocab.words; t++) {
 		for (let i = 0; i < embd; i++) output[t * embd + i] = normal();
 	}
+	// A model that `ends` keeps one dimension of its hidden state large and nearly constant
+	// (every token's embedding has 10 there), which no word reads and the end token's row reads
+	// alone: the end token then scores about as high as the best word at every step, so answers
+	// stop after a few words whatever the prompt, as a real model's do.
+	const embedding = fill(embd * n, 0.5);
+	if (ends) {
+		for (let t = 0; t < n; t++) embedding[t * embd] = 10;
+		for (let t = vocab.firstWord; t < vocab.firstWord + vocab.words; t++) output[t * embd] = 0;
+		output[2 * embd] = END_WEIGHT;
+	}
 	/** @type {Tensor[]} */
 	const list = [
-		['token_embd.weight', [embd, n], fill(embd * n, 0.5)],
+		['token_embd.weight', [embd, n], embedding],
 		['output_norm.weight', [embd], ones(embd)],
 		['output.weight', [embd, n], output]
 	];
@@ -191,10 +209,11 @@ function writeFileBytes(metadata, list) {
 /**
  * The model as one GGUF file, or as `split` shards in llama.cpp's gguf-split layout (the first
  * shard holds every metadata key, each shard some of the tensors).
- * @param {{ template?: boolean, name?: string, split?: number, seed?: number, context?: number }} [options]
+ * `ends`: the model says it is done after a few words (by default it writes until its limit).
+ * @param {{ template?: boolean, name?: string, split?: number, seed?: number, context?: number, ends?: boolean }} [options]
  * @returns {Uint8Array[]}
  */
-export function tinyGguf({ template = true, name = 'Tiny Test Model', split = 1, seed = 1234, context = TINY_CONTEXT } = {}) {
+export function tinyGguf({ template = true, name = 'Tiny Test Model', split = 1, seed = 1234, context = TINY_CONTEXT, ends = false } = {}) {
 	const shape = { embd: 64, ff: 128, layers: 2, heads: 4 };
 	const vocab = vocabulary();
 	/** @type {Entry[]} */
@@ -220,7 +239,7 @@ export function tinyGguf({ template = true, name = 'Tiny Test Model', split = 1,
 		['tokenizer.ggml.add_bos_token', 'bool', true],
 	];
 	if (template) metadata.push(['tokenizer.chat_template', 'string', CHATML_TEMPLATE]);
-	const list = tensors(shape, vocab, seed);
+	const list = tensors(shape, vocab, seed, ends);
 	if (split <= 1) return [writeFileBytes(metadata, list)];
 	const per = Math.ceil(list.length / split);
 	return Array.from({ length: split }, (_, i) => {
@@ -248,7 +267,7 @@ export function shardNames(base, count) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
 	const out = process.argv[2] ?? 'tiny.gguf';
 	const split = process.argv.includes('--split') ? 2 : 1;
-	const files = tinyGguf({ template: !process.argv.includes('--no-template'), split });
+	const files = tinyGguf({ template: !process.argv.includes('--no-template'), split, ends: process.argv.includes('--ends') });
 	const names = split > 1 ? shardNames(out.replace(/\.gguf$/, ''), split) : [out];
 	for (let i = 0; i < files.length; i++) await writeFile(names[i], files[i]);
 	console.log(`Wrote ${names.join(', ')} (${files.reduce((sum, f) => sum + f.length, 0).toLocaleString('en')} bytes)`);
