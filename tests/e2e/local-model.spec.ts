@@ -4,7 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { shardNames, TINY_WORDS, tinyGguf } from '../support/tiny-gguf.mjs';
-import { assistantMessages, messageText, openApp, sendAndWait, sendMessage, transcript, waitForAnswer } from './helpers';
+import { assistantMessages, expectNetworkOff, messageText, openApp, sendAndWait, sendMessage, transcript, waitForAnswer, waitForServiceWorkerControl } from './helpers';
 import { navigate } from './plugin-helpers';
 
 const LABEL = 'In-browser model (llama.cpp)';
@@ -172,4 +172,35 @@ test('the in-browser model writes compaction summaries from Settings → Compact
 	const summary = marker.locator('details');
 	await expect(summary).toContainText(new RegExp(`\\b(${TINY_WORDS.join('|')})\\b`));
 	await expect(summary).not.toContainText('lighthouses');
+});
+
+/** Whether the service worker's cache holds llama.cpp's WebAssembly engine. */
+function cachedEngine(page: Page): Promise<boolean> {
+	return page.evaluate(async () => {
+		for (const key of await caches.keys()) {
+			for (const request of await (await caches.open(key)).keys()) if (/\/wllama-[\w-]+\.wasm$/.test(request.url)) return true;
+		}
+		return false;
+	});
+}
+
+test('with the network off, a reload still chats with the in-browser model', async ({ page, context }, testInfo) => {
+	await openApp(page);
+	await waitForServiceWorkerControl(page);
+	// The 10 MB engine is not part of the app's first download...
+	expect(await cachedEngine(page)).toBe(false);
+	await addLocalModel(page, await modelFiles(testInfo.outputDir));
+	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved tiny.gguf', { timeout: 30_000 });
+	// ...the service worker keeps it once a model has been added.
+	await expect.poll(() => cachedEngine(page)).toBe(true);
+	await context.setOffline(true);
+	await expectNetworkOff(page);
+
+	await page.reload();
+	await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+	await navigate(page, 'Chat');
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `${LABEL} · tiny.gguf` });
+	await sendMessage(page, 'Hello with no network');
+	await waitForAnswer(page, 'incomplete', 30_000);
+	expect(await messageText(assistantMessages(page).last())).toMatch(/\w+ \w+ \w+/);
 });
