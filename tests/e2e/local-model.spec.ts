@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { shardNames, TINY_WORDS, tinyGguf } from '../support/tiny-gguf.mjs';
 import { assistantMessages, expectNetworkOff, messageText, openApp, sendAndWait, sendMessage, transcript, waitForAnswer, waitForServiceWorkerControl } from './helpers';
 import { navigate } from './plugin-helpers';
+import { serve } from '../../src/server/serve.mjs';
 
 const LABEL = 'In-browser model (llama.cpp)';
 
@@ -203,4 +204,26 @@ test('with the network off, a reload still chats with the in-browser model', asy
 	await sendMessage(page, 'Hello with no network');
 	await waitForAnswer(page, 'incomplete', 30_000);
 	expect(await messageText(assistantMessages(page).last())).toMatch(/\w+ \w+ \w+/);
+});
+
+test('served cross-origin isolated with the app\'s security headers, a model whose threads cannot start runs on one thread', async ({ browser }, testInfo) => {
+	// npm start does not isolate the page (see the README); a server that does makes the engine
+	// try threads, which its worker's Trusted Types refuse. The model must still load.
+	const server = await serve({ root: 'build', port: 0, secure: true, isolated: true });
+	const context = await browser.newContext({ baseURL: server.url });
+	try {
+		const page = await context.newPage();
+		// Four cores, so the app asks for two threads.
+		await (await context.newCDPSession(page)).send('Emulation.setHardwareConcurrencyOverride', { hardwareConcurrency: 4 });
+		const warnings: string[] = [];
+		page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+		await page.goto('/');
+		expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+		await addLocalModel(page, await modelFiles(testInfo.outputDir));
+		await expect(page.getByRole('status', { name: 'Provider status' })).toContainText(/Saved tiny\.gguf: .* on 1 thread\./, { timeout: 30_000 });
+		expect(warnings.join('\n')).toContain('could not start its threads; it runs on one');
+	} finally {
+		await context.close();
+		await server.close();
+	}
 });

@@ -19,6 +19,15 @@ interface Running {
 
 const engines = new Map<string, Running>();
 
+/**
+ * Threads to generate with: one, unless the page is cross-origin isolated (threads share
+ * memory, which needs SharedArrayBuffer); then half the cores, as llama.cpp suggests, which
+ * leaves the rest to the page and the system.
+ */
+export function defaultThreads(scope: { crossOriginIsolated?: boolean; navigator?: { hardwareConcurrency?: number } } = globalThis): number {
+	return scope.crossOriginIsolated ? Math.max(1, Math.floor((scope.navigator?.hardwareConcurrency || 2) / 2)) : 1;
+}
+
 /** An async iterable fed by pushes: what a stream of callbacks from the worker becomes. */
 function chunkQueue() {
 	const items: unknown[] = [];
@@ -65,7 +74,7 @@ function start(config: ProviderConfig, threads?: number): Running {
 		ready: (async () => {
 			if (!local) throw new Error('This provider has no model file. Remove it and add the model again.');
 			// Plain copies: the settings may hand over reactive proxies, which cannot be posted.
-			const info = await remote.load({ providerId: config.id, files: [...local.files], contextWindow: local.context_window, template: local.template, threads });
+			const info = await remote.load({ providerId: config.id, files: [...local.files], contextWindow: local.context_window, template: local.template, threads: threads ?? defaultThreads() });
 			return {
 				info,
 				async chat(body, signal) {

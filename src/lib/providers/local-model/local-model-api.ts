@@ -6,8 +6,8 @@ export interface LoadRequest {
 	files: string[];
 	contextWindow: number;
 	template: 'model' | 'fallback';
-	/** Threads to generate with; by default as many as cross-origin isolation allows (see loadThreads). */
-	threads?: number;
+	/** Threads to generate with (more than one only where the page is cross-origin isolated). */
+	threads: number;
 }
 
 export interface LoadedInfo {

@@ -15,22 +15,13 @@ const quiet = { debug: () => {}, log: () => {}, warn: console.warn, error: conso
 let model: Wllama | null = null;
 const running = new Map<number, AbortController>();
 
-/** Threads wllama may use: one unless the page is cross-origin isolated (SharedArrayBuffer). */
-function loadThreads(requested?: number): number {
-	if (requested) return requested;
-	return globalThis.crossOriginIsolated ? Math.max(1, Math.floor((navigator.hardwareConcurrency || 2) / 2)) : 1;
-}
-
-const api: LocalModelApi = {
-	async load(request: LoadRequest): Promise<LoadedInfo> {
-		if (model) throw new Error('This worker has a model loaded already.');
-		const started = performance.now();
-		const files = await openModelFiles(request.providerId, request.files);
-		const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, logger: quiet });
-		// Never the package's compatibility build from a CDN: the engine comes from this site only.
-		wllama.setCompat(null);
-		const threads = loadThreads(request.threads);
-		const { chatTemplate } = templateFor(request.template);
+/** A wllama instance with the model loaded on `threads` threads; nothing is left running if it fails. */
+async function loadWith(files: File[], request: LoadRequest, threads: number): Promise<Wllama> {
+	const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, logger: quiet });
+	// Never the package's compatibility build from a CDN: the engine comes from this site only.
+	wllama.setCompat(null);
+	const { chatTemplate } = templateFor(request.template);
+	try {
 		await wllama.loadModel(files, {
 			n_ctx: request.contextWindow,
 			n_threads: threads,
@@ -39,6 +30,29 @@ const api: LocalModelApi = {
 			jinja: true,
 			...(chatTemplate ? { chat_template: chatTemplate } : {})
 		});
+		return wllama;
+	} catch (error) {
+		await wllama.exit().catch(() => {});
+		throw error;
+	}
+}
+
+const api: LocalModelApi = {
+	async load(request: LoadRequest): Promise<LoadedInfo> {
+		if (model) throw new Error('This worker has a model loaded already.');
+		const started = performance.now();
+		const files = await openModelFiles(request.providerId, request.files);
+		let wllama: Wllama;
+		try {
+			wllama = await loadWith(files, request, request.threads);
+		} catch (error) {
+			if (request.threads <= 1) throw error;
+			// Threads are started from blob: URLs inside the engine's own worker; a page whose
+			// Content-Security-Policy header requires Trusted Types refuses them there. One thread
+			// always works.
+			console.warn('The in-browser model could not start its threads; it runs on one.', error);
+			wllama = await loadWith(files, request, 1);
+		}
 		model = wllama;
 		return { threads: wllama.getNumThreads(), multiThread: wllama.isMultithread(), contextWindow: request.contextWindow, loadMs: performance.now() - started };
 	},
