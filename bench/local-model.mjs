@@ -3,7 +3,9 @@
 // multi-threaded (through the app's own engine handle, in a cross-origin isolated page, the only
 // kind where threads can share memory), then in the built app driven like a user: main-thread
 // long tasks while the model answers (goal: none) and the memory the page holds.
-// Prints figures; asserts nothing. Run: npx vite build && node bench/local-model.mjs [--runs N]
+// Prints figures; asserts nothing. Run: npx vite build && node bench/local-model.mjs [--runs N] [--profile]
+// (--profile: Chromium's sampling profiler runs while the app answers, and each long task is
+// followed by the functions that used its time.)
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +13,12 @@ import { buildBench } from './build-bench.mjs';
 import { openBench } from './browser.mjs';
 import { int, machine, ms } from './print.mjs';
 import { tinyGguf } from '../tests/support/tiny-gguf.mjs';
+import { startProfile, stopProfile, topFunctions } from './profile.mjs';
+import { availableParallelism } from 'node:os';
 
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
 const MAX_TOKENS = 400;
+const PROFILE = process.argv.includes('--profile');
 const MB = 2 ** 20;
 
 /** Every long task (> 50 ms) of the page, registered before its own scripts run. */
@@ -22,6 +27,12 @@ function instrumentPage() {
 	new PerformanceObserver((list) => {
 		for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
 	}).observe({ type: 'longtask', buffered: true });
+	// A marker the profiler can see, tying its clock to performance.now() (see profile.mjs).
+	window.__profileAnchor = function __profileAnchor() {
+		const at = performance.now();
+		while (performance.now() - at < 3);
+		return at;
+	};
 }
 
 /** Resident memory of the browser's renderer processes (the page, its workers, wasm), from /proc. */
@@ -92,6 +103,7 @@ try {
 		await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'In-browser model (llama.cpp) · tiny.gguf' });
 		const box = page.getByRole('textbox', { name: 'Message' });
 		await box.fill('Tell me about rivers');
+		const profile = PROFILE ? await startProfile(page) : null;
 		const sending = await page.evaluate(() => performance.now());
 		await box.press('Enter');
 		const answer = page.getByRole('log', { name: 'Transcript' }).getByRole('article', { name: 'Assistant' }).last();
@@ -100,12 +112,18 @@ try {
 		const speed = await answer.locator('[aria-label="Generation speed"]').textContent();
 		const after = { page: await pageMemory(page), rss: await rendererMemory(app.browser) };
 		const tasks = await page.evaluate(() => window.__longTasks);
+		const samples = profile ? await stopProfile(profile) : null;
 		const during = (from, to) => tasks.filter((task) => task.start >= from && task.start < to);
 		const generation = during(sending, answered);
 		const setup = during(adding, added);
-		console.log(`\nThe built app (cross-origin isolated, so the page can measure its memory; on 2 cores it still generates on 1 thread: half the cores)`);
+		const cores = availableParallelism();
+		console.log(`\nThe built app (cross-origin isolated, so the page can measure its memory; on ${cores} cores it generates on ${Math.max(1, Math.floor(cores / 2))} thread${cores < 4 ? '' : 's'}: half the cores)`);
 		console.log(`  adding the model (copy into storage, load): ${ms(added - adding)}, ${setup.length} long task${setup.length === 1 ? '' : 's'}${setup.length ? ` (longest ${ms(Math.max(...setup.map((t) => t.duration)))})` : ''}`);
 		console.log(`  one answer of ${int((await answer.textContent()).split(/\s+/).length)} words streamed into the transcript: ${ms(answered - sending)} at ${speed}; long tasks on the main thread: ${generation.length}${generation.length ? ` (longest ${ms(Math.max(...generation.map((t) => t.duration)))})` : ''} (goal: 0)`);
+		for (const task of samples ? generation : []) {
+			console.log(`    task at +${ms(task.start - sending)}: ${ms(task.duration)}`);
+			for (const line of topFunctions(samples, task.start, task.start + task.duration)) console.log(`      ${line}`);
+		}
 		console.log(`  memory the page holds (its own measurement, workers and WebAssembly included): ${(before.page / MB).toFixed(1)} MB before adding the model, ${(after.page / MB).toFixed(1)} MB after the answer`);
 		console.log(`  resident memory of the renderer processes: ${(before.rss / MB).toFixed(0)} MB before, ${(after.rss / MB).toFixed(0)} MB after`);
 		headline = `Headline: tiny test model ${speeds[0].modelPerSecond.toFixed(0)} tokens/s on 1 thread (first token ${ms(speeds[0].firstTokenMs)}), ${speeds[1].modelPerSecond.toFixed(0)} tokens/s on 2; ${generation.length} main-thread long tasks while it answered in the app (goal: 0); page memory +${((after.page - before.page) / MB).toFixed(0)} MB`;
