@@ -98,6 +98,19 @@ describe('streamAnswer checkpoints', () => {
 	});
 });
 
+describe('the generation speed a model reports', () => {
+	it('is kept on the answer\'s row, to a tenth of a token per second', async () => {
+		const provider = scripted(async function* () {
+			yield { type: 'text', text: 'Quick' };
+			yield { type: 'speed', tokens_per_second: 41.26 };
+			yield { type: 'done', finish_reason: 'stop' };
+		});
+		const session = await newSession();
+		await runTurn(depsFor(provider), { sessionId: session.id, text: 'Hi' });
+		expect((await listMessages(db, session.id))[1]).toMatchObject({ content: 'Quick', status: 'complete', tokens_per_second: 41.3 });
+	});
+});
+
 describe('answers cut off at the output limit', () => {
 	let mock: Awaited<ReturnType<typeof startMockProvider>>;
 	beforeAll(async () => {
