@@ -4,6 +4,7 @@
 // kind where threads can share memory), then in the built app driven like a user: main-thread
 // long tasks while the model answers (goal: none) and the memory the page holds.
 // Prints figures; asserts nothing. Run: npx vite build && node bench/local-model.mjs [--runs N] [--profile]
+// (BENCH_QUICK=1: one run of 64-token answers per thread count.)
 // (--profile: Chromium's sampling profiler runs while the app answers, and each long task is
 // followed by the functions that used its time.)
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -14,10 +15,11 @@ import { openBench } from './browser.mjs';
 import { int, machine, ms } from './print.mjs';
 import { tinyGguf } from '../tests/support/tiny-gguf.mjs';
 import { observeLongTasks, startProfile, stopProfile, topFunctions } from './profile.mjs';
+import { headline, size } from './quick.mjs';
 import { availableParallelism } from 'node:os';
 
-const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
-const MAX_TOKENS = 400;
+const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || size(5, 1);
+const MAX_TOKENS = size(400, 64);
 const PROFILE = process.argv.includes('--profile');
 const MB = 2 ** 20;
 
@@ -46,7 +48,7 @@ await writeFile(modelPath, model);
 console.log(`Tiny test model: ${int(model.length)} bytes (llama architecture, 2 layers, 64 dimensions, 328 tokens); answers of ${MAX_TOKENS} tokens, ${RUNS} runs each`);
 
 const built = await buildBench();
-let headline;
+let summary;
 try {
 	// 1. Speed, single- against multi-threaded.
 	await writeFile(join(built.browserDir, 'tiny.gguf'), model);
@@ -121,7 +123,7 @@ try {
 		}
 		console.log(`  memory the page holds (its own measurement, workers and WebAssembly included): ${(before.page / MB).toFixed(1)} MB before adding the model, ${(after.page / MB).toFixed(1)} MB after the answer`);
 		console.log(`  resident memory of the renderer processes: ${(before.rss / MB).toFixed(0)} MB before, ${(after.rss / MB).toFixed(0)} MB after`);
-		headline = `Headline: tiny test model ${speeds[0].modelPerSecond.toFixed(0)} tokens/s on 1 thread (first token ${ms(speeds[0].firstTokenMs)}), ${speeds[1].modelPerSecond.toFixed(0)} tokens/s on 2; ${generation.length} main-thread long tasks while it answered in the app (goal: 0); page memory +${((after.page - before.page) / MB).toFixed(0)} MB`;
+		summary = `tiny test model ${speeds[0].modelPerSecond.toFixed(0)} tokens/s on 1 thread (first token ${ms(speeds[0].firstTokenMs)}), ${speeds[1].modelPerSecond.toFixed(0)} tokens/s on 2; ${generation.length} main-thread long tasks while it answered in the app (goal: 0); page memory +${((after.page - before.page) / MB).toFixed(0)} MB`;
 		await context.close();
 	} finally {
 		await app.close();
@@ -130,4 +132,5 @@ try {
 	await built.remove();
 	await rm(dir, { recursive: true, force: true });
 }
-console.log(`\n${headline}`);
+console.log('');
+headline(summary);
