@@ -23,7 +23,10 @@ async function addLocalModel(page: Page, paths: string[]): Promise<void> {
 	await page.goto('/settings');
 	await page.getByRole('button', { name: 'Add provider' }).click();
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: LABEL });
-	await page.getByLabel('GGUF file').setInputFiles(paths);
+	// Through the browser's own file chooser, as a user picks the file.
+	const chooser = page.waitForEvent('filechooser');
+	await page.getByLabel('GGUF file').click();
+	await (await chooser).setFiles(paths);
 	await page.getByRole('button', { name: 'Save' }).click();
 }
 
@@ -196,7 +199,15 @@ test('with the network off, a reload still chats with the in-browser model', asy
 	await waitForServiceWorkerControl(page);
 	// The 10 MB engine is not part of the app's first download...
 	expect(await cachedEngine(page)).toBe(false);
-	await addLocalModel(page, await modelFiles(testInfo.outputDir));
+	// ...so with the network off before it ever came, adding a model says why it cannot, and keeps nothing.
+	const paths = await modelFiles(testInfo.outputDir);
+	await context.setOffline(true);
+	await expectNetworkOff(page);
+	await addLocalModel(page, paths);
+	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('engine (llama.cpp, about 3 MB to download) is not in this browser yet, and the network cannot be reached');
+	expect(await storedFiles(page)).toEqual([]);
+	await context.setOffline(false);
+	await addLocalModel(page, paths);
 	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved tiny.gguf', { timeout: 30_000 });
 	// ...the service worker keeps it once a model has been added.
 	await expect.poll(() => cachedEngine(page)).toBe(true);

@@ -3,7 +3,7 @@
 // loaded once to prove it runs; only then is the provider saved. Cancel or a failure leaves
 // nothing behind.
 import { describeLocalModel, modelName, orderShards } from '../providers/local-model/describe-model';
-import { openLocalEngine, unloadLocalEngine } from '../providers/local-model/local-engines';
+import { fetchLocalEngine, openLocalEngine, unloadLocalEngine } from '../providers/local-model/local-engines';
 import { copyModelFiles, modelFilesSize, removeModelFiles, storageLeft } from '../providers/local-model/model-files';
 import { blobSource, readGgufMetadata } from '../providers/local-model/read-gguf-metadata';
 import { PRESETS } from '../providers/create-provider';
@@ -14,7 +14,7 @@ import type { SettingsState } from './settings.svelte';
 
 export { formatBytes };
 
-export type LocalModelPhase = 'idle' | 'reading' | 'copying' | 'loading';
+export type LocalModelPhase = 'idle' | 'reading' | 'engine' | 'copying' | 'loading';
 
 export interface LocalModelResult {
 	ok: boolean;
@@ -55,6 +55,8 @@ export class LocalModelForm {
 			if (left !== null && left < total) {
 				return { ok: false, text: `Not enough storage: the model needs ${formatBytes(total)} and this browser allows this site ${formatBytes(left)} more.` };
 			}
+			this.phase = 'engine';
+			await fetchLocalEngine(controller.signal);
 			this.phase = 'copying';
 			this.total = total;
 			this.copied = 0;

@@ -5,6 +5,7 @@ import { proxy, wrap, type Remote } from 'comlink';
 import type { ProviderConfig } from '../types';
 import { CONTEXT_FULL, type LoadedInfo, type LocalModelApi } from './local-model-api';
 import type { LocalEngine } from './local-model-provider';
+import { raceAbort } from '../abort';
 
 export interface LoadedEngine extends LocalEngine {
 	info: LoadedInfo;
@@ -59,10 +60,24 @@ function chunkQueue() {
 	};
 }
 
+function spawn(): { worker: Worker; remote: Remote<LocalModelApi> } {
+	const worker = new Worker(new URL('./local-model.worker.ts', import.meta.url), { type: 'module', name: 'in-browser model' });
+	return { worker, remote: wrap(worker) };
+}
+
+/** Gets llama.cpp's engine into this browser (before a model is copied), in a worker of its own. */
+export async function fetchLocalEngine(signal?: AbortSignal): Promise<void> {
+	const { worker, remote } = spawn();
+	try {
+		await raceAbort(remote.fetchEngine(), signal);
+	} finally {
+		worker.terminate();
+	}
+}
+
 function start(config: ProviderConfig, threads?: number): Running {
 	const local = config.local;
-	const worker = new Worker(new URL('./local-model.worker.ts', import.meta.url), { type: 'module', name: 'in-browser model' });
-	const remote: Remote<LocalModelApi> = wrap(worker);
+	const { worker, remote } = spawn();
 	const streams = new Set<ReturnType<typeof chunkQueue>>();
 	let nextId = 1;
 	const running: Running = {

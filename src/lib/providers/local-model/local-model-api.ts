@@ -18,6 +18,8 @@ export interface LoadedInfo {
 }
 
 export interface LocalModelApi {
+	/** Fetches llama.cpp's engine (kept by the service worker); a clear error when it cannot. */
+	fetchEngine(): Promise<void>;
 	load(request: LoadRequest): Promise<LoadedInfo>;
 	/** Streams one chat completion; `onChunks` gets its OpenAI-shaped chunks as they come. */
 	chat(id: number, body: Record<string, unknown>, onChunks: (chunks: unknown[]) => void | Promise<void>): Promise<void>;

@@ -6,6 +6,7 @@ import { Wllama } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { templateFor } from './chat-template';
 import { CONTEXT_FULL, type LoadedInfo, type LoadRequest, type LocalModelApi } from './local-model-api';
+import { fetchEngine } from './fetch-engine';
 import { openModelFiles } from './model-files';
 import { installWorkerPolicy } from './worker-policy';
 
@@ -38,9 +39,13 @@ async function loadWith(files: File[], request: LoadRequest, threads: number): P
 }
 
 const api: LocalModelApi = {
+	fetchEngine: () => fetchEngine(),
+
 	async load(request: LoadRequest): Promise<LoadedInfo> {
 		if (model) throw new Error('This worker has a model loaded already.');
 		const started = performance.now();
+		// wllama waits forever on an engine it cannot fetch; this fails with a reason instead.
+		await fetchEngine();
 		const files = await openModelFiles(request.providerId, request.files);
 		let wllama: Wllama;
 		try {
