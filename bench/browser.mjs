@@ -34,22 +34,22 @@ export function median(values) {
 
 /**
  * Writes rows straight into the open page's profile database (the app must have created it at
- * schema version 4 or later), in one transaction. The app reads them after the next navigation.
+ * schema version 4 or later), in one transaction: `{ sessions: [...], messages: [...], ... }`,
+ * rows by store name. The app reads them after the next navigation.
  */
-export async function seedDatabase(page, { sessions, messages }) {
-	await page.evaluate(async ({ sessions, messages }) => {
+export async function seedDatabase(page, stores) {
+	await page.evaluate(async (stores) => {
 		const open = indexedDB.open('palimpsest-default');
 		const db = await new Promise((resolve, reject) => {
 			open.onsuccess = () => resolve(open.result);
 			open.onerror = () => reject(open.error);
 		});
-		const tx = db.transaction(['sessions', 'messages'], 'readwrite');
-		for (const session of sessions) tx.objectStore('sessions').put(session);
-		for (const message of messages) tx.objectStore('messages').put(message);
+		const tx = db.transaction(Object.keys(stores), 'readwrite');
+		for (const [store, rows] of Object.entries(stores)) for (const row of rows) tx.objectStore(store).put(row);
 		await new Promise((resolve, reject) => {
 			tx.oncomplete = resolve;
 			tx.onerror = () => reject(tx.error);
 		});
 		db.close();
-	}, { sessions, messages });
+	}, stores);
 }

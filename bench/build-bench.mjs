@@ -70,3 +70,17 @@ async function buildInto(dir, browser) {
 		}
 	});
 }
+
+/**
+ * Runs `use` with a fresh, uniquely named database of the built harness (`node` from
+ * buildBench's nodeEntry, on fake-indexeddb), deleted afterwards whatever happens.
+ */
+export async function withScratchDb(node, use) {
+	const db = new node.PalimpsestDb(`bench-${crypto.randomUUID()}`);
+	try {
+		return await use(db);
+	} finally {
+		db.close();
+		await db.delete();
+	}
+}

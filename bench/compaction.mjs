@@ -3,7 +3,7 @@
 // Worker, real IndexedDB) and in Node (worker thread, fake-indexeddb), with planning, summary
 // and commit timed apart. Prints figures; asserts nothing. Run: node bench/compaction.mjs
 import 'fake-indexeddb/auto';
-import { buildBench } from './build-bench.mjs';
+import { buildBench, withScratchDb } from './build-bench.mjs';
 import { openBench } from './browser.mjs';
 import { int, machine, ms } from './print.mjs';
 import { headline, size } from './quick.mjs';
@@ -45,14 +45,10 @@ try {
 	try {
 		await thread.countTexts(['start'], 'offline-mini');
 		for (const tokens of SIZES) {
-			const db = new node.PalimpsestDb(`bench-${crypto.randomUUID()}`);
-			try {
+			await withScratchDb(node, async (db) => {
 				const sessionId = await node.storeSession(db, node.conversationOf(tokens, node.rawCount));
 				printCompaction(`Node ${process.version}, fake-indexeddb (in memory, no disk: not a browser's IndexedDB)`, await node.measureCompaction(db, thread, sessionId));
-			} finally {
-				db.close();
-				await db.delete();
-			}
+			});
 		}
 	} finally {
 		thread.dispose();

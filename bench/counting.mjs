@@ -4,7 +4,7 @@
 // request estimate after one new ~2 KB message in a 200k-token session, against a full recount.
 // Prints figures; asserts nothing. Run: node bench/counting.mjs
 import 'fake-indexeddb/auto';
-import { buildBench } from './build-bench.mjs';
+import { buildBench, withScratchDb } from './build-bench.mjs';
 import { openBench } from './browser.mjs';
 import { formatCost, formatThroughput, int, machine, ms } from './print.mjs';
 import { headline, size } from './quick.mjs';
@@ -86,14 +86,10 @@ try {
 	try {
 		const worker = await node.estimateThroughWorker(options, thread, fresh);
 		console.log(formatCost("    the worker's estimate call, every cached count sent along", worker) + `; a bare round trip to the worker: ${ms(worker.roundTripMs)}`);
-		const db = new node.PalimpsestDb(`bench-${crypto.randomUUID()}`);
-		try {
+		await withScratchDb(node, async (db) => {
 			const sessionId = await node.storeSession(db, rows);
 			printStored("fake-indexeddb (in memory, no disk: not a browser's IndexedDB)", await node.estimateStoredSession({ ...options, db, sessionId }, thread, fresh));
-		} finally {
-			db.close();
-			await db.delete();
-		}
+		});
 	} finally {
 		thread.dispose();
 	}

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../src/server/serve.mjs';
 import { buildBench } from './build-bench.mjs';
-import { median, openBench } from './browser.mjs';
+import { median, openBench, seedDatabase } from './browser.mjs';
 import { machine, ms } from './print.mjs';
 import { headline, size } from './quick.mjs';
 
@@ -259,20 +259,7 @@ async function seedPlugins(page, pluginOrigin) {
 		id: `bench-${i + 1}`, url: `${pluginOrigin}/bench-${i + 1}.js`, position: i, enabled: 1, pinned_sha256: null,
 		cached_source: null, cached_sha256: null, manifest: null, last_error: null, added_at: Date.now() + i
 	}));
-	await page.evaluate(async (rows) => {
-		const open = indexedDB.open('palimpsest-default');
-		const db = await new Promise((resolve, reject) => {
-			open.onsuccess = () => resolve(open.result);
-			open.onerror = () => reject(open.error);
-		});
-		const tx = db.transaction('plugins', 'readwrite');
-		for (const row of rows) tx.objectStore('plugins').put(row);
-		await new Promise((resolve, reject) => {
-			tx.oncomplete = resolve;
-			tx.onerror = () => reject(tx.error);
-		});
-		db.close();
-	}, rows);
+	await seedDatabase(page, { plugins: rows });
 }
 headline(
 	PART === 'startup'

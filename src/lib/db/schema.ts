@@ -2,6 +2,7 @@
 // boundary as payload data and are exported as JSON.
 import type { ToolCall, Role } from '../providers/types';
 import type { CompactionKind, CompactionReason } from '../hooks/hook-payloads';
+import type { HookLogEntry } from '../hooks/run-hook';
 
 export type MessageStatus = 'complete' | 'streaming' | 'aborted' | 'error' | 'incomplete';
 export type MessageKind = 'message' | 'summary' | 'command' | 'notice';
@@ -175,21 +176,5 @@ export interface PluginLogRow {
 	text: string;
 }
 
-export interface HookLogRow {
-	id?: number;
-	at: number;
-	hook: string;
-	plugin_id: string;
-	duration_ms: number;
-	outcome: 'ok' | 'warning' | 'error' | 'timeout' | 'skipped' | 'unheard';
-	error?: string;
-	summary: string;
-	/** One short line on what the call returned (no index: plain fields need no new version). */
-	result?: string;
-	/** What was wrong with the returned value, for outcome `warning`. */
-	warning?: string;
-	/** The call was a test event. */
-	test?: boolean;
-	/** Finds the call's details, which only the tab that made it keeps (in memory). */
-	call_id?: string;
-}
+/** A hook log entry as stored: the call's details stay in the memory of the tab that made it. */
+export type HookLogRow = Omit<HookLogEntry, 'detail'>;
