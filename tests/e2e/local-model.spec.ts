@@ -91,6 +91,8 @@ test('a picked GGUF is kept in the browser, answers with streamed tokens, stops 
 	await expect(assistantMessages(page).first().getByLabel('Generation speed')).toHaveText(/^[\d,.]+ tokens\/s$/);
 	await sendMessage(page, 'Still there?');
 	await expect(assistantMessages(page)).toHaveCount(3);
+	// The model loads again first (in the worker), and the answer says so until its first words.
+	await expect(assistantMessages(page).last()).toContainText('Loading the model…');
 	await expect(assistantMessages(page).last()).toContainText(/\w+ \w+ \w+/, { timeout: 30_000 });
 	await page.getByRole('button', { name: 'Stop' }).click();
 	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'aborted');

@@ -78,6 +78,7 @@ export async function streamAnswer(
 			else if (event.type === 'usage') answer.usage = event.usage;
 			else if (event.type === 'context_compacted') answer.cleared += event.cleared_tool_results;
 			else if (event.type === 'speed') answer.tokensPerSecond = event.tokens_per_second;
+			else if (event.type === 'status') onEvent({ type: 'status', key, text: event.text });
 			else if (event.type === 'done') finishReason = event.finish_reason;
 		}
 		const cutShort = cutShortMessage(finishReason);

@@ -72,6 +72,8 @@ export type StreamEvent =
 	 * results, as Anthropic's context editing does) and says how many tool results it dropped.
 	 */
 	| { type: 'context_compacted'; cleared_tool_results: number }
+	/** What the provider is doing before the first words, for the user (the in-browser model: loading). */
+	| { type: 'status'; text: string }
 	/** How fast the answer was generated, as the model measured it (the in-browser model). */
 	| { type: 'speed'; tokens_per_second: number }
 	| { type: 'done'; finish_reason: FinishReason };

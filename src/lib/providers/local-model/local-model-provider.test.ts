@@ -72,6 +72,18 @@ describe('the in-browser model provider', () => {
 		expect(seen[0].stop).toEqual(PLAIN_STOP);
 	});
 
+	it('says the model is loading before its first words, and not when it is loaded already', async () => {
+		let ready: (loaded: LocalEngine) => void = () => {};
+		const provider = createLocalModelProvider(CONFIG, () => new Promise((resolve) => (ready = resolve)));
+		const events = provider.stream({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] })[Symbol.asyncIterator]();
+		expect((await events.next()).value).toEqual({ type: 'status', text: 'Loading the model…' });
+		ready(engine([chunk('Hi')]));
+		expect((await events.next()).value).toEqual({ type: 'text', text: 'Hi' });
+		const loaded = engine([chunk('Hi')]);
+		const again = await collect(createLocalModelProvider(CONFIG, () => Promise.resolve(loaded)).stream({ model: 'm', messages: [] }));
+		expect(again.map((event) => event.type)).toEqual(['text', 'done']);
+	});
+
 	it('ends with an AbortError the moment Stop is pressed, while the model is still generating or loading', async () => {
 		const controller = new AbortController();
 		const provider = createLocalModelProvider(CONFIG, async () => engine([chunk('one'), chunk(' two')], { hang: true }));

@@ -65,8 +65,12 @@ export function createLocalModelProvider(config: ProviderConfig, open: OpenEngin
 		throwIfAborted(signal);
 		let speed: number | null = null;
 		try {
-			// Loading takes seconds the first time; Stop does not wait for it.
-			const engine = await raceAbort(open(config), signal);
+			// Loading takes seconds the first time (after a reload too): the answer says so, and
+			// Stop does not wait for it. An engine already loaded wins the race at once.
+			const opening = open(config);
+			const NOT_YET = Symbol('loading');
+			if ((await Promise.race([opening, Promise.resolve(NOT_YET)])) === NOT_YET) yield { type: 'status', text: 'Loading the model…' };
+			const engine = await raceAbort(opening, signal);
 			const { stop } = templateFor(config.local?.template ?? 'model');
 			const body = { ...buildOpenAIBody({ ...request, max_tokens: request.max_tokens ?? answerBudget(config) }), ...(stop.length ? { stop } : {}) };
 			const chunks = await raceAbort(engine.chat(body, signal), signal);
