@@ -6,7 +6,6 @@ import { DEFAULT_SYSTEM_PROMPT } from '../../src/lib/agent/build-request';
 import { compactSession } from '../../src/lib/agent/compact-session';
 import { toContextRow } from '../../src/lib/agent/compaction-changes';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionDeps, type CompactionPhase, type ContextCounter } from '../../src/lib/agent/compaction-types';
-import type { ContextWorker } from '../../src/lib/context/context-client';
 import type { CountedRow } from '../../src/lib/context/context-rows';
 import { contextWindowFor, reservedOutputFor } from '../../src/lib/context/context-window';
 import { extractiveSummary } from '../../src/lib/context/extractive-summary';
@@ -48,8 +47,48 @@ function recording(counter: ContextCounter, calls: Call[]): ContextCounter {
 	return {
 		estimate: (input, model) => time('estimate', () => counter.estimate(input, model)),
 		countTexts: (texts, model) => time('countTexts', () => counter.countTexts(texts, model)),
-		prepareCompaction: (input) => time('prepareCompaction', () => counter.prepareCompaction(input))
+		prepareCompaction: (input) => time('prepareCompaction', () => counter.prepareCompaction(input)),
+		cutSummary: (text, budget, model) => time('cutSummary', () => counter.cutSummary(text, budget, model))
 	};
+}
+
+/** What compactSession needs to compact with the offline model and its extractive summary. */
+function offlineDeps(db: PalimpsestDb, counter: ContextCounter, model: string, onProgress?: CompactionDeps['onProgress']): CompactionDeps {
+	const windowTokens = contextWindowFor(model);
+	return {
+		db,
+		counter,
+		provider: createOfflineProvider({ delayMs: 0 }),
+		model,
+		hooks: new HookBus(),
+		sessions: { db, profile: 'default', platform: 'web' },
+		settings: { ...DEFAULT_COMPACTION_SETTINGS },
+		windowTokens,
+		request: { systemPrompt: DEFAULT_SYSTEM_PROMPT, reservedOutput: reservedOutputFor(windowTokens) },
+		onProgress
+	};
+}
+
+export interface FreedTokens {
+	before: number;
+	after: number;
+	/** The tokens of what the summary replaced (earlier summaries included). */
+	replaced: number;
+	summary: number;
+	messages: number;
+	outcome: string;
+}
+
+/** One compaction of a stored session for `reason`, and the tokens it freed. */
+export async function measureFreed(db: PalimpsestDb, counter: ContextCounter, sessionId: string, reason: 'manual' | 'pre_api', model = 'offline-mini'): Promise<FreedTokens> {
+	const outcome = await compactSession(offlineDeps(db, counter, model), { sessionId, reason });
+	if (outcome.status !== 'compacted') return { before: 0, after: 0, replaced: 0, summary: 0, messages: 0, outcome: outcome.message };
+	const before = outcome.payload.before_tokens;
+	const messages = outcome.payload.messages_removed ?? 0;
+	const after = outcome.payload.after_tokens ?? before;
+	const live = await listActiveMessages(db, outcome.sessionId);
+	const summary = live.find((row) => row.kind === 'summary')?.tokens ?? 0;
+	return { before, after, replaced: before - after + summary, summary, messages, outcome: 'compacted' };
 }
 
 /** Stores `rows` (with their counts) in a new offline session of `db`; returns its id. */
@@ -59,7 +98,7 @@ export async function storeSession(db: PalimpsestDb, rows: readonly NewMessage[]
 	return session.id;
 }
 
-export async function measureCompaction(db: PalimpsestDb, counter: Pick<ContextWorker, 'estimate' | 'countTexts' | 'prepareCompaction'>, sessionId: string, model = 'offline-mini'): Promise<CompactionTimes> {
+export async function measureCompaction(db: PalimpsestDb, counter: ContextCounter, sessionId: string, model = 'offline-mini'): Promise<CompactionTimes> {
 	const read = await timed(() => listActiveMessages(db, sessionId));
 	const rows = contextRows(read.value).map(toContextRow) as CountedRow[];
 	const plan = await timed(() => planSummarize(rows, { tailTokens: 0 }));
@@ -69,19 +108,7 @@ export async function measureCompaction(db: PalimpsestDb, counter: Pick<ContextW
 
 	const calls: Call[] = [];
 	const phases = new Map<CompactionPhase, number>();
-	const windowTokens = contextWindowFor(model);
-	const deps: CompactionDeps = {
-		db,
-		counter: recording(counter, calls),
-		provider: createOfflineProvider({ delayMs: 0 }),
-		model,
-		hooks: new HookBus(),
-		sessions: { db, profile: 'default', platform: 'web' },
-		settings: { ...DEFAULT_COMPACTION_SETTINGS },
-		windowTokens,
-		request: { systemPrompt: DEFAULT_SYSTEM_PROMPT, reservedOutput: reservedOutputFor(windowTokens) },
-		onProgress: ({ phase }) => void phases.set(phase, performance.now())
-	};
+	const deps = offlineDeps(db, recording(counter, calls), model, ({ phase }) => void phases.set(phase, performance.now()));
 	const run = await timed(() => compactSession(deps, { sessionId, reason: 'manual' }));
 	const outcome = run.value;
 	const saving = phases.get('saving');

@@ -9,7 +9,7 @@ import { PalimpsestDb } from '../../src/lib/db/database';
 export { corpusTexts, englishMessage, kindOf, mixedMessage } from '../lib/corpus';
 export { measureThroughput } from '../lib/counting';
 export { estimateInThread, estimateThroughWorker, estimateStoredSession } from '../lib/estimate';
-export { measureCompaction, storeSession } from '../lib/compaction';
+export { measureCompaction, measureFreed, storeSession } from '../lib/compaction';
 export { compactedSession, conversationOf, conversationRows, seededSession, storedRows } from '../lib/seed-rows';
 export { DEFAULT_SYSTEM_PROMPT } from '../../src/lib/agent/build-request';
 export { reservedOutputFor, contextWindowFor } from '../../src/lib/context/context-window';

@@ -41,7 +41,8 @@ test('add a provider with a key, test the connection, and chat through it', asyn
 	await sendMessage(page, 'Hello provider');
 	const answer = await waitForAnswer(page);
 	await expect(messageBody(answer)).toHaveText('Mock answer to: Hello provider');
-	const chat = mock.requests.filter((r) => r.path.endsWith('/chat/completions'));
+	// The OpenAI preset speaks the Responses API.
+	const chat = mock.requests.filter((r) => r.path.endsWith('/responses'));
 	expect(chat).toHaveLength(1);
 	expect(chat[0].headers.authorization).toBe('Bearer sk-test-123');
 	// The "Offline" badge only shows for the built-in model.

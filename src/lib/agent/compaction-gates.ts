@@ -6,19 +6,28 @@ import { setCompactionState } from '../db/compaction-verbs';
 import { TOKEN_RATIO_LIMITS } from '../db/schema';
 import { boundSession, estimateSession } from '../context/estimate-session';
 import { isAbortError } from '../providers/abort';
-import type { Usage } from '../providers/types';
+import type { ContextLimit, ContextManagement, Usage } from '../providers/types';
 import { compactSession } from './compact-session';
-import type { CompactionDeps, CompactionOutcome } from './compaction-types';
+import { compactToFit, learnLimit } from './fit-overflow';
+import type { CompactionDeps, CompactionOutcome, ProviderCompaction } from './compaction-types';
 
 export interface TurnCompaction {
 	/** Before the turn's first request and its pre_llm_call: gateway_hygiene or pre_api. */
 	beforeTurn(sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome | null>;
 	/** Before each request: measures it; after a tool round, compacts when over (post_tool). */
 	beforeRequest(sessionId: string, injected: readonly string[], afterTools: boolean, signal?: AbortSignal): Promise<CompactionOutcome | null>;
-	/** The provider refused the request as too long. */
-	onOverflow(sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome>;
-	/** The provider compacted on its own, dropping its `cleared` oldest tool results. */
-	onProviderCompacted(sessionId: string, cleared: number): Promise<CompactionOutcome>;
+	/**
+	 * The provider refused the request as too long: learn the numbers its error states, then
+	 * compact until the request fits (see fit-overflow).
+	 */
+	onOverflow(sessionId: string, signal: AbortSignal | undefined, refused: { limit: ContextLimit | null; injected: readonly string[] }): Promise<CompactionOutcome>;
+	/**
+	 * The provider compacted on its own while answering: made a compaction item (`native`), or
+	 * cleared its `cleared` oldest tool results (context editing). An item supersedes a clearing.
+	 */
+	onProviderCompacted(sessionId: string, done: { cleared: number; native: ProviderCompaction | null }): Promise<CompactionOutcome>;
+	/** What each request asks of the provider's own context management (native compaction on). */
+	contextManagement(): ContextManagement | undefined;
 	/** The provider reported what the last request cost: later estimates follow its count. */
 	afterAnswer(sessionId: string, usage: Usage | null): Promise<void>;
 }
@@ -61,14 +70,21 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 				return null;
 			}),
 		beforeRequest: (sessionId, injected, afterTools, signal) => orNull(() => postTool(sessionId, injected, afterTools, signal)),
-		async onOverflow(sessionId, signal) {
-			const outcome = await orNull(() => compactSession(deps, { sessionId, reason: 'overflow', signal }));
+		async onOverflow(sessionId, signal, { limit: stated, injected }) {
+			const outcome = await orNull(async () => {
+				// The provider's window holds from now on, for every later check of this turn.
+				deps = await learnLimit(deps, sessionId, stated, injected);
+				return compactToFit(deps, sessionId, injected, signal);
+			});
 			return outcome ?? { status: 'noop', why: 'failed', message: 'the token counter is unavailable.' };
 		},
-		async onProviderCompacted(sessionId, cleared) {
-			const outcome = await orNull(() => compactSession(deps, { sessionId, reason: 'provider', cleared }));
+		async onProviderCompacted(sessionId, { cleared, native }) {
+			const request = native ? { native } : { cleared };
+			const outcome = await orNull(() => compactSession(deps, { sessionId, reason: 'provider', ...request }));
 			return outcome ?? { status: 'noop', why: 'failed', message: 'the token counter is unavailable.' };
 		},
+		// The provider compacts at the app's own threshold, by its own count of the request.
+		contextManagement: () => (deps.settings.native ? { compactAt: Math.floor(limit(deps.settings.threshold)) } : undefined),
 		async afterAnswer(sessionId, usage) {
 			if (!usage?.input_tokens || !lastCounted) return;
 			const ratio = usage.input_tokens / lastCounted;

@@ -7,7 +7,10 @@ import { getSession } from '../db/session-verbs';
 import { createOfflineProvider } from '../providers/offline';
 import { sleep } from '../providers/abort';
 import { compactSession } from './compact-session';
-import { say, scripted, seedConversation, type CompactionEnv, useCompactionEnv } from './compaction-fixtures';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { CUT_NOTE } from '../context/summary-budget';
+import { SUMMARY_PREAMBLE } from '../context/summary-template';
+import { filler, say, scripted, seedConversation, type CompactionEnv, useCompactionEnv } from './compaction-fixtures';
 
 const setup = useCompactionEnv('noops');
 let env: CompactionEnv;
@@ -94,11 +97,50 @@ describe('compactions that change nothing fire nothing', () => {
 	});
 
 	it('a summary that would not be shorter is not written', async () => {
-		const { provider } = scripted(() => say(`## Goal\n- ${'a very long summary '.repeat(400)}`));
-		const { outcome } = await expectNoop(3, (sessionId) =>
+		// Too short a conversation for a summary that fills the smallest budget to be shorter.
+		const { provider } = scripted(() => say(`## Goal\n${'- a very long summary\n'.repeat(400)}`));
+		const { outcome } = await expectNoop(2, (sessionId) =>
 			compactSession(env.deps({ summarizer: { provider, model: 'verbose', windowTokens: 8000 } }, { tailTokens: 0 }), { sessionId, reason: 'manual' })
 		);
-		expect(outcome).toMatchObject({ status: 'noop', why: 'not_shorter' });
+		expect(outcome).toMatchObject({ status: 'noop', why: 'not_shorter', message: expect.stringMatching(/would not make the conversation shorter/) });
+	});
+
+	it('a summary that frees less than a tenth of what it replaces is not written, and says so', async () => {
+		// The first exchange (about 270 tokens) is replaced; the summary is within its budget
+		// (256 tokens at the least) but nearly as long.
+		const id = await env.newSession();
+		await seedConversation(db, id, 2, 200);
+		const [question, answer] = await db.messages.where('session_id').equals(id).sortBy('seq');
+		const replaced = countTokens(question.content) + countTokens(answer.content);
+		const words = `${question.content} ${answer.content}`.split(' ');
+		let used = 0;
+		while (used < words.length && countTokens(`${SUMMARY_PREAMBLE}\n\n## Goal\n- ${words.slice(0, used).join(' ')}`) < replaced * 0.95) used += 1;
+		const text = words.slice(0, used).join(' ');
+		const { provider } = scripted(() => say(`## Goal\n- ${text}`));
+		const before = await env.transcript(id);
+		const outcome = await compactSession(env.deps({ summarizer: { provider, model: 'verbose', windowTokens: 8000 } }, { tailTokens: 0 }), { sessionId: id, reason: 'manual' });
+		await env.bus.hooks.settled();
+		expect(outcome).toMatchObject({ status: 'noop', why: 'not_shorter', message: expect.stringMatching(/^The summary would free only \d+ of the [\d,]+ tokens it replaces \(under 10%\)/) });
+		expect(env.bus.of('post_compaction')).toEqual([]);
+		expect(await env.transcript(id)).toEqual(before);
+	});
+
+	it('a summary that runs over its budget is cut at a section boundary and compacts', async () => {
+		const sections = ['Goal', 'Constraints', 'Decisions', 'Done'].map((name, i) => `## ${name}\n${Array.from({ length: 40 }, (_, k) => `- item ${i}.${k} ${filler(k, 12)}`).join('\n')}`);
+		const { provider, requests } = scripted(() => say(sections.join('\n\n')));
+		const id = await env.newSession();
+		await seedConversation(db, id, 12, 200);
+		const outcome = await compactSession(env.deps({ summarizer: { provider, model: 'verbose', windowTokens: 8000 } }, { tailTokens: 0 }), { sessionId: id, reason: 'manual' });
+		expect(outcome).toMatchObject({ status: 'compacted' });
+		const summary = (await db.messages.where('session_id').equals(id).toArray()).find((row) => row.kind === 'summary' && row.active)!;
+		expect(summary.content).toMatch(/## Goal\n- item 0\.0/);
+		expect(summary.content).not.toMatch(/## Done/);
+		expect(summary.content.endsWith(CUT_NOTE)).toBe(true);
+		// The model was asked for the budget: a fifth of what the summary replaces.
+		expect(JSON.stringify(requests[0].messages)).toMatch(/Keep the whole summary under [\d,]+ tokens/);
+		if (outcome.status !== 'compacted') return;
+		const replaced = outcome.payload.before_tokens - (outcome.payload.after_tokens ?? 0) + (summary.tokens ?? 0);
+		expect(summary.tokens).toBeLessThanOrEqual(Math.max(256, Math.round(replaced * 0.2)) + 1);
 	});
 
 	it('/compress on a short session says there is nothing to compact', async () => {

@@ -4,7 +4,7 @@ import type { PalimpsestDb } from '../db/database';
 import type { ContextWorker } from '../context/context-client';
 import type { RequestExtras } from '../context/estimate-session';
 import type { CompactionKind, CompactionReason, PostCompactionPayload } from '../hooks/hook-payloads';
-import type { Provider } from '../providers/types';
+import type { NativeCompaction, Provider } from '../providers/types';
 import type { SessionContext } from '../sessions/session-context';
 import type { TurnHooks } from './turn-deps';
 
@@ -40,7 +40,7 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
 	native: false
 };
 
-export type ContextCounter = Pick<ContextWorker, 'estimate' | 'countTexts' | 'prepareCompaction'>;
+export type ContextCounter = Pick<ContextWorker, 'estimate' | 'countTexts' | 'prepareCompaction' | 'cutSummary'>;
 
 export type CompactionPhase = 'planning' | 'summarizing' | 'saving' | 'done';
 
@@ -71,6 +71,8 @@ export interface CompactionDeps {
 	request: RequestExtras;
 	now?: () => number;
 	onProgress?: (progress: CompactionProgress) => void;
+	/** A provider's overflow error stated the model's window or its count: keep it for the model. */
+	onLimitLearned?: (model: string, learned: { window: number | null; ratio: number | null }) => void;
 }
 
 export interface CompactionRequest {
@@ -83,6 +85,20 @@ export interface CompactionRequest {
 	signal?: AbortSignal;
 	/** reason 'provider': how many of its oldest tool results the provider dropped. */
 	cleared?: number;
+	/** reason 'provider': the compaction the provider made on its own while answering. */
+	native?: ProviderCompaction;
+	/** Tokens the kept tail may use, instead of what the reason and Settings say. */
+	tailTokens?: number;
+	/** Keep only the last user message and what follows it after the summary (an overflow that must fit). */
+	minimalTail?: boolean;
+	/** The model changed: every provider compaction item leaves the context, even when the result is no shorter. */
+	replaceNative?: boolean;
+}
+
+/** A compaction the provider made on its own: its items, and its summary when a person can read it. */
+export interface ProviderCompaction {
+	native: NativeCompaction;
+	summary: string | null;
 }
 
 export type NoopReason = 'nothing' | 'cooldown' | 'not_shorter' | 'cancelled' | 'failed' | 'race';

@@ -105,9 +105,10 @@ class Turn {
 			this.#onEvent({ type: 'started', key });
 			const request = {
 				model: deps.model,
-				messages: buildRequestMessages({ systemPrompt: deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, rows: this.#rows, userSeq: this.#user.seq, injected: joinInjected(this.#injected) }),
+				messages: buildRequestMessages({ systemPrompt: deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, rows: this.#rows, userSeq: this.#user.seq, injected: joinInjected(this.#injected), provider: deps.provider.id }),
 				tools: deps.tools?.schemas(),
-				signal
+				signal,
+				context_management: gate?.contextManagement()
 			};
 			const answer = await streamAnswer(deps, request, key, this.#onEvent);
 			if (answer.gone) return stopped(answer.content);
@@ -118,7 +119,7 @@ class Turn {
 					overflowRetried = true;
 					await deleteMessages(deps.db, this.#sessionId, [key[1]]);
 					this.#onEvent({ type: 'finished', key, status: 'aborted' });
-					const outcome = await gate.onOverflow(this.#sessionId, signal);
+					const outcome = await gate.onOverflow(this.#sessionId, signal, { limit: answer.limit ?? null, injected: this.#injected.map((i) => i.text) });
 					if (this.#follow(outcome)) {
 						await this.#collect();
 						continue;
@@ -134,7 +135,10 @@ class Turn {
 			}
 			this.#onEvent({ type: 'finished', key, status: answer.status });
 			result = { status: answer.status, content: answer.content, error: answer.error };
-			if (answer.cleared > 0 && gate) await gate.onProviderCompacted(this.#sessionId, answer.cleared);
+			// Paused after compacting: the empty answer makes way for the one the next request brings.
+			if (answer.resume && !answer.content && !answer.toolCalls.length) await deleteMessages(deps.db, this.#sessionId, [key[1]]);
+			if (gate && (answer.cleared > 0 || answer.native)) await gate.onProviderCompacted(this.#sessionId, { cleared: answer.cleared, native: answer.native });
+			if (answer.resume) continue;
 			if (answer.status !== 'complete' || !answer.toolCalls.length || !deps.tools) break;
 			await runToolCalls(deps, this.#sessionId, answer.toolCalls, signal);
 			if (signal?.aborted) return stopped(answer.content);

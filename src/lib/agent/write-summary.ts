@@ -31,11 +31,24 @@ export function splitForWindow<T extends { tokens?: number }>(rows: readonly T[]
 	return parts;
 }
 
+/** A summary without its last section (one the model did not finish). */
+function dropLastSection(text: string): string {
+	const at = text.lastIndexOf('\n## ');
+	return at > 0 ? text.slice(0, at).trimEnd() : text;
+}
+
 export async function writeSummary(
 	writer: SummaryWriter,
 	rows: readonly ContextRow[],
 	previousSummary: string | null,
-	options: { focus?: string; signal?: AbortSignal; onProgress?: (progress: CompactionProgress) => void }
+	options: {
+		focus?: string;
+		signal?: AbortSignal;
+		onProgress?: (progress: CompactionProgress) => void;
+		/** The summary's token budget: asked for, and `cut` brings an answer that runs over within it. */
+		budget?: number;
+		cut?: (text: string) => Promise<string>;
+	}
 ): Promise<string> {
 	// The transcript part of each request gets about half the window; the rest is the template,
 	// the summary so far and the answer.
@@ -47,9 +60,10 @@ export async function writeSummary(
 		let finish = '';
 		for await (const event of writer.provider.stream({
 			model: writer.model,
-			messages: summaryRequest(part, summary, options.focus),
+			messages: summaryRequest(part, summary, options.focus, options.budget),
 			signal: options.signal,
-			max_tokens: 4096
+			// Room to run over the budget a little: the cut below keeps whole sections.
+			max_tokens: options.budget ? Math.max(1024, Math.ceil(options.budget * 1.5)) : 4096
 		})) {
 			if (event.type === 'text') {
 				text += event.text;
@@ -57,8 +71,11 @@ export async function writeSummary(
 			} else if (event.type === 'done') finish = event.finish_reason;
 		}
 		if (!text.trim()) throw new Error('The model returned an empty summary.');
-		if (finish && finish !== 'stop') throw new Error(`The summary was cut short (${finish}).`);
-		summary = text.trim();
+		// A summary that ran out of room loses its unfinished last section in the cut.
+		const ranOver = finish === 'length' && !!options.cut;
+		if (finish && finish !== 'stop' && !ranOver) throw new Error(`The summary was cut short (${finish}).`);
+		summary = ranOver ? dropLastSection(text.trim()) : text.trim();
+		if (options.cut) summary = await options.cut(summary);
 	}
 	if (summary === null) throw new Error('There was nothing to summarise.');
 	return summary;

@@ -13,6 +13,7 @@ import {
 } from './count-tokens';
 import { costText, type ContextRow, type CountedRow } from './context-rows';
 import { extractiveSummary } from './extractive-summary';
+import { cutToBudget, summaryBudget } from './summary-budget';
 import { planMicroSummarize, planProviderPrune, planPrune, planSummarize, type PrunePlan, type SummaryPlan } from './plan-compaction';
 
 const loaders: Record<EncodingName, () => Promise<TokenEncoder>> = {
@@ -52,6 +53,10 @@ export interface PrepareInput {
 	focus?: string;
 	/** provider_prune: how many of the oldest tool results the provider cleared. */
 	cleared?: number;
+	/** summarize: keep only the last user message and what follows it. */
+	minimalTail?: boolean;
+	/** summarize: plan even when only earlier summaries lie before the tail. */
+	rewriteSummaries?: boolean;
 }
 
 export interface PreparedCompaction {
@@ -80,6 +85,12 @@ export const contextApi = {
 		return { encoding, counts: texts.map(count) };
 	},
 
+	/** A model-written summary within `budget` tokens: unchanged if it fits, else cut at a section boundary. */
+	async cutSummary(text: string, budget: number, model: string): Promise<string> {
+		const { count } = await counterFor(model);
+		return cutToBudget(text, budget, count);
+	},
+
 	/** Counts what is uncounted, plans the compaction, and writes the extractive summary if asked. */
 	async prepareCompaction(input: PrepareInput): Promise<PreparedCompaction> {
 		const { encoding, count } = await counterFor(input.model);
@@ -90,7 +101,7 @@ export const contextApi = {
 			counts.push([row.seq, tokens]);
 			return { ...row, tokens };
 		});
-		const options = { tailTokens: input.tailTokens };
+		const options = { tailTokens: input.tailTokens, minimalTail: input.minimalTail, rewriteSummaries: input.rewriteSummaries };
 		const plan =
 			input.mode === 'summarize'
 				? planSummarize(rows, options)
@@ -102,7 +113,8 @@ export const contextApi = {
 		let summary: PreparedCompaction['summary'] = null;
 		if (plan && plan.kind !== 'prune_tool_results' && input.extractive) {
 			const wanted = new Set(plan.summarized);
-			const content = extractiveSummary(rows.filter((row) => wanted.has(row.seq)), plan.previousSummary, input.focus);
+			const fit = { budget: summaryBudget(plan.removedTokens), count };
+			const content = extractiveSummary(rows.filter((row) => wanted.has(row.seq)), plan.previousSummary, input.focus, fit);
 			summary = { content, tokens: count(content) };
 		}
 		if (plan?.kind === 'prune_tool_results') for (const stub of plan.stubs) stub.tokens = count(stub.content);

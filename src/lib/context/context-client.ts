@@ -85,6 +85,10 @@ export class ContextWorker {
 		return { encoding: counted.encoding, counts: texts.map((text, index) => counts[index] ?? (found.get(text) as number)) };
 	}
 
+	cutSummary(text: string, budget: number, model: string): Promise<string> {
+		return this.#call((remote) => remote.cutSummary(text, budget, model));
+	}
+
 	/** Planning a large session takes longer than counting: the timeout grows with its size. */
 	prepareCompaction(input: PrepareInput): Promise<PreparedCompaction> {
 		const chars = input.rows.reduce((sum, row) => sum + row.content.length, 0);

@@ -1,3 +1,4 @@
+import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import type { ContextRow } from './context-rows';
 import { extractiveSummary } from './extractive-summary';
@@ -56,5 +57,24 @@ describe('extractiveSummary', () => {
 		expect(text.length).toBeLessThan(16_000);
 		// The newest items win a section's place.
 		expect(parseSummary(text)['Open questions'].at(-1)).toMatch(/Question 1999/);
+	});
+
+	it('stays within a token budget, keeping every section and the newest items', () => {
+		const long: ContextRow[] = [];
+		for (let i = 0; i < 300; i++) {
+			long.push(row('user', `Question ${i}: should module${i}.ts use the new parser? We must not break build ${i}.`));
+			long.push(row('assistant', `We decided to keep module${i}.ts. I updated module${i}.ts and fixed test ${i}.`));
+		}
+		const count = (text: string) => o200k.countTokens(text);
+		const unbounded = extractiveSummary(long, null);
+		expect(count(unbounded)).toBeGreaterThan(600);
+		const text = extractiveSummary(long, null, '', { budget: 300, count });
+		expect(count(text)).toBeLessThanOrEqual(300);
+		expect([...text.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual([...SUMMARY_SECTIONS]);
+		const sections = parseSummary(text);
+		expect(sections.Goal[0]).toMatch(/Question 0/);
+		expect(sections['Open questions'].at(-1)).toMatch(/Question 299/);
+		// A summary already within its budget is left as it was.
+		expect(extractiveSummary(long, null, '', { budget: 100_000, count })).toBe(unbounded);
 	});
 });

@@ -2,7 +2,7 @@
 // headings a model would use. Deterministic and bounded in size however long the input; it
 // runs in the worker (a 1M-token session is megabytes of text).
 import type { ContextRow } from './context-rows';
-import { emptySections, formatSummary, parseSummary, SUMMARY_SECTIONS, type SummarySection } from './summary-template';
+import { emptySections, formatSummary, parseSummary, SUMMARY_SECTIONS, type SummarySection, type SummarySections } from './summary-template';
 
 /** Items kept per section: the newest ones (the goal keeps its oldest: where it all started). */
 const CAPS: Record<SummarySection, number> = {
@@ -60,11 +60,33 @@ class Bucket {
 	}
 }
 
+/** A summary's size limit: at most `budget` tokens as `count` counts them. */
+export interface SummaryFit {
+	budget: number;
+	count: (text: string) => number;
+}
+
+/**
+ * Drops items until the summary fits: each time one from the section holding the most (its
+ * oldest; the goal its newest), so every section keeps what matters most to it.
+ */
+function fitSections(sections: SummarySections, fit: SummaryFit): string {
+	let text = formatSummary(sections);
+	while (fit.count(text) > fit.budget) {
+		const fullest = SUMMARY_SECTIONS.reduce((most, name) => (sections[name].length > sections[most].length ? name : most));
+		if (!sections[fullest].length) break;
+		sections[fullest] = fullest === 'Goal' ? sections[fullest].slice(0, -1) : sections[fullest].slice(1);
+		text = formatSummary(sections);
+	}
+	return text;
+}
+
 /**
  * Summarises `rows` with the template, updating `previousSummary` (its items stay unless newer
- * ones push them out of a section's cap). `focus` is kept as part of the goal.
+ * ones push them out of a section's cap). `focus` is kept as part of the goal. With `fit`, the
+ * summary stays within its token budget.
  */
-export function extractiveSummary(rows: readonly ContextRow[], previousSummary: string | null, focus = ''): string {
+export function extractiveSummary(rows: readonly ContextRow[], previousSummary: string | null, focus = '', fit?: SummaryFit): string {
 	const previous = previousSummary ? parseSummary(previousSummary) : emptySections();
 	const found = Object.fromEntries(SUMMARY_SECTIONS.map((name) => [name, new Bucket(name)])) as Record<SummarySection, Bucket>;
 	for (const name of SUMMARY_SECTIONS) found[name].add(previous[name]);
@@ -91,5 +113,5 @@ export function extractiveSummary(rows: readonly ContextRow[], previousSummary: 
 	if (lastUser) found['In progress'].add([clean(`Latest request before this summary: ${lastUser}`)]);
 	const sections = emptySections();
 	for (const name of SUMMARY_SECTIONS) sections[name] = found[name].kept();
-	return formatSummary(sections);
+	return fit ? fitSections(sections, fit) : formatSummary(sections);
 }

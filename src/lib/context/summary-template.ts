@@ -60,11 +60,15 @@ const INSTRUCTIONS = `You compact a conversation between a user and an AI assist
 Write a summary with exactly these Markdown headings, in this order: ${SUMMARY_SECTIONS.map((s) => `"## ${s}"`).join(', ')}.
 Under each heading write short bullet points ("- …"), or "- (none)". Keep every fact the assistant needs to continue: the user's goal and constraints, decisions taken and why, what is done, what is in progress, file names, identifiers, URLs, numbers and open questions. Do not invent anything. Write only the summary.`;
 
+/** About how many words a budget of tokens buys in English prose (a token is about ¾ of a word). */
+const wordsFor = (tokens: number) => Math.max(50, Math.round((tokens * 0.75) / 10) * 10);
+
 /**
- * The request that asks a model to write (or update) a summary of `rows`. An earlier summary is
- * updated rather than summarised again; `focus` says what the user wants kept above all.
+ * The request that asks a model to write (or update) a summary of `rows`, in at most `budget`
+ * tokens. An earlier summary is updated rather than summarised again; `focus` says what the
+ * user wants kept above all.
  */
-export function summaryRequest(rows: readonly ContextRow[], previousSummary: string | null, focus = ''): ChatMessage[] {
+export function summaryRequest(rows: readonly ContextRow[], previousSummary: string | null, focus = '', budget?: number): ChatMessage[] {
 	const parts = [
 		previousSummary
 			? `Here is the summary so far. Update it with the new part of the conversation below: keep what still holds, add what is new, and drop what was superseded.\n\n<summary>\n${previousSummary}\n</summary>`
@@ -72,6 +76,7 @@ export function summaryRequest(rows: readonly ContextRow[], previousSummary: str
 		`<conversation>\n${transcriptText(rows)}\n</conversation>`
 	];
 	if (focus.trim()) parts.push(`Focus above all on: ${focus.trim()}`);
+	if (budget) parts.push(`Keep the whole summary under ${budget.toLocaleString('en')} tokens (about ${wordsFor(budget).toLocaleString('en')} words): it replaces the conversation, so it must be much shorter. Prefer the facts the assistant needs to continue over detail.`);
 	return [
 		{ role: 'system', content: INSTRUCTIONS },
 		{ role: 'user', content: parts.join('\n\n') }

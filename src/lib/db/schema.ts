@@ -1,6 +1,6 @@
 // Row shapes of a profile database. Field names are snake_case because rows cross the plugin
 // boundary as payload data and are exported as JSON.
-import type { ToolCall, Role } from '../providers/types';
+import type { NativeCompaction, ToolCall, Role } from '../providers/types';
 import type { CompactionKind, CompactionReason } from '../hooks/hook-payloads';
 import type { HookLogEntry } from '../hooks/run-hook';
 
@@ -116,6 +116,11 @@ export interface MessageRow {
 	injected?: InjectedContext[];
 	/** On the row that marks a compaction in the transcript. */
 	compaction?: CompactionMarker;
+	/**
+	 * On a summary the provider wrote itself: its items exactly as received, sent back unchanged
+	 * to the same provider and model family (exported with the session, never shown raw).
+	 */
+	native?: NativeCompaction;
 	model?: string;
 	provider?: string;
 	/** How fast the model generated this answer, when it said (the in-browser model does). Not indexed. */

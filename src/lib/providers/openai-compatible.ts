@@ -2,7 +2,7 @@
 // LM Studio, llama.cpp, vLLM, custom): streaming, tool calls, usage, model listing.
 
 import type { AdapterOptions, FetchLike } from './fetch-with-retry';
-import { fetchModelIds, postForAnswer } from './http-calls';
+import { bearerHeaders, fetchModelIds, postForAnswer } from './http-calls';
 import { guardStream, trimBaseUrl } from './guard-stream';
 import { openAIReplyEvents } from './openai-reply';
 import { buildOpenAIBody } from './openai-request';
@@ -10,12 +10,7 @@ import { decodeOpenAIStream } from './openai-stream';
 import { readSSE } from './sse';
 import type { ChatRequest, Provider, ProviderConfig, StreamEvent } from './types';
 
-function headersFor(config: ProviderConfig): Record<string, string> {
-	// No content-type here: on GET it would force a CORS preflight some local servers refuse.
-	const headers: Record<string, string> = {};
-	if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
-	return headers;
-}
+const headersFor = (config: ProviderConfig) => bearerHeaders(config.api_key);
 
 export function createOpenAICompatibleProvider(
 	config: ProviderConfig,
@@ -25,7 +20,7 @@ export function createOpenAICompatibleProvider(
 	const base = trimBaseUrl(config.base_url);
 
 	async function* answer(request: ChatRequest): AsyncGenerator<StreamEvent> {
-		const body = buildOpenAIBody(request, config.preset === 'openai');
+		const body = buildOpenAIBody(request, config.preset === 'openai_chat');
 		const reply = await postForAnswer(fetchImpl, `${base}/chat/completions`, headersFor(config), body, request.signal, options);
 		if (reply.type === 'json') yield* openAIReplyEvents(reply.value);
 		else yield* decodeOpenAIStream(readSSE(reply.body, request.signal));

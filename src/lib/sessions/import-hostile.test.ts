@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import { getSession } from '../db/session-verbs';
+import { testSessionRow } from '../db/test-session-row';
 import { deleteSessions } from './delete-sessions';
 import { importSessions } from './import-sessions';
 import { createSession } from './session-lifecycle';
@@ -13,25 +14,17 @@ import type { SessionContext } from './session-context';
 type Row = Record<string, unknown>;
 
 const sessionRow = (id: string, extra: Row = {}): Row => ({
-	id,
-	profile: 'elsewhere',
-	title: `Imported ${id}`,
-	title_source: 'message',
-	session_key: `web:elsewhere:${id}`,
-	created_at: 1_700_000_000_000,
-	last_activity_at: 1_700_000_000_000,
-	ended_at: null,
-	end_reason: null,
-	parent_session_id: null,
-	parent_kind: null,
-	archived: 0,
-	pinned: 0,
-	provider: 'offline',
-	model: 'offline-mini',
-	message_count: 1,
-	token_estimate: 3,
-	next_seq: 1,
-	compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 },
+	...testSessionRow(id, {
+		profile: 'elsewhere',
+		title: `Imported ${id}`,
+		title_source: 'message',
+		session_key: `web:elsewhere:${id}`,
+		created_at: 1_700_000_000_000,
+		last_activity_at: 1_700_000_000_000,
+		message_count: 1,
+		token_estimate: 3,
+		next_seq: 1
+	}),
 	...extra
 });
 
@@ -164,7 +157,10 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		['a title too long', withSession({ title: 'x'.repeat(1001) }), /“title” = "x+…, expected text of at most 1,000 characters/],
 		['a time past what a date holds', withSession({ created_at: 1e300 }), /“created_at” = 1e\+300, expected a number from 0/],
 		['a flag that is not 0 or 1', withSession({ archived: true }), /“archived” = true, expected 0, 1/],
-		['a message that is not an object', fileOf([entry('s', {}, ['hello' as unknown as Row])]), /message 1 of session s is not a message/]
+		['a message that is not an object', fileOf([entry('s', {}, ['hello' as unknown as Row])]), /message 1 of session s is not a message/],
+		['a provider item of an unknown wire', withMessage({ native: { api: 'gopher', model: 'm', items: [], opaque: true } }), /“native\.api” = "gopher", expected "openai-responses", "anthropic"/],
+		['provider items that are not a list', withMessage({ native: { api: 'anthropic', model: 'm', items: 'all', opaque: false } }), /“native\.items” = "all", expected a list/],
+		['a provider item nested too deep', withMessage({ native: { api: 'anthropic', model: 'm', items: [JSON.parse('['.repeat(40) + ']'.repeat(40))], opaque: false } }), /“native\.items\[0\]” .*expected JSON data/]
 	];
 
 	it.each(cases)('%s is refused, naming the field, and nothing changes', async (_name, file, message) => {
@@ -199,6 +195,12 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		expect(first.tool_calls).toEqual([{ id: 'c', name: 'clock', arguments: '{}' }]);
 		expect(second.injected).toEqual([{ plugin_id: 'p', plugin_name: 'P', text: 'ctx' }]);
 		expect(third.compaction).not.toHaveProperty('shout');
+	});
+
+	it("a provider's compaction item is kept exactly, to be sent back", async () => {
+		const native = { api: 'openai-responses', model: 'gpt-5.6', items: [{ type: 'compaction', id: 'cmp_1', encrypted_content: 'enc', nested: { list: [1, 'two', null, true] } }], opaque: true };
+		await importSessions(db, 'home', fileOf([entry('s', {}, [messageRow('s', { kind: 'summary', native })])]));
+		expect((await listMessages(db, 's'))[0].native).toEqual(native);
 	});
 
 	it('a session without a compaction state gets a fresh one; a sound token_ratio is kept', async () => {

@@ -10,8 +10,8 @@ import {
 	type MessageRow,
 	type SessionRow
 } from '../db/schema';
-import type { ToolCall } from '../providers/types';
-import { list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
+import type { NativeCompaction, ToolCall } from '../providers/types';
+import { bool, json, list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
 
 /** The bounds of an import, generous for anything this app writes, far short of what breaks it. */
 export const IMPORT_LIMITS = {
@@ -34,6 +34,8 @@ export const IMPORT_LIMITS = {
 	maxTime: 8_640_000_000_000_000,
 	toolCalls: 256,
 	injected: 64,
+	/** A provider's compaction items: a few, each up to the largest event a stream may carry. */
+	nativeItems: 64,
 	sessions: 100_000,
 	messagesPerSession: 1_000_000
 } as const;
@@ -92,6 +94,19 @@ const compactionMarker = record<CompactionMarker>(
 	'a compaction marker (an object)'
 );
 
+const nativeCompaction = record<NativeCompaction>(
+	{
+		required: {
+			api: oneOf(['openai-responses', 'anthropic'] as const),
+			model: label,
+			items: list(json(L.textChars), L.nativeItems),
+			opaque: bool
+		},
+		optional: { provider: label }
+	},
+	"a provider's compaction (an object)"
+);
+
 /** A session row as a file carries it: its profile and origin are the receiving profile's to set. */
 export type ImportedSession = Omit<SessionRow, 'profile' | 'import_id'>;
 
@@ -140,6 +155,7 @@ export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
 		error: note,
 		injected: list(injectedContext, L.injected),
 		compaction: compactionMarker,
+		native: nativeCompaction,
 		model: label,
 		provider: label,
 		tokens_per_second: number(0, 1_000_000)

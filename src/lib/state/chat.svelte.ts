@@ -240,12 +240,8 @@ export class ChatState {
 		const id = this.sessionId;
 		await setSessionModel(this.#services.sessionContext(), id, provider, model);
 		await this.#services.refreshTokens(id);
-		// A smaller window may no longer hold the conversation: compact it now, not at the next send.
-		const session = await getSession(this.#services.db, id);
-		const limit = this.#services.compactionSettings().threshold * this.#services.windowFor(model);
-		if (session && session.token_estimate > limit && !this.running.has(id)) {
-			await this.#compactions.compact(id, 'unknown').catch(() => {});
-		}
+		// Items the new model cannot read, or a window that no longer holds the conversation.
+		if (!this.running.has(id)) await this.#compactions.afterModelChange(id).catch(() => {});
 	}
 
 	/** "Branch from here": a new session with the open one's history up to `seq`; returns its id. */
@@ -324,7 +320,8 @@ export class ChatState {
 			// A token count that cannot be read or stored (storage full or lost) is no failure of the turn.
 			await this.#services.refreshTokens(finishedIn).catch(() => {});
 		}
-		// After a finished answer, with the lock released: prune, micro-compact or summarise when due.
-		if (completed) void this.#compactions.idle(finishedIn);
+		// After a finished answer, with the lock released: prune, micro-compact or summarise when due,
+		// unless the next message was sent meanwhile (its turn needs the lock now).
+		if (completed && !this.running.has(finishedIn)) void this.#compactions.idle(finishedIn);
 	}
 }

@@ -5,6 +5,7 @@ import { SvelteMap } from 'svelte/reactivity';
 import { compactSession } from '../agent/compact-session';
 import { runIdlePass } from '../agent/compaction-gates';
 import type { CompactionOutcome, CompactionProgress } from '../agent/compaction-types';
+import { compactForModel } from '../agent/model-switch';
 import type { CompactionReason } from '../hooks/hook-payloads';
 import { localWork, SessionBusyError, stopLocalWork, withWorkLock } from '../sessions/work-lock';
 import type { Services } from './services';
@@ -55,10 +56,27 @@ export class CompactionsState {
 			const deps = await this.#services.compactionDeps(sessionId, this.listener(sessionId));
 			return compactSession(deps, { sessionId, reason, focus, signal });
 		});
+		this.#report(sessionId, outcome);
+		return outcome;
+	}
+
+	/**
+	 * The session's model changed: the provider's compaction items the new model cannot read
+	 * give way to a summary, and a conversation too large for its window is compacted now.
+	 */
+	async afterModelChange(sessionId: string): Promise<void> {
+		const outcome = await this.#locked(sessionId, async (signal) => {
+			const deps = await this.#services.compactionDeps(sessionId, this.listener(sessionId));
+			return compactForModel(deps, sessionId, signal);
+		});
+		if (outcome) this.#report(sessionId, outcome);
+	}
+
+	/** Says what happened (the meter shows it), follows a rotation, and recounts. */
+	#report(sessionId: string, outcome: CompactionOutcome): void {
 		this.outcome.set(sessionId, describeOutcome(outcome));
 		this.#follow(sessionId, outcome);
 		void this.#services.refreshTokens(outcome.status === 'compacted' ? outcome.sessionId : sessionId);
-		return outcome;
 	}
 
 	/** The idle pass after a completed turn; a new message cancels it (see `yieldTo`). */

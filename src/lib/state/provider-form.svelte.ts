@@ -9,6 +9,7 @@ export { PRESETS };
 
 export const PRESET_ORDER: ProviderPreset[] = [
 	'openai',
+	'openai_chat',
 	'anthropic',
 	'openrouter',
 	'ollama',

@@ -4,7 +4,7 @@ import type { TurnDeps } from '../agent/turn-deps';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/build-request';
 import type { PalimpsestDb } from '../db/database';
 import type { ProfileRow } from '../db/meta-db';
-import { getSession } from '../db/session-verbs';
+import { getSession, updateSession } from '../db/session-verbs';
 import type { HookBus } from '../hooks/hook-bus';
 import type { CommandRegistry } from '../commands/command-registry';
 import type { ToolRegistry } from '../plugins/plugin-tools';
@@ -40,6 +40,8 @@ export interface ModelChoice {
 
 export interface ModelOption extends ModelChoice {
 	label: string;
+	/** The provider's own label, for other models of it. */
+	providerLabel: string;
 	offline: boolean;
 }
 
@@ -98,9 +100,18 @@ export function createServices(parts: {
 	/** What is sent as the system prompt: the setting, or the built-in one when it is empty. */
 	const systemPrompt = () => settings.get('system_prompt') || DEFAULT_SYSTEM_PROMPT;
 
+	/** Windows providers stated in their overflow errors, by model. */
+	const learnedWindows = () => Object.fromEntries(Object.entries(settings.get('context.learned')).flatMap(([model, learned]) => (learned.window ? [[model, learned.window]] : [])));
 	// An in-browser model's window is the context it is loaded with (from its GGUF); a window
 	// the user set for the model's name still wins.
-	const windowFor = (model: string) => contextWindowFor(model, { ...localModelWindows(settings.get('providers')), ...settings.get('context.windows') });
+	const windowFor = (model: string) => contextWindowFor(model, { ...localModelWindows(settings.get('providers')), ...settings.get('context.windows') }, learnedWindows());
+
+	/** Keeps what a provider's overflow error said of a model, for every later request to it. */
+	function learnLimit(model: string, learned: { window: number | null; ratio: number | null }): void {
+		const known = settings.get('context.learned');
+		const next = { ...known[model], ...(learned.window ? { window: learned.window } : {}), ...(learned.ratio ? { ratio: learned.ratio } : {}) };
+		void settings.set('context.learned', { ...known, [model]: next });
+	}
 
 	/** What every request of the session adds around its messages. */
 	function requestExtras(model: string): RequestExtras {
@@ -133,8 +144,8 @@ export function createServices(parts: {
 
 	function modelOptions(): ModelOption[] {
 		return [
-			{ provider: OFFLINE_PROVIDER_ID, model: OFFLINE_MODEL, label: `${offline.label} · ${OFFLINE_MODEL}`, offline: true },
-			...settings.get('providers').map((p) => ({ provider: p.id, model: p.model, label: `${p.label} · ${p.model}`, offline: false }))
+			{ provider: OFFLINE_PROVIDER_ID, model: OFFLINE_MODEL, label: `${offline.label} · ${OFFLINE_MODEL}`, providerLabel: offline.label, offline: true },
+			...settings.get('providers').map((p) => ({ provider: p.id, model: p.model, label: `${p.label} · ${p.model}`, providerLabel: p.label, offline: false }))
 		];
 	}
 
@@ -180,13 +191,17 @@ export function createServices(parts: {
 				settings: compaction,
 				windowTokens,
 				request: requestExtras(session.model),
-				onProgress
+				onProgress,
+				onLimitLearned: learnLimit
 			};
 		},
 		currentModel(wanted = {}) {
 			const options = modelOptions();
-			const find = (c: Partial<ModelChoice>) =>
-				options.find((o) => o.provider === c.provider && (!c.model || o.model === c.model));
+			// Any model of a configured provider will do: the picker offers what each provider lists.
+			const find = (c: Partial<ModelChoice>) => {
+				const option = options.find((o) => o.provider === c.provider);
+				return option ? { provider: option.provider, model: c.model || option.model } : undefined;
+			};
 			const chosen =
 				find(wanted) ??
 				find({ provider: settings.get('default_provider'), model: settings.get('default_model') }) ??
@@ -197,6 +212,9 @@ export function createServices(parts: {
 			const session = await getSession(db, sessionId);
 			if (!session) throw new Error('This session no longer exists.');
 			const provider = providerFor(session.provider);
+			// A provider that once said how its count differs from this app's is believed from the first turn.
+			const ratio = settings.get('context.learned')[session.model]?.ratio;
+			if (session.token_ratio === undefined && ratio) await updateSession(db, sessionId, { token_ratio: ratio });
 			// A plugin's pre_llm_call must not miss the first turn after a reload, but a plugin
 			// still loading after a few seconds is not worth holding the conversation for (the wait
 			// is bounded once, at start-up: see STARTUP_PLUGIN_WAIT_MS).
