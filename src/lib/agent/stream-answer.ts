@@ -33,6 +33,8 @@ export interface StreamedAnswer {
 	resume: boolean;
 	/** The first checkpoint storage refused, if any: the answer is then stored as failed. */
 	storageError?: unknown;
+	/** Generation speed the model reported (the in-browser model does), kept on the row. */
+	tokensPerSecond?: number;
 }
 
 export { OUTPUT_LIMIT_MESSAGE };
@@ -84,6 +86,8 @@ export async function streamAnswer(
 			else if (event.type === 'usage') answer.usage = event.usage;
 			else if (event.type === 'context_compacted') answer.cleared += event.cleared_tool_results;
 			else if (event.type === 'native_compaction') answer.native = { native: fromProvider(event.native, deps.provider.id), summary: event.summary };
+			else if (event.type === 'speed') answer.tokensPerSecond = event.tokens_per_second;
+			else if (event.type === 'status') onEvent({ type: 'status', key, text: event.text });
 			else if (event.type === 'done') finishReason = event.finish_reason;
 		}
 		answer.resume = finishReason === 'compacted' && answer.native !== null && !request.signal?.aborted;
@@ -151,7 +155,8 @@ export async function settleAnswer(
 		content: answer.content,
 		status: answer.status,
 		...(answer.error ? { error: answer.error } : {}),
-		...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {})
+		...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {}),
+		...(answer.tokensPerSecond ? { tokens_per_second: Math.round(answer.tokensPerSecond * 10) / 10 } : {})
 	};
 	let failure: unknown;
 	try {

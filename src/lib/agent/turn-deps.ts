@@ -40,6 +40,8 @@ export type TurnEvent =
 	| { type: 'user_stored'; key: [string, number] }
 	| { type: 'started'; key: [string, number] }
 	| { type: 'text'; key: [string, number]; text: string }
+	/** What the provider is doing before the answer's first words (shown in its place). */
+	| { type: 'status'; key: [string, number]; text: string }
 	| { type: 'finished'; key: [string, number]; status: string }
 	/**
 	 * Storage refused the answer's final write: `text` exists only in memory now. The turn has

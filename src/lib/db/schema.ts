@@ -123,6 +123,8 @@ export interface MessageRow {
 	native?: NativeCompaction;
 	model?: string;
 	provider?: string;
+	/** How fast the model generated this answer, when it said (the in-browser model does). Not indexed. */
+	tokens_per_second?: number;
 }
 
 /**

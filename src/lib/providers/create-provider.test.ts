@@ -20,7 +20,8 @@ describe('createProvider', () => {
 	});
 
 	it('sends OpenAI to the Responses API, Anthropic to the Messages API and every other preset to Chat Completions', async () => {
-		const presets = Object.keys(PRESETS).filter((preset) => preset !== 'offline') as ProviderPreset[];
+		// The in-browser model speaks to a worker in this tab, not to a URL.
+		const presets = Object.keys(PRESETS).filter((preset) => preset !== 'offline' && preset !== 'wllama') as ProviderPreset[];
 		for (const preset of presets) {
 			const fetchImpl = vi.fn(async () => sse('data: [DONE]\n\n'));
 			const provider = createProvider(config(preset), fetchImpl);

@@ -2,6 +2,8 @@
 
 import { createAnthropicProvider } from './anthropic';
 import type { AdapterOptions, FetchLike } from './fetch-with-retry';
+import { openLocalEngine } from './local-model/local-engines';
+import { createLocalModelProvider } from './local-model/local-model-provider';
 import { createOfflineProvider } from './offline';
 import { createOpenAICompatibleProvider } from './openai-compatible';
 import { createOpenAIResponsesProvider } from './openai-responses';
@@ -72,6 +74,13 @@ export const PRESETS: Record<ProviderPreset, PresetInfo> = {
 		baseUrl: '',
 		needsKey: false,
 		defaultModel: ''
+	},
+	// A GGUF file the user picks, run in this tab (no server, no key); see local-model/.
+	wllama: {
+		label: 'In-browser model (llama.cpp)',
+		baseUrl: '',
+		needsKey: false,
+		defaultModel: ''
 	}
 };
 
@@ -87,6 +96,8 @@ export function createProvider(
 			return createAnthropicProvider(config, fetchImpl, options);
 		case 'openai':
 			return createOpenAIResponsesProvider(config, fetchImpl, options);
+		case 'wllama':
+			return createLocalModelProvider(config, openLocalEngine);
 		default:
 			return createOpenAICompatibleProvider(config, fetchImpl, options);
 	}

@@ -120,6 +120,10 @@ export type StreamEvent =
 	 * answer is replaced by `native`. `summary` is its readable text, when it has one.
 	 */
 	| { type: 'native_compaction'; native: NativeCompaction; summary: string | null }
+	/** What the provider is doing before the first words, for the user (the in-browser model: loading). */
+	| { type: 'status'; text: string }
+	/** How fast the answer was generated, as the model measured it (the in-browser model). */
+	| { type: 'speed'; tokens_per_second: number }
 	| { type: 'done'; finish_reason: FinishReason };
 
 export interface Provider {
@@ -206,7 +210,8 @@ export type ProviderPreset =
 	| 'llamacpp'
 	| 'vllm'
 	| 'anthropic'
-	| 'custom';
+	| 'custom'
+	| 'wllama';
 
 /** A provider as the user configured it in Settings (stored in the settings table). */
 export interface ProviderConfig {
@@ -216,4 +221,19 @@ export interface ProviderConfig {
 	base_url: string;
 	api_key: string;
 	model: string;
+	/** The in-browser model's GGUF files and what their header says (preset `wllama` only). */
+	local?: LocalModelInfo;
+}
+
+/** A GGUF model kept in this browser's Origin Private File System, as Settings saved it. */
+export interface LocalModelInfo {
+	/** File names in shard order (one, or every shard of a split model). */
+	files: string[];
+	bytes: number;
+	/** The context the model is loaded with: its trained length, capped to keep memory in bounds. */
+	context_window: number;
+	/** The context length the GGUF metadata gives, when it gives one. */
+	trained_context: number | null;
+	/** 'model': the chat template from the GGUF; 'fallback': it has none, a plain one is used. */
+	template: 'model' | 'fallback';
 }

@@ -157,6 +157,7 @@ export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
 		compaction: compactionMarker,
 		native: nativeCompaction,
 		model: label,
-		provider: label
+		provider: label,
+		tokens_per_second: number(0, 1_000_000)
 	}
 }, 'a message (an object)');

@@ -38,6 +38,8 @@ export class ChatState {
 	loaded = $state(false);
 	/** Text of answers this tab is streaming ('' until the first words), ahead of their database checkpoints. */
 	live = new SvelteMap<string, string>();
+	/** What the provider of such an answer is doing before its first words ("Loading the model…"). */
+	liveStatus = new SvelteMap<string, string>();
 	running = new SvelteMap<string, AbortController>();
 	error = $state<string | null>(null);
 	/** Provider and model for the next new session (the draft view before the first send). */
@@ -269,6 +271,7 @@ export class ChatState {
 			// Marks the row as this tab's: it shows "…" until text arrives, not "another tab".
 			if (event.type === 'started') this.live.set(liveKey(event.key), '');
 			if (event.type === 'text') showText(liveKey(event.key), event.text);
+			if (event.type === 'status') this.liveStatus.set(liveKey(event.key), event.text);
 			// The stored row takes over once its status leaves 'streaming' (see MessageView).
 			if (event.type === 'finished') showText.cancel();
 			// Storage refused the answer: keep it here, shown and copyable, until it can be stored.
@@ -312,6 +315,7 @@ export class ChatState {
 			for (const id of sessionId === finishedIn ? [sessionId] : [sessionId, finishedIn]) {
 				this.running.delete(id);
 				for (const key of [...this.live.keys()]) if (key.startsWith(`${id}:`)) this.live.delete(key);
+				for (const key of [...this.liveStatus.keys()]) if (key.startsWith(`${id}:`)) this.liveStatus.delete(key);
 			}
 			// A token count that cannot be read or stored (storage full or lost) is no failure of the turn.
 			await this.#services.refreshTokens(finishedIn).catch(() => {});

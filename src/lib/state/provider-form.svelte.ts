@@ -16,7 +16,8 @@ export const PRESET_ORDER: ProviderPreset[] = [
 	'lmstudio',
 	'llamacpp',
 	'vllm',
-	'custom'
+	'custom',
+	'wllama'
 ];
 
 export class ProviderForm {

@@ -14,6 +14,7 @@ import type { Provider } from '../providers/types';
 import type { SessionContext } from '../sessions/session-context';
 import { ContextWorker, type ContextWorkerStatus } from '../context/context-client';
 import { contextWindowFor, reservedOutputFor } from '../context/context-window';
+import { localModelWindows } from '../providers/local-model/local-model-windows';
 import { estimateSession, type RequestExtras } from '../context/estimate-session';
 import { createTurnCompaction } from '../agent/compaction-gates';
 import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../agent/compaction-types';
@@ -101,7 +102,9 @@ export function createServices(parts: {
 
 	/** Windows providers stated in their overflow errors, by model. */
 	const learnedWindows = () => Object.fromEntries(Object.entries(settings.get('context.learned')).flatMap(([model, learned]) => (learned.window ? [[model, learned.window]] : [])));
-	const windowFor = (model: string) => contextWindowFor(model, settings.get('context.windows'), learnedWindows());
+	// An in-browser model's window is the context it is loaded with (from its GGUF); a window
+	// the user set for the model's name still wins.
+	const windowFor = (model: string) => contextWindowFor(model, { ...localModelWindows(settings.get('providers')), ...settings.get('context.windows') }, learnedWindows());
 
 	/** Keeps what a provider's overflow error said of a model, for every later request to it. */
 	function learnLimit(model: string, learned: { window: number | null; ratio: number | null }): void {
