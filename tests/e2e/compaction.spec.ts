@@ -1,7 +1,7 @@
 // Compaction in the built app with the offline model: a long chat passes the threshold and is
 // compacted on its own, the marker and the originals are shown, the state survives a reload,
 // and an empty /compress changes nothing and fires nothing.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { openApp, sendAndWait, transcript, userMessages } from './helpers';
 import { navigate } from './plugin-helpers';
 

@@ -1,7 +1,7 @@
 // An imported file is untrusted: its links cannot reach your sessions, a deletion asks about
 // every session it takes, a row that cannot be drawn shows as one error row instead of
 // emptying the session, and a file too large to import is refused before it is read.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,11 +9,8 @@ import { openApp, sendMessage, sessionIdFromUrl, sessionLinks, sidebar, transcri
 import { navigate, readRows } from './plugin-helpers';
 
 let dir: string;
-let errors: string[];
-test.beforeEach(async ({ page }) => {
+test.beforeEach(async () => {
 	dir = await mkdtemp(join(tmpdir(), 'palimpsest-hostile-'));
-	errors = [];
-	page.on('pageerror', (error) => errors.push(String(error)));
 });
 test.afterEach(async () => {
 	await rm(dir, { recursive: true, force: true });
@@ -95,7 +92,7 @@ test('deleting one link of an imported conversation lists every session it takes
 	await expect(sessionLinks(page)).toHaveText(['echo: my own work']);
 });
 
-test('a row that cannot be drawn shows as an error row; the rest of the session stays readable', async ({ page }) => {
+test('a row that cannot be drawn shows as an error row; the rest of the session stays readable', async ({ page, pageErrors }) => {
 	await openApp(page);
 	await sendMessage(page, 'echo: still here');
 	await waitForAnswer(page);
@@ -126,7 +123,7 @@ test('a row that cannot be drawn shows as an error row; the rest of the session 
 	await expect(userMessages(page)).toHaveCount(1);
 	await expect(transcript(page).getByRole('article', { name: 'Assistant' })).toHaveCount(1);
 	await expect(transcript(page).getByRole('article', { name: 'Unreadable message' })).toHaveText(/^This message could not be shown: .+/);
-	expect(errors).toEqual([]);
+	expect(pageErrors.seen).toEqual([]);
 });
 
 test('a file larger than an import takes is refused at once, saying both sizes', async ({ page }) => {

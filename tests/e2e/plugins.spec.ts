@@ -1,7 +1,7 @@
 // Plugins by URL in a real browser: adding one from another origin after confirming, its slash
 // command in the chat, offline start-up from the cached copy, safe mode, failures shown in the
 // plugin's row, and enable/disable/remove.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test-base';
 import {
 	assistantMessages,
 	expectNetworkOff,

@@ -1,6 +1,6 @@
 // Profiles in a real browser: each profile has its own sessions, settings, plugins and local
 // user; the active one survives a reload; renaming keeps keys; deleting removes the database.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test-base';
 import { openApp, sendMessage, sessionLinks, sessionIdFromUrl, transcript, waitForAnswer, newSession } from './helpers';
 import { addPlugin, navigate, pluginRow, readRows, runCommand } from './plugin-helpers';
 import { chosenProfile, createProfile, databaseNames, profileBox, switchProfile } from './profile-helpers';

@@ -2,7 +2,7 @@
 // the Hook log, and by a plugin in the tab that did it only), other tabs following through live
 // queries, sweeps that never touch a session another tab shows, and the chat's own paths
 // (/archive, /exit --delete, Branch from here).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import {
 	LONG_PROMPT,
 	assistantMessages,

@@ -1,6 +1,6 @@
 // The sidebar's session list: sessions appear as they are created, and can be renamed,
 // pinned to the top and searched by title or content, with changes kept across reloads.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import {
 	messageBody,
 	newSession,

@@ -1,6 +1,6 @@
 // Settings in a real browser: a provider added through the form is used for chat with its key
 // sent only to it; the theme and the default model persist.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { addCustomProvider } from './plugin-helpers';
 import { sendMessage, waitForAnswer, messageBody, newSession } from './helpers';

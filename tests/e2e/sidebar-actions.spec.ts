@@ -1,7 +1,7 @@
 // Acting on sessions from the sidebar: exporting a selection, making room when storage is full
 // (the alert's Delete sessions lists the sessions that store the most, to tick and delete), and
 // a row's own actions, which leave no error in the page when the row goes away.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // The session list with 10,000 stored sessions: only a screenful of rows is in the page, yet
 // the keyboard reaches any session, the open one is shown and marked, "Select all" means all
 // of them, and search finds by title at once and by message content after.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { openApp, sessionLinks, sidebar } from './helpers';
 
 const COUNT = 10_000;

@@ -3,7 +3,7 @@
 // reason) once there is room again; nothing stored before is lost, and the app keeps working.
 // Here writes fail through an init script (as QuotaExceededError, which is what Chromium gives);
 // storage-full-disk.spec.ts fills a real disk where the machine allows mounting one.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test-base';
 import {
 	LONG_PROMPT,
 	assistantMessages,
