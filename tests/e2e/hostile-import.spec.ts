@@ -5,7 +5,7 @@ import { expect, test, type Page } from './test-base';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openApp, sendMessage, sessionIdFromUrl, sessionLinks, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
+import { openApp, sendMessage, sessionAction, sessionIdFromUrl, sessionLinks, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
 import { navigate, readRows } from './plugin-helpers';
 
 let dir: string;
@@ -59,7 +59,7 @@ test('a file that links to my session: the link is cut, and deleting what it bro
 	await importEntries(page, [sessionEntry('trap', 'Imported trap', { parent_session_id: mine, parent_kind: 'compression' })]);
 	await expect(status(page)).toHaveText('Imported 1 session (1 message). 1 link to a session outside this file was removed.');
 
-	await row(page, 'Imported trap').getByRole('button', { name: 'Delete' }).click();
+	await sessionAction(page, row(page, 'Imported trap'), 'Delete');
 	const dialog = page.getByRole('dialog', { name: 'Delete this session?' });
 	await expect(dialog).toContainText('“Imported trap” and all its messages will be deleted.');
 	await expect(dialog).not.toContainText('my own work');
@@ -82,7 +82,7 @@ test('deleting one link of an imported conversation lists every session it takes
 	]);
 	await expect(status(page)).toHaveText('Imported 2 sessions (2 messages).');
 
-	await row(page, 'Trip, part two').getByRole('button', { name: 'Delete' }).click();
+	await sessionAction(page, row(page, 'Trip, part two'), 'Delete');
 	const dialog = page.getByRole('dialog', { name: 'Delete 2 sessions?' });
 	await expect(dialog.getByRole('list', { name: 'Sessions to delete' }).getByRole('listitem')).toHaveText([
 		'“Trip, part two”',

@@ -2,7 +2,7 @@
 // Message box at the bottom), the sessions list slides in as a drawer (menu button, a swipe,
 // Escape), every control is at least 44 × 44 px, and no page scrolls sideways.
 import { expect, test, type Page } from './test-base';
-import { openApp, sendAndWait, sessionLinks, sidebar, transcript } from './helpers';
+import { openApp, openSessionActions, sendAndWait, sessionLinks, sidebar, startSelecting, transcript } from './helpers';
 import { addPlugin, navigate } from './plugin-helpers';
 
 const WIDTH = 390;
@@ -82,6 +82,18 @@ test('the sessions drawer opens with the menu button or a swipe from the edge, a
 	// Measured once it has slid in.
 	await expect.poll(async () => (await sidebar(page).boundingBox())?.x).toBe(0);
 	expect(await sidewaysScroll(page)).toBe(0);
+	expect(await smallTargets(page)).toEqual([]);
+	// Selection mode's boxes and a row's Session actions menu are as easy to tap.
+	await startSelecting(page);
+	await expect(sidebar(page).getByRole('checkbox', { name: 'Select' })).toHaveCount(1);
+	expect(await smallTargets(page)).toEqual([]);
+	await sidebar(page).getByRole('button', { name: 'Select', exact: true }).click();
+	const actions = await openSessionActions(page, sidebar(page).getByRole('listitem').first());
+	expect(await smallTargets(page)).toEqual([]);
+	await page.keyboard.press('Escape');
+	await expect(actions).toBeHidden();
+	// Escape closed the menu, not the drawer.
+	await expect(sidebar(page)).toBeVisible();
 
 	await page.keyboard.press('Escape');
 	await expect(sidebar(page)).toBeHidden();
@@ -116,7 +128,7 @@ test('no page scrolls sideways: Settings, Plugins with its hook log, Archived', 
 
 	for (const link of ['Settings', 'Archived'] as const) {
 		await page.getByRole('button', { name: 'Menu' }).click();
-		await sidebar(page).getByRole('link', { name: link }).click();
+		await sidebar(page).getByRole('link', { name: link, exact: true }).click();
 		await expect(page.getByRole('heading', { level: 1, name: link })).toBeVisible();
 		expect(await sidewaysScroll(page)).toBe(0);
 	}
