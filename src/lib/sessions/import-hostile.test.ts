@@ -164,6 +164,9 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		['a title too long', withSession({ title: 'x'.repeat(1001) }), /“title” = "x+…, expected text of at most 1,000 characters/],
 		['a time past what a date holds', withSession({ created_at: 1e300 }), /“created_at” = 1e\+300, expected a number from 0/],
 		['a flag that is not 0 or 1', withSession({ archived: true }), /“archived” = true, expected 0, 1/],
+		['versions that are not a list', withSession({ versions: { after: 0, shown: 1, count: 2 } }), /“versions” = .*expected a list/],
+		['a version number of 0', withSession({ versions: [{ after: null, shown: 0, count: 2 }] }), /“versions\[0\]\.shown” = 0, expected a whole number from 1/],
+		['a shelved version at a place that is text', withMessage({ active: 0, shelved: { after: 'start', version: 1 } }), /“shelved\.after” = "start", expected a number .* or null/],
 		['a message that is not an object', fileOf([entry('s', {}, ['hello' as unknown as Row])]), /message 1 of session s is not a message/]
 	];
 
@@ -205,6 +208,14 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		const file = fileOf([entry('s', { compaction: undefined, token_ratio: 1.25 })]);
 		await importSessions(db, 'home', file);
 		expect(await getSession(db, 's')).toMatchObject({ compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }, token_ratio: 1.25 });
+	});
+
+	it('the versions of an edited conversation come along: the place, the version on show, and the rows put away', async () => {
+		const versions = [{ after: null, shown: 2, count: 2 }];
+		const shelved = messageRow('s', { seq: 0, active: 0, shelved: { after: null, version: 1 } });
+		await importSessions(db, 'home', fileOf([entry('s', { versions, next_seq: 2 }, [shelved, messageRow('s', { seq: 1, id: 's-m1', content: 'edited' })])]));
+		expect((await getSession(db, 's'))?.versions).toEqual(versions);
+		expect((await listMessages(db, 's')).map((row) => row.shelved ?? null)).toEqual([{ after: null, version: 1 }, null]);
 	});
 
 	it('an imported session takes new messages after its last one', async () => {

@@ -8,7 +8,8 @@ import {
 	type CompactionState,
 	type InjectedContext,
 	type MessageRow,
-	type SessionRow
+	type SessionRow,
+	type VersionPoint
 } from '../db/schema';
 import type { ToolCall } from '../providers/types';
 import { list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
@@ -34,6 +35,9 @@ export const IMPORT_LIMITS = {
 	maxTime: 8_640_000_000_000_000,
 	toolCalls: 256,
 	injected: 64,
+	/** Places with versions in one session, and versions at one place. */
+	versionPoints: 100_000,
+	versions: 1_000_000,
 	sessions: 100_000,
 	messagesPerSession: 1_000_000
 } as const;
@@ -92,6 +96,11 @@ const compactionMarker = record<CompactionMarker>(
 	'a compaction marker (an object)'
 );
 
+const seqOrStart = nullable(number(0, L.maxSeq));
+const versionNumber = number(1, L.versions, { integer: true });
+const versionPoint = record<VersionPoint>({ required: { after: seqOrStart, shown: versionNumber, count: versionNumber }, optional: {} }, 'a place with versions (an object)');
+const shelved = record<NonNullable<MessageRow['shelved']>>({ required: { after: seqOrStart, version: versionNumber }, optional: {} }, 'a shelved version (an object)');
+
 /** A session row as a file carries it: its profile and origin are the receiving profile's to set. */
 export type ImportedSession = Omit<SessionRow, 'profile' | 'import_id'>;
 
@@ -116,7 +125,7 @@ export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>({
 		next_seq: number(0, L.maxSeq, { integer: true }),
 		compaction: withDefault(compactionState, () => ({ ...NO_COMPACTION_STATE }))
 	},
-	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS) }
+	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS), versions: list(versionPoint, L.versionPoints) }
 }, 'a session (an object)', { ignored: ['profile', 'import_id'] });
 
 export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
@@ -141,6 +150,7 @@ export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
 		injected: list(injectedContext, L.injected),
 		compaction: compactionMarker,
 		model: label,
-		provider: label
+		provider: label,
+		shelved
 	}
 }, 'a message (an object)');
