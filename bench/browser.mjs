@@ -33,7 +33,7 @@ export function median(values) {
 
 /**
  * Writes rows straight into the open page's profile database (the app must have created it at
- * schema version 4), in one transaction. The app reads them after the next navigation.
+ * schema version 4 or later), in one transaction. The app reads them after the next navigation.
  */
 export async function seedDatabase(page, { sessions, messages }) {
 	await page.evaluate(async ({ sessions, messages }) => {

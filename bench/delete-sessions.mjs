@@ -4,50 +4,22 @@
 // browser, alternating runs. Prints figures; asserts nothing.
 // Run: npx vite build && node bench/delete-sessions.mjs (RUNS=n for more runs than 3)
 import { median, openBench } from './browser.mjs';
+import { headline, size } from './quick.mjs';
+import { seedSessions } from './seed-sessions.mjs';
 
-const SESSIONS = 1000;
-const MESSAGES_PER_SESSION = 100;
-const RUNS = Number(process.env.RUNS ?? 3);
+const SESSIONS = size(1000, 50);
+const MESSAGES_PER_SESSION = size(100, 10);
+const RUNS = Number(process.env.RUNS ?? size(3, 1));
+const GOAL_MS = 1500;
+const RATIO_GOAL = 1.3;
 const MEASURE = 'palimpsest:delete-sessions';
 
+let summary;
 const bench = await openBench();
 
 /** Writes the sessions and their messages with raw IndexedDB into the app's database. */
 function seed(page) {
-	return page.evaluate(
-		async ({ count, perSession }) => {
-			const db = await new Promise((resolve, reject) => {
-				const open = indexedDB.open('palimpsest-default');
-				open.onsuccess = () => resolve(open.result);
-				open.onerror = () => reject(open.error);
-			});
-			const tx = db.transaction(['sessions', 'messages'], 'readwrite');
-			const now = Date.now();
-			for (let i = 0; i < count; i++) {
-				const id = `bench-${i}`;
-				tx.objectStore('sessions').put({
-					id, profile: 'default', title: `Benchmark session ${i}`, title_source: 'user', session_key: `web:default:${id}`,
-					created_at: now - i * 1000, last_activity_at: now - i * 1000, ended_at: null, end_reason: null,
-					parent_session_id: null, parent_kind: null, archived: 0, pinned: 0, provider: 'offline', model: 'offline-mini',
-					message_count: perSession, token_estimate: 0, next_seq: perSession,
-					compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
-				});
-				for (let seq = 0; seq < perSession; seq++) {
-					tx.objectStore('messages').put({
-						session_id: id, seq, id: `${id}-${seq}`, role: seq % 2 ? 'assistant' : 'user',
-						content: `Message ${seq} of session ${i}: ${'lorem ipsum '.repeat(8)}`, status: 'complete',
-						kind: 'message', active: 1, compacted_by: null, created_at: now
-					});
-				}
-			}
-			await new Promise((resolve, reject) => {
-				tx.oncomplete = resolve;
-				tx.onerror = () => reject(tx.error);
-			});
-			db.close();
-		},
-		{ count: SESSIONS, perSession: MESSAGES_PER_SESSION }
-	);
+	return seedSessions(page, { count: SESSIONS, perSession: MESSAGES_PER_SESSION });
 }
 
 async function countRows(page) {
@@ -72,7 +44,8 @@ async function countRows(page) {
 async function deleteThroughApp(page) {
 	await page.goto(bench.url + '/');
 	const links = page.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem').getByRole('link');
-	await links.nth(SESSIONS - 1).waitFor();
+	// The list is virtualized: only the rows on screen exist, and Select all takes the rest.
+	await links.first().waitFor();
 	// Let the start-up maintenance pass (3 s after start) finish, so it does not share the measurement.
 	await page.waitForTimeout(3500);
 	await page.evaluate((name) => performance.clearMeasures(name), MEASURE);
@@ -142,9 +115,11 @@ try {
 	}
 	const appMedian = median(app);
 	const rawMedian = median(raw);
-	console.log(`Bulk delete of ${SESSIONS} sessions / ${SESSIONS * MESSAGES_PER_SESSION} messages through the app: median ${appMedian.toFixed(0)} ms (goal < 1500 ms); list empty on screen after ${median(shown).toFixed(0)} ms`);
-	console.log(`Same deletion with raw IndexedDB: median ${rawMedian.toFixed(0)} ms; app / raw = ${(appMedian / rawMedian).toFixed(2)}× (goal ≤ 1.3×)`);
+	console.log(`Bulk delete of ${SESSIONS} sessions / ${SESSIONS * MESSAGES_PER_SESSION} messages through the app: median ${appMedian.toFixed(0)} ms (goal < ${GOAL_MS} ms); list empty on screen after ${median(shown).toFixed(0)} ms`);
+	console.log(`Same deletion with raw IndexedDB: median ${rawMedian.toFixed(0)} ms; app / raw = ${(appMedian / rawMedian).toFixed(2)}× (goal ≤ ${RATIO_GOAL}×)`);
+	summary = `deleting ${SESSIONS.toLocaleString('en')} sessions with ${(SESSIONS * MESSAGES_PER_SESSION).toLocaleString('en')} messages through the app: ${appMedian.toFixed(0)} ms (goal < ${GOAL_MS} ms), ${(appMedian / rawMedian).toFixed(2)}× raw IndexedDB (goal ≤ ${RATIO_GOAL}×)`;
 	await context.close();
 } finally {
 	await bench.close();
 }
+headline(summary);

@@ -6,10 +6,12 @@
 import { buildBench } from './build-bench.mjs';
 import { median, openBench, seedDatabase } from './browser.mjs';
 import { int, machine, ms } from './print.mjs';
+import { headline, size } from './quick.mjs';
 
-const COMPACTED = 10_000;
+const COMPACTED = size(10_000, 500);
 const LIVE = 50;
-const RUNS = 5;
+const RUNS = size(5, 1);
+const GOAL_MS = 1_000;
 const IDS = { compacted: 'bench-compacted', plain: 'bench-plain' };
 
 /** Init script: notes when the transcript's last element first holds the session's last words. */
@@ -25,6 +27,7 @@ function watchLastWords() {
 }
 
 console.log(machine());
+let summary;
 const built = await buildBench();
 try {
 	const node = await import(built.nodeEntry);
@@ -65,6 +68,7 @@ try {
 		const line = (id, label) => `  ${label}: ${ms(median(times[id]))} (runs: ${times[id].map((t) => t.toFixed(0)).join(', ')} ms)`;
 		console.log(line(IDS.compacted, `${int(COMPACTED)} compacted rows and ${LIVE} live ones (a summary and ${LIVE - 1} messages)`));
 		console.log(line(IDS.plain, `${LIVE} rows, none compacted`));
+		summary = `opening a session with ${int(COMPACTED)} compacted rows to its last message on screen: ${ms(median(times[IDS.compacted]))}, against ${ms(median(times[IDS.plain]))} for one of ${LIVE} rows (goal: under ${ms(GOAL_MS)}, and no slower for its compacted rows)`;
 		await context.close();
 	} finally {
 		await app.close();
@@ -72,3 +76,4 @@ try {
 } finally {
 	await built.remove();
 }
+headline(summary);

@@ -3,9 +3,14 @@
 // sessions. Prints figures; asserts nothing. Run: npx vite build && node bench/startup.mjs
 import { gzipSync } from 'node:zlib';
 import { median, openBench } from './browser.mjs';
+import { headline, size } from './quick.mjs';
+import { seedSessions } from './seed-sessions.mjs';
 
-const SESSIONS = 1000;
-const RUNS = 5;
+const SESSIONS = size(1000, 100);
+const RUNS = size(5, 1);
+const GZIP_GOAL_KB = 150;
+let startupKb;
+let interactiveMs;
 const bench = await openBench();
 
 try {
@@ -43,42 +48,13 @@ try {
 	const before = sizes(scripts.filter((s) => started[s.url] !== false));
 	const after = sizes(scripts.filter((s) => started[s.url] === false));
 	const tokenizer = scripts.filter((s) => /o200k|cl100k|tokeniz/i.test(s.url));
-	console.log(`Start-up JavaScript on the main thread, requested before the Message box was ready: ${before.files} files, ${before.raw.toFixed(1)} KB raw, ${before.gzip.toFixed(1)} KB gzip (goal < 150 KB)`);
+	console.log(`Start-up JavaScript on the main thread, requested before the Message box was ready: ${before.files} files, ${before.raw.toFixed(1)} KB raw, ${before.gzip.toFixed(1)} KB gzip (goal < ${GZIP_GOAL_KB} KB)`);
+	startupKb = before.gzip;
 	console.log(`  and loaded after it (idle-time preloads, the first maintenance pass): ${after.files} files, ${after.raw.toFixed(1)} KB raw, ${after.gzip.toFixed(1)} KB gzip`);
 	console.log(`Tokenizer tables loaded by the page at start-up: ${tokenizer.length === 0 ? 'none' : tokenizer.map((s) => s.url).join(', ')}`);
 
 	// 2. Seed 1,000 sessions through the app's own database, then time reloads.
-	await page.evaluate(async (count) => {
-		const open = indexedDB.open('palimpsest-default');
-		const db = await new Promise((resolve, reject) => {
-			open.onsuccess = () => resolve(open.result);
-			open.onerror = () => reject(open.error);
-		});
-		const tx = db.transaction(['sessions', 'messages'], 'readwrite');
-		const now = Date.now();
-		for (let i = 0; i < count; i++) {
-			const id = `bench-${i}`;
-			tx.objectStore('sessions').put({
-				id, title: `Benchmark session ${i}`, title_source: 'auto', session_key: `web:default:${id}`,
-				created_at: now - i * 60000, last_activity_at: now - i * 60000, ended_at: null, end_reason: null,
-				parent_session_id: null, parent_kind: null, archived: 0, pinned: i % 50 === 0 ? 1 : 0,
-				profile: 'default', provider: 'offline', model: 'offline-mini', message_count: 2, token_estimate: 120, next_seq: 2,
-				compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
-			});
-			for (let seq = 0; seq < 2; seq++) {
-				tx.objectStore('messages').put({
-					session_id: id, seq, id: `${id}-${seq}`, role: seq ? 'assistant' : 'user',
-					content: `Message ${seq} of session ${i}: ${'lorem ipsum '.repeat(20)}`, status: 'complete',
-					kind: 'message', active: 1, compacted_by: null, created_at: now
-				});
-			}
-		}
-		await new Promise((resolve, reject) => {
-			tx.oncomplete = resolve;
-			tx.onerror = () => reject(tx.error);
-		});
-		db.close();
-	}, SESSIONS);
+	await seedSessions(page, { count: SESSIONS, perSession: 2, pinnedEvery: 50, filler: 'lorem ipsum '.repeat(20), tokens: 60 });
 
 	const timings = [];
 	for (let run = 0; run < RUNS; run++) {
@@ -87,8 +63,10 @@ try {
 		await page.getByRole('link', { name: 'Benchmark session 0', exact: true }).waitFor();
 		timings.push(await page.evaluate(() => performance.now()));
 	}
+	interactiveMs = median(timings);
 	console.log(`Navigation to interactive Message box with ${SESSIONS} sessions listed: median ${median(timings).toFixed(0)} ms (runs: ${timings.map((t) => t.toFixed(0)).join(', ')})`);
 	await context.close();
 } finally {
 	await bench.close();
 }
+headline(`start-up JavaScript before the Message box is ready: ${startupKb.toFixed(1)} KB gzip (goal < ${GZIP_GOAL_KB} KB); Message box interactive after ${interactiveMs.toFixed(0)} ms with ${SESSIONS.toLocaleString('en')} sessions`);

@@ -7,9 +7,13 @@ import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBench } from './browser.mjs';
+import { headline, size } from './quick.mjs';
+import { seedSessions } from './seed-sessions.mjs';
 
-const SESSIONS = 1000;
-const PER_SESSION = 100;
+const SESSIONS = size(1000, 50);
+const PER_SESSION = size(100, 10);
+const EXPORT_GOAL_S = 2;
+const IMPORT_GOAL_S = 5;
 
 /** Resident memory (bytes) of every process below this one: the browser and its helpers. */
 async function browserRss() {
@@ -69,6 +73,8 @@ function watchLongTasks(page) {
 
 const longestTask = (page) => page.evaluate(() => window.__longest);
 
+let exportSeconds = NaN;
+let importSeconds;
 const bench = await openBench();
 const dir = await mkdtemp(join(tmpdir(), 'palimpsest-bench-'));
 try {
@@ -77,37 +83,7 @@ try {
 	await page.goto(bench.url + '/');
 	await page.getByRole('textbox', { name: 'Message' }).waitFor();
 	const seedStarted = performance.now();
-	await page.evaluate(async ({ sessions, perSession }) => {
-		const open = indexedDB.open('palimpsest-default');
-		const db = await new Promise((resolve, reject) => {
-			open.onsuccess = () => resolve(open.result);
-			open.onerror = () => reject(open.error);
-		});
-		const tx = db.transaction(['sessions', 'messages'], 'readwrite');
-		const now = Date.now();
-		for (let i = 0; i < sessions; i++) {
-			const id = `bench-${i}`;
-			tx.objectStore('sessions').put({
-				id, title: `Benchmark session ${i}`, title_source: 'message', session_key: `web:default:${id}`,
-				created_at: now - i * 60000, last_activity_at: now - i * 60000, ended_at: null, end_reason: null,
-				parent_session_id: null, parent_kind: null, archived: 0, pinned: 0, profile: 'default',
-				provider: 'offline', model: 'offline-mini', message_count: perSession, token_estimate: perSession * 80,
-				next_seq: perSession, compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
-			});
-			for (let seq = 0; seq < perSession; seq++) {
-				tx.objectStore('messages').put({
-					session_id: id, seq, id: `${id}-${seq}`, role: seq % 2 ? 'assistant' : 'user',
-					content: `Message ${seq} of session ${i}. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(5)}`,
-					status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: now, tokens: 80, encoding: 'o200k_base'
-				});
-			}
-		}
-		await new Promise((resolve, reject) => {
-			tx.oncomplete = resolve;
-			tx.onerror = () => reject(tx.error);
-		});
-		db.close();
-	}, { sessions: SESSIONS, perSession: PER_SESSION });
+	await seedSessions(page, { count: SESSIONS, perSession: PER_SESSION, filler: 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(5), tokens: 80 });
 	const total = SESSIONS * PER_SESSION;
 	// The floor an import cannot beat: the same rows written with the bare IndexedDB API.
 	console.log(`Seeded ${SESSIONS.toLocaleString('en')} sessions with ${total.toLocaleString('en')} messages with bare IndexedDB in one transaction: ${((performance.now() - seedStarted) / 1000).toFixed(2)} s`);
@@ -129,7 +105,10 @@ try {
 			await status.filter({ hasText: 'Exported' }).waitFor({ timeout: 300_000 });
 			return path;
 		});
-		if (kind === 'JSON') jsonPath = result;
+		if (kind === 'JSON') {
+			jsonPath = result;
+			exportSeconds = ms / 1000;
+		}
 		const size = (await stat(result)).size / 2 ** 20;
 		console.log(`Export ${kind}: ${(ms / 1000).toFixed(2)} s, ${size.toFixed(1)} MB file, peak browser memory +${peakMb.toFixed(0)} MB, longest main-thread task ${(await longestTask(page)).toFixed(0)} ms`);
 	}
@@ -155,8 +134,11 @@ try {
 	console.log(`Import JSON into a fresh profile: ${(ms / 1000).toFixed(2)} s, peak browser memory +${peakMb.toFixed(0)} MB, longest main-thread task ${(await longestTask(page)).toFixed(0)} ms`);
 	console.log(`  outcome: ${await status.textContent()}`);
 	console.log(`  progress shown: ${[...phases].join(' | ')}`);
+	importSeconds = ms / 1000;
 	await context.close();
 } finally {
 	await rm(dir, { recursive: true, force: true });
 	await bench.close();
 }
+const total = (SESSIONS * PER_SESSION).toLocaleString('en');
+headline(`${SESSIONS.toLocaleString('en')} sessions with ${total} messages: JSON export ${exportSeconds.toFixed(2)} s (goal < ${EXPORT_GOAL_S} s), import ${importSeconds.toFixed(2)} s (goal < ${IMPORT_GOAL_S} s)`);

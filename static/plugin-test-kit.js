@@ -1347,17 +1347,22 @@ var PluginLogBook = class {
 	#lines = /* @__PURE__ */ new Map();
 	#listeners = /* @__PURE__ */ new Set();
 	#now;
-	constructor(now = () => Date.now()) {
+	#keep;
+	/** `keep`: also told of every line (the app stores them, so they survive a reload). */
+	constructor(now = () => Date.now(), keep) {
 		this.#now = now;
+		this.#keep = keep;
 	}
 	append(pluginId, level, args) {
 		const text = formatLogArgs(args);
-		const lines = this.#lines.get(pluginId) ?? [];
-		lines.push({
+		const line = {
 			at: this.#now(),
 			level,
 			text: text.length > MAX_LINE ? `${oneLine(text, MAX_LINE)}` : text
-		});
+		};
+		this.#keep?.(pluginId, line);
+		const lines = this.#lines.get(pluginId) ?? [];
+		lines.push(line);
 		if (lines.length > 200) lines.splice(0, lines.length - 200);
 		this.#lines.set(pluginId, lines);
 		for (const listener of this.#listeners) listener(pluginId);

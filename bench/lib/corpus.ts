@@ -2,21 +2,13 @@
 // corpus) or as a conversation with tool calls (a session to count, open and compact). The
 // same seed gives the same text in Node and in Chromium, so both count the same thing.
 import type { NewMessage } from '../../src/lib/db/message-verbs';
+import { seededRandom } from '../../src/lib/providers/offline-essay';
 
 export type TextKind = 'english' | 'json' | 'cjk' | 'code';
 export const TEXT_KINDS: readonly TextKind[] = ['english', 'json', 'cjk', 'code'];
 
 /** A small seeded generator (mulberry32): fast, and the same sequence everywhere. */
-export function seeded(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+export const seeded = seededRandom;
 
 type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];

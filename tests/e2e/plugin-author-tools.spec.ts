@@ -4,7 +4,7 @@
 // plugin-api.d.ts for tests in the browser.
 import { expect, test, type Locator, type Page } from './test-base';
 import { openApp, sendAndWait } from './helpers';
-import { addPlugin, hookLogRows, navigate, rowStatus, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
+import { addPlugin, hookLogRows, navigate, pluginRow as pluginRowNamed, rowStatus, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
 
 let origins: PluginOrigins;
 
@@ -37,36 +37,45 @@ test('Send test event reaches only the chosen plugin, and the row and the Hook l
 	const careless = await addPlugin(page, `${origins.cors}/careless.js`, 'careless');
 	await expect(rowStatus(careless, 'Loaded')).toBeVisible();
 
-	// Both listen to post_compaction; the event goes to conventions only, with a made-up session.
+	// Both listen to post_compaction; the event goes to conventions only, with its test session.
 	const { form, sessionId } = await openTestEvent(conventions, 'post_compaction');
 	expect(sessionId).toMatch(/^test-[0-9a-f]+$/);
+	await expect(form.getByRole('textbox', { name: 'Test session id' })).toHaveValue(sessionId);
 	await expect(form.getByRole('textbox', { name: 'Payload' })).toHaveValue(/"kind": "summarize"/);
 	await form.getByRole('button', { name: 'Send event' }).click();
 	const result = form.getByRole('status', { name: 'Test event result' });
 	await expect(result).toContainText('post_compaction: Delivered.');
 	await expect(result).toContainText('ok in');
 
-	// conventions marked the session; careless heard nothing (its storage and log stay empty).
+	// conventions marked the session in a scratch copy of its storage: the real one stays empty;
+	// careless heard nothing (its storage and log stay empty).
 	await conventions.getByRole('button', { name: 'Show storage' }).click();
-	await expect(storageOf(page, 'conventions')).toContainText(`pending:${sessionId}`);
+	await expect(storageOf(page, 'conventions')).toContainText('Nothing stored.');
 	await careless.getByRole('button', { name: 'Show storage' }).click();
 	await expect(storageOf(page, 'careless')).toContainText('Nothing stored.');
 	await careless.getByRole('button', { name: 'Show log' }).click();
-	await expect(page.getByRole('region', { name: 'Log of careless' })).toContainText('Nothing logged in this tab yet.');
+	await expect(page.getByRole('region', { name: 'Log of careless' })).toContainText('Nothing logged');
 
 	const testRows = hookLogRows(page, 'conventions', 'ok').filter({ has: page.getByRole('cell', { name: 'post_compaction (test)', exact: true }) });
 	await expect(testRows).toHaveCount(1);
 	await expect(hookLogRows(page, 'careless').filter({ hasText: 'post_compaction' })).toHaveCount(0);
 
-	// The next pre_llm_call for that session re-injects: the result says how much.
-	await openTestEvent(conventions, 'pre_llm_call');
+	// The next pre_llm_call of the same test session re-injects, from the scratch copy.
+	const { sessionId: same } = await openTestEvent(conventions, 'pre_llm_call');
+	expect(same).toBe(sessionId);
 	const payload = form.getByRole('textbox', { name: 'Payload' });
-	await payload.fill((await payload.inputValue()).replace(/"session_id": "[^"]+"/, `"session_id": "${sessionId}"`));
 	await form.getByRole('button', { name: 'Send event' }).click();
 	await expect(result).toContainText(/pre_llm_call: Would add \d+ characters of context to the message\./);
 	await expect(result).toContainText('added context (');
 	const injected = hookLogRows(page, 'conventions', 'ok').filter({ has: page.getByRole('cell', { name: 'pre_llm_call (test)', exact: true }) });
 	await expect(injected).toContainText('added context (');
+
+	// With Use real storage, the event writes to the plugin's own storage.
+	await openTestEvent(conventions, 'post_compaction');
+	await form.getByRole('checkbox', { name: 'Use real storage' }).check();
+	await form.getByRole('button', { name: 'Send event' }).click();
+	await expect(storageOf(page, 'conventions')).toContainText(`pending:${sessionId}`);
+	await openTestEvent(conventions, 'pre_llm_call');
 
 	// The row's details show the full payload this tab sent.
 	await injected.getByRole('button', { name: 'Details' }).click();
@@ -117,9 +126,17 @@ test('each row shows what its plugin stored and logged, live', async ({ page }) 
 	await careless.getByRole('button', { name: 'Show storage' }).click();
 	await careless.getByRole('button', { name: 'Show log' }).click();
 	const { form, sessionId } = await openTestEvent(careless, 'post_compaction');
+	await form.getByRole('checkbox', { name: 'Use real storage' }).check();
 	await form.getByRole('button', { name: 'Send event' }).click();
 	await expect(storageOf(page, 'careless')).toContainText(`seen:${sessionId}`);
 	await expect(page.getByRole('region', { name: 'Log of careless' })).toContainText(`info post_compaction for ${sessionId}`);
+
+	// The log lines survive a reload, and the view says since when.
+	await page.reload();
+	await pluginRowNamed(page, 'careless').getByRole('button', { name: 'Show log' }).click();
+	const log = page.getByRole('region', { name: 'Log of careless' });
+	await expect(log).toContainText(`info post_compaction for ${sessionId}`);
+	await expect(log).toContainText('Every line since');
 });
 
 test('the test kit is served beside plugin-api.d.ts and runs a plugin in the browser', async ({ page }) => {

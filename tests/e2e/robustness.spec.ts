@@ -1,6 +1,6 @@
 // Things users do that stress the app: a second tab on the same sessions, and a giant paste.
 import { expect, test } from './test-base';
-import { assistantMessages, messageText, openApp, sendMessage, sessionLinks, userMessages, waitForAnswer } from './helpers';
+import { assistantMessages, messageText, openApp, sendAndWait, sendMessage, sessionLinks, userMessages, waitForAnswer } from './helpers';
 
 test('a second tab sees new sessions and messages through live queries', async ({ page, context }) => {
 	await openApp(page);
@@ -40,8 +40,8 @@ test('a 1 MB paste is stored whole, answered, and the app stays responsive', asy
 	await expect(page.getByText('No session matches.')).toBeVisible();
 	await search.fill('lazy dog');
 	await expect(sessionLinks(page)).toHaveCount(1);
-	await sendMessage(page, 'echo: still here');
-	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete');
+	await sendAndWait(page, 'echo: still here');
+	await expect(assistantMessages(page)).toHaveCount(2);
 	await page.reload();
 	await expect(userMessages(page)).toHaveCount(2);
 	await expect.poll(async () => (await messageText(userMessages(page).first())).length).toBe(paste.length);

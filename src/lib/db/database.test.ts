@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3 } from './database';
+import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4 } from './database';
 import { appendMessages, listMessages, markInterruptedMessages } from './message-verbs';
 import { listSessions, renameSession, setPinned } from './session-verbs';
 import { searchSessionIds } from './search-sessions';
@@ -57,7 +57,7 @@ describe('schema migration', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(4);
+		expect(db.verno).toBe(5);
 		expect(await db.messages.where('status').equals('streaming').count()).toBe(0);
 		const row = await db.sessions.get('s1');
 		expect(row).toMatchObject({ archived: 0, pinned: 0, title_source: 'auto' });
@@ -85,7 +85,7 @@ describe('schema migration from version 2', () => {
 		v2.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(4);
+		expect(db.verno).toBe(5);
 		expect(await db.messages.where('status').equals('streaming').primaryKeys()).toEqual([['s1', 1]]);
 		expect(await markInterruptedMessages(db)).toBe(1);
 		expect((await listMessages(db, 's1'))[1]).toMatchObject({ status: 'incomplete', content: 'half' });
@@ -117,6 +117,29 @@ describe('schema migration from version 3', () => {
 		const live = await db.messages.where('[session_id+active+seq]').between(['s1', 1, Dexie.minKey], ['s1', 1, Dexie.maxKey]).toArray();
 		expect(live.map((row) => row.id)).toEqual(['b']);
 		expect(await db.receipts.count()).toBe(0);
+		db.close();
+	});
+});
+
+describe('schema version 5', () => {
+	it('keeps a version 4 database whole and adds the kept plugin log, read by plugin', async () => {
+		const dbName = `palimpsest-work-${crypto.randomUUID()}`;
+		name = dbName;
+		const v4 = new Dexie(dbName);
+		v4.version(4).stores(SCHEMA_V4);
+		await v4.table('sessions').add(session('s1'));
+		await v4.table('plugin_kv').add({ plugin_id: 'p', key: 'k', value: 1 });
+		v4.close();
+		const db = new PalimpsestDb(dbName);
+		await db.open();
+		expect(await db.sessions.get('s1')).toMatchObject({ id: 's1' });
+		expect(await db.plugin_kv.get(['p', 'k'])).toMatchObject({ value: 1 });
+		await db.plugin_log.bulkAdd([
+			{ plugin_id: 'p', at: 1, level: 'info', text: 'one' },
+			{ plugin_id: 'q', at: 2, level: 'warn', text: 'other' }
+		]);
+		const mine = await db.plugin_log.where('[plugin_id+id]').between(['p', Dexie.minKey], ['p', Dexie.maxKey]).toArray();
+		expect(mine.map((row) => row.text)).toEqual(['one']);
 		db.close();
 	});
 });

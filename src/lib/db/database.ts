@@ -6,6 +6,7 @@ import {
 	type HookLogRow,
 	type MessageRow,
 	type PluginKvRow,
+	type PluginLogRow,
 	type PluginRow,
 	type ReceiptRow,
 	type SessionRow,
@@ -49,6 +50,12 @@ export const SCHEMA_V4 = {
 	receipts: 'op_id, at'
 };
 
+// Version 5: each plugin's recent ctx.log lines are kept across reloads, read newest first by plugin.
+export const SCHEMA_V5 = {
+	...SCHEMA_V4,
+	plugin_log: '++id, [plugin_id+id]'
+};
+
 const DB_PREFIX = 'palimpsest-';
 
 /** The profile a database belongs to, from its name (`palimpsest-<profile>`). */
@@ -64,6 +71,7 @@ export class PalimpsestDb extends Dexie {
 	plugin_kv!: Table<PluginKvRow, [string, string]>;
 	hook_log!: EntityTable<HookLogRow, 'id'>;
 	receipts!: EntityTable<ReceiptRow, 'op_id'>;
+	plugin_log!: EntityTable<PluginLogRow, 'id'>;
 
 	constructor(name: string, options?: ConstructorParameters<typeof Dexie>[1]) {
 		let upgraded = false;
@@ -95,6 +103,7 @@ export class PalimpsestDb extends Dexie {
 						row.compaction ??= { ...NO_COMPACTION_STATE };
 					});
 			});
+		this.version(5).stores(SCHEMA_V5);
 		// Storage faults: no use under older code than the database's, a dropped connection
 		// reopens on the next use, and a schema upgrade is flushed to disk before first use.
 		guardVersion(this);

@@ -1,5 +1,6 @@
 // Plugin rows, their per-plugin key-value store and the bounded hook log.
 import type { PalimpsestDb } from './database';
+import { clearPluginLog } from './plugin-log-verbs';
 import type { HookLogRow, PluginKvRow, PluginRow } from './schema';
 
 export function listPlugins(db: PalimpsestDb): Promise<PluginRow[]> {
@@ -27,11 +28,12 @@ export async function updatePlugin(
 	await db.plugins.update(id, changes);
 }
 
-/** Removes a plugin and everything it stored. */
+/** Removes a plugin, everything it stored and the log lines kept of it. */
 export async function removePlugin(db: PalimpsestDb, id: string): Promise<void> {
-	await db.transaction('rw', db.plugins, db.plugin_kv, async () => {
+	await db.transaction('rw', db.plugins, db.plugin_kv, db.plugin_log, async () => {
 		await db.plugins.delete(id);
 		await db.plugin_kv.where('plugin_id').equals(id).delete();
+		await clearPluginLog(db, id);
 	});
 }
 

@@ -182,6 +182,15 @@ export interface PluginKvRow {
 	bytes?: number;
 }
 
+/** One `ctx.log` line of a plugin, kept across reloads (the newest PLUGIN_LOG_LIMIT per plugin). */
+export interface PluginLogRow {
+	id?: number;
+	plugin_id: string;
+	at: number;
+	level: 'info' | 'warn' | 'error';
+	text: string;
+}
+
 export interface HookLogRow {
 	id?: number;
 	at: number;

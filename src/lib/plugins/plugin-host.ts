@@ -13,6 +13,7 @@ import { BudgetBook } from './plugin-budgets';
 import { PluginLogBook } from './plugin-log-book';
 import { inPageRunner, type PluginRunner, type StartedPlugin } from './plugin-runner';
 import { createPluginStorage } from './plugin-storage';
+import { ScratchStorage } from './scratch-storage';
 import type { ToolRegistry } from './plugin-tools';
 
 export interface LoadedPlugin {
@@ -100,9 +101,12 @@ export class PluginHost {
 	readonly logBook: PluginLogBook;
 	/** What each plugin ran into of its budgets, in this tab. */
 	readonly budgets = new BudgetBook();
+	/** Where test events from the Plugins page store what they write, unless told to use the real storage. */
+	readonly scratch: ScratchStorage;
 
 	constructor(parts: PluginHostParts) {
 		this.#parts = parts;
+		this.scratch = new ScratchStorage(parts.db, parts.storageBudget);
 		this.#runner = parts.runner ?? (parts.importer ? inPageRunner(parts.importer) : defaultRunner());
 		this.logBook = parts.logBook ?? new PluginLogBook();
 	}
@@ -169,7 +173,7 @@ export class PluginHost {
 				commands,
 				tools,
 				// Storage refuses writes once this row (by its added_at) is gone, in any tab.
-				storage: (isOpen) => createPluginStorage(db, row.id, isOpen, row.added_at, this.#parts.storageBudget),
+				storage: (isOpen) => this.scratch.route(row.id, createPluginStorage(db, row.id, isOpen, row.added_at, this.#parts.storageBudget)),
 				hasPlugin: (id) => this.isLoaded(id),
 				logger: this.#parts.logger,
 				onLog: (level, args) => this.logBook.append(row.id, level, args),

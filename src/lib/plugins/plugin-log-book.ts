@@ -19,15 +19,20 @@ export class PluginLogBook {
 	#lines = new Map<string, PluginLogLine[]>();
 	#listeners = new Set<(pluginId: string) => void>();
 	readonly #now: () => number;
+	readonly #keep: ((pluginId: string, line: PluginLogLine) => void) | undefined;
 
-	constructor(now: () => number = () => Date.now()) {
+	/** `keep`: also told of every line (the app stores them, so they survive a reload). */
+	constructor(now: () => number = () => Date.now(), keep?: (pluginId: string, line: PluginLogLine) => void) {
 		this.#now = now;
+		this.#keep = keep;
 	}
 
 	append(pluginId: string, level: LogLevel, args: readonly unknown[]): void {
 		const text = formatLogArgs(args);
+		const line: PluginLogLine = { at: this.#now(), level, text: text.length > MAX_LINE ? `${oneLine(text, MAX_LINE)}` : text };
+		this.#keep?.(pluginId, line);
 		const lines = this.#lines.get(pluginId) ?? [];
-		lines.push({ at: this.#now(), level, text: text.length > MAX_LINE ? `${oneLine(text, MAX_LINE)}` : text });
+		lines.push(line);
 		if (lines.length > LOG_LINES_PER_PLUGIN) lines.splice(0, lines.length - LOG_LINES_PER_PLUGIN);
 		this.#lines.set(pluginId, lines);
 		for (const listener of this.#listeners) listener(pluginId);

@@ -9,6 +9,8 @@ import type { PluginRow } from '../db/schema';
 import { HookBus, type HookBusOptions } from '../hooks/hook-bus';
 import { importFromDataUrl } from './import-plugin-module';
 import { PluginHost } from './plugin-host';
+import { PluginLogBook } from './plugin-log-book';
+import { createPluginLogWriter } from './plugin-log-writer';
 import { inPageRunner, type PluginRunner } from './plugin-runner';
 import { openChannelSandbox } from './sandbox/channel-sandbox';
 import { isolatedRunner } from './sandbox/isolated-runner';
@@ -61,17 +63,23 @@ export function makeHost(timeoutMs = 200, busOptions: HookBusOptions = {}, name 
 	const tools = new ToolRegistry(hooks);
 	const served: Served = {};
 	const fetchImpl = fakeFetch(served);
+	// ctx.log lines are kept in the database, as in the app.
+	const logWriter = createPluginLogWriter(db);
 	const host = new PluginHost({
 		db, hooks, commands, tools, timeoutMs: () => timeoutMs, runner: testRunner(runner), fetchImpl,
-		logger: { info: () => {}, warn: () => {}, error: () => {} }
+		logger: { info: () => {}, warn: () => {}, error: () => {} },
+		logBook: new PluginLogBook(undefined, logWriter.record)
 	});
 	const row = (url: string, extra: Partial<PluginRow> = {}) =>
 		addPlugin(db, {
 			id: pluginIdFromUrl(url, new Set()), url, enabled: 1, pinned_sha256: null, cached_source: null,
 			cached_sha256: null, manifest: null, last_error: null, added_at: 1, ...extra
 		});
-	const close = () => db.delete();
-	return { db, hooks, commands, tools, served, fetchImpl, host, row, close };
+	const close = async () => {
+		await logWriter.flush();
+		await db.delete();
+	};
+	return { db, hooks, commands, tools, served, fetchImpl, host, row, close, logWriter };
 }
 
 /** A promise and the function that settles it. */

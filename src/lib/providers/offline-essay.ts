@@ -34,8 +34,8 @@ const TAILS = [
 	'with surprising care.'
 ];
 
-/** mulberry32: tiny seeded PRNG, so the essay depends only on the seed. */
-function random(seed: number): () => number {
+/** mulberry32: a tiny seeded PRNG, so the essay depends only on the seed (the benchmarks' corpus uses it too). */
+export function seededRandom(seed: number): () => number {
 	let state = seed >>> 0;
 	return () => {
 		state = (state + 0x6d2b79f5) >>> 0;
@@ -52,7 +52,7 @@ function countWords(text: string): number {
 
 /** Returns Markdown whose whitespace-separated word count is `words` or a sentence more. */
 export function writeEssay(words: number, seed: number): string {
-	const next = random(seed);
+	const next = seededRandom(seed);
 	const choose = (list: string[]) => list[Math.floor(next() * list.length)];
 	const blocks: string[] = [];
 	let paragraph: string[] = [];

@@ -13,6 +13,8 @@ import { resolveTimeoutMs } from '../hooks/timeouts';
 import { CommandRegistry } from '../commands/command-registry';
 import { registerBuiltins } from '../commands/builtins';
 import { createHookLogWriter } from '../plugins/hook-log-writer';
+import { PluginLogBook } from '../plugins/plugin-log-book';
+import { createPluginLogWriter } from '../plugins/plugin-log-writer';
 import { PluginHost } from '../plugins/plugin-host';
 import { ToolRegistry } from '../plugins/plugin-tools';
 import { createBuiltinHost } from './command-host';
@@ -116,7 +118,12 @@ export class AppState {
 		const commands = new CommandRegistry(hooks);
 		const tools = new ToolRegistry(hooks);
 		const storageBudget = () => storageBudgetBytes(Number(this.settings.get('plugins.storage_budget_mb')));
-		const host: PluginHost = new PluginHost({ db, hooks, commands, tools, timeoutMs, storageBudget, onStopped: (id, reason) => this.plugins.noteStopped(id, reason) });
+		// ctx.log lines are kept across reloads, for the Plugins page.
+		const logBook = new PluginLogBook(undefined, createPluginLogWriter(db).record);
+		const host: PluginHost = new PluginHost({
+			db, hooks, commands, tools, timeoutMs, storageBudget, logBook,
+			onStopped: (id, reason) => this.plugins.noteStopped(id, reason)
+		});
 		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode(), hookDetails: hookLog.detail });
 		this.services = createServices({
 			db,

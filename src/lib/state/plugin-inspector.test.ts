@@ -1,12 +1,13 @@
-// The Plugins page's author tools below the UI: a test event reaches one plugin with a made-up
-// session and says what the app would have done; storage and ctx.log lines are followed live;
+// The Plugins page's author tools below the UI: a test event reaches one plugin with its
+// made-up test session, against a scratch copy of its storage, and says what the app would
+// have done; storage and ctx.log lines are followed live;
 // a call's details are found by its id in the tab that made it.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookLogEntry } from '../hooks/run-hook';
 import { makeHost } from '../plugins/test-host';
 import { createHookLogWriter } from '../plugins/hook-log-writer';
-import { PluginInspector, type PluginLogLine, type StorageView } from './plugin-inspector';
+import { PluginInspector, type LogView, type StorageView } from './plugin-inspector';
 import { PluginsState } from './plugins.svelte';
 
 const MEMORY = `export function register(ctx) {
@@ -32,7 +33,7 @@ beforeEach(async () => {
 		t.served[`https://x.test/${id}.js`] = { body };
 		expect((await t.host.load(await t.row(`https://x.test/${id}.js`))).ok).toBe(true);
 	}
-	inspector = new PluginInspector({ db: t.db, hooks: t.hooks, logBook: t.host.logBook });
+	inspector = new PluginInspector({ db: t.db, hooks: t.hooks, scratch: t.host.scratch });
 });
 afterEach(() => t.close());
 
@@ -48,17 +49,22 @@ function next<T>(subscribe: (on: (value: T) => void) => () => void, check: (valu
 }
 
 describe('a test event', () => {
-	it('is prefilled with every documented field and a fresh made-up session id', () => {
-		const first = JSON.parse(inspector.testPayload('post_compaction'));
-		const second = JSON.parse(inspector.testPayload('post_compaction'));
+	it('is prefilled with every documented field and one made-up session id per plugin, kept until the author changes it', () => {
+		const first = JSON.parse(inspector.testPayload('memory', 'post_compaction'));
+		const turn = JSON.parse(inspector.testPayload('memory', 'pre_llm_call'));
+		const other = JSON.parse(inspector.testPayload('other', 'post_compaction'));
 		expect(Object.keys(first).sort()).toEqual(['after_tokens', 'before_tokens', 'kind', 'messages_removed', 'old_session_id', 'platform', 'profile', 'reason', 'session_id']);
 		expect(first.session_id).toMatch(/^test-[0-9a-f]+$/);
-		expect(second.session_id).not.toBe(first.session_id);
+		expect(turn.session_id).toBe(first.session_id);
+		expect(other.session_id).not.toBe(first.session_id);
+		inspector.setTestSessionId('memory', ' my-session ');
+		expect(JSON.parse(inspector.testPayload('memory', 'pre_llm_call')).session_id).toBe('my-session');
+		expect(() => inspector.setTestSessionId('memory', '  ')).toThrow('A test session id cannot be empty.');
 		expect(inspector.optionalFields('on_session_delete')).toEqual([expect.stringMatching(/^deleted_ids \(string\[\]: .*more than one/)]);
 	});
 
 	it('reaches the chosen plugin only, marked as a test', async () => {
-		const outcome = await inspector.sendTestEvent('memory', 'post_compaction', inspector.testPayload('post_compaction'));
+		const outcome = await inspector.sendTestEvent('memory', 'post_compaction', inspector.testPayload('memory', 'post_compaction'));
 		expect(outcome).toMatchObject({ hook: 'post_compaction', headline: 'Delivered.', notes: [] });
 		expect(outcome.calls).toEqual([expect.objectContaining({ outcome: 'ok' })]);
 		expect(log.filter((e) => e.hook === 'post_compaction')).toEqual([expect.objectContaining({ plugin_id: 'memory', test: true })]);
@@ -66,13 +72,29 @@ describe('a test event', () => {
 	});
 
 	it('says what the app would have done with a collector’s or a directive’s answer', async () => {
-		await inspector.sendTestEvent('memory', 'post_compaction', JSON.stringify({ ...JSON.parse(inspector.testPayload('post_compaction')), session_id: 's1' }));
-		const turn = JSON.stringify({ ...JSON.parse(inspector.testPayload('pre_llm_call')), session_id: 's1' });
+		await inspector.sendTestEvent('memory', 'post_compaction', JSON.stringify({ ...JSON.parse(inspector.testPayload('memory', 'post_compaction')), session_id: 's1' }));
+		const turn = JSON.stringify({ ...JSON.parse(inspector.testPayload('memory', 'pre_llm_call')), session_id: 's1' });
 		expect((await inspector.sendTestEvent('memory', 'pre_llm_call', turn)).headline).toBe('Would add 25 characters of context to the message.');
-		const rm = JSON.stringify({ ...JSON.parse(inspector.testPayload('pre_tool_call')), tool_name: 'rm' });
+		const rm = JSON.stringify({ ...JSON.parse(inspector.testPayload('memory', 'pre_tool_call')), tool_name: 'rm' });
 		expect((await inspector.sendTestEvent('memory', 'pre_tool_call', rm)).headline).toBe('Would block the tool call: never rm');
-		const read = inspector.testPayload('pre_tool_call');
+		const read = inspector.testPayload('memory', 'pre_tool_call');
 		expect((await inspector.sendTestEvent('memory', 'pre_tool_call', read)).headline).toBe('Would run the tool with changed args.');
+	});
+
+	it('exercises re-injection with the same test session, against a scratch copy of storage unless the real one is asked for', async () => {
+		await t.db.plugin_kv.put({ plugin_id: 'memory', key: 'kept', value: 'real' });
+		expect((await inspector.sendTestEvent('memory', 'post_compaction', inspector.testPayload('memory', 'post_compaction'))).headline).toBe('Delivered.');
+		// The pre_llm_call of the same test session sees what the post_compaction stored…
+		expect((await inspector.sendTestEvent('memory', 'pre_llm_call', inspector.testPayload('memory', 'pre_llm_call'))).headline).toBe(
+			'Would add 25 characters of context to the message.'
+		);
+		// …in the scratch copy: the real storage holds only what it held.
+		expect((await t.db.plugin_kv.where('plugin_id').equals('memory').toArray()).map((row) => row.key)).toEqual(['kept']);
+		// A new test session starts from a fresh copy of the real storage.
+		inspector.setTestSessionId('memory', 'fresh');
+		expect((await inspector.sendTestEvent('memory', 'pre_llm_call', inspector.testPayload('memory', 'pre_llm_call'))).headline).toBe('Would add no context.');
+		await inspector.sendTestEvent('memory', 'post_compaction', inspector.testPayload('memory', 'post_compaction'), { realStorage: true });
+		expect((await t.db.plugin_kv.where('plugin_id').equals('memory').toArray()).map((row) => row.key).sort()).toEqual(['kept', 'pending:fresh']);
 	});
 
 	it('names fields the app always sends that are missing, and fields it never sends', async () => {
@@ -97,10 +119,37 @@ describe('the storage and log views', () => {
 		const empty = await next((on) => inspector.watchStorage('memory', on), () => true);
 		expect(empty).toEqual({ total: 0, entries: [] });
 		const stored = next<StorageView>((on) => inspector.watchStorage('memory', on), (view) => view.total > 0);
-		const logged = next<PluginLogLine[]>((on) => inspector.followLog('memory', on), (lines) => lines.length > 0);
-		await inspector.sendTestEvent('memory', 'post_compaction', JSON.stringify({ session_id: 's9' }));
+		const logged = next<LogView>((on) => inspector.followLog('memory', on), (view) => view.lines.length > 0);
+		await inspector.sendTestEvent('memory', 'post_compaction', JSON.stringify({ session_id: 's9' }), { realStorage: true });
 		expect(await stored).toEqual({ total: 1, entries: [{ key: 'pending:s9', value: '{\n  marked: true\n}' }] });
-		expect(await logged).toEqual([expect.objectContaining({ level: 'info', text: 'marked s9 { at: 1 }' })]);
+		await t.logWriter.flush();
+		expect(await logged).toEqual({ lines: [expect.objectContaining({ level: 'info', text: 'marked s9 { at: 1 }' })], full: false });
+	});
+});
+
+describe('kept log lines', () => {
+	it('survive a new page on the same database, the newest 200 per plugin, and go with the plugin', async () => {
+		const chatty = `export function register(ctx) { ctx.register_command('chat', () => { for (let i = 0; i < 100; i++) ctx.log.info('line', i); return 'ok'; }); }`;
+		t.served['https://x.test/chatty.js'] = { body: chatty };
+		expect((await t.host.load(await t.row('https://x.test/chatty.js'))).ok).toBe(true);
+		const invocation = { session_id: 's', session_key: 'k', platform: 'web', source: null };
+		// Three rounds of 100 lines, a second apart, all within the log budget: 300 lines kept as the newest 200.
+		for (let round = 0; round < 3; round++) {
+			if (round) await new Promise((resolve) => setTimeout(resolve, 1100));
+			await t.commands.execute('/chat', invocation);
+			await t.logWriter.flush();
+		}
+		// Another page (a reload) on the same database reads them.
+		const reloaded = new PluginInspector({ db: t.db, hooks: t.hooks, scratch: t.host.scratch });
+		const view = await next<LogView>((on) => reloaded.followLog('chatty', on), () => true);
+		expect(view.full).toBe(true);
+		expect(view.lines).toHaveLength(200);
+		expect(view.lines.at(-1)?.text).toBe('line 99');
+		expect(view.lines[0].text).toBe('line 0');
+		await (await t.host.get('chatty'))?.dispose();
+		const { removePlugin } = await import('../db/plugin-verbs');
+		await removePlugin(t.db, 'chatty');
+		expect(await t.db.plugin_log.count()).toBe(0);
 	});
 });
 

@@ -1,5 +1,5 @@
 // What the Plugins page offers plugin authors beyond the list: sending a test event to one
-// plugin, its storage (read-only) and its recent ctx.log lines. Loaded with that page
+// plugin, its storage (read-only) and its recent ctx.log lines (kept across reloads). Loaded with that page
 // (PluginsState.loadInspector), not at start-up.
 import type { PalimpsestDb } from '../db/database';
 import { kvEntries } from '../db/plugin-verbs';
@@ -9,7 +9,9 @@ import { type HookName, isHookName } from '../hooks/hook-map';
 import { DETAIL_LIMITS, previewValue } from '../hooks/preview-value';
 import type { HookLogEntry } from '../hooks/run-hook';
 import { makeTestSessionId, OPTIONAL_FIELDS, samplePayload } from '../hooks/sample-payloads';
-import type { PluginLogBook, PluginLogLine } from '../plugins/plugin-log-book';
+import { PLUGIN_LOG_LIMIT, recentPluginLog } from '../db/plugin-log-verbs';
+import type { PluginLogLine } from '../plugins/plugin-log-book';
+import type { ScratchStorage } from '../plugins/scratch-storage';
 
 export type { HookName, PluginLogLine };
 
@@ -30,22 +32,45 @@ export interface TestEventOutcome {
 	notes: string[];
 }
 
-type LogSource = Pick<PluginLogBook, 'lines' | 'subscribe'>;
+/** A plugin's kept log lines; `full`: older ones were dropped to keep PLUGIN_LOG_LIMIT. */
+export interface LogView {
+	lines: PluginLogLine[];
+	full: boolean;
+}
+
+type Scratch = Pick<ScratchStorage, 'run' | 'reset'>;
 
 export class PluginInspector {
 	readonly #db: PalimpsestDb;
 	readonly #hooks: HookBus;
-	readonly #logBook: LogSource;
+	readonly #scratch: Scratch;
+	/** One made-up session id per plugin, kept until the author changes it, so events of one test session follow each other. */
+	readonly #sessionIds = new Map<string, string>();
 
-	constructor(parts: { db: PalimpsestDb; hooks: HookBus; logBook: LogSource }) {
+	constructor(parts: { db: PalimpsestDb; hooks: HookBus; scratch: Scratch }) {
 		this.#db = parts.db;
 		this.#hooks = parts.hooks;
-		this.#logBook = parts.logBook;
+		this.#scratch = parts.scratch;
 	}
 
-	/** The payload "Send test event" starts from: every documented field, and a made-up session id. */
-	testPayload(hook: HookName): string {
-		return JSON.stringify(samplePayload(hook, makeTestSessionId()), null, 2);
+	/** The session id this plugin's test events use (made up on first use). */
+	testSessionId(pluginId: string): string {
+		let id = this.#sessionIds.get(pluginId);
+		if (!id) this.#sessionIds.set(pluginId, (id = makeTestSessionId()));
+		return id;
+	}
+
+	/** A new test session: its id, and a fresh scratch copy of the plugin's storage. */
+	setTestSessionId(pluginId: string, id: string): void {
+		const clean = id.trim();
+		if (!clean) throw new Error('A test session id cannot be empty.');
+		this.#sessionIds.set(pluginId, clean);
+		this.#scratch.reset(pluginId);
+	}
+
+	/** The payload "Send test event" starts from: every documented field, and the plugin's test session id. */
+	testPayload(pluginId: string, hook: HookName): string {
+		return JSON.stringify(samplePayload(hook, this.testSessionId(pluginId)), null, 2);
 	}
 
 	/** The hook's optional fields, which the prefilled payload leaves out: `name (type: when)`. */
@@ -53,11 +78,15 @@ export class PluginInspector {
 		return Object.entries(OPTIONAL_FIELDS[hook] ?? {}).map(([field, note]) => `${field} (${note})`);
 	}
 
-	/** Sends `text` (JSON) as `hook` to one plugin only, marked as a test in the Hook log. */
-	async sendTestEvent(pluginId: string, hook: string, text: string): Promise<TestEventOutcome> {
+	/**
+	 * Sends `text` (JSON) as `hook` to one plugin only, marked as a test in the Hook log. Unless
+	 * `realStorage`, what the plugin stores while it runs goes to a scratch copy of its storage.
+	 */
+	async sendTestEvent(pluginId: string, hook: string, text: string, { realStorage = false } = {}): Promise<TestEventOutcome> {
 		if (!isHookName(hook)) throw new Error(`Choose a hook; "${hook}" is not one.`);
 		const payload = parsePayload(text);
-		const report = await this.#hooks.fire(hook, payload, { only: pluginId, test: true });
+		const fire = () => this.#hooks.fire(hook, payload, { only: pluginId, test: true });
+		const report = realStorage ? await fire() : await this.#scratch.run(pluginId, fire);
 		const calls = report.calls.map(({ outcome, result, warning, error, duration_ms }) => ({ outcome, result, warning, error, duration_ms }));
 		let headline: string;
 		if (report.kind === 'collector') {
@@ -80,12 +109,13 @@ export class PluginInspector {
 		);
 	}
 
-	/** Follows a plugin's recent ctx.log lines in this tab. */
-	followLog(pluginId: string, onLines: (lines: PluginLogLine[]) => void): () => void {
-		onLines(this.#logBook.lines(pluginId));
-		return this.#logBook.subscribe((id) => {
-			if (id === pluginId) onLines(this.#logBook.lines(pluginId));
-		});
+	/** Follows a plugin's kept ctx.log lines (across reloads, from every tab), oldest first. */
+	followLog(pluginId: string, onView: (view: LogView) => void, onError?: (error: unknown) => void): () => void {
+		return watch(
+			() => recentPluginLog(this.#db, pluginId),
+			(rows) => onView({ lines: rows.map(({ at, level, text }) => ({ at, level, text })), full: rows.length >= PLUGIN_LOG_LIMIT }),
+			onError
+		);
 	}
 }
 

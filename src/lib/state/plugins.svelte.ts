@@ -86,7 +86,7 @@ export class PluginsState {
 	 */
 	loadInspector(): Promise<PluginInspector> {
 		this.#inspector ??= import('./plugin-inspector').then(
-			({ PluginInspector }) => new PluginInspector({ db: this.#db, hooks: this.#hooks, logBook: this.#host.logBook })
+			({ PluginInspector }) => new PluginInspector({ db: this.#db, hooks: this.#hooks, scratch: this.#host.scratch })
 		);
 		return this.#inspector;
 	}

@@ -1,0 +1,46 @@
+// Runs every benchmark in turn and prints each one's headline at the end. With --quick (as
+// `npm test` runs it) each runs in quick mode (small sizes, one round) and the run fails when
+// any benchmark fails or does not end with its headline: a benchmark that breaks fails the tests.
+// Builds the app first when it has not been built.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const BENCHMARKS = ['startup', 'counting', 'compaction', 'long-tasks', 'open-session', 'transfer', 'delete-sessions', 'sidebar', 'plugin-dispatch'];
+const quick = process.argv.includes('--quick');
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+
+if (!existsSync('build/index.html')) {
+	console.log('Building the app first (npx vite build)');
+	const build = spawnSync('npx', ['vite', 'build'], { stdio: 'inherit' });
+	if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+/** Runs one benchmark, echoing its output; resolves to its exit code and last line. */
+function run(name) {
+	return new Promise((resolve) => {
+		const child = spawn(process.execPath, [`bench/${name}.mjs`], {
+			env: { ...process.env, ...(quick ? { BENCH_QUICK: '1' } : {}) },
+			stdio: ['ignore', 'pipe', 'inherit']
+		});
+		let output = '';
+		child.stdout.on('data', (chunk) => {
+			output += chunk;
+			process.stdout.write(chunk);
+		});
+		child.on('close', (code) => resolve({ code: code ?? 1, last: output.trimEnd().split('\n').at(-1) ?? '' }));
+	});
+}
+
+const results = [];
+for (const name of only.length ? only : BENCHMARKS) {
+	console.log(`\n=== ${name}${quick ? ' (quick)' : ''}`);
+	const started = Date.now();
+	const { code, last } = await run(name);
+	const seconds = ((Date.now() - started) / 1000).toFixed(1);
+	const ok = code === 0 && last.startsWith('Headline');
+	results.push({ name, ok, line: ok ? last : code === 0 ? `ended without its headline line (last line: ${last})` : `FAILED (exit code ${code})`, seconds });
+}
+
+console.log(`\n=== ${quick ? 'Quick run of every benchmark' : 'Every benchmark'}`);
+for (const { name, ok, line, seconds } of results) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name} (${seconds} s): ${line}`);
+if (results.some((result) => !result.ok)) process.exit(1);

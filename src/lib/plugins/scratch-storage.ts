@@ -1,0 +1,65 @@
+// Test events from the Plugins page run against a scratch copy of a plugin's storage unless
+// the author asks for the real one: what a test writes stays out of the plugin's real data,
+// yet a test post_compaction followed by a test pre_llm_call sees what the first one wrote.
+// The copy is made on the first test event and kept until the author resets it.
+import type { PalimpsestDb } from '../db/database';
+import { kvEntries } from '../db/plugin-verbs';
+import { createMemoryStorage, type MemoryStorage } from './memory-storage';
+import type { PluginStorage } from './plugin-storage';
+
+/** The most entries a scratch copy takes from the real storage (the budget bounds their size). */
+const COPY_LIMIT = 100_000;
+
+export class ScratchStorage {
+	#copies = new Map<string, Promise<MemoryStorage>>();
+	/** Plugins with a test event running against their scratch copy, and how many. */
+	#active = new Map<string, number>();
+	readonly #db: PalimpsestDb;
+	readonly #budget: () => number;
+
+	constructor(db: PalimpsestDb, budget: () => number = () => Number.POSITIVE_INFINITY) {
+		this.#db = db;
+		this.#budget = budget;
+	}
+
+	/** Runs `work` with the plugin's storage calls going to its scratch copy. */
+	async run<T>(pluginId: string, work: () => Promise<T>): Promise<T> {
+		await this.#copy(pluginId);
+		this.#active.set(pluginId, (this.#active.get(pluginId) ?? 0) + 1);
+		try {
+			return await work();
+		} finally {
+			const left = (this.#active.get(pluginId) ?? 1) - 1;
+			if (left) this.#active.set(pluginId, left);
+			else this.#active.delete(pluginId);
+		}
+	}
+
+	/** The next test event starts from a fresh copy of the real storage. */
+	reset(pluginId: string): void {
+		this.#copies.delete(pluginId);
+	}
+
+	/** The plugin's `ctx.storage`: `real`, except while a test event runs against the scratch copy. */
+	route(pluginId: string, real: PluginStorage): PluginStorage {
+		const current = async (): Promise<PluginStorage> => (this.#active.has(pluginId) ? ((await this.#copies.get(pluginId)) ?? real) : real);
+		return Object.freeze({
+			get: async <T>(key: string) => (await current()).get<T>(key),
+			set: async (key: string, value: unknown) => (await current()).set(key, value),
+			delete: async (key: string) => (await current()).delete(key),
+			keys: async (prefix?: string) => (await current()).keys(prefix)
+		});
+	}
+
+	#copy(pluginId: string): Promise<MemoryStorage> {
+		let copy = this.#copies.get(pluginId);
+		if (!copy) {
+			copy = kvEntries(this.#db, pluginId, COPY_LIMIT).then(({ rows }) =>
+				createMemoryStorage(pluginId, () => true, new Map(rows.map((row) => [row.key, structuredClone(row.value)])), this.#budget())
+			);
+			copy.catch(() => this.#copies.delete(pluginId));
+			this.#copies.set(pluginId, copy);
+		}
+		return copy;
+	}
+}
