@@ -51,6 +51,10 @@ test('the chat takes the screen: one-line header, transcript over 60% of the hei
 	const box = page.getByRole('textbox', { name: 'Message' });
 	await expect(box).toHaveAttribute('placeholder', /.+/);
 	expect(await box.getAttribute('placeholder')).not.toMatch(/Enter|Shift|Escape/);
+	// The first-run card with its example prompts fits too.
+	await expect(transcript(page).getByRole('region', { name: 'Start a conversation' })).toBeVisible();
+	expect(await smallTargets(page)).toEqual([]);
+	expect(await sidewaysScroll(page)).toBe(0);
 	await sendAndWait(page, 'Hello there');
 
 	// The sessions list is out of the way until asked for.
@@ -131,5 +135,6 @@ test('no page scrolls sideways: Settings, Plugins with its hook log, Archived', 
 		await sidebar(page).getByRole('link', { name: link, exact: true }).click();
 		await expect(page.getByRole('heading', { level: 1, name: link })).toBeVisible();
 		expect(await sidewaysScroll(page)).toBe(0);
+		expect(await smallTargets(page)).toEqual([]);
 	}
 });
