@@ -1,7 +1,7 @@
 // The Content-Security-Policy of the built app, as `npm start` serves it: injected inline script,
 // eval, <object>/<embed> and framing by another site are refused by the browser itself, whatever
 // got past the Markdown sanitizer; everything the app does is allowed.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

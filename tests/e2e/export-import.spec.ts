@@ -1,6 +1,6 @@
 // Export and import in a real browser: files go through the browser's download and file
 // chooser, the work runs in the transfer worker, and a bad file changes nothing.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

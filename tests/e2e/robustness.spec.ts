@@ -1,5 +1,5 @@
 // Things users do that stress the app: a second tab on the same sessions, and a giant paste.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test-base';
 import { assistantMessages, messageText, openApp, sendAndWait, sendMessage, sessionLinks, userMessages, waitForAnswer } from './helpers';
 
 test('a second tab sees new sessions and messages through live queries', async ({ page, context }) => {

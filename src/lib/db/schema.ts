@@ -59,6 +59,19 @@ export interface SessionRow {
 	 * schema version: a row without it counts as made here.)
 	 */
 	import_id?: string;
+	/**
+	 * The places where the conversation has more than one version (an edited message, a
+	 * regenerated answer): which version is shown there, and how many there are. Not indexed.
+	 */
+	versions?: VersionPoint[];
+}
+
+/** A place in a conversation with versions: after the row with seq `after` (null: the very start). */
+export interface VersionPoint {
+	after: number | null;
+	/** The version on show, from 1. */
+	shown: number;
+	count: number;
 }
 
 /** How far a provider's count may differ from this app's before it is taken as a glitch. */
@@ -125,6 +138,11 @@ export interface MessageRow {
 	provider?: string;
 	/** How fast the model generated this answer, when it said (the in-browser model does). Not indexed. */
 	tokens_per_second?: number;
+	/**
+	 * Set on the rows of a version not on show (they are inactive meanwhile): the place it
+	 * belongs to and its number there. Compacted rows never carry it.
+	 */
+	shelved?: { after: number | null; version: number };
 }
 
 /**

@@ -160,7 +160,10 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		['a message that is not an object', fileOf([entry('s', {}, ['hello' as unknown as Row])]), /message 1 of session s is not a message/],
 		['a provider item of an unknown wire', withMessage({ native: { api: 'gopher', model: 'm', items: [], opaque: true } }), /“native\.api” = "gopher", expected "openai-responses", "anthropic"/],
 		['provider items that are not a list', withMessage({ native: { api: 'anthropic', model: 'm', items: 'all', opaque: false } }), /“native\.items” = "all", expected a list/],
-		['a provider item nested too deep', withMessage({ native: { api: 'anthropic', model: 'm', items: [JSON.parse('['.repeat(40) + ']'.repeat(40))], opaque: false } }), /“native\.items\[0\]” .*expected JSON data/]
+		['a provider item nested too deep', withMessage({ native: { api: 'anthropic', model: 'm', items: [JSON.parse('['.repeat(40) + ']'.repeat(40))], opaque: false } }), /“native\.items\[0\]” .*expected JSON data/],
+		['versions that are not a list', withSession({ versions: { after: 0, shown: 1, count: 2 } }), /“versions” = .*expected a list/],
+		['a version number of 0', withSession({ versions: [{ after: null, shown: 0, count: 2 }] }), /“versions\[0\]\.shown” = 0, expected a whole number from 1/],
+		['a shelved version at a place that is text', withMessage({ active: 0, shelved: { after: 'start', version: 1 } }), /“shelved\.after” = "start", expected a number .* or null/]
 	];
 
 	it.each(cases)('%s is refused, naming the field, and nothing changes', async (_name, file, message) => {
@@ -207,6 +210,14 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		const file = fileOf([entry('s', { compaction: undefined, token_ratio: 1.25 })]);
 		await importSessions(db, 'home', file);
 		expect(await getSession(db, 's')).toMatchObject({ compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }, token_ratio: 1.25 });
+	});
+
+	it('the versions of an edited conversation come along: the place, the version on show, and the rows put away', async () => {
+		const versions = [{ after: null, shown: 2, count: 2 }];
+		const shelved = messageRow('s', { seq: 0, active: 0, shelved: { after: null, version: 1 } });
+		await importSessions(db, 'home', fileOf([entry('s', { versions, next_seq: 2 }, [shelved, messageRow('s', { seq: 1, id: 's-m1', content: 'edited' })])]));
+		expect((await getSession(db, 's'))?.versions).toEqual(versions);
+		expect((await listMessages(db, 's')).map((row) => row.shelved ?? null)).toEqual([{ after: null, version: 1 }, null]);
 	});
 
 	it('an imported session takes new messages after its last one', async () => {

@@ -8,7 +8,8 @@ import {
 	type CompactionState,
 	type InjectedContext,
 	type MessageRow,
-	type SessionRow
+	type SessionRow,
+	type VersionPoint
 } from '../db/schema';
 import type { NativeCompaction, ToolCall } from '../providers/types';
 import { bool, json, list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
@@ -36,6 +37,9 @@ export const IMPORT_LIMITS = {
 	injected: 64,
 	/** A provider's compaction items: a few, each up to the largest event a stream may carry. */
 	nativeItems: 64,
+	/** Places with versions in one session, and versions at one place. */
+	versionPoints: 100_000,
+	versions: 1_000_000,
 	sessions: 100_000,
 	messagesPerSession: 1_000_000
 } as const;
@@ -106,6 +110,10 @@ const nativeCompaction = record<NativeCompaction>(
 	},
 	"a provider's compaction (an object)"
 );
+const seqOrStart = nullable(number(0, L.maxSeq));
+const versionNumber = number(1, L.versions, { integer: true });
+const versionPoint = record<VersionPoint>({ required: { after: seqOrStart, shown: versionNumber, count: versionNumber }, optional: {} }, 'a place with versions (an object)');
+const shelved = record<NonNullable<MessageRow['shelved']>>({ required: { after: seqOrStart, version: versionNumber }, optional: {} }, 'a shelved version (an object)');
 
 /** A session row as a file carries it: its profile and origin are the receiving profile's to set. */
 export type ImportedSession = Omit<SessionRow, 'profile' | 'import_id'>;
@@ -131,7 +139,7 @@ export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>({
 		next_seq: number(0, L.maxSeq, { integer: true }),
 		compaction: withDefault(compactionState, () => ({ ...NO_COMPACTION_STATE }))
 	},
-	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS) }
+	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS), versions: list(versionPoint, L.versionPoints) }
 }, 'a session (an object)', { ignored: ['profile', 'import_id'] });
 
 export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
@@ -158,6 +166,7 @@ export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
 		native: nativeCompaction,
 		model: label,
 		provider: label,
-		tokens_per_second: number(0, 1_000_000)
+		tokens_per_second: number(0, 1_000_000),
+		shelved
 	}
 }, 'a message (an object)');

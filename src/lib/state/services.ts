@@ -16,6 +16,8 @@ import { ContextWorker, type ContextWorkerStatus } from '../context/context-clie
 import { contextWindowFor, reservedOutputFor } from '../context/context-window';
 import { localModelWindows } from '../providers/local-model/local-model-windows';
 import { estimateSession, type RequestExtras } from '../context/estimate-session';
+import { composeEstimate } from '../context/count-tokens';
+import type { ContextUsage } from './context-usage';
 import { createTurnCompaction } from '../agent/compaction-gates';
 import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../agent/compaction-types';
 import type { SettingsState } from './settings.svelte';
@@ -61,6 +63,11 @@ export interface Services {
 	worker: ContextWorker;
 	/** Recounts what is new in a session (in the worker) and stores its token estimate. */
 	refreshTokens(sessionId: string): Promise<void>;
+	/**
+	 * What the next request costs, part by part: of a session (its total stored too, so the
+	 * meter shows the same), or of a new session with `model` when `sessionId` is null.
+	 */
+	contextUsage(sessionId: string | null, model?: string): Promise<ContextUsage | null>;
 	/** The model's context window (Settings may override the built-in table). */
 	windowFor(model: string): number;
 	compactionSettings(): CompactionSettings;
@@ -164,13 +171,30 @@ export function createServices(parts: {
 		windowFor,
 		compactionSettings,
 		async refreshTokens(sessionId) {
-			const session = await getSession(db, sessionId);
-			if (!session) return;
 			try {
-				await (await estimateSession(db, worker, sessionId, session.model, requestExtras(session.model)))?.stored;
+				await services.contextUsage(sessionId);
 			} catch (error) {
 				console.warn('Could not update the token estimate', error);
 			}
+		},
+		async contextUsage(sessionId, model) {
+			const session = sessionId === null ? null : await getSession(db, sessionId);
+			if (sessionId !== null && !session) return null;
+			const chosen = session?.model ?? model ?? services.currentModel().model;
+			const extras = requestExtras(chosen);
+			const windowTokens = windowFor(chosen);
+			const threshold = compactionSettings().threshold;
+			if (!session) {
+				const tools = extras.toolSchemas?.length ? JSON.stringify(extras.toolSchemas) : '';
+				const [systemPrompt, toolSchemas = 0] = (await worker.countTexts([extras.systemPrompt, ...(tools ? [tools] : [])], chosen)).counts;
+				const parts = composeEstimate({ messages: 0, messageCount: 0, systemPrompt, hasSystemPrompt: true, toolSchemas, injected: 0, reservedOutput: extras.reservedOutput });
+				return { model: chosen, total: parts.total, windowTokens, threshold, parts, rows: 0 };
+			}
+			const estimate = await estimateSession(db, worker, session.id, chosen, extras);
+			if (!estimate) return null;
+			// Counts that could not be stored are logged, and stored again by the next estimate.
+			await estimate.stored.catch(() => {});
+			return { model: chosen, total: estimate.total, windowTokens, threshold, parts: estimate.parts, rows: estimate.rows, ratio: estimate.ratio };
 		},
 		async compactionDeps(sessionId, onProgress) {
 			const session = await getSession(db, sessionId);
