@@ -1,7 +1,7 @@
 // The in-browser model (llama.cpp in WebAssembly) in a real Chromium: a tiny GGUF written by
 // tests/support/tiny-gguf.mjs is picked through the real file input, copied into the Origin
 // Private File System, and chatted with; Stop, a reload and Remove behave as a user expects.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { shardNames, TINY_WORDS, tinyGguf } from '../support/tiny-gguf.mjs';
 import { assistantMessages, expectNetworkOff, messageText, openApp, sendAndWait, sendMessage, transcript, waitForAnswer, waitForServiceWorkerControl } from './helpers';

@@ -1,6 +1,6 @@
 // The Model picker offers each provider's own models (GET {base}/models), and the model typed
 // in Settings when the provider cannot list them.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test-base';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { openApp, sendAndWait } from './helpers';
 import { addProvider, chooseModel } from './provider-helpers';

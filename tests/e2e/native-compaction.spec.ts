@@ -2,7 +2,7 @@
 // protocols: each path fires post_compaction once with its kind and reason, the provider's
 // items go back verbatim on the next request, a model change summarises them locally first,
 // and an overflow the provider's stated limit wins is compacted, retried once, and answered.
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './test-base';
 import { startMockProvider, type MockProvider, type RecordedRequest } from '../support/mock-provider.mjs';
 import { assistantMessages, openApp, sendAndWait, transcript } from './helpers';
 import { addPlugin, navigate, rowStatus, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
