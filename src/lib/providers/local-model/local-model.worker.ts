@@ -12,6 +12,12 @@ import { installWorkerPolicy } from './worker-policy';
 
 installWorkerPolicy();
 
+// Stop aborts a completion: wllama then rejects promises of its own that nothing awaits. That
+// is the expected end of an answer, not an error to report.
+self.addEventListener('unhandledrejection', (event) => {
+	if (event.reason instanceof Error && event.reason.name === 'AbortError') event.preventDefault();
+});
+
 const quiet = { debug: () => {}, log: () => {}, warn: console.warn, error: console.error };
 let model: Wllama | null = null;
 const running = new Map<number, AbortController>();
