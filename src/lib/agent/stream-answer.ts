@@ -151,7 +151,8 @@ export async function settleAnswer(
 		content: answer.content,
 		status: answer.status,
 		...(answer.error ? { error: answer.error } : {}),
-		...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {})
+		...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {}),
+		...(answer.usage ? { usage: answer.usage } : {})
 	};
 	let failure: unknown;
 	try {

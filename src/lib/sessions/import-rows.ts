@@ -10,7 +10,7 @@ import {
 	type MessageRow,
 	type SessionRow
 } from '../db/schema';
-import type { NativeCompaction, ToolCall } from '../providers/types';
+import type { NativeCompaction, ToolCall, Usage } from '../providers/types';
 import { bool, json, list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
 
 /** The bounds of an import, generous for anything this app writes, far short of what breaks it. */
@@ -134,7 +134,8 @@ export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>({
 	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS) }
 }, 'a session (an object)', { ignored: ['profile', 'import_id'] });
 
-export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
+// A request's recipe is not imported: the frames it points to stay in the profile that sent it.
+export const parseMessageRow: Parse<MessageRow> = record<Omit<MessageRow, 'sent'>>({
 	required: {
 		session_id: id,
 		seq: number(0, L.maxSeq),
@@ -157,6 +158,7 @@ export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
 		compaction: compactionMarker,
 		native: nativeCompaction,
 		model: label,
-		provider: label
+		provider: label,
+		usage: record<Usage>({ required: { input_tokens: count, output_tokens: count }, optional: {} }, 'token usage (an object)')
 	}
-}, 'a message (an object)');
+}, 'a message (an object)', { ignored: ['sent'] });
