@@ -86,6 +86,11 @@ export interface CompactionMarker {
 	/** Set in a rotated session: the parent whose rows this summary replaces. */
 	old_session_id?: string;
 	at: number;
+	/**
+	 * Set when the user undid it: its rows are back in the context and its summary is kept
+	 * where it was as a note (kind 'notice'), no longer sent (see db/undo-compaction-verbs.ts).
+	 */
+	undone_at?: number;
 }
 
 export interface MessageRow {
