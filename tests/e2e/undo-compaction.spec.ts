@@ -65,3 +65,20 @@ test('after a compaction that continued in a new session, Continue in the earlie
 	await sendAndWait(page, 'Back where we were');
 	expect(sessionIdFromUrl(page)).toBe(earlier);
 });
+
+test('Edit summary: the marker says it was edited and the next request carries the edited text', async ({ page }) => {
+	await openApp(page);
+	await chatThenCompact(page);
+	await marker(page).getByRole('button', { name: 'Edit summary' }).click();
+	await marker(page).getByRole('textbox', { name: 'Summary' }).fill('EDITED SUMMARY: lighthouses and tides.');
+	await marker(page).getByRole('button', { name: 'Save summary' }).click();
+	await expect(marker(page)).toContainText('Summary edited');
+	await marker(page).getByText('Summary the model sees instead').click();
+	await expect(marker(page)).toContainText('EDITED SUMMARY: lighthouses and tides.');
+
+	const answer = await sendAndWait(page, 'What next?');
+	await answer.getByRole('button', { name: 'What the model received' }).click();
+	const dialog = page.getByRole('dialog', { name: 'What the model received' });
+	await expect(dialog.getByLabel('Request body')).toContainText('EDITED SUMMARY: lighthouses and tides.');
+	await expect(dialog.getByRole('list', { name: 'Request parts' }).getByRole('listitem').filter({ hasText: 'Summary (compaction)' })).toContainText('EDITED SUMMARY');
+});

@@ -91,6 +91,8 @@ export interface CompactionMarker {
 	 * where it was as a note (kind 'notice'), no longer sent (see db/undo-compaction-verbs.ts).
 	 */
 	undone_at?: number;
+	/** Set when the user edited the summary: the edited row carries the marker now, the original stays (inactive). */
+	edited_at?: number;
 }
 
 export interface MessageRow {

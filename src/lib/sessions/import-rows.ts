@@ -89,7 +89,7 @@ const compactionMarker = record<CompactionMarker>(
 			messages_removed: nullable(count),
 			at: time
 		},
-		optional: { old_session_id: id, undone_at: time }
+		optional: { old_session_id: id, undone_at: time, edited_at: time }
 	},
 	'a compaction marker (an object)'
 );

@@ -1,8 +1,9 @@
-// Undo compaction and Continue in the earlier session, under the session's work lock (so a turn
+// Undo compaction, Continue in the earlier session and Edit summary, under the session's work lock (so a turn
 // or a compaction in any tab is never interleaved with it). An undo is no compaction:
 // post_compaction does not fire. Continuing in the earlier session ends the later one
 // (on_session_end with end_reason `compression_undone`).
 import { commitContinueEarlier, commitUndoCompaction } from '../db/undo-compaction-verbs';
+import { commitSummaryEdit } from '../db/edit-summary-verbs';
 import { nowOf, type SessionContext } from './session-context';
 import { finalizeSession } from './session-lifecycle';
 import { SessionBusyError, withWorkLock } from './work-lock';
@@ -22,4 +23,9 @@ export async function continueInEarlier(ctx: SessionContext, sessionId: string, 
 	void ctx.hooks?.notify('on_session_end', { session_id: sessionId, session_key: sessionKey, end_reason: 'compression_undone', platform: ctx.platform });
 	await finalizeSession(ctx, sessionId);
 	return parentId;
+}
+
+/** Replaces the latest summary with the user's text; the original stays in the history. */
+export async function editSummary(ctx: SessionContext, sessionId: string, compactionId: string, text: string): Promise<void> {
+	await withWorkLock(ctx.profile, sessionId, { kind: 'compaction', refusal: busy }, () => commitSummaryEdit(ctx.db, sessionId, compactionId, text, nowOf(ctx)));
 }

@@ -1,6 +1,6 @@
-// The compaction marker's actions: Undo compaction (in place) and Continue in the earlier
+// The compaction marker's actions: Undo compaction (in place), Edit summary and Continue in the earlier
 // session (after a rotation), with what each says back to the user.
-import { continueInEarlier, undoCompaction } from '../sessions/undo-compaction';
+import { continueInEarlier, editSummary, undoCompaction } from '../sessions/undo-compaction';
 import type { MessageRow } from '../db/schema';
 import type { Services } from './services';
 
@@ -20,4 +20,11 @@ export async function continueEarlier(services: Services, row: MessageRow): Prom
 	const parentId = await continueInEarlier(services.sessionContext(), row.session_id, row.compaction!.id, row.compaction!.old_session_id!);
 	void services.refreshTokens(parentId);
 	return parentId;
+}
+
+/** Edit summary: the model sees `text` from the next request on. */
+export async function editMarkerSummary(services: Services, row: MessageRow, text: string): Promise<string> {
+	await editSummary(services.sessionContext(), row.session_id, row.compaction!.id, text);
+	void services.refreshTokens(row.session_id);
+	return 'Summary edited: the next request carries your text.';
 }
