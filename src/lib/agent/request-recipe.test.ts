@@ -13,6 +13,7 @@ import type { ProviderPreset } from '../providers/types';
 import { createSession } from '../sessions/session-lifecycle';
 import { describeRequest } from './describe-request';
 import { expandRuns, seqRuns, type RequestFrame } from './request-recipe';
+import { keepEarlierInjected } from './record-request';
 import { runTurn } from './run-turn';
 import type { TurnDeps, TurnHooks } from './turn-deps';
 
@@ -116,5 +117,19 @@ describe('seq runs', () => {
 		const seqs = [0, 1, 2, 2.5, 3, 4, 7, 8];
 		expect(seqRuns(seqs)).toEqual([[0, 3], [2.5], [3, 2], [7, 2]]);
 		expect(expandRuns(seqRuns(seqs))).toEqual(seqs);
+	});
+});
+
+describe('a later request of the same turn', () => {
+	it('leaves the earlier answer the plugin context it was sent with', async () => {
+		const session = await compactedSession();
+		await runTurn(depsFor('custom'), { sessionId: session.id, text: 'Hello' });
+		const { answer } = await lastAnswer(session.id);
+		const key: [string, number] = [answer.session_id, answer.seq];
+		const earlier = [{ plugin_id: 'memo', plugin_name: 'Memory plugin', text: 'Remember: tabs, not spaces.' }];
+		await keepEarlierInjected(db, [{ key, sent: answer.sent! }], earlier, earlier);
+		expect((await db.messages.get(key))?.sent?.injected).toBeUndefined();
+		await keepEarlierInjected(db, [{ key, sent: answer.sent! }], earlier, [{ ...earlier[0], text: 'Something else' }]);
+		expect((await db.messages.get(key))?.sent?.injected).toEqual(earlier);
 	});
 });
