@@ -5,7 +5,7 @@ import { contextRows } from '../db/context-rows';
 import type { MessageRow, SentRequest } from '../db/schema';
 import type { ToolSchema } from '../providers/types';
 import { buildWireRequest, formatCurl, type WireApi, type WireRequest } from '../providers/wire-request';
-import { expandRuns, hashJson, injectedOf, rebuildChatRequest, type RequestFrame } from './request-recipe';
+import { asSent, expandRuns, hashJson, injectedOf, rebuildChatRequest, type RequestFrame } from './request-recipe';
 
 export interface RequestPart {
 	/** What the part is: "System prompt", "Summary", "You", "Assistant", "Tool result". */
@@ -37,7 +37,7 @@ function partLabel(row: MessageRow): string {
 
 function describeParts(sent: SentRequest, frame: RequestFrame, rows: readonly MessageRow[]): RequestPart[] {
 	const wanted = new Set(expandRuns(sent.seqs));
-	const carried = contextRows(rows.filter((row) => wanted.has(row.seq)).map((row) => ({ ...row, active: 1 as const })));
+	const carried = contextRows(rows.filter((row) => wanted.has(row.seq)).map(asSent));
 	const injected = injectedOf(sent, rows).map((item) => ({ plugin: item.plugin_name, text: item.text }));
 	const parts: RequestPart[] = frame.system ? [{ label: 'System prompt', text: frame.system }] : [];
 	for (const row of carried) {

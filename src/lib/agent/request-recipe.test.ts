@@ -103,6 +103,16 @@ describe('What the model received', () => {
 		expect(Object.keys(await readAllSettings(db)).some((key) => key.startsWith('request-frame:'))).toBe(false);
 	});
 
+	it('still shows the summary an answer was sent with after its compaction was undone', async () => {
+		const session = await compactedSession();
+		await runTurn(depsFor('custom'), { sessionId: session.id, text: 'Hello' });
+		const { rows, answer, frame } = await lastAnswer(session.id);
+		const undone = rows.map((row) => (row.kind === 'summary' ? { ...row, kind: 'notice' as const, compaction: { id: 'c1', kind: 'summarize' as const, reason: 'manual' as const, before_tokens: 1, after_tokens: 1, messages_removed: 2, at: 3, undone_at: 9 } } : row));
+		const described = await describeRequest(answer.sent!, frame, undone);
+		expect(described.exact).toBe(true);
+		expect(described.parts.map((p) => p.label)).toContain('Summary (compaction)');
+	});
+
 	it('says when the conversation changed since the request was sent', async () => {
 		const session = await compactedSession();
 		await runTurn(depsFor('custom'), { sessionId: session.id, text: 'Hello' });

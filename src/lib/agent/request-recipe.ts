@@ -67,12 +67,21 @@ export function injectedOf(sent: SentRequest, rows: readonly MessageRow[]): Inje
 }
 
 /**
+ * A carried row as it was when the request was sent: back in the context, and a summary whose
+ * compaction was undone since (kept as a note) counted as the summary it then was.
+ */
+export function asSent(row: MessageRow): MessageRow {
+	const undone = row.compaction?.undone_at !== undefined && row.kind === 'notice' && row.role === 'user';
+	return { ...row, active: 1, kind: undone ? 'summary' : row.kind };
+}
+
+/**
  * The provider-neutral request again, from the recipe, its frame and the rows at its seqs
  * (which may have left the context since: a later compaction keeps them, inactive).
  */
 export function rebuildChatRequest(sent: SentRequest, frame: RequestFrame, rows: readonly MessageRow[]): ChatRequest {
 	const wanted = new Set(expandRuns(sent.seqs));
-	const carried = rows.filter((row) => wanted.has(row.seq)).map((row) => ({ ...row, active: 1 as const }));
+	const carried = rows.filter((row) => wanted.has(row.seq)).map(asSent);
 	const messages = buildRequestMessages({
 		systemPrompt: frame.system,
 		rows: carried,
