@@ -156,7 +156,8 @@ export async function settleAnswer(
 		status: answer.status,
 		...(answer.error ? { error: answer.error } : {}),
 		...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {}),
-		...(answer.tokensPerSecond ? { tokens_per_second: Math.round(answer.tokensPerSecond * 10) / 10 } : {})
+		...(answer.tokensPerSecond ? { tokens_per_second: Math.round(answer.tokensPerSecond * 10) / 10 } : {}),
+		...(answer.usage ? { usage: answer.usage } : {})
 	};
 	let failure: unknown;
 	try {

@@ -12,6 +12,7 @@ import { fetchModelIds, postForAnswer, postForJson } from './http-calls';
 import { guardStream, trimBaseUrl } from './guard-stream';
 import { readSSE } from './sse';
 import { ProviderError, type ChatMessage, type ChatRequest, type Provider, type ProviderConfig, type StreamEvent } from './types';
+import type { WireTarget } from './wire-request';
 
 function headersFor(config: ProviderConfig, betas: readonly string[] = []): Record<string, string> {
 	const headers: Record<string, string> = {
@@ -44,9 +45,11 @@ export function createAnthropicProvider(
 	// Users paste either https://api.anthropic.com or .../v1; both mean the same API.
 	const base = trimBaseUrl(config.base_url).replace(/\/v1$/, '');
 
+	const wire: WireTarget = { api: 'anthropic', url: `${base}/v1/messages`, keyed: true };
+
 	async function* answer(request: ChatRequest): AsyncGenerator<StreamEvent> {
 		const { body, betas } = buildAnthropicRequest(request);
-		const reply = await postForAnswer(fetchImpl, `${base}/v1/messages`, headersFor(config, betas), body, request.signal, options);
+		const reply = await postForAnswer(fetchImpl, wire.url, headersFor(config, betas), body, request.signal, options);
 		if (reply.type === 'json') yield* anthropicReplyEvents(reply.value, request.model);
 		else yield* decodeAnthropicStream(readSSE(reply.body, request.signal), request.model);
 	}
@@ -62,6 +65,7 @@ export function createAnthropicProvider(
 		label: config.label,
 		offline: false,
 		nativeApi: 'anthropic',
+		wire,
 		stream: (request) => guardStream(answer(request), request.signal),
 		listModels: (signal) => fetchModelIds(fetchImpl, `${base}/v1/models`, headersFor(config), signal, options),
 		compact

@@ -9,6 +9,7 @@ import { buildOpenAIBody } from './openai-request';
 import { decodeOpenAIStream } from './openai-stream';
 import { readSSE } from './sse';
 import type { ChatRequest, Provider, ProviderConfig, StreamEvent } from './types';
+import type { WireTarget } from './wire-request';
 
 const headersFor = (config: ProviderConfig) => bearerHeaders(config.api_key);
 
@@ -19,9 +20,11 @@ export function createOpenAICompatibleProvider(
 ): Provider {
 	const base = trimBaseUrl(config.base_url);
 
+	const wire: WireTarget = { api: 'chat-completions', url: `${base}/chat/completions`, keyed: Boolean(config.api_key), maxCompletionTokens: config.preset === 'openai_chat' };
+
 	async function* answer(request: ChatRequest): AsyncGenerator<StreamEvent> {
-		const body = buildOpenAIBody(request, config.preset === 'openai_chat');
-		const reply = await postForAnswer(fetchImpl, `${base}/chat/completions`, headersFor(config), body, request.signal, options);
+		const body = buildOpenAIBody(request, wire.maxCompletionTokens);
+		const reply = await postForAnswer(fetchImpl, wire.url, headersFor(config), body, request.signal, options);
 		if (reply.type === 'json') yield* openAIReplyEvents(reply.value);
 		else yield* decodeOpenAIStream(readSSE(reply.body, request.signal));
 	}
@@ -34,5 +37,5 @@ export function createOpenAICompatibleProvider(
 		return fetchModelIds(fetchImpl, `${base}/models`, headersFor(config), signal, options);
 	}
 
-	return { id: config.id, label: config.label, offline: false, stream, listModels };
+	return { id: config.id, label: config.label, offline: false, wire, stream, listModels };
 }

@@ -11,6 +11,7 @@ import { buildResponsesBody, responsesBase } from './responses-request';
 import { decodeResponsesStream } from './responses-stream';
 import { readSSE } from './sse';
 import type { ChatRequest, Provider, ProviderConfig, StreamEvent } from './types';
+import type { WireTarget } from './wire-request';
 
 const headersFor = (config: ProviderConfig) => bearerHeaders(config.api_key);
 
@@ -21,8 +22,10 @@ export function createOpenAIResponsesProvider(
 ): Provider {
 	const base = trimBaseUrl(config.base_url);
 
+	const wire: WireTarget = { api: 'responses', url: `${base}/responses`, keyed: Boolean(config.api_key) };
+
 	async function* answer(request: ChatRequest): AsyncGenerator<StreamEvent> {
-		const reply = await postForAnswer(fetchImpl, `${base}/responses`, headersFor(config), buildResponsesBody(request), request.signal, options);
+		const reply = await postForAnswer(fetchImpl, wire.url, headersFor(config), buildResponsesBody(request), request.signal, options);
 		if (reply.type === 'json') yield* responsesReplyEvents(reply.value, request.model);
 		else yield* decodeResponsesStream(readSSE(reply.body, request.signal), request.model);
 	}
@@ -38,6 +41,7 @@ export function createOpenAIResponsesProvider(
 		label: config.label,
 		offline: false,
 		nativeApi: 'openai-responses',
+		wire,
 		stream: (request) => guardStream(answer(request), request.signal),
 		listModels: (signal) => fetchModelIds(fetchImpl, `${base}/models`, headersFor(config), signal, options),
 		compact

@@ -1,5 +1,6 @@
 // The provider contract: every adapter (offline, OpenAI-compatible, Anthropic) turns a
 // provider-neutral request into a stream of provider-neutral events.
+import type { WireTarget } from './wire-request';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -135,6 +136,8 @@ export interface Provider {
 	readonly offline: boolean;
 	/** The wire family whose compaction items this provider replays, if it has one. */
 	readonly nativeApi?: NativeApi;
+	/** Where and how it sends answers (no key): lets the app show what the model received. */
+	readonly wire?: WireTarget;
 	/**
 	 * Streams one model response. Throws a ProviderError for HTTP errors, malformed streams,
 	 * errors reported inside the stream and a stream that ends without its terminator

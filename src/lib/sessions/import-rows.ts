@@ -11,7 +11,7 @@ import {
 	type SessionRow,
 	type VersionPoint
 } from '../db/schema';
-import type { NativeCompaction, ToolCall } from '../providers/types';
+import type { NativeCompaction, ToolCall, Usage } from '../providers/types';
 import { bool, json, list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
 
 /** The bounds of an import, generous for anything this app writes, far short of what breaks it. */
@@ -93,7 +93,7 @@ const compactionMarker = record<CompactionMarker>(
 			messages_removed: nullable(count),
 			at: time
 		},
-		optional: { old_session_id: id }
+		optional: { old_session_id: id, undone_at: time, edited_at: time }
 	},
 	'a compaction marker (an object)'
 );
@@ -142,7 +142,8 @@ export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>({
 	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS), versions: list(versionPoint, L.versionPoints) }
 }, 'a session (an object)', { ignored: ['profile', 'import_id'] });
 
-export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
+// A request's recipe is not imported: the frames it points to stay in the profile that sent it.
+export const parseMessageRow: Parse<MessageRow> = record<Omit<MessageRow, 'sent'>>({
 	required: {
 		session_id: id,
 		seq: number(0, L.maxSeq),
@@ -167,6 +168,7 @@ export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
 		model: label,
 		provider: label,
 		tokens_per_second: number(0, 1_000_000),
-		shelved
+		shelved,
+		usage: record<Usage>({ required: { input_tokens: count, output_tokens: count }, optional: {} }, 'token usage (an object)')
 	}
-}, 'a message (an object)');
+}, 'a message (an object)', { ignored: ['sent'] });
