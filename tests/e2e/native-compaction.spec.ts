@@ -58,7 +58,7 @@ test('OpenAI compacts on demand: one provider_native / manual, its window replay
 	// What the provider compacted stays readable, as for the app's own compactions.
 	await marker(page).getByRole('button', { name: 'Show compacted messages' }).click();
 	await expect(marker(page).getByRole('region', { name: 'Compacted messages' })).toContainText('Mock answer to: Which temples?');
-	await marker(page).getByRole('button', { name: 'Show compacted messages' }).click();
+	await marker(page).getByRole('button', { name: 'Hide compacted messages' }).click();
 	const [compact] = mock.requests.filter((r) => r.path === '/v1/responses/compact');
 	expect(compact.body.model).toBe('gpt-5.6');
 	expect(compact.body.input).toEqual([
