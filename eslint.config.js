@@ -70,6 +70,16 @@ export default ts.config(
 	),
 	// Tests may reach across layers to set up real parts.
 	{ files: ['**/*.test.ts', '**/*.test-d.ts', 'tests/**'], rules: { '@typescript-eslint/no-restricted-imports': 'off' } },
+	// Every browser spec takes `test` from test-base.ts, which fails a test on any uncaught page error.
+	{
+		files: ['tests/e2e/**/*.spec.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{ paths: [{ name: '@playwright/test', importNames: ['test'], message: "Import test from './test-base': it fails a test on any uncaught page error." }] }
+			]
+		}
+	},
 	// ...but not to Dexie: outside db/, tests use the database class's own verbs too.
 	{ ...layer(['src/**/*.test.ts'], ['dexie'], 'Only src/lib/db may import Dexie, tests included.'), ignores: ['src/lib/db/**'] },
 	{

@@ -24,7 +24,10 @@ export const CSP_DIRECTIVES = {
 	// Chromium drops such a source with a console error. A plugin is still loaded from
 	// http://[::1] (its code is fetched, then run from a blob: URL); only its own imports from
 	// there are refused.
-	'script-src': ['self', FRAME_SCRIPT_HASH, 'blob:', 'https:', 'http://localhost:*', 'http://127.0.0.1:*'],
+	// 'wasm-unsafe-eval' lets WebAssembly be compiled, and nothing else (no eval of JavaScript):
+	// the in-browser model is llama.cpp compiled to WebAssembly, started in a worker, which
+	// inherits this policy.
+	'script-src': ['self', FRAME_SCRIPT_HASH, 'wasm-unsafe-eval', 'blob:', 'https:', 'http://localhost:*', 'http://127.0.0.1:*'],
 	// The token counter's module worker and the service worker are files of this site; each
 	// plugin's worker is made from a blob: URL in its frame.
 	'worker-src': ['self', 'blob:'],

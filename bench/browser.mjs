@@ -5,16 +5,17 @@ import { serve } from '../src/server/serve.mjs';
 
 /**
  * Serves `root` (the built app by default) and starts Chromium. `isolated`: cross-origin
- * isolated pages, whose performance.now() resolves 5 µs instead of 100 µs.
+ * isolated pages, whose performance.now() resolves 5 µs instead of 100 µs. `args`: more
+ * Chromium flags.
  */
-export async function openBench({ root = 'build', isolated = false } = {}) {
+export async function openBench({ root = 'build', isolated = false, args = [] } = {}) {
 	const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 	if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}; install it or set CHROME_PATH.`);
 	if (root === 'build' && !existsSync('build/index.html')) throw new Error('Build the app first: npx vite build');
 	const server = await serve({ root, port: 0, isolated });
 	const browser = await chromium.launch({
 		executablePath,
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...args]
 	});
 	return {
 		url: server.url,

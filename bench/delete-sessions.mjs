@@ -49,7 +49,10 @@ async function deleteThroughApp(page) {
 	// Let the start-up maintenance pass (3 s after start) finish, so it does not share the measurement.
 	await page.waitForTimeout(3500);
 	await page.evaluate((name) => performance.clearMeasures(name), MEASURE);
-	await page.getByRole('checkbox', { name: 'Select' }).first().check();
+	// Select (above the list) enters selection mode; one box, then Select all.
+	const nav = page.getByRole('navigation', { name: 'Sessions' });
+	await nav.getByRole('button', { name: 'Select', exact: true }).click();
+	await nav.getByRole('checkbox', { name: 'Select' }).first().check();
 	await page.getByRole('button', { name: 'Select all' }).click();
 	await page.getByRole('button', { name: 'Delete selected' }).click();
 	const confirm = page.getByRole('dialog', { name: `Delete these ${SESSIONS} sessions?` }).getByRole('button', { name: 'Delete' });

@@ -10,28 +10,15 @@ import { buildBench } from './build-bench.mjs';
 import { openBench, seedDatabase } from './browser.mjs';
 import { int, machine, ms } from './print.mjs';
 import { headline, size } from './quick.mjs';
-import { startProfile, stopProfile, topFunctions } from './profile.mjs';
+import { observeLongTasks, startProfile, stopProfile, topFunctions } from './profile.mjs';
 
 const TOKENS = size(200_000, 20_000);
 const PROFILE = process.argv.includes('--profile');
 const ID = 'bench-long-tasks';
 const TITLE = 'Long tasks benchmark session';
 
-/**
- * Registered before any script of the page (an init script, outside the app's CSP): every long
- * task of the visit, and what the meter shows.
- */
-function instrumentPage() {
-	window.__longTasks = [];
-	new PerformanceObserver((list) => {
-		for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
-	}).observe({ type: 'longtask', buffered: true });
-	// A marker the profiler can see, tying its clock to performance.now() (see profile.mjs).
-	window.__profileAnchor = function __profileAnchor() {
-		const at = performance.now();
-		while (performance.now() - at < 3);
-		return at;
-	};
+/** An init script, like observeLongTasks: what the meter shows. */
+function meterProbe() {
 	window.__meterTokens = () => {
 		const text = document.querySelector('[aria-label="Context usage"]')?.textContent ?? '';
 		const match = /([\d,]+) \/ [\d,]+ tokens/.exec(text);
@@ -63,7 +50,8 @@ try {
 	const session = node.seededSession(ID, TITLE, rows);
 
 	const context = await bench.browser.newContext({ serviceWorkers: 'block' });
-	await context.addInitScript(instrumentPage);
+	await context.addInitScript(observeLongTasks);
+	await context.addInitScript(meterProbe);
 	const page = await context.newPage();
 	await page.goto(bench.url + '/');
 	await page.getByRole('textbox', { name: 'Message' }).waitFor();

@@ -52,3 +52,20 @@ export function topFunctions(samples, from, to, count = 5) {
 			return `${ms.toFixed(1)} ms ${key}${callers.length ? ` ← ${callers.join(' ← ')}` : ''}`;
 		});
 }
+
+/**
+ * An init script (it runs before any script of the page, outside the app's CSP): records every
+ * long task of the visit in window.__longTasks, and defines the profiler's clock marker.
+ */
+export function observeLongTasks() {
+	window.__longTasks = [];
+	new PerformanceObserver((list) => {
+		for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+	}).observe({ type: 'longtask', buffered: true });
+	// A marker the profiler can see, tying its clock to performance.now() (see startProfile).
+	window.__profileAnchor = function __profileAnchor() {
+		const at = performance.now();
+		while (performance.now() - at < 3);
+		return at;
+	};
+}

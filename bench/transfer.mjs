@@ -116,6 +116,7 @@ try {
 	await page.getByRole('button', { name: 'New profile' }).click();
 	await page.getByRole('textbox', { name: 'Profile name' }).fill('Bench import');
 	await page.getByRole('button', { name: 'Create profile' }).click();
+	await page.getByRole('dialog', { name: 'Switch to “Bench import” now?' }).getByRole('button', { name: 'Switch now' }).click();
 	await page.getByText('This tab uses “Bench import”').waitFor();
 	await watchLongTasks(page);
 	const phases = new Set();

@@ -29,6 +29,7 @@ function measurePlainData(value) {
 }
 /** "1.2 MB", "340 KB", "12 bytes": for limits and usage in messages. */
 function formatBytes(bytes) {
+	if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(2).replace(/\.?0+$/, "")} GB`;
 	if (bytes >= 1048576) return `${(bytes / 1048576).toFixed(1).replace(/\.0$/, "")} MB`;
 	if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
 	return `${bytes} bytes`;

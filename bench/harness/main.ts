@@ -18,6 +18,7 @@ import { compactedSession, conversationOf, conversationRows, seededSession, stor
 import { medianOf } from '../lib/timing';
 import { measureDispatch, type DispatchOptions } from '../lib/plugin-dispatch';
 import { measureRoundTrips } from '../lib/sandbox-round-trips';
+import { measureLocalModel } from '../lib/local-model';
 
 const MODEL = 'offline-mini';
 const raw = (text: string) => countTokens(text);
@@ -112,7 +113,10 @@ const bench = {
 	pluginDispatch: (sources: string[], options: DispatchOptions) => measureDispatch(sources, options),
 
 	/** Bare comlink calls to `plugins` copies of one plugin's runtime, in three places. */
-	pluginRoundTrips: (source: string, plugins: number, runs: number) => measureRoundTrips(source, plugins, runs)
+	pluginRoundTrips: (source: string, plugins: number, runs: number) => measureRoundTrips(source, plugins, runs),
+
+	/** The in-browser model at `modelUrl`, loaded with `threads` threads, answering `runs` times. */
+	localModel: (modelUrl: string, threads: number, runs: number, maxTokens: number) => measureLocalModel(modelUrl, threads, runs, maxTokens)
 };
 
 declare global {

@@ -32,6 +32,8 @@ describe('nameEncodingChunks', () => {
 		expect(o200k).toBe('_app/immutable/workers/chunks/o200k_base-[hash].js');
 		expect(isPrecached(o200k)).toBe(true);
 		expect(isPrecached('_app/immutable/workers/chunks/COlLvdoQ.js')).toBe(true);
+		// llama.cpp's WebAssembly engine (10 MB) is fetched when a user first adds an in-browser model.
+		expect(isPrecached('/_app/immutable/workers/assets/wllama-CO25czjY.wasm')).toBe(false);
 		expect(name(`${PKG}/GptEncoding.js`, `${PKG}/modelParams.js`)).toBe('_app/immutable/workers/chunks/[hash].js');
 	});
 

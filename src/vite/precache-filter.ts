@@ -1,6 +1,8 @@
-// Which built files the service worker precaches. The cl100k token table (about 1 MB) is only
-// for older OpenAI models, so it is fetched on first use instead; its worker chunk is named
-// after it by name-encoding-chunks.js.
+// Which built files the service worker precaches. Two are fetched on first use instead, and kept
+// for offline use from then on: the cl100k token table (about 1 MB, only for older OpenAI
+// models; its worker chunk is named after it by name-encoding-chunks.js), and llama.cpp's
+// WebAssembly engine (10 MB, 2.9 MB compressed), which only a user who adds an in-browser model
+// needs; adding one loads it, so it is cached before that user can go offline.
 export function isPrecached(path: string): boolean {
-	return !/cl100k_base-/.test(path);
+	return !/cl100k_base-|\/wllama-[\w-]+\.wasm$/.test(path);
 }

@@ -1,7 +1,7 @@
 // The chat across tabs and page changes: a second tab cannot talk over an answer streaming in
 // the first, the Message box keeps focus when a draft becomes a session, and every session
 // opens at its latest messages.
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test, type Locator } from './test-base';
 import {
 	LONG_PROMPT,
 	assistantMessages,

@@ -1,6 +1,6 @@
 // The core chat loop in a real browser: answers stream in, are stored as they arrive, can be
 // stopped and retried, and everything is still there after a reload.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test-base';
 import {
 	LONG_PROMPT,
 	assistantMessages,

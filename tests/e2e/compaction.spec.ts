@@ -1,7 +1,7 @@
 // Compaction in the built app with the offline model: a long chat passes the threshold and is
 // compacted on its own, the marker and the originals are shown, the state survives a reload,
 // and an empty /compress changes nothing and fires nothing.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { openApp, sendAndWait, transcript, userMessages } from './helpers';
 import { navigate } from './plugin-helpers';
 
@@ -41,6 +41,11 @@ test('a long chat with the offline model compacts on its own, shows the original
 	const originals = marker.getByRole('region', { name: 'Compacted messages' });
 	await expect(originals.getByRole('article', { name: 'You' }).filter({ hasText: 'part 1' })).toHaveCount(1);
 	await expect(originals.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+	// Shown, the control says it hides them again.
+	await expect(marker.getByRole('button', { name: 'Show compacted messages' })).toHaveCount(0);
+	await marker.getByRole('button', { name: 'Hide compacted messages' }).click();
+	await expect(originals).toHaveCount(0);
+	await expect(marker.getByRole('button', { name: 'Show compacted messages' })).toHaveAttribute('aria-expanded', 'false');
 
 	await page.reload();
 	await expect(transcript(page).getByRole('region', { name: 'Context compacted' })).toHaveCount(1);

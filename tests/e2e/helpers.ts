@@ -122,3 +122,30 @@ export async function expectNetworkOff(page: Page, url = `/not-cached-${Date.now
 	}, url);
 	expect(reachable).toBe(false);
 }
+
+export type SessionAction = 'Rename' | 'Pin' | 'Archive' | 'Delete' | 'Export' | 'Export as Markdown';
+
+/** Opens a session row's "Session actions" menu and returns the menu. */
+export async function openSessionActions(page: Page, row: Locator): Promise<Locator> {
+	await row.getByRole('button', { name: 'Session actions' }).click();
+	const menu = page.getByRole('menu', { name: 'Session actions' });
+	await expect(menu).toBeVisible();
+	return menu;
+}
+
+/** The menu item of an action ("Pin" is a checkbox item: checked while pinned). */
+export function sessionActionItem(menu: Locator, action: SessionAction): Locator {
+	return menu.getByRole(action === 'Pin' ? 'menuitemcheckbox' : 'menuitem', { name: action, exact: true });
+}
+
+/** Chooses one of a session row's actions from its menu. */
+export async function sessionAction(page: Page, row: Locator, action: SessionAction): Promise<void> {
+	await sessionActionItem(await openSessionActions(page, row), action).click();
+}
+
+/** Enters selection mode ("Select" in the list's header), where each row has its "Select" box. */
+export async function startSelecting(page: Page): Promise<void> {
+	const select = sidebar(page).getByRole('button', { name: 'Select', exact: true });
+	if ((await select.getAttribute('aria-pressed')) !== 'true') await select.click();
+	await expect(select).toHaveAttribute('aria-pressed', 'true');
+}

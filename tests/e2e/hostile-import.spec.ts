@@ -1,19 +1,16 @@
 // An imported file is untrusted: its links cannot reach your sessions, a deletion asks about
 // every session it takes, a row that cannot be drawn shows as one error row instead of
 // emptying the session, and a file too large to import is refused before it is read.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openApp, sendMessage, sessionIdFromUrl, sessionLinks, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
+import { openApp, sendMessage, sessionAction, sessionIdFromUrl, sessionLinks, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
 import { navigate, readRows } from './plugin-helpers';
 
 let dir: string;
-let errors: string[];
-test.beforeEach(async ({ page }) => {
+test.beforeEach(async () => {
 	dir = await mkdtemp(join(tmpdir(), 'palimpsest-hostile-'));
-	errors = [];
-	page.on('pageerror', (error) => errors.push(String(error)));
 });
 test.afterEach(async () => {
 	await rm(dir, { recursive: true, force: true });
@@ -62,7 +59,7 @@ test('a file that links to my session: the link is cut, and deleting what it bro
 	await importEntries(page, [sessionEntry('trap', 'Imported trap', { parent_session_id: mine, parent_kind: 'compression' })]);
 	await expect(status(page)).toHaveText('Imported 1 session (1 message). 1 link to a session outside this file was removed.');
 
-	await row(page, 'Imported trap').getByRole('button', { name: 'Delete' }).click();
+	await sessionAction(page, row(page, 'Imported trap'), 'Delete');
 	const dialog = page.getByRole('dialog', { name: 'Delete this session?' });
 	await expect(dialog).toContainText('“Imported trap” and all its messages will be deleted.');
 	await expect(dialog).not.toContainText('my own work');
@@ -85,7 +82,7 @@ test('deleting one link of an imported conversation lists every session it takes
 	]);
 	await expect(status(page)).toHaveText('Imported 2 sessions (2 messages).');
 
-	await row(page, 'Trip, part two').getByRole('button', { name: 'Delete' }).click();
+	await sessionAction(page, row(page, 'Trip, part two'), 'Delete');
 	const dialog = page.getByRole('dialog', { name: 'Delete 2 sessions?' });
 	await expect(dialog.getByRole('list', { name: 'Sessions to delete' }).getByRole('listitem')).toHaveText([
 		'“Trip, part two”',
@@ -95,7 +92,7 @@ test('deleting one link of an imported conversation lists every session it takes
 	await expect(sessionLinks(page)).toHaveText(['echo: my own work']);
 });
 
-test('a row that cannot be drawn shows as an error row; the rest of the session stays readable', async ({ page }) => {
+test('a row that cannot be drawn shows as an error row; the rest of the session stays readable', async ({ page, pageErrors }) => {
 	await openApp(page);
 	await sendMessage(page, 'echo: still here');
 	await waitForAnswer(page);
@@ -126,7 +123,7 @@ test('a row that cannot be drawn shows as an error row; the rest of the session 
 	await expect(userMessages(page)).toHaveCount(1);
 	await expect(transcript(page).getByRole('article', { name: 'Assistant' })).toHaveCount(1);
 	await expect(transcript(page).getByRole('article', { name: 'Unreadable message' })).toHaveText(/^This message could not be shown: .+/);
-	expect(errors).toEqual([]);
+	expect(pageErrors.seen).toEqual([]);
 });
 
 test('a file larger than an import takes is refused at once, saying both sizes', async ({ page }) => {

@@ -1,6 +1,6 @@
 // A long session opens with its latest messages only (rendering hundreds of answers at once
 // would hold the page for seconds); earlier ones come a page at a time, and none is lost.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { openApp, transcript } from './helpers';
 
 const PAIRS = 150;

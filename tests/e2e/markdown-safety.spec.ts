@@ -1,6 +1,6 @@
 // Model output is untrusted: hostile Markdown and HTML in an answer must run no script, load
 // nothing until the user asks, and leave links unable to reach back into the app.
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, type Page, type Request } from './test-base';
 import { assistantMessages, messageBody, openApp, sendMessage, waitForAnswer } from './helpers';
 
 // page.route and page.on('request') do not see requests a service worker handles; this file

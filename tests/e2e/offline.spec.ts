@@ -1,6 +1,6 @@
 // Offline use: once the service worker has cached the app shell, a reload with the network
 // off still opens the app, chats with the built-in model and opens stored sessions by URL.
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from './test-base';
 import {
 	assistantMessages,
 	expectNetworkOff,

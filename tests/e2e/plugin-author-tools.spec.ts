@@ -2,7 +2,7 @@
 // result in the row and a test-marked Hook log row), a warning row for a pre_llm_call return
 // the app cannot use, each row's storage and ctx.log lines, and the test kit served beside
 // plugin-api.d.ts for tests in the browser.
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './test-base';
 import { openApp, sendAndWait } from './helpers';
 import { addPlugin, hookLogRows, navigate, pluginRow as pluginRowNamed, rowStatus, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
 

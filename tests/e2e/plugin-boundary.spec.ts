@@ -4,7 +4,7 @@
 // over real ports in src/lib/plugins/sandbox/*.test.ts); one that logs, posts or stores without end is throttled or refused while the page keeps
 // answering; one that allocates without bound or spins in a timer is stopped, and
 // its row says why.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { messageBody, openApp, sendMessage, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, pluginRow, readRows, rowStatus, runCommand, startPluginOrigins, type PluginOrigins } from './plugin-helpers';

@@ -2,7 +2,7 @@
 // bus. A plugin cannot read the app's IndexedDB (sessions, API keys), localStorage, cookies,
 // the DOM or another plugin's storage, while the app itself still can; and a plugin stuck in
 // an endless loop is stopped after the hook timeout while the page keeps responding.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { messageBody, openApp, sendMessage, waitForAnswer } from './helpers';
 import { addPlugin, hookLogRows, navigate, readRows, rowStatus, runCommand, setHookTimeout, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
 

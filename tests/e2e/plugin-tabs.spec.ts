@@ -1,7 +1,7 @@
 // Plugins across tabs and modes: removing or disabling a plugin in one tab stops it in every
 // open tab and leaves its storage empty; a plugin added in safe mode waits to be enabled; a
 // URL that cannot be decoded is refused when added; a command that throws is in the Hook log.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { openApp } from './helpers';
 import {
 	addPlugin,

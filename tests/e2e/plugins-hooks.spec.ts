@@ -1,7 +1,7 @@
 // Plugin hooks in a real browser: pre_llm_call context reaches the provider's request (and the
 // disclosure in the transcript) but never the stored message, and a hook that hangs is cut off
 // by the hook timeout instead of stalling the chat.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test-base';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { assistantMessages, messageBody, messageText, openApp, sendMessage, sessionIdFromUrl, userMessages, waitForAnswer } from './helpers';
 import {

@@ -1,7 +1,7 @@
 // Plugins by URL in a real browser: adding one from another origin after confirming, its slash
 // command in the chat, offline start-up from the cached copy, safe mode, failures shown in the
 // plugin's row, and enable/disable/remove.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test-base';
 import {
 	assistantMessages,
 	expectNetworkOff,
@@ -141,11 +141,15 @@ test('?safe=1 starts with every plugin off', async ({ page }) => {
 	await expect(page.getByRole('status').filter({ hasText: 'Safe mode' })).toHaveCount(0);
 });
 
-test('a plugin that cannot load says why in its row, and the chat keeps working', async ({ page }) => {
+test('a plugin URL that answers 404 is not added; one that cannot load says why in its row; the chat keeps working', async ({ page }) => {
 	await openApp(page);
-	const missing = await addPlugin(page, `${origins.cors}/missing.js`, 'missing');
-	await expect(rowStatus(missing, 'Failed')).toBeVisible();
-	await expect(missing.getByRole('alert')).toContainText('404');
+	await navigate(page, 'Plugins');
+	const url = `${origins.cors}/missing.js`;
+	await (await requestAdd(page, url)).getByRole('button', { name: 'Add plugin' }).click();
+	await expect(page.getByRole('alert')).toHaveText('The plugin could not be added: The plugin URL answered 404 Not Found.');
+	await expect(pluginRow(page, 'missing')).toHaveCount(0);
+	// What was typed stays, to correct.
+	await expect(page.getByRole('textbox', { name: 'Plugin URL' })).toHaveValue(url);
 
 	const broken = await addPlugin(page, `${origins.cors}/broken.js`, 'broken');
 	await expect(rowStatus(broken, 'Failed')).toBeVisible();

@@ -12,13 +12,14 @@ export function chosenProfile(page: Page) {
 	return profileBox(page).locator('option:checked');
 }
 
-/** Creates a profile from Settings; the app reloads into it. */
+/** Creates a profile from Settings and, asked, switches to it; the app reloads into it. */
 export async function createProfile(page: Page, name: string): Promise<void> {
 	await navigate(page, 'Settings');
 	await page.getByRole('button', { name: 'New profile' }).click();
 	const dialog = page.getByRole('dialog', { name: 'New profile' });
 	await dialog.getByRole('textbox', { name: 'Profile name' }).fill(name);
 	await dialog.getByRole('button', { name: 'Create profile' }).click();
+	await page.getByRole('dialog', { name: `Switch to “${name}” now?` }).getByRole('button', { name: 'Switch now' }).click();
 	await expect(chosenProfile(page)).toHaveText(name);
 	await expect(page.getByText(`This tab uses “${name}”`)).toBeVisible();
 }

@@ -1,6 +1,6 @@
 // Profiles in a real browser: each profile has its own sessions, settings, plugins and local
 // user; the active one survives a reload; renaming keeps keys; deleting removes the database.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test-base';
 import { openApp, sendMessage, sessionLinks, sessionIdFromUrl, transcript, waitForAnswer, newSession } from './helpers';
 import { addPlugin, navigate, pluginRow, readRows, runCommand } from './plugin-helpers';
 import { chosenProfile, createProfile, databaseNames, profileBox, switchProfile } from './profile-helpers';
@@ -127,4 +127,27 @@ test('a profile deleted in one tab sends another tab that had it open to the def
 	await expect(page.getByText('This tab uses “Default”')).toBeVisible();
 	await expect.poll(() => databaseNames(page)).not.toContain('palimpsest-shared');
 	await expect(profileBox(page).getByRole('option')).toHaveText(['Default']);
+});
+
+test('creating a profile asks before switching to it; Cancel stays in this one with the new profile ready to switch to', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'echo: stays here');
+	await waitForAnswer(page);
+	await navigate(page, 'Settings');
+	await page.getByRole('button', { name: 'New profile' }).click();
+	const naming = page.getByRole('dialog', { name: 'New profile' });
+	await naming.getByRole('textbox', { name: 'Profile name' }).fill('Work');
+	await naming.getByRole('button', { name: 'Create profile' }).click();
+	const ask = page.getByRole('dialog', { name: 'Switch to “Work” now?', exact: true });
+	await expect(ask).toContainText('“Default” keeps everything it has');
+	await ask.getByRole('button', { name: 'Cancel' }).click();
+	await expect(ask).toBeHidden();
+	await expect(page.getByRole('status', { name: 'Profile status' })).toHaveText('Created “Work”. Press Switch profile when you want to use it.');
+	await expect(page.getByText('This tab uses “Default”')).toBeVisible();
+	await expect(chosenProfile(page)).toHaveText('Work');
+	await expect(sessionLinks(page)).toHaveText(['echo: stays here']);
+
+	await page.getByRole('button', { name: 'Switch profile' }).click();
+	await expect(page.getByText('This tab uses “Work”')).toBeVisible();
+	await expect(sessionLinks(page)).toHaveCount(0);
 });

@@ -1,7 +1,7 @@
 // Provider answers that are not what was asked for, in the built app against the mock
 // provider: a 200 that is not an event stream is read by its content type, and a stop reason
 // that cuts the answer short is shown with its reason and Retry.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { messageBody, sendMessage, waitForAnswer } from './helpers';
 import { addCustomProvider } from './plugin-helpers';

@@ -1,5 +1,5 @@
 // Things users do that stress the app: a second tab on the same sessions, and a giant paste.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test-base';
 import { assistantMessages, messageText, openApp, sendAndWait, sendMessage, sessionLinks, userMessages, waitForAnswer } from './helpers';
 
 test('a second tab sees new sessions and messages through live queries', async ({ page, context }) => {
@@ -43,6 +43,10 @@ test('a 1 MB paste is stored whole, answered, and the app stays responsive', asy
 	await sendAndWait(page, 'echo: still here');
 	await expect(assistantMessages(page)).toHaveCount(2);
 	await page.reload();
-	await expect(userMessages(page)).toHaveCount(2);
-	await expect.poll(async () => (await messageText(userMessages(page).first())).length).toBe(paste.length);
+	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete');
+	// A 1 MB message outgrows the offline model's window, so the next turn may compact it away:
+	// it is still stored whole, under the marker (or in the session this one continues).
+	const marker = page.getByRole('region', { name: 'Context compacted' });
+	if (await marker.count()) await marker.last().getByText('Show compacted messages').click();
+	await expect.poll(async () => Math.max(...(await Promise.all((await userMessages(page).all()).map(async (m) => (await messageText(m)).length))))).toBe(paste.length);
 });

@@ -2,7 +2,8 @@
 // inside one long session, is found as the user types it, shown with its snippet, and opens
 // the session scrolled to that message with the word highlighted. Archived sessions are found
 // and marked; CJK text is found by two characters; a new answer is found as soon as it is stored.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test-base';
 import { openApp, sendAndWait, sessionLinks, sidebar, transcript } from './helpers';
 
 const COUNT = 3000;

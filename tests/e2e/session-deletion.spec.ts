@@ -2,7 +2,7 @@
 // the Hook log, and by a plugin in the tab that did it only), other tabs following through live
 // queries, sweeps that never touch a session another tab shows, and the chat's own paths
 // (/archive, /exit --delete, Branch from here).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import {
 	LONG_PROMPT,
 	assistantMessages,
@@ -14,7 +14,9 @@ import {
 	sessionLinks,
 	sidebar,
 	userMessages,
-	waitForAnswer
+	waitForAnswer,
+	sessionAction,
+	startSelecting
 } from './helpers';
 import { addPlugin, commandOutputs, navigate, readRows, rowStatus, runCommand, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
 
@@ -66,13 +68,14 @@ test('three selected sessions are deleted as one operation: one event with three
 	await expect(sessionLinks(page)).toHaveText([...titles].reverse());
 
 	// Escape cancels a deletion; the dialog names the session.
-	await row(page, 'echo: four').getByRole('button', { name: 'Delete' }).click();
+	await sessionAction(page, row(page, 'echo: four'), 'Delete');
 	const single = page.getByRole('dialog', { name: 'Delete this session?' });
 	await expect(single).toContainText('echo: four');
 	await page.keyboard.press('Escape');
 	await expect(single).toBeHidden();
 	await expect(sessionLinks(page)).toHaveCount(4);
 
+	await startSelecting(page);
 	for (const title of titles.slice(0, 3)) await row(page, title).getByRole('checkbox', { name: 'Select' }).check();
 	const bar = sidebar(page).getByRole('group', { name: 'Selected sessions' });
 	await expect(bar).toContainText('3 selected');
@@ -111,7 +114,7 @@ test('a deletion fires only in the tab that made it; the other tab’s list foll
 
 	await sidebar(page).getByRole('link', { name: 'echo: keep me', exact: true }).click();
 	await expect(page).toHaveURL(new RegExp(`/s/${keep}$`));
-	await row(page, 'echo: delete me').getByRole('button', { name: 'Delete' }).click();
+	await sessionAction(page, row(page, 'echo: delete me'), 'Delete');
 	await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
 	await expect(sessionLinks(page)).toHaveText(['echo: keep me']);
 
@@ -171,7 +174,7 @@ test('archive and unarchive, /archive, Branch from here and /exit --delete', asy
 	await expect(sessionLinks(page)).toHaveCount(2);
 
 	// Archive: out of the list, into Archived; Unarchive brings it back.
-	await row(page, 'echo: first').getByRole('button', { name: 'Archive' }).click();
+	await sessionAction(page, row(page, 'echo: first'), 'Archive');
 	await expect(sessionLinks(page)).toHaveText(['echo: first (branch)']);
 	await sidebar(page).getByRole('link', { name: 'Archived', exact: true }).click();
 	const archived = page.getByRole('list', { name: 'Archived sessions' });
@@ -215,7 +218,7 @@ test('deleting a session while its answer streams stops the answer; nothing brin
 	const id = sessionIdFromUrl(page);
 	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'streaming');
 
-	await row(page, LONG_PROMPT).getByRole('button', { name: 'Delete' }).click();
+	await sessionAction(page, row(page, LONG_PROMPT), 'Delete');
 	await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
 	await expect(page).toHaveURL(/\/$/);
 	await expect(sessionLinks(page)).toHaveCount(0);

@@ -1,10 +1,13 @@
 // The sidebar's session list: sessions appear as they are created, and can be renamed,
 // pinned to the top and searched by title or content, with changes kept across reloads.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import {
 	messageBody,
 	newSession,
 	openApp,
+	openSessionActions,
+	sessionAction,
+	sessionActionItem,
 	sendMessage,
 	sessionLinks,
 	sidebar,
@@ -34,11 +37,13 @@ function row(page: Page, title: string | RegExp) {
 		.filter({ has: page.getByRole('link', { name: title }) });
 }
 
-test('rename and pin sessions from the sidebar; both survive a reload', async ({ page }) => {
+test('rename and pin sessions from their Session actions menu; both survive a reload', async ({ page }) => {
 	await createSessions(page, [ALPHA, BRAVO, CHARLIE]);
+	const actions = (title: string | RegExp) => row(page, title).getByRole('button', { name: 'Session actions' });
 
 	// Rename: Enter saves.
-	await row(page, BRAVO).getByRole('button', { name: 'Rename' }).click();
+	await sessionAction(page, row(page, BRAVO), 'Rename');
+	await expect(page.getByRole('menu', { name: 'Session actions' })).toBeHidden();
 	const input = sidebar(page).getByRole('textbox', { name: 'Session title' });
 	await expect(input).toBeFocused();
 	await expect(input).toHaveValue(BRAVO);
@@ -47,22 +52,32 @@ test('rename and pin sessions from the sidebar; both survive a reload', async ({
 	await expect(input).toHaveCount(0);
 	await expect(sessionLinks(page)).toHaveText([CHARLIE, 'Bike maintenance', ALPHA]);
 	// Keyboard users land back on the button they started from.
-	await expect(row(page, 'Bike maintenance').getByRole('button', { name: 'Rename' })).toBeFocused();
+	await expect(actions('Bike maintenance')).toBeFocused();
 
 	// Escape throws the edit away.
-	await row(page, ALPHA).getByRole('button', { name: 'Rename' }).click();
+	await sessionAction(page, row(page, ALPHA), 'Rename');
 	await input.fill('Should not stick');
 	await input.press('Escape');
 	await expect(input).toHaveCount(0);
 	await expect(sessionLinks(page)).toHaveText([CHARLIE, 'Bike maintenance', ALPHA]);
 
-	// Pin: the oldest session moves to the top.
-	const pin = row(page, ALPHA).getByRole('button', { name: 'Pin' });
-	await expect(pin).toHaveAttribute('aria-pressed', 'false');
-	await pin.click();
-	await expect(pin).toHaveAttribute('aria-pressed', 'true');
+	// Pin: the oldest session moves to the top, under "Pinned".
+	let menu = await openSessionActions(page, row(page, ALPHA));
+	await expect(sessionActionItem(menu, 'Pin')).toHaveAttribute('aria-checked', 'false');
+	await sessionActionItem(menu, 'Pin').click();
+	await expect(menu).toBeHidden();
+	await expect(actions(ALPHA)).toBeFocused();
 	await expect(sessionLinks(page)).toHaveText([/Alpha/, CHARLIE, 'Bike maintenance']);
-	await expect(row(page, CHARLIE).getByRole('button', { name: 'Pin' })).toHaveAttribute('aria-pressed', 'false');
+	await expect(sidebar(page).getByRole('heading', { name: 'Pinned' })).toBeVisible();
+	menu = await openSessionActions(page, row(page, ALPHA));
+	await expect(sessionActionItem(menu, 'Pin')).toHaveAttribute('aria-checked', 'true');
+	// Escape closes the menu, back on its button.
+	await page.keyboard.press('Escape');
+	await expect(menu).toBeHidden();
+	await expect(actions(ALPHA)).toBeFocused();
+	menu = await openSessionActions(page, row(page, CHARLIE));
+	await expect(sessionActionItem(menu, 'Pin')).toHaveAttribute('aria-checked', 'false');
+	await page.keyboard.press('Escape');
 
 	// New activity elsewhere does not push the pinned session down.
 	await sidebar(page).getByRole('link', { name: 'Bike maintenance' }).click();
@@ -73,17 +88,19 @@ test('rename and pin sessions from the sidebar; both survive a reload', async ({
 
 	await page.reload();
 	await expect(sessionLinks(page)).toHaveText([/Alpha/, 'Bike maintenance', CHARLIE]);
-	await expect(row(page, ALPHA).getByRole('button', { name: 'Pin' })).toHaveAttribute('aria-pressed', 'true');
+	menu = await openSessionActions(page, row(page, ALPHA));
+	await expect(sessionActionItem(menu, 'Pin')).toHaveAttribute('aria-checked', 'true');
 	// The renamed session still holds its conversation.
 	await expect(messageBody(userMessages(page))).toHaveText([BRAVO, 'echo: One more note about spokes']);
 
-	// Unpinning returns it to its place by activity.
-	await row(page, ALPHA).getByRole('button', { name: 'Pin' }).click();
-	await expect(row(page, ALPHA).getByRole('button', { name: 'Pin' })).toHaveAttribute('aria-pressed', 'false');
+	// Unpinning returns it to its place by activity (the menu is open from above).
+	await sessionActionItem(menu, 'Pin').click();
 	await expect(sessionLinks(page)).toHaveText(['Bike maintenance', CHARLIE, ALPHA]);
+	await expect(sidebar(page).getByRole('heading', { name: 'Pinned' })).toHaveCount(0);
+	await expect(sidebar(page).getByRole('heading', { name: 'Today' })).toBeVisible();
 
 	// Leaving the title box with Tab keeps what was typed; nothing typed is thrown away.
-	await row(page, CHARLIE).getByRole('button', { name: 'Rename' }).click();
+	await sessionAction(page, row(page, CHARLIE), 'Rename');
 	await input.fill('Canals, briefly');
 	await input.press('Tab');
 	await expect(input).toHaveCount(0);

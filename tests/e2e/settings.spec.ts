@@ -1,6 +1,6 @@
 // Settings in a real browser: a provider added through the form is used for chat with its key
 // sent only to it; the theme and the default model persist.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { addCustomProvider } from './plugin-helpers';
 import { sendMessage, waitForAnswer, messageBody, newSession } from './helpers';
@@ -41,7 +41,8 @@ test('add a provider with a key, test the connection, and chat through it', asyn
 	await sendMessage(page, 'Hello provider');
 	const answer = await waitForAnswer(page);
 	await expect(messageBody(answer)).toHaveText('Mock answer to: Hello provider');
-	const chat = mock.requests.filter((r) => r.path.endsWith('/chat/completions'));
+	// The OpenAI preset speaks the Responses API.
+	const chat = mock.requests.filter((r) => r.path.endsWith('/responses'));
 	expect(chat).toHaveLength(1);
 	expect(chat[0].headers.authorization).toBe('Bearer sk-test-123');
 	// The "Offline" badge only shows for the built-in model.
@@ -129,4 +130,33 @@ test('the system prompt is sent first in every request, and is never shown in th
 	expect(messages[0]).toEqual({ role: 'system', content: 'Answer like a pirate.' });
 	expect(messages.at(-1)).toMatchObject({ role: 'user', content: 'Ahoy?' });
 	await expect(page.getByRole('log', { name: 'Transcript' })).not.toContainText('pirate');
+});
+
+test('a number out of range is refused with a message at the field, and nothing else is saved in its place', async ({ page }) => {
+	await openSettings(page);
+	const threshold = page.getByRole('spinbutton', { name: 'Compact before a request above (% of the context window)' });
+	await expect(threshold).toHaveAccessibleDescription('A whole number from 10 to 99.');
+	const before = await threshold.inputValue();
+	await threshold.fill('150');
+	await threshold.press('Tab');
+	await expect(page.getByRole('alert').filter({ hasText: '150 is more than 99' })).toHaveText('150 is more than 99, the most allowed; nothing was saved.');
+	// What was typed stays to correct; nothing became 99.
+	await expect(threshold).toHaveValue('150');
+	await expect(threshold).toHaveAttribute('aria-invalid', 'true');
+
+	const retention = page.getByRole('spinbutton', { name: 'Retention days' });
+	const days = await retention.inputValue();
+	await retention.fill('-5');
+	await retention.press('Tab');
+	await expect(page.getByRole('alert').filter({ hasText: '-5 is less than 0' })).toBeVisible();
+
+	await page.reload();
+	await expect(threshold).toHaveValue(before);
+	await expect(retention).toHaveValue(days);
+
+	await threshold.fill('85');
+	await threshold.press('Tab');
+	await expect(threshold).not.toHaveAttribute('aria-invalid');
+	await page.reload();
+	await expect(threshold).toHaveValue('85');
 });

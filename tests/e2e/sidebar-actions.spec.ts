@@ -1,11 +1,11 @@
 // Acting on sessions from the sidebar: exporting a selection, making room when storage is full
 // (the alert's Delete sessions lists the sessions that store the most, to tick and delete), and
 // a row's own actions, which leave no error in the page when the row goes away.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newSession, openApp, sendMessage, sessionLinks, sidebar, waitForAnswer } from './helpers';
+import { newSession, openApp, sendMessage, sessionAction, sessionLinks, sidebar, startSelecting, waitForAnswer } from './helpers';
 import { readRows } from './plugin-helpers';
 
 let dir: string;
@@ -40,6 +40,7 @@ test('Export selected saves just the ticked sessions, as JSON or as Markdown', a
 	await say(page, 'echo: first to keep', false);
 	await say(page, 'echo: not this one');
 	await say(page, 'echo: second to keep');
+	await startSelecting(page);
 	await row(page, 'echo: first to keep').getByRole('checkbox', { name: 'Select' }).check();
 	await row(page, 'echo: second to keep').getByRole('checkbox', { name: 'Select' }).check();
 	const bar = sidebar(page).getByRole('group', { name: 'Selected sessions' });
@@ -131,13 +132,13 @@ test("a row's own Archive and Delete finish without an error in the page", async
 	await say(page, 'echo: stays');
 	const errors = recordErrors(page);
 
-	await row(page, 'echo: archive me').getByRole('button', { name: 'Archive' }).click();
+	await sessionAction(page, row(page, 'echo: archive me'), 'Archive');
 	await expect(sessionLinks(page)).toHaveText(['echo: stays', 'echo: delete me']);
-	await row(page, 'echo: delete me').getByRole('button', { name: 'Delete' }).click();
+	await sessionAction(page, row(page, 'echo: delete me'), 'Delete');
 	await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
 	await expect(sessionLinks(page)).toHaveText(['echo: stays']);
 	// The open session, deleted from its own row.
-	await row(page, 'echo: stays').getByRole('button', { name: 'Delete' }).click();
+	await sessionAction(page, row(page, 'echo: stays'), 'Delete');
 	await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
 	await expect(sessionLinks(page)).toHaveCount(0);
 	await expect(page).toHaveURL(/\/$/);
@@ -153,12 +154,62 @@ test('a session deleted in another tab while its title is being edited here leav
 	await openApp(other, '/?safe=1');
 	const errors = recordErrors(page);
 
-	await row(page, 'echo: being renamed').getByRole('button', { name: 'Rename' }).click();
+	await sessionAction(page, row(page, 'echo: being renamed'), 'Rename');
 	await expect(sidebar(page).getByRole('textbox', { name: 'Session title' })).toBeFocused();
-	await row(other, 'echo: being renamed').getByRole('button', { name: 'Delete' }).click();
+	await sessionAction(other, row(other, 'echo: being renamed'), 'Delete');
 	await other.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
 	await expect(sidebar(page).getByRole('textbox', { name: 'Session title' })).toHaveCount(0);
 	await expect(sessionLinks(page)).toHaveText(['echo: open here']);
 
 	expect(errors).toEqual([]);
+});
+
+test("a row's Session actions menu exports that session, as JSON or as Markdown", async ({ page }) => {
+	await openApp(page);
+	await say(page, 'echo: export just me', false);
+	await say(page, 'echo: not me');
+
+	const json = await download(page, () => sessionAction(page, row(page, 'echo: export just me'), 'Export'));
+	expect(json.name).toMatch(/\.json$/);
+	const saved = JSON.parse(json.text);
+	expect(saved.sessions.map((s: { session: { title: string } }) => s.session.title)).toEqual(['echo: export just me']);
+	await expect(sidebar(page).getByRole('status', { name: 'Export status' })).toHaveText(/Exported 1 session \(2 messages\) as JSON/);
+
+	const markdown = await download(page, () => sessionAction(page, row(page, 'echo: export just me'), 'Export as Markdown'));
+	expect(markdown.name).toMatch(/\.md$/);
+	expect(markdown.text).toContain('## echo: export just me');
+	expect(markdown.text).not.toContain('not me');
+});
+
+test('an archived session opened from Archived says so, is marked above the list, and Unarchive brings it back', async ({ page }) => {
+	await openApp(page);
+	await say(page, 'echo: put away', false);
+	await say(page, 'echo: still listed');
+	await sessionAction(page, row(page, 'echo: put away'), 'Archive');
+	await expect(sessionLinks(page)).toHaveText(['echo: still listed']);
+
+	await sidebar(page).getByRole('link', { name: 'Archived', exact: true }).click();
+	await page.getByRole('list', { name: 'Archived sessions' }).getByRole('link', { name: 'echo: put away' }).click();
+	const banner = page.getByRole('region', { name: 'Archived session' });
+	await expect(banner).toContainText('This session is archived');
+	// Not in the list, but shown above it as the open session.
+	const marked = sidebar(page).getByRole('link', { name: 'echo: put away', exact: true });
+	await expect(marked).toHaveAttribute('aria-current', 'page');
+	await expect(sessionLinks(page)).toHaveText(['echo: still listed']);
+
+	await banner.getByRole('button', { name: 'Unarchive' }).click();
+	await expect(banner).toHaveCount(0);
+	await expect(sessionLinks(page)).toHaveText(['echo: still listed', 'echo: put away']);
+	await expect(row(page, 'echo: put away').getByRole('link')).toHaveAttribute('aria-current', 'page');
+	// Focus goes on to the conversation, not to the page itself.
+	await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+});
+
+test('the sidebar shows the profile in use, which leads to its settings', async ({ page }) => {
+	await openApp(page);
+	const profile = sidebar(page).getByRole('link', { name: /^Profile: Default/ });
+	await expect(profile).toHaveText('Default');
+	await profile.click();
+	await expect(page).toHaveURL(/\/settings#profile-heading$/);
+	await expect(page.getByRole('combobox', { name: 'Profile' })).toBeVisible();
 });

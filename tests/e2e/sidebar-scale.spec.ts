@@ -1,8 +1,8 @@
 // The session list with 10,000 stored sessions: only a screenful of rows is in the page, yet
 // the keyboard reaches any session, the open one is shown and marked, "Select all" means all
 // of them, and search finds by title at once and by message content after.
-import { expect, test, type Page } from '@playwright/test';
-import { openApp, sessionLinks, sidebar } from './helpers';
+import { expect, test, type Page } from './test-base';
+import { openApp, sessionLinks, sidebar, startSelecting } from './helpers';
 
 const COUNT = 10_000;
 /** Sessions whose last message holds a word no title has. */
@@ -58,6 +58,7 @@ test('10,000 sessions: a screenful of rows in the page; arrows, Home and End rea
 	const rows = sidebar(page).getByRole('listitem');
 	await expect(rows.first()).toHaveAttribute('aria-setsize', String(COUNT));
 	expect(await rows.count()).toBeLessThan(100);
+	await expect(sidebar(page).getByRole('heading').first()).toHaveText('Today');
 
 	await link(page, 0).focus();
 	await page.keyboard.press('ArrowDown');
@@ -67,10 +68,16 @@ test('10,000 sessions: a screenful of rows in the page; arrows, Home and End rea
 	await expect(link(page, COUNT - 1)).toBeInViewport();
 	await page.keyboard.press('ArrowUp');
 	await expect(link(page, COUNT - 2)).toBeFocused();
-	// Tab goes on to the focused session's own controls.
+	// → reaches the focused session's Session actions, ← comes back; the list is one Tab stop.
+	await page.keyboard.press('ArrowRight');
+	await expect(row(page, COUNT - 2).getByRole('button', { name: 'Session actions' })).toBeFocused();
+	await page.keyboard.press('ArrowLeft');
+	await expect(link(page, COUNT - 2)).toBeFocused();
 	await page.keyboard.press('Tab');
-	await expect(row(page, COUNT - 2).getByRole('button', { name: 'Rename' })).toBeFocused();
-	await link(page, COUNT - 2).focus();
+	await expect(page.getByRole('link', { name: 'Chat', exact: true })).toBeFocused();
+	// Shift+Tab comes back to the session last focused, scrolled away or not.
+	await page.keyboard.press('Shift+Tab');
+	await expect(link(page, COUNT - 2)).toBeFocused();
 	await page.keyboard.press('Home');
 	await expect(link(page, 0)).toBeFocused();
 	expect(await rows.count()).toBeLessThan(100);
@@ -91,6 +98,7 @@ test('10,000 sessions: Select all selects every session, not only those on scree
 	await page.reload();
 	await expect(sessionLinks(page).first()).toHaveText('Session 0');
 
+	await startSelecting(page);
 	await row(page, 3).getByRole('checkbox', { name: 'Select' }).check();
 	const bar = sidebar(page).getByRole('group', { name: 'Selected sessions' });
 	await expect(bar).toContainText('1 selected');
@@ -101,7 +109,13 @@ test('10,000 sessions: Select all selects every session, not only those on scree
 	await page.keyboard.press('End');
 	await expect(row(page, COUNT - 1).getByRole('checkbox', { name: 'Select' })).toBeChecked();
 	await bar.getByRole('button', { name: 'Clear selection' }).click();
+	await expect(bar).toContainText('0 selected');
+	await expect(bar.getByRole('button', { name: 'Delete selected' })).toHaveCount(0);
+	// Leaving selection mode takes the boxes away.
+	await sidebar(page).getByRole('button', { name: 'Select', exact: true }).click();
 	await expect(bar).toHaveCount(0);
+	await expect(sidebar(page).getByRole('checkbox')).toHaveCount(0);
+	await startSelecting(page);
 
 	const search = sidebar(page).getByRole('searchbox', { name: 'Search sessions' });
 	await search.fill('session 999');

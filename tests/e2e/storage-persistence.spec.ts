@@ -1,6 +1,6 @@
 // Persistent storage is asked for on the user's first message (a gesture), never at start-up,
 // and Settings shows the browser's answer.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { openApp, sendMessage, waitForAnswer } from './helpers';
 import { navigate } from './plugin-helpers';
 

@@ -1,7 +1,7 @@
 // Storage across tabs and browser faults: a tab that closes while it answers, another version of
 // the app upgrading the data, an upgrade kept waiting by an old tab, a database that cannot be
 // opened, and a connection the browser drops while the tab is in the background.
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, test, type Download, type Page } from './test-base';
 import { readFile } from 'node:fs/promises';
 import {
 	LONG_PROMPT,

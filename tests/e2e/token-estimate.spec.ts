@@ -1,7 +1,7 @@
 // The context meter of a session open in two tabs: each tab keeps the session's token counts in
 // memory and follows what the other tab writes, so an estimate made in one tab after the other
 // answered still counts that answer.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { openApp, sendAndWait, sessionIdFromUrl, userMessages } from './helpers';
 
 /** The estimated tokens the meter shows ("1,234 / 32,000 tokens (…)"). */

@@ -1,13 +1,18 @@
-// A local mock LLM server speaking the real OpenAI Chat Completions and Anthropic Messages
-// SSE protocols, with CORS, so unit tests and the browser app can be scripted against it.
+// A local mock LLM server speaking the real OpenAI Chat Completions, OpenAI Responses and
+// Anthropic Messages SSE protocols, with CORS, so unit tests and the browser app can be
+// scripted against it, the providers' own compaction included.
 //
-// Routes: POST …/chat/completions (OpenAI), POST …/messages (Anthropic), GET …/models.
+// Routes: POST …/chat/completions (OpenAI), POST …/responses (OpenAI Responses), POST
+// …/responses/compact (its compaction on demand), POST …/messages (Anthropic; with a
+// `compaction` parameter, its compaction on demand), GET …/models. Compaction on demand always
+// answers at once (never from the script): `enc_mock_N` / `sig_mock_N` name the Nth call.
 // Control (for a mock running in another process): POST /__mock/script with a JSON array of
 // responses, GET /__mock/requests, POST /__mock/reset.
 // Run standalone: node tests/support/mock-provider.mjs [--port 4010]
 
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { anthropicSummaryReply, compactReply, responsesWriter } from './mock-responses.mjs';
 import { anthropicWriter, openAIWriter } from './mock-wire.mjs';
 
 /**
@@ -19,8 +24,13 @@ import { anthropicWriter, openAIWriter } from './mock-wire.mjs';
  * `reply` answers with a whole body that is not an event stream (`status` 200 by default), as
  * servers that ignore `stream: true` or report errors with 200 do; `raw` sends its text as an
  * event stream, byte for byte, for frames no writer produces (`data: null`).
+ * `compaction` has the server compact on its own before the text (an OpenAI Responses
+ * `compaction` item, an Anthropic `compaction` block; `content: null` is Anthropic's failed
+ * compaction); `clearedToolUses` reports Anthropic's context editing (`applied_edits`).
  * @typedef {import('./mock-wire.mjs').Usage} Usage
- * @typedef {{ type: 'text', text: string, chunks?: number, delayMs?: number, usage?: Usage, finish?: string }
+ * @typedef {{ content?: string | null, encrypted_content?: string }} ServerCompaction
+ * @typedef {{ type: 'text', text: string, chunks?: number, delayMs?: number, usage?: Usage, finish?: string,
+ *   compaction?: ServerCompaction, clearedToolUses?: number }
  *   | { type: 'reply', body: string | object, contentType?: string, status?: number }
  *   | { type: 'raw', text: string }
  *   | { type: 'tool_call', name: string, arguments: string | object, id?: string, text?: string }
@@ -38,7 +48,7 @@ const CORS = {
 	'access-control-allow-origin': '*',
 	'access-control-allow-methods': 'GET, POST, OPTIONS',
 	'access-control-allow-headers':
-		'authorization, content-type, accept, x-api-key, anthropic-version, ' +
+		'authorization, content-type, accept, x-api-key, anthropic-version, anthropic-beta, ' +
 		'anthropic-dangerous-direct-browser-access',
 	'access-control-expose-headers': 'retry-after, x-should-retry',
 	'access-control-max-age': '600'
@@ -53,10 +63,19 @@ const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 function lastUserText(body) {
 	/** @type {{ role: string, content: any }[]} */
-	const messages = body?.messages ?? [];
+	const messages = body?.messages ?? body?.input ?? [];
 	const content = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
 	if (typeof content === 'string') return content;
-	return content.map((/** @type {any} */ part) => part.text ?? part.content ?? '').join('');
+	return content.map((/** @type {any} */ part) => part.text ?? (typeof part.content === 'string' ? part.content : '')).join('');
+}
+
+/** @typedef {'openai' | 'anthropic' | 'responses'} Wire */
+
+/** A compaction the server makes on its own, in `wire`'s shape. @param {Wire} wire @param {ServerCompaction} spec @param {number} call */
+function serverCompaction(wire, spec, call) {
+	if (wire === 'responses') return { type: 'compaction', id: `cmp_stream_${call}`, encrypted_content: spec.encrypted_content ?? `enc_stream_${call}` };
+	const content = spec.content === undefined ? `Mock server summary ${call}.` : spec.content;
+	return { type: 'compaction', content, ...(spec.encrypted_content === undefined ? {} : { encrypted_content: spec.encrypted_content }) };
 }
 
 /**
@@ -94,12 +113,13 @@ export async function startMockProvider({ port = 0 } = {}) {
 	const requests = [];
 	/** @type {MockResponse[]} */
 	const queue = [];
+	let compactions = 0;
 
 	/**
 	 * @param {import('node:http').ServerResponse} res @param {MockResponse} response
-	 * @param {any} body @param {boolean} anthropic
+	 * @param {any} body @param {Wire} wire
 	 */
-	async function answer(res, response, body, anthropic) {
+	async function answer(res, response, body, wire) {
 		if (response.type === 'http_error') {
 			const payload = response.body ?? { error: { message: 'Mock error', type: 'mock_error' } };
 			const isText = typeof payload === 'string';
@@ -122,13 +142,15 @@ export async function startMockProvider({ port = 0 } = {}) {
 		}
 		res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
 		const model = String(body?.model ?? 'mock-model');
-		const writer = anthropic ? anthropicWriter(res, model) : openAIWriter(res, model);
-		const prompt = JSON.stringify(body?.messages ?? []);
+		const writers = { anthropic: anthropicWriter, responses: responsesWriter, openai: openAIWriter };
+		const writer = writers[wire](res, model);
+		const prompt = JSON.stringify(body?.messages ?? body?.input ?? []);
 		const text = response.type === 'text' ? response.text : (response.text ?? '');
 		const usage =
 			(response.type === 'text' && response.usage) ||
 			{ input_tokens: estimate(prompt), output_tokens: estimate(text) };
 		writer.start(usage);
+		if (response.type === 'text' && response.compaction) writer.compaction?.(serverCompaction(wire, response.compaction, ++compactions));
 		const chunks = response.type === 'text' ? response.chunks : undefined;
 		for (const piece of split(text, chunks)) {
 			if (response.type === 'text' && response.delayMs) await wait(response.delayMs);
@@ -146,7 +168,8 @@ export async function startMockProvider({ port = 0 } = {}) {
 				typeof response.arguments === 'string' ? response.arguments : JSON.stringify(response.arguments);
 			writer.toolCall(response.id ?? 'call_mock_1', response.name, args);
 			writer.finish('tool_calls', usage);
-		} else writer.finish((response.type === 'text' && response.finish) || 'stop', usage);
+		} else if (response.type === 'text') writer.finish(response.finish || 'stop', usage, { clearedToolUses: response.clearedToolUses });
+		else writer.finish('stop', usage);
 		res.end();
 	}
 
@@ -165,6 +188,7 @@ export async function startMockProvider({ port = 0 } = {}) {
 		}
 		let raw = '';
 		for await (const chunk of req) raw += chunk;
+		/** @type {any} */
 		let body = raw;
 		try {
 			body = raw ? JSON.parse(raw) : null;
@@ -179,6 +203,7 @@ export async function startMockProvider({ port = 0 } = {}) {
 		if (path === '/__mock/reset') {
 			queue.length = 0;
 			requests.length = 0;
+			compactions = 0;
 			return sendJson(res, 200, { ok: true });
 		}
 		/** @type {RecordedRequest} */
@@ -197,12 +222,15 @@ export async function startMockProvider({ port = 0 } = {}) {
 			const data = ['mock-model', 'mock-large'].map((id) => ({ id, object: 'model', type: 'model' }));
 			return sendJson(res, 200, { object: 'list', data, has_more: false });
 		}
-		const anthropic = path.endsWith('/messages');
-		if (req.method !== 'POST' || !(anthropic || path.endsWith('/chat/completions'))) {
+		if (req.method === 'POST' && path.endsWith('/responses/compact')) return sendJson(res, 200, compactReply(body, ++compactions));
+		if (req.method === 'POST' && path.endsWith('/messages') && body?.compaction) return sendJson(res, 200, anthropicSummaryReply(body, ++compactions));
+		/** @type {Wire | null} */
+		const wire = path.endsWith('/messages') ? 'anthropic' : path.endsWith('/responses') ? 'responses' : path.endsWith('/chat/completions') ? 'openai' : null;
+		if (req.method !== 'POST' || !wire) {
 			return sendJson(res, 404, { error: { message: `No mock route for ${req.method} ${path}` } });
 		}
 		const next = queue.shift() ?? { type: 'text', text: `Mock answer to: ${lastUserText(body)}` };
-		await answer(res, next, body, anthropic).catch(() => res.destroy());
+		await answer(res, next, body, wire).catch(() => res.destroy());
 	});
 
 	await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
@@ -215,6 +243,7 @@ export async function startMockProvider({ port = 0 } = {}) {
 		reset() {
 			queue.length = 0;
 			requests.length = 0;
+			compactions = 0;
 		},
 		close() {
 			server.closeAllConnections();

@@ -10,12 +10,19 @@
  */
 
 /**
+ * What the server did to the request's context on its own (Anthropic's context editing).
+ * @typedef {{ clearedToolUses?: number }} Applied
+ */
+
+/**
  * @typedef {object} WireWriter
  * @property {(usage: Usage) => void} start
  * @property {(text: string) => void} text
  * @property {(id: string, name: string, args: string) => void} toolCall
- * @property {(reason: FinishReason, usage: Usage) => void} finish
+ * @property {(reason: FinishReason, usage: Usage, applied?: Applied) => void} finish
  * @property {(message: string) => void} error
+ * @property {(item: Record<string, unknown>) => void} [compaction] A compaction the server made
+ *   on its own, in the wire's shape (wires without one have no such method).
  */
 
 /**
@@ -96,14 +103,26 @@ export function anthropicWriter(res, model) {
 			}
 			send('content_block_stop', { index });
 		},
-		finish(reason, usage) {
+		compaction(block) {
+			closeText();
+			// Streamed as documented: a start, one delta carrying the whole summary, a stop.
+			const { content, encrypted_content, ...rest } = block;
+			send('content_block_start', { index: ++index, content_block: { ...rest, content: null } });
+			const delta = { type: 'compaction_delta', content, ...(encrypted_content === undefined ? {} : { encrypted_content }) };
+			send('content_block_delta', { index, delta });
+			send('content_block_stop', { index });
+		},
+		finish(reason, usage, applied = {}) {
 			closeText();
 			/** @type {Record<string, string>} */
 			const wire = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens', context_window_exceeded: 'model_context_window_exceeded' };
 			const stop_reason = wire[reason] ?? reason;
+			const cleared = applied.clearedToolUses ?? 0;
+			const edits = cleared > 0 ? [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: cleared, cleared_input_tokens: cleared * 100 }] : [];
 			send('message_delta', {
 				delta: { stop_reason, stop_sequence: null },
-				usage: { output_tokens: usage.output_tokens }
+				usage: { output_tokens: usage.output_tokens },
+				...(edits.length ? { context_management: { applied_edits: edits } } : {})
 			});
 			send('message_stop', {});
 		},

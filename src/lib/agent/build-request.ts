@@ -1,16 +1,20 @@
 // Turns stored rows into the provider-neutral messages of one request. Pure.
 import { contextRows } from '../db/context-rows';
 import type { MessageRow } from '../db/schema';
+import { sentBy } from '../providers/native-family';
 import type { ChatMessage } from '../providers/types';
 
 export const DEFAULT_SYSTEM_PROMPT =
 	'You are a helpful assistant. Answer in Markdown when formatting helps.';
 
 
-function toChatMessage(row: MessageRow): ChatMessage {
+function toChatMessage(row: MessageRow, provider: string | undefined): ChatMessage {
 	const message: ChatMessage = { role: row.role, content: row.content };
 	if (row.tool_calls?.length) message.tool_calls = row.tool_calls;
 	if (row.tool_call_id) message.tool_call_id = row.tool_call_id;
+	// Only the provider entry that returned an item may get it back; the adapter then checks
+	// the wire and the model family. Anything else gets the text.
+	if (row.native && sentBy(row.native, provider)) message.native = row.native;
 	return message;
 }
 
@@ -56,11 +60,13 @@ export function buildRequestMessages(options: {
 	/** seq of the current user message, whose outgoing copy carries `injected`. */
 	userSeq: number;
 	injected: string;
+	/** The provider the request goes to (its entry in Settings). */
+	provider?: string;
 }): ChatMessage[] {
 	const messages: ChatMessage[] = [];
 	if (options.systemPrompt) messages.push({ role: 'system', content: options.systemPrompt });
 	for (const row of contextRows(options.rows)) {
-		const message = toChatMessage(row);
+		const message = toChatMessage(row, options.provider);
 		if (row.seq === options.userSeq) {
 			message.content = withInjectedContext(message.content, options.injected);
 		}

@@ -5,18 +5,16 @@
 // nothing. The caller holds the session's work lock.
 import { commitCompaction, commitRotation, CompactionRaceError, listActiveMessages, setCompactionState } from '../db/compaction-verbs';
 import { contextRows } from '../db/context-rows';
-import type { NewMessage } from '../db/message-verbs';
 import type { CompactionMarker, CompactionState, MessageRow, SessionRow } from '../db/schema';
 import { getSession } from '../db/session-verbs';
 import { anchoredTotal, estimateMessages } from '../context/estimate-session';
-import { freesEnough, MIN_FREED_RATIO, summaryBudget } from '../context/summary-budget';
-import { SUMMARY_PREAMBLE } from '../context/summary-template';
+import { freesEnough, MIN_FREED_RATIO } from '../context/summary-budget';
 import type { CompactionKind, PostCompactionPayload } from '../hooks/hook-payloads';
 import { isAbortError } from '../providers/abort';
 import { buildSessionRow } from '../sessions/build-session-row';
-import { noticeRow, nativeChange, pruneChange, summaryChange, toContextRow, type CompactionChange } from './compaction-changes';
+import { buildChange, type BuiltChange } from './build-change';
+import type { CompactionChange } from './compaction-changes';
 import { USER_REASONS, type CompactionProgress, type CompactionDeps, type CompactionOutcome, type CompactionRequest, type NoopReason } from './compaction-types';
-import { writeSummary } from './write-summary';
 
 const COOLDOWN_BASE_MS = 60_000;
 const COOLDOWN_MAX_MS = 30 * 60_000;
@@ -24,10 +22,11 @@ const COOLDOWN_MAX_MS = 30 * 60_000;
 const noop = (why: NoopReason, message: string): CompactionOutcome => ({ status: 'noop', why, message });
 
 /** Which kind a reason uses when the caller does not say. */
-export function kindFor(deps: Pick<CompactionDeps, 'provider' | 'settings'>, request: Pick<CompactionRequest, 'reason' | 'kind'>): CompactionKind {
+export function kindFor(deps: Pick<CompactionDeps, 'provider' | 'settings'>, request: Pick<CompactionRequest, 'reason' | 'kind' | 'native'>): CompactionKind {
 	if (request.kind) return request.kind;
 	if (request.reason === 'proactive_prune') return 'prune_tool_results';
-	if (request.reason === 'provider') return 'provider_native';
+	// The provider's own: a compaction item it made, or tool uses it cleared (context editing).
+	if (request.reason === 'provider') return request.native ? 'provider_native' : 'prune_tool_results';
 	return deps.settings.native && deps.provider.compact ? 'provider_native' : 'summarize';
 }
 
@@ -70,21 +69,20 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 	const now = deps.now ?? Date.now;
 	const session = await getSession(deps.db, request.sessionId);
 	if (!session) return noop('race', 'The session no longer exists.');
-	if (!USER_REASONS.has(request.reason) && now() < session.compaction.cooldown_until) {
+	// What the provider compacted on its own is recorded whatever the cooldown: it is done already.
+	// An overflow is not paused either: the provider refused the message, and only compacting
+	// (step by step, see fit-overflow) lets it through.
+	if (!USER_REASONS.has(request.reason) && request.reason !== 'provider' && request.reason !== 'overflow' && now() < session.compaction.cooldown_until) {
 		return noop('cooldown', 'Compaction is paused for a while after a failed attempt.');
 	}
-	const kind = kindFor(deps, request);
 	deps.onProgress?.({ phase: 'planning' });
 	const context = contextRows(await listActiveMessages(deps.db, session.id));
 	const before = await measureRows(deps, context, session.token_ratio);
 
-	let change: CompactionChange | null;
-	let markerRow: NewMessage;
-	let replacedTokens: number | undefined;
+	let built: BuiltChange | null;
 	try {
-		const built = await buildChange(deps, request, kind, context, now());
+		built = await buildChange(deps, request, kindFor(deps, request), context, now());
 		if (!built) return noop('nothing', 'Nothing to compact: the conversation already fits in the part that is always kept.');
-		({ change, markerRow, replacedTokens } = built);
 	} catch (error) {
 		await recordFailure(deps, session);
 		const failure = describeFailure(error, request.signal);
@@ -95,15 +93,16 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 		return noop('cancelled', 'Compaction was cancelled; nothing changed.');
 	}
 
+	const { change, markerRow, kind } = built;
 	const after = await measureRows(deps, change.next, session.token_ratio);
-	if (after >= before) {
+	if (after >= before && !request.native && !(request.replaceNative && dropsNative(context, change))) {
 		await recordFailure(deps, session);
 		return noop('not_shorter', 'Compaction would not make the conversation shorter, so nothing changed.');
 	}
 	// A summary nearly as long as what it replaced frees nothing worth the detail it costs.
-	if (replacedTokens !== undefined && !freesEnough(replacedTokens, before - after)) {
+	if (built.replacedTokens !== undefined && !request.replaceNative && !freesEnough(built.replacedTokens, before - after)) {
 		await recordFailure(deps, session);
-		return noop('not_shorter', `The summary would free only ${(before - after).toLocaleString('en')} of the ${replacedTokens.toLocaleString('en')} tokens it replaces (under ${MIN_FREED_RATIO * 100}%), so nothing changed.`);
+		return noop('not_shorter', `The summary would free only ${(before - after).toLocaleString('en')} of the ${built.replacedTokens.toLocaleString('en')} tokens it replaces (under ${MIN_FREED_RATIO * 100}%), so nothing changed.`);
 	}
 	deps.onProgress?.({ phase: 'saving' });
 	const rotate = !deps.settings.inPlace && request.reason !== 'provider';
@@ -147,65 +146,10 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 	return { status: 'compacted', sessionId: resultId, rotated: rotate, payload };
 }
 
-async function buildChange(
-	deps: CompactionDeps,
-	request: CompactionRequest,
-	kind: CompactionKind,
-	context: MessageRow[],
-	at: number
-): Promise<{ change: CompactionChange; markerRow: NewMessage; replacedTokens?: number } | null> {
-	if (kind === 'provider_native' && request.reason !== 'provider') return nativeCompaction(deps, request, context, at);
-	const pruning = kind === 'prune_tool_results' || kind === 'provider_native';
-	const writer = deps.summarizer ?? { provider: deps.provider, model: deps.model, windowTokens: deps.windowTokens };
-	const prepared = await deps.counter.prepareCompaction({
-		mode: kind === 'provider_native' ? 'provider_prune' : kind,
-		rows: context.map(toContextRow),
-		model: deps.model,
-		// Asked for by the user: everything but the last exchange goes into the summary.
-		tailTokens: USER_REASONS.has(request.reason) ? 0 : deps.settings.tailTokens,
-		extractive: writer.provider.offline,
-		focus: request.focus,
-		cleared: request.cleared
-	});
-	const plan = prepared.plan;
-	if (!plan) return null;
-	if (pruning) {
-		if (plan.kind !== 'prune_tool_results') return null;
-		const stubTokens = plan.stubs.reduce((sum, stub) => sum + (stub.tokens ?? 0), 0);
-		if (request.reason === 'proactive_prune' && plan.removedTokens - stubTokens < deps.settings.pruneMinReclaim) return null;
-		const notice = noticeRow(`${plan.stubs.length} old tool output${plan.stubs.length === 1 ? '' : 's'} pruned.`, at);
-		return { change: pruneChange(context, plan, notice, prepared.encoding, at), markerRow: notice };
-	}
-	if (plan.kind === 'prune_tool_results') return null;
-	let text = prepared.summary?.content;
-	if (!text) {
-		const counted = new Map(prepared.counts);
-		const wanted = new Set(plan.summarized);
-		const rows = context.filter((row) => wanted.has(row.seq)).map((row) => ({ ...toContextRow(row), tokens: row.tokens ?? counted.get(row.seq) }));
-		deps.onProgress?.({ phase: 'summarizing', chars: 0 });
-		const budget = summaryBudget(plan.removedTokens);
-		const cut = (written: string) => deps.counter.cutSummary(written, budget, deps.model);
-		text = await writeSummary(writer, rows, plan.previousSummary, { focus: request.focus, signal: request.signal, onProgress: deps.onProgress, budget, cut });
-	}
-	const content = `${SUMMARY_PREAMBLE}\n\n${text}`;
-	const { counts, encoding } = await deps.counter.countTexts([content], deps.model);
-	const summary: NewMessage = { id: crypto.randomUUID(), role: 'user', kind: 'summary', content, status: 'complete', created_at: at, tokens: counts[0], encoding };
-	return { change: summaryChange(context, plan, summary), markerRow: summary, replacedTokens: plan.removedTokens };
-}
-
-async function nativeCompaction(deps: CompactionDeps, request: CompactionRequest, context: MessageRow[], at: number) {
-	if (!deps.provider.compact) throw new Error(`${deps.provider.label} has no compaction of its own.`);
-	const history = context.map((row) => ({ role: row.role, content: row.content, tool_calls: row.tool_calls, tool_call_id: row.tool_call_id, summary: row.kind === 'summary' }));
-	const change = nativeChange(context, await deps.provider.compact(history, request.signal), at);
-	if (!change) return null;
-	const texts = change.inserted.map((place) => place.row.content);
-	const { counts, encoding } = await deps.counter.countTexts(texts, deps.model);
-	change.inserted.forEach((place, i) => Object.assign(place.row, { tokens: counts[i], encoding }));
-	const summary = change.inserted.find((place) => place.row.kind === 'summary')?.row;
-	if (summary) return { change, markerRow: summary };
-	const notice = noticeRow('The provider compacted the conversation.', at);
-	change.inserted.unshift({ before: change.inserted[0]?.before ?? null, row: notice });
-	return { change, markerRow: notice };
+/** True when the change takes a provider's compaction item out of the context. */
+function dropsNative(context: readonly MessageRow[], change: CompactionChange): boolean {
+	const removed = new Set(change.removed);
+	return context.some((row) => row.native && removed.has(row.seq));
 }
 
 async function rotateInto(deps: CompactionDeps, parent: SessionRow, change: CompactionChange, state: CompactionState, after: number): Promise<SessionRow> {

@@ -81,25 +81,40 @@ const sameMessage = (a: ChatMessage, b: MessageRow) =>
 	(a.tool_call_id ?? '') === (b.tool_call_id ?? '') &&
 	JSON.stringify(a.tool_calls ?? []) === JSON.stringify(b.tool_calls ?? []);
 
+/** A stored row for a message the provider returned, its own items (if any) kept with it. */
+function returnedRow(message: ChatMessage, now: number): NewMessage {
+	const { role, content, tool_calls, tool_call_id, native } = message;
+	return newRow({ role, content, kind: message.summary ? 'summary' : 'message', tool_calls, tool_call_id, ...(native ? { native } : {}) }, now);
+}
+
 /**
- * Native compaction returns the whole new history: what it shares with the end of the
- * current context is kept as it is; the rest replaces everything before it.
+ * Native compaction returns the history that replaces `compacted` (the oldest rows of
+ * `context`): what it shares with the end of `compacted` is kept as it is; the rest replaces
+ * everything before it, and the rows after `compacted` stay as they are.
  */
-export function nativeChange(context: readonly MessageRow[], returned: readonly ChatMessage[], now: number): CompactionChange | null {
+export function nativeChange(context: readonly MessageRow[], compacted: readonly MessageRow[], returned: readonly ChatMessage[], now: number): CompactionChange | null {
 	let shared = 0;
-	while (shared < returned.length && shared < context.length && sameMessage(returned[returned.length - 1 - shared], context[context.length - 1 - shared])) shared += 1;
-	const removedRows = context.slice(0, context.length - shared);
+	while (shared < returned.length && shared < compacted.length && sameMessage(returned[returned.length - 1 - shared], compacted[compacted.length - 1 - shared])) shared += 1;
+	const removedRows = compacted.slice(0, compacted.length - shared);
 	if (!removedRows.length) return null;
-	const firstKept = context[context.length - shared]?.seq ?? null;
-	const rows = returned.slice(0, returned.length - shared).map((message) =>
-		newRow({ role: message.role, content: message.content, kind: message.summary ? 'summary' : 'message', tool_calls: message.tool_calls, tool_call_id: message.tool_call_id }, now)
-	);
 	const lastRemoved = removedRows.at(-1)!.seq;
+	const firstKept = context.find((row) => row.seq > lastRemoved)?.seq ?? null;
+	const rows = returned.slice(0, returned.length - shared).map((message) => returnedRow(message, now));
 	return {
 		removed: removedRows.map((row) => row.seq),
 		inserted: rows.map((row) => ({ before: firstKept, row })),
 		next: ordered(context, new Set(removedRows.map((row) => row.seq)), rows.map((row, i) => ({ position: lastRemoved + (i + 1) * 1e-9, row })))
 	};
+}
+
+/**
+ * The provider compacted on its own while answering: `summary` replaces every row before
+ * `keptSeq` (the question it answered, which stays readable after it), or all rows if null.
+ */
+export function foldChange(context: readonly MessageRow[], summary: NewMessage, keptSeq: number | null): CompactionChange {
+	const removed = context.filter((row) => keptSeq === null || row.seq < keptSeq).map((row) => row.seq);
+	const position = keptSeq === null ? Infinity : keptSeq - 1e-9;
+	return { removed, inserted: [{ before: keptSeq, row: summary }], next: ordered(context, new Set(removed), [{ position, row: summary }]) };
 }
 
 /** A transcript row that marks a compaction where no summary row does (pruning, some native results). */

@@ -6,22 +6,9 @@ import { setCompactionState } from '../db/compaction-verbs';
 import { TOKEN_RATIO_LIMITS } from '../db/schema';
 import { boundSession, estimateSession } from '../context/estimate-session';
 import { isAbortError } from '../providers/abort';
-import type { Usage } from '../providers/types';
 import { compactSession } from './compact-session';
-import type { CompactionDeps, CompactionOutcome } from './compaction-types';
-
-export interface TurnCompaction {
-	/** Before the turn's first request and its pre_llm_call: gateway_hygiene or pre_api. */
-	beforeTurn(sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome | null>;
-	/** Before each request: measures it; after a tool round, compacts when over (post_tool). */
-	beforeRequest(sessionId: string, injected: readonly string[], afterTools: boolean, signal?: AbortSignal): Promise<CompactionOutcome | null>;
-	/** The provider refused the request as too long. */
-	onOverflow(sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome>;
-	/** The provider compacted on its own, dropping its `cleared` oldest tool results. */
-	onProviderCompacted(sessionId: string, cleared: number): Promise<CompactionOutcome>;
-	/** The provider reported what the last request cost: later estimates follow its count. */
-	afterAnswer(sessionId: string, usage: Usage | null): Promise<void>;
-}
+import { compactToFit, learnLimit } from './fit-overflow';
+import type { CompactionDeps, CompactionOutcome, TurnCompaction } from './compaction-types';
 
 /**
  * A broken worker or a failed estimate must not stop the conversation: the request goes out
@@ -61,14 +48,21 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 				return null;
 			}),
 		beforeRequest: (sessionId, injected, afterTools, signal) => orNull(() => postTool(sessionId, injected, afterTools, signal)),
-		async onOverflow(sessionId, signal) {
-			const outcome = await orNull(() => compactSession(deps, { sessionId, reason: 'overflow', signal }));
+		async onOverflow(sessionId, signal, { limit: stated, injected }) {
+			const outcome = await orNull(async () => {
+				// The provider's window holds from now on, for every later check of this turn.
+				deps = await learnLimit(deps, sessionId, stated, injected);
+				return compactToFit(deps, sessionId, injected, signal);
+			});
 			return outcome ?? { status: 'noop', why: 'failed', message: 'the token counter is unavailable.' };
 		},
-		async onProviderCompacted(sessionId, cleared) {
-			const outcome = await orNull(() => compactSession(deps, { sessionId, reason: 'provider', cleared }));
+		async onProviderCompacted(sessionId, { cleared, native }) {
+			const request = native ? { native } : { cleared };
+			const outcome = await orNull(() => compactSession(deps, { sessionId, reason: 'provider', ...request }));
 			return outcome ?? { status: 'noop', why: 'failed', message: 'the token counter is unavailable.' };
 		},
+		// The provider compacts at the app's own threshold, by its own count of the request.
+		contextManagement: () => (deps.settings.native ? { compactAt: Math.floor(limit(deps.settings.threshold)) } : undefined),
 		async afterAnswer(sessionId, usage) {
 			if (!usage?.input_tokens || !lastCounted) return;
 			const ratio = usage.input_tokens / lastCounted;

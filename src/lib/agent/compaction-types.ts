@@ -4,9 +4,9 @@ import type { PalimpsestDb } from '../db/database';
 import type { ContextWorker } from '../context/context-client';
 import type { RequestExtras } from '../context/estimate-session';
 import type { CompactionKind, CompactionReason, PostCompactionPayload } from '../hooks/hook-payloads';
-import type { Provider } from '../providers/types';
+import type { HookPayload, ObserverHookName } from '../hooks/hook-map';
+import type { ContextLimit, ContextManagement, NativeCompaction, Provider, Usage } from '../providers/types';
 import type { SessionContext } from '../sessions/session-context';
-import type { TurnHooks } from './turn-deps';
 
 export interface CompactionSettings {
 	/** Fraction of the context window above which a request is compacted first (pre_api, post_tool). */
@@ -63,7 +63,7 @@ export interface CompactionDeps {
 	model: string;
 	/** Who writes summaries: the compaction model chosen in Settings, else the session's own. */
 	summarizer?: { provider: Provider; model: string; windowTokens: number };
-	hooks?: Pick<TurnHooks, 'notify'>;
+	hooks?: NotifyHooks;
 	sessions: SessionContext;
 	settings: CompactionSettings;
 	/** The session model's context window (tokens). */
@@ -71,6 +71,8 @@ export interface CompactionDeps {
 	request: RequestExtras;
 	now?: () => number;
 	onProgress?: (progress: CompactionProgress) => void;
+	/** A provider's overflow error stated the model's window or its count: keep it for the model. */
+	onLimitLearned?: (model: string, learned: { window: number | null; ratio: number | null }) => void;
 }
 
 export interface CompactionRequest {
@@ -83,6 +85,20 @@ export interface CompactionRequest {
 	signal?: AbortSignal;
 	/** reason 'provider': how many of its oldest tool results the provider dropped. */
 	cleared?: number;
+	/** reason 'provider': the compaction the provider made on its own while answering. */
+	native?: ProviderCompaction;
+	/** Tokens the kept tail may use, instead of what the reason and Settings say. */
+	tailTokens?: number;
+	/** Keep only the last user message and what follows it after the summary (an overflow that must fit). */
+	minimalTail?: boolean;
+	/** The model changed: every provider compaction item leaves the context, even when the result is no shorter. */
+	replaceNative?: boolean;
+}
+
+/** A compaction the provider made on its own: its items, and its summary when a person can read it. */
+export interface ProviderCompaction {
+	native: NativeCompaction;
+	summary: string | null;
 }
 
 export type NoopReason = 'nothing' | 'cooldown' | 'not_shorter' | 'cancelled' | 'failed' | 'race';
@@ -93,3 +109,30 @@ export type CompactionOutcome =
 
 /** Reasons a user asked for: no cooldown applies to them. */
 export const USER_REASONS: ReadonlySet<CompactionReason> = new Set(['manual']);
+
+/** What a compaction tells plugins through: observer hooks only (post_compaction). */
+export interface NotifyHooks {
+	notify<N extends ObserverHookName>(name: N, payload: HookPayload<N>): Promise<void>;
+}
+
+/** The turn loop's view of compaction: the gates it passes through (see compaction-gates). */
+export interface TurnCompaction {
+	/** Before the turn's first request and its pre_llm_call: gateway_hygiene or pre_api. */
+	beforeTurn(sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome | null>;
+	/** Before each request: measures it; after a tool round, compacts when over (post_tool). */
+	beforeRequest(sessionId: string, injected: readonly string[], afterTools: boolean, signal?: AbortSignal): Promise<CompactionOutcome | null>;
+	/**
+	 * The provider refused the request as too long: learn the numbers its error states, then
+	 * compact until the request fits (see fit-overflow).
+	 */
+	onOverflow(sessionId: string, signal: AbortSignal | undefined, refused: { limit: ContextLimit | null; injected: readonly string[] }): Promise<CompactionOutcome>;
+	/**
+	 * The provider compacted on its own while answering: made a compaction item (`native`), or
+	 * cleared its `cleared` oldest tool results (context editing). An item supersedes a clearing.
+	 */
+	onProviderCompacted(sessionId: string, done: { cleared: number; native: ProviderCompaction | null }): Promise<CompactionOutcome>;
+	/** What each request asks of the provider's own context management (native compaction on). */
+	contextManagement(): ContextManagement | undefined;
+	/** The provider reported what the last request cost: later estimates follow its count. */
+	afterAnswer(sessionId: string, usage: Usage | null): Promise<void>;
+}

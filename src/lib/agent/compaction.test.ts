@@ -141,12 +141,27 @@ const CASES: Case[] = [
 		}
 	},
 	{
-		kind: 'provider_native',
+		// Context editing: the provider cleared old tool uses from its view.
+		kind: 'prune_tool_results',
 		reason: 'provider',
 		run: async (id) => {
 			await toolExchange(id, 'old', filler(5, 300));
 			const { provider } = scripted(async function* () {
 				yield { type: 'context_compacted', cleared_tool_results: 1 };
+				yield* say('Answered with less context.');
+			});
+			return runTurn(turnDeps(provider), { sessionId: id, text: 'Next' });
+		}
+	},
+	{
+		// The provider compacted on its own while answering (an OpenAI item, an Anthropic block).
+		kind: 'provider_native',
+		reason: 'provider',
+		run: async (id) => {
+			await seedConversation(db, id, 12);
+			const native = { api: 'anthropic' as const, model: 'offline-mini', items: [{ type: 'compaction', content: 'In short.' }], opaque: false };
+			const { provider } = scripted(async function* () {
+				yield { type: 'native_compaction', native, summary: 'In short.' };
 				yield* say('Answered with less context.');
 			});
 			return runTurn(turnDeps(provider), { sessionId: id, text: 'Next' });

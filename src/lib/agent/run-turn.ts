@@ -4,7 +4,8 @@
 // pre_llm_call before the next request, so re-injected context reaches it.
 import { appendMessages, deleteMessages, updateMessage } from '../db/message-verbs';
 import { listActiveMessages } from '../db/compaction-verbs';
-import type { InjectedContext, MessageRow } from '../db/schema';
+import type { InjectedContext, MessageRow, SentRequest } from '../db/schema';
+import { keepEarlierInjected, recordRequest } from './record-request';
 import { getSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
 import { buildRequestMessages, DEFAULT_SYSTEM_PROMPT } from './build-request';
@@ -58,6 +59,8 @@ class Turn {
 	#rows: MessageRow[] = [];
 	#user: MessageRow;
 	#injected: InjectedContext[] = [];
+	/** Answers of this turn whose recipe reads its plugin context from the user message. */
+	#sent: { key: [string, number]; sent: SentRequest }[] = [];
 	readonly #deps: TurnDeps;
 	readonly #input: TurnInput;
 	readonly #onEvent: (event: TurnEvent) => void;
@@ -98,17 +101,21 @@ class Turn {
 			if (signal?.aborted) return stopped(result.content);
 			afterTools = false;
 			this.#rows = await listActiveMessages(deps.db, this.#sessionId);
-			const [assistant] = await appendMessages(deps.db, this.#sessionId, [
-				{ id: crypto.randomUUID(), role: 'assistant', content: '', status: 'streaming', kind: 'message', created_at: this.#now(), model: deps.model, provider: deps.provider.id }
-			], this.#now());
-			const key: [string, number] = [assistant.session_id, assistant.seq];
-			this.#onEvent({ type: 'started', key });
+			const systemPrompt = deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
 			const request = {
 				model: deps.model,
-				messages: buildRequestMessages({ systemPrompt: deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, rows: this.#rows, userSeq: this.#user.seq, injected: joinInjected(this.#injected) }),
+				messages: buildRequestMessages({ systemPrompt, rows: this.#rows, userSeq: this.#user.seq, injected: joinInjected(this.#injected), provider: deps.provider.id }),
 				tools: deps.tools?.schemas(),
-				signal
+				signal,
+				context_management: gate?.contextManagement()
 			};
+			const sent = await recordRequest(deps, request, { systemPrompt, rows: this.#rows, userSeq: this.#user.seq });
+			const [assistant] = await appendMessages(deps.db, this.#sessionId, [
+				{ id: crypto.randomUUID(), role: 'assistant', content: '', status: 'streaming', kind: 'message', created_at: this.#now(), model: deps.model, provider: deps.provider.id, ...(sent ? { sent } : {}) }
+			], this.#now());
+			const key: [string, number] = [assistant.session_id, assistant.seq];
+			if (sent) this.#sent.push({ key, sent });
+			this.#onEvent({ type: 'started', key });
 			const answer = await streamAnswer(deps, request, key, this.#onEvent);
 			if (answer.gone) return stopped(answer.content);
 			usage = answer.usage ?? usage;
@@ -118,7 +125,7 @@ class Turn {
 					overflowRetried = true;
 					await deleteMessages(deps.db, this.#sessionId, [key[1]]);
 					this.#onEvent({ type: 'finished', key, status: 'aborted' });
-					const outcome = await gate.onOverflow(this.#sessionId, signal);
+					const outcome = await gate.onOverflow(this.#sessionId, signal, { limit: answer.limit ?? null, injected: this.#injected.map((i) => i.text) });
 					if (this.#follow(outcome)) {
 						await this.#collect();
 						continue;
@@ -134,7 +141,10 @@ class Turn {
 			}
 			this.#onEvent({ type: 'finished', key, status: answer.status });
 			result = { status: answer.status, content: answer.content, error: answer.error };
-			if (answer.cleared > 0 && gate) await gate.onProviderCompacted(this.#sessionId, answer.cleared);
+			// Paused after compacting: the empty answer makes way for the one the next request brings.
+			if (answer.resume && !answer.content && !answer.toolCalls.length) await deleteMessages(deps.db, this.#sessionId, [key[1]]);
+			if (gate && (answer.cleared > 0 || answer.native)) await gate.onProviderCompacted(this.#sessionId, { cleared: answer.cleared, native: answer.native });
+			if (answer.resume) continue;
 			if (answer.status !== 'complete' || !answer.toolCalls.length || !deps.tools) break;
 			await runToolCalls(deps, this.#sessionId, answer.toolCalls, signal);
 			if (signal?.aborted) return stopped(answer.content);
@@ -189,12 +199,16 @@ class Turn {
 			profile: deps.profile
 		}, this.#input.signal);
 		const items = (await raceAbort(collecting ?? Promise.resolve([]), this.#input.signal)) ?? [];
+		const earlier = this.#injected;
 		this.#injected = items.map((item) => ({
 			plugin_id: item.plugin_id,
 			plugin_name: deps.pluginName?.(item.plugin_id) ?? item.plugin_id,
 			text: item.text,
 			...(item.cut_from === undefined ? {} : { cut_from: item.cut_from })
 		}));
+		// Earlier answers of this turn keep the context they were sent with.
+		await keepEarlierInjected(deps.db, this.#sent.filter(({ key }) => key[0] === this.#user.session_id), earlier, this.#injected);
+		this.#sent = [];
 		// Kept beside the message for the disclosure; the stored content stays what the user wrote.
 		await updateMessage(deps.db, [this.#user.session_id, this.#user.seq], { injected: this.#injected });
 	}

@@ -98,6 +98,24 @@ describe('streamAnswer checkpoints', () => {
 	});
 });
 
+describe('what a provider reports besides the answer', () => {
+	it('keeps the generation speed on the answer\'s row, to a tenth of a token per second, and passes a status on to the page', async () => {
+		const provider = scripted(async function* () {
+			yield { type: 'status', text: 'Loading the model…' };
+			yield { type: 'text', text: 'Quick' };
+			yield { type: 'speed', tokens_per_second: 41.26 };
+			yield { type: 'done', finish_reason: 'stop' };
+		});
+		const session = await newSession();
+		const statuses: unknown[] = [];
+		await runTurn(depsFor(provider), { sessionId: session.id, text: 'Hi', onEvent: (event) => event.type === 'status' && statuses.push(event) });
+		const answer = (await listMessages(db, session.id))[1];
+		expect(answer).toMatchObject({ content: 'Quick', status: 'complete', tokens_per_second: 41.3 });
+		// A status before the first words is shown, never stored.
+		expect(statuses).toEqual([{ type: 'status', key: [session.id, answer.seq], text: 'Loading the model…' }]);
+	});
+});
+
 describe('answers cut off at the output limit', () => {
 	let mock: Awaited<ReturnType<typeof startMockProvider>>;
 	beforeAll(async () => {

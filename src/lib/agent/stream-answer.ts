@@ -7,7 +7,9 @@ import { isConnectionLost, storageCause } from '../db/connection-loss';
 import { describeStorageError, isQuotaError } from '../db/storage-errors';
 import type { MessageStatus } from '../db/schema';
 import { isAbortError } from '../providers/abort';
-import { ProviderError, type ChatRequest, type ToolCall, type Usage } from '../providers/types';
+import { fromProvider } from '../providers/native-family';
+import { ProviderError, type ChatRequest, type ContextLimit, type ToolCall, type Usage } from '../providers/types';
+import type { ProviderCompaction } from './compaction-types';
 import type { TurnDeps, TurnEvent } from './turn-deps';
 import { cutShortMessage, OUTPUT_LIMIT_MESSAGE } from './cut-short';
 
@@ -21,10 +23,18 @@ export interface StreamedAnswer {
 	gone: boolean;
 	/** The provider said the request did not fit its context window (an error or a stop reason). */
 	overflow: boolean;
+	/** What its overflow error stated of the window and the request, if anything. */
+	limit?: ContextLimit | null;
 	/** Tool results the provider says it cleared from its own context while answering. */
 	cleared: number;
+	/** A compaction the provider made on its own while answering (the last, if several). */
+	native: ProviderCompaction | null;
+	/** The provider compacted and paused: ask again, with the compaction, for the answer. */
+	resume: boolean;
 	/** The first checkpoint storage refused, if any: the answer is then stored as failed. */
 	storageError?: unknown;
+	/** Generation speed the model reported (the in-browser model does), kept on the row. */
+	tokensPerSecond?: number;
 }
 
 export { OUTPUT_LIMIT_MESSAGE };
@@ -37,7 +47,7 @@ export async function streamAnswer(
 ): Promise<StreamedAnswer> {
 	const now = deps.now ?? Date.now;
 	const every = deps.checkpointMs ?? 250;
-	const answer: StreamedAnswer = { content: '', toolCalls: [], usage: null, status: 'complete', gone: false, overflow: false, cleared: 0 };
+	const answer: StreamedAnswer = { content: '', toolCalls: [], usage: null, status: 'complete', gone: false, overflow: false, cleared: 0, native: null, resume: false };
 	let finishReason: string | null = null;
 	let saved = '';
 	let lastWrite = -Infinity;
@@ -75,8 +85,12 @@ export async function streamAnswer(
 			} else if (event.type === 'tool_call') answer.toolCalls.push(event.call);
 			else if (event.type === 'usage') answer.usage = event.usage;
 			else if (event.type === 'context_compacted') answer.cleared += event.cleared_tool_results;
+			else if (event.type === 'native_compaction') answer.native = { native: fromProvider(event.native, deps.provider.id), summary: event.summary };
+			else if (event.type === 'speed') answer.tokensPerSecond = event.tokens_per_second;
+			else if (event.type === 'status') onEvent({ type: 'status', key, text: event.text });
 			else if (event.type === 'done') finishReason = event.finish_reason;
 		}
+		answer.resume = finishReason === 'compacted' && answer.native !== null && !request.signal?.aborted;
 		const cutShort = cutShortMessage(finishReason);
 		if (request.signal?.aborted) answer.status = 'aborted';
 		else if (cutShort !== null) {
@@ -95,6 +109,7 @@ export async function streamAnswer(
 			answer.status = 'error';
 			answer.error = error instanceof Error ? error.message : String(error);
 			answer.overflow = error instanceof ProviderError && error.kind === 'overflow';
+			if (answer.overflow) answer.limit = (error as ProviderError).limit;
 		}
 	} finally {
 		clearTimeout(trailing);
@@ -140,7 +155,9 @@ export async function settleAnswer(
 		content: answer.content,
 		status: answer.status,
 		...(answer.error ? { error: answer.error } : {}),
-		...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {})
+		...(answer.toolCalls.length ? { tool_calls: answer.toolCalls } : {}),
+		...(answer.tokensPerSecond ? { tokens_per_second: Math.round(answer.tokensPerSecond * 10) / 10 } : {}),
+		...(answer.usage ? { usage: answer.usage } : {})
 	};
 	let failure: unknown;
 	try {

@@ -1,13 +1,12 @@
 // Everything a turn talks to, as narrow interfaces so the loop is testable with fakes.
 import type { PalimpsestDb } from '../db/database';
 import type { InjectedContext, ToolDecision } from '../hooks/dispatch-results';
-import type { CollectorHookName, DirectiveHookName, HookPayload, ObserverHookName } from '../hooks/hook-map';
+import type { CollectorHookName, DirectiveHookName, HookPayload } from '../hooks/hook-map';
 import type { Provider, ToolSchema } from '../providers/types';
-import type { TurnCompaction } from './compaction-gates';
+import type { NotifyHooks, TurnCompaction } from './compaction-types';
 
-export interface TurnHooks {
+export interface TurnHooks extends NotifyHooks {
 	collect<N extends CollectorHookName>(name: N, payload: HookPayload<N>, signal?: AbortSignal): Promise<InjectedContext[]>;
-	notify<N extends ObserverHookName>(name: N, payload: HookPayload<N>): Promise<void>;
 	decide<N extends DirectiveHookName>(name: N, payload: HookPayload<N>): Promise<ToolDecision>;
 }
 
@@ -41,6 +40,8 @@ export type TurnEvent =
 	| { type: 'user_stored'; key: [string, number] }
 	| { type: 'started'; key: [string, number] }
 	| { type: 'text'; key: [string, number]; text: string }
+	/** What the provider is doing before the answer's first words (shown in its place). */
+	| { type: 'status'; key: [string, number]; text: string }
 	| { type: 'finished'; key: [string, number]; status: string }
 	/**
 	 * Storage refused the answer's final write: `text` exists only in memory now. The turn has

@@ -53,6 +53,10 @@ export interface PrepareInput {
 	focus?: string;
 	/** provider_prune: how many of the oldest tool results the provider cleared. */
 	cleared?: number;
+	/** summarize: keep only the last user message and what follows it. */
+	minimalTail?: boolean;
+	/** summarize: plan even when only earlier summaries lie before the tail. */
+	rewriteSummaries?: boolean;
 }
 
 export interface PreparedCompaction {
@@ -97,7 +101,7 @@ export const contextApi = {
 			counts.push([row.seq, tokens]);
 			return { ...row, tokens };
 		});
-		const options = { tailTokens: input.tailTokens };
+		const options = { tailTokens: input.tailTokens, minimalTail: input.minimalTail, rewriteSummaries: input.rewriteSummaries };
 		const plan =
 			input.mode === 'summarize'
 				? planSummarize(rows, options)

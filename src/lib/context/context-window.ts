@@ -29,10 +29,15 @@ const WINDOWS: Array<[RegExp, number]> = [
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
-/** The context window of `model`: an override from Settings, else the built-in table. */
-export function contextWindowFor(model: string, overrides: WindowOverrides = {}): number {
-	const override = overrides[model];
-	if (typeof override === 'number' && Number.isFinite(override) && override > 0) return override;
+const usable = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
+
+/**
+ * The context window of `model`: the smaller of an override from Settings and what the
+ * provider itself said (`learned`, from an overflow error), else the built-in table.
+ */
+export function contextWindowFor(model: string, overrides: WindowOverrides = {}, learned: WindowOverrides = {}): number {
+	const known = [overrides[model], learned[model]].filter(usable);
+	if (known.length) return Math.min(...known);
 	const name = model.toLowerCase();
 	return WINDOWS.find(([pattern]) => pattern.test(name))?.[1] ?? DEFAULT_CONTEXT_WINDOW;
 }

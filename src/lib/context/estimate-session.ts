@@ -8,7 +8,7 @@ import type { PalimpsestDb } from '../db/database';
 import type { MessageRow } from '../db/schema';
 import type { ContextWorker } from './context-client';
 import { costText } from './context-rows';
-import { composeEstimate, encodingForModel, type EncodingName, type EstimateMessage, type RequestEstimate } from './count-tokens';
+import { composeEstimate, encodingForModel, type EncodingName, type EstimateMessage, type RequestEstimate, type RequestTotals } from './count-tokens';
 import { sessionTallies } from './session-tallies';
 import type { UnstoredCount } from './session-tally';
 
@@ -45,6 +45,12 @@ export interface SessionEstimate {
 	total: number;
 	/** This app's own count of the request, reserved output excluded (what usage is compared with). */
 	counted: number;
+	/** What the count is made of (this app's counts, before the provider's ratio is applied). */
+	parts: RequestTotals;
+	/** The rows of the conversation in the request. */
+	rows: number;
+	/** Provider's count over this app's, when a provider reported one (see SessionRow.token_ratio). */
+	ratio?: number;
 	/**
 	 * Settles once the new counts and the total are stored (on the rows, as the session's
 	 * token_estimate); rejects if they could not be. Waiting for it is optional: a failure is
@@ -87,7 +93,8 @@ export async function estimateSession(
 	// Nothing new: no write, so live queries (the sidebar, other tabs) do not wake up.
 	const newTotal = tallies.storedTotal(sessionId) === total ? null : total;
 	const unstored = tally.unstored();
-	if (!unstored.length && newTotal === null) return { total, counted: totals.total - totals.reservedOutput, stored: Promise.resolve() };
+	const estimate = { total, counted: totals.total - totals.reservedOutput, parts: totals, rows: known.rows, ratio: session.token_ratio };
+	if (!unstored.length && newTotal === null) return { ...estimate, stored: Promise.resolve() };
 	tally.markStoring(unstored, true);
 	const stored = tallies.write(sessionId, newTotal, () => storeCounts(db, sessionId, tally.encoding, unstored, newTotal));
 	stored.catch((error) => {
@@ -95,7 +102,7 @@ export async function estimateSession(
 		tally.markStoring(unstored, false);
 		console.warn('Could not store the token counts', error);
 	});
-	return { total, counted: totals.total - totals.reservedOutput, stored };
+	return { ...estimate, stored };
 }
 
 /**

@@ -5,6 +5,10 @@ import { PRUNED_STUB_PREFIX, type CountedRow } from './context-rows';
 export interface PlanOptions {
 	/** Tokens the kept tail may use; the last user and assistant messages are kept regardless. */
 	tailTokens: number;
+	/** Keep no more than the last user message and what follows it (when even that must shrink). */
+	minimalTail?: boolean;
+	/** Plan even when only earlier summaries lie before the tail (they are then rewritten). */
+	rewriteSummaries?: boolean;
 }
 
 /** A summary plan: `removed` leave the context, a summary takes their place before the tail. */
@@ -24,26 +28,26 @@ export interface SummaryPlan {
  * Where the kept tail starts. It fits `tailTokens` where it can, always holds the last user
  * and the last assistant message, and never starts at a tool result (its call stays with it).
  */
-export function findTailStart(rows: readonly CountedRow[], tailTokens: number): number {
+export function findTailStart(rows: readonly CountedRow[], tailTokens: number, minimal = false): number {
 	let start = rows.length;
 	let used = 0;
-	while (start > 0 && used + rows[start - 1].tokens <= tailTokens) {
+	while (!minimal && start > 0 && used + rows[start - 1].tokens <= tailTokens) {
 		start -= 1;
 		used += rows[start].tokens;
 	}
 	const lastUser = rows.findLastIndex((row) => row.role === 'user' && row.kind === 'message');
 	const lastAssistant = rows.findLastIndex((row) => row.role === 'assistant');
-	for (const index of [lastUser, lastAssistant]) if (index >= 0) start = Math.min(start, index);
+	for (const index of minimal && lastUser >= 0 ? [lastUser] : [lastUser, lastAssistant]) if (index >= 0) start = Math.min(start, index);
 	while (start > 0 && rows[start].role === 'tool') start -= 1;
 	// An earlier summary is never part of a tail: it is either updated or kept as the head.
 	while (start < rows.length && rows[start].kind === 'summary') start += 1;
 	return start;
 }
 
-function summaryPlan(kind: SummaryPlan['kind'], rows: readonly CountedRow[], end: number, firstKept: CountedRow | undefined): SummaryPlan | null {
+function summaryPlan(kind: SummaryPlan['kind'], rows: readonly CountedRow[], end: number, firstKept: CountedRow | undefined, rewrite = false): SummaryPlan | null {
 	const middle = rows.slice(0, end);
 	const summarized = middle.filter((row) => row.kind !== 'summary');
-	if (!summarized.length) return null;
+	if (!summarized.length && !(rewrite && middle.length)) return null;
 	const previous = middle.filter((row) => row.kind === 'summary');
 	return {
 		kind,
@@ -57,8 +61,8 @@ function summaryPlan(kind: SummaryPlan['kind'], rows: readonly CountedRow[], end
 
 /** Full compaction: everything before the tail becomes one summary (updating an earlier one). */
 export function planSummarize(rows: readonly CountedRow[], options: PlanOptions): SummaryPlan | null {
-	const start = findTailStart(rows, options.tailTokens);
-	return summaryPlan('summarize', rows, start, rows[start]);
+	const start = findTailStart(rows, options.tailTokens, options.minimalTail);
+	return summaryPlan('summarize', rows, start, rows[start], options.rewriteSummaries);
 }
 
 /**

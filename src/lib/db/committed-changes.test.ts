@@ -6,7 +6,7 @@ import { PalimpsestDb } from './database';
 import { appendMessages, deleteMessages, type NewMessage } from './message-verbs';
 import { insertSession } from './session-verbs';
 import type { SessionRow } from './schema';
-import { NO_COMPACTION_STATE } from './schema';
+import { testSessionRow } from './test-session-row';
 
 let db: PalimpsestDb;
 let seen: CommittedChanges[];
@@ -23,27 +23,7 @@ afterEach(async () => {
 	await db.delete();
 });
 
-const session = (id: string): SessionRow => ({
-	id,
-	profile: 'default',
-	title: 'New session',
-	title_source: 'auto',
-	session_key: `web:default:${id}`,
-	created_at: 1,
-	last_activity_at: 1,
-	ended_at: null,
-	end_reason: null,
-	parent_session_id: null,
-	parent_kind: null,
-	archived: 0,
-	pinned: 0,
-	provider: 'offline',
-	model: 'offline-mini',
-	message_count: 0,
-	token_estimate: 0,
-	next_seq: 0,
-	compaction: NO_COMPACTION_STATE
-});
+const session = (id: string): SessionRow => testSessionRow(id);
 
 const note = (content: string): NewMessage => ({ id: content, role: 'user', kind: 'message', status: 'complete', created_at: 1, content });
 

@@ -4,6 +4,7 @@ import { commitCompaction, CompactionRaceError } from './compaction-verbs';
 import { PalimpsestDb } from './database';
 import { appendMessages, listMessages, updateMessage, type NewMessage } from './message-verbs';
 import { NO_COMPACTION_STATE } from './schema';
+import { testSessionRow } from './test-session-row';
 import { insertSession } from './session-verbs';
 
 let db: PalimpsestDb;
@@ -11,27 +12,8 @@ const ID = 's1';
 
 beforeEach(async () => {
 	db = new PalimpsestDb(`compaction-verbs-${crypto.randomUUID()}`);
-	await insertSession(db, {
-		id: ID,
-		profile: 'default',
-		title: 'Long',
-		title_source: 'user',
-		session_key: `web:default:${ID}`,
-		created_at: 1,
-		last_activity_at: 1,
-		ended_at: null,
-		end_reason: null,
-		parent_session_id: null,
-		parent_kind: null,
-		archived: 0,
-		pinned: 0,
-		provider: 'offline',
-		model: 'offline-mini',
-		message_count: 0,
-		token_estimate: 0,
-		next_seq: 0,
-		compaction: { ...NO_COMPACTION_STATE }
-	});
+	await insertSession(db, testSessionRow(ID, { title: 'Long', title_source: 'user' }));
+
 	const rows: NewMessage[] = Array.from({ length: 260 }, (_, i) => ({ id: `m${i}`, role: i % 2 ? 'assistant' : 'user', kind: 'message', status: 'complete', content: `message ${i}`, created_at: 1 }));
 	await appendMessages(db, ID, rows);
 });

@@ -5,6 +5,7 @@ import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5 } f
 import { appendMessages, listMessages, markInterruptedMessages } from './message-verbs';
 import { listSessions, renameSession, setPinned } from './session-verbs';
 import type { SessionRow } from './schema';
+import { testSessionRow } from './test-session-row';
 
 let name = '';
 afterEach(async () => {
@@ -16,30 +17,7 @@ function fresh(): string {
 	return name;
 }
 
-function session(id: string, extra: Partial<SessionRow> = {}): SessionRow {
-	return {
-		id,
-		profile: 'default',
-		title: 'New session',
-		title_source: 'auto',
-		session_key: `web:default:${id}`,
-		created_at: 1,
-		last_activity_at: 1,
-		ended_at: null,
-		end_reason: null,
-		parent_session_id: null,
-		parent_kind: null,
-		archived: 0,
-		pinned: 0,
-		provider: 'offline',
-		model: 'offline-mini',
-		message_count: 0,
-		token_estimate: 0,
-		next_seq: 0,
-		compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 },
-		...extra
-	};
-}
+const session = testSessionRow;
 
 describe('schema migration', () => {
 	it('opens a version 1 database, keeps its rows, fills the version 2 flags and indexes status', async () => {

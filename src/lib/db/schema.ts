@@ -1,6 +1,6 @@
 // Row shapes of a profile database. Field names are snake_case because rows cross the plugin
 // boundary as payload data and are exported as JSON.
-import type { ToolCall, Role } from '../providers/types';
+import type { NativeCompaction, ToolCall, Role, Usage } from '../providers/types';
 import type { CompactionKind, CompactionReason } from '../hooks/hook-payloads';
 import type { HookLogEntry } from '../hooks/run-hook';
 
@@ -59,6 +59,19 @@ export interface SessionRow {
 	 * schema version: a row without it counts as made here.)
 	 */
 	import_id?: string;
+	/**
+	 * The places where the conversation has more than one version (an edited message, a
+	 * regenerated answer): which version is shown there, and how many there are. Not indexed.
+	 */
+	versions?: VersionPoint[];
+}
+
+/** A place in a conversation with versions: after the row with seq `after` (null: the very start). */
+export interface VersionPoint {
+	after: number | null;
+	/** The version on show, from 1. */
+	shown: number;
+	count: number;
 }
 
 /** How far a provider's count may differ from this app's before it is taken as a glitch. */
@@ -86,6 +99,13 @@ export interface CompactionMarker {
 	/** Set in a rotated session: the parent whose rows this summary replaces. */
 	old_session_id?: string;
 	at: number;
+	/**
+	 * Set when the user undid it: its rows are back in the context and its summary is kept
+	 * where it was as a note (kind 'notice'), no longer sent (see db/undo-compaction-verbs.ts).
+	 */
+	undone_at?: number;
+	/** Set when the user edited the summary: the edited row carries the marker now, the original stays (inactive). */
+	edited_at?: number;
 }
 
 export interface MessageRow {
@@ -116,8 +136,45 @@ export interface MessageRow {
 	injected?: InjectedContext[];
 	/** On the row that marks a compaction in the transcript. */
 	compaction?: CompactionMarker;
+	/**
+	 * On a summary the provider wrote itself: its items exactly as received, sent back unchanged
+	 * to the same provider and model family (exported with the session, never shown raw).
+	 */
+	native?: NativeCompaction;
 	model?: string;
 	provider?: string;
+	/** How fast the model generated this answer, when it said (the in-browser model does). Not indexed. */
+	tokens_per_second?: number;
+	/**
+	 * Set on the rows of a version not on show (they are inactive meanwhile): the place it
+	 * belongs to and its number there. Compacted rows never carry it.
+	 */
+	shelved?: { after: number | null; version: number };
+	/** On an answer: how to rebuild the request it answered (see agent/request-recipe.ts). */
+	sent?: SentRequest;
+	/** On an answer: the tokens the provider reported for it, when it reported any. */
+	usage?: Usage;
+}
+
+/**
+ * The recipe of one request, kept on its answer instead of the request itself (a session may
+ * have thousands of answers): the rows it carried, its plugin context and parameters, and the
+ * key of its frame (where it went, the system prompt and the tools), which is stored once.
+ */
+export interface SentRequest {
+	/** Settings key of the frame (REQUEST_FRAME_PREFIX + a hash of its content). */
+	frame: string;
+	/** The context rows it carried: runs [first seq, count] of whole seqs, or [seq] alone. */
+	seqs: number[][];
+	/** The user message whose outgoing copy carried the plugin context. */
+	user_seq: number;
+	/** Its plugin context, kept here only once a later request of the turn replaced the message's. */
+	injected?: InjectedContext[];
+	provider: string;
+	model: string;
+	context_management?: { compactAt: number };
+	/** A hash of the body as sent, so a rebuild can say whether it still matches. */
+	body_hash: string;
 }
 
 /**

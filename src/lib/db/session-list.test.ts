@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Dexie, PalimpsestDb } from './database';
 import { measureSessions } from './measure-sessions';
 import type { MessageRow, SessionRow } from './schema';
-import { listFirstSessions, listSessionOrder, readSessionRows } from './session-order';
+import { countSessionGroups, listFirstSessions, listSessionOrder, readSessionRows } from './session-order';
 
 let db: PalimpsestDb;
 afterEach(async () => {
@@ -41,6 +41,13 @@ describe('the sidebar order', () => {
 		await open();
 		expect(await listSessionOrder(db)).toEqual(['pinned-old', 'new', 'mid', 'old']);
 		expect((await listFirstSessions(db, 2)).map((row) => row.id)).toEqual(['pinned-old', 'new']);
+	});
+
+	it('counts the groups of the list from the index: pinned, then by last activity, archived left out', async () => {
+		await open();
+		// old 10, mid 20, new 30 (archived 40 and pinned 5 are no part of the dated groups).
+		expect(await countSessionGroups(db, { today: 30, yesterday: 20, week: 11 })).toEqual({ pinned: 1, today: 1, yesterday: 1, week: 0, older: 1 });
+		expect(await countSessionGroups(db, { today: 100, yesterday: 90, week: 0 })).toEqual({ pinned: 1, today: 0, yesterday: 0, week: 3, older: 0 });
 	});
 
 	it('reads only the rows asked for, in the order asked, leaving out those that are gone', async () => {

@@ -11,6 +11,33 @@ export function listSessionOrder(db: PalimpsestDb): Promise<string[]> {
 	return listed(db).reverse().primaryKeys();
 }
 
+/** How many listed sessions fall in each part of the list, top to bottom (see countSessionGroups). */
+export interface SessionGroupCounts {
+	pinned: number;
+	today: number;
+	yesterday: number;
+	week: number;
+	older: number;
+}
+
+/**
+ * The sizes of the list's groups: pinned sessions, then unpinned ones active since `bounds`
+ * (start of today, of yesterday, of the seven days before today), then older ones. Counts of
+ * index ranges: no row is read, so 10,000 sessions cost a few milliseconds.
+ */
+export async function countSessionGroups(db: PalimpsestDb, bounds: { today: number; yesterday: number; week: number }): Promise<SessionGroupCounts> {
+	const index = db.sessions.where('[archived+pinned+last_activity_at]');
+	const since = (from: number, to: number) => index.between([0, 0, from], [0, 0, to], true, false).count();
+	const [pinned, today, yesterday, week, older] = await Promise.all([
+		index.between([0, 1, -Infinity], [0, Infinity, Infinity], true, true).count(),
+		since(bounds.today, Infinity),
+		since(bounds.yesterday, bounds.today),
+		since(bounds.week, bounds.yesterday),
+		since(-Infinity, bounds.week)
+	]);
+	return { pinned, today, yesterday, week, older };
+}
+
 /** Not archived: pinned and last_activity_at are numbers, so ±Infinity bound every one. */
 function listed(db: PalimpsestDb) {
 	return db.sessions.where('[archived+pinned+last_activity_at]').between([0, -Infinity, -Infinity], [0, Infinity, Infinity], true, true);

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HOOK_KINDS, HOOK_NAMES } from './hook-map';
+import { compileWithVirtualFile } from './compile-virtual';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const HOOK_MAP = resolve(ROOT, 'src/lib/hooks/hook-map.ts');
@@ -55,25 +56,7 @@ function equalityCheckSource(): { text: string; labels: string[] } {
 }
 
 function compile(equalityText: string): ts.Program {
-	const options: ts.CompilerOptions = {
-		strict: true,
-		noEmit: true,
-		allowJs: true,
-		checkJs: true,
-		skipLibCheck: true,
-		target: ts.ScriptTarget.ES2022,
-		module: ts.ModuleKind.ESNext,
-		moduleResolution: ts.ModuleResolutionKind.Bundler,
-		lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-		types: []
-	};
-	const host = ts.createCompilerHost(options, true);
-	const { getSourceFile, fileExists, readFile } = host;
-	host.getSourceFile = (name, language, ...rest) =>
-		name === EQUALITY_CHECK ? ts.createSourceFile(name, equalityText, language, true) : getSourceFile.call(host, name, language, ...rest);
-	host.fileExists = (name) => name === EQUALITY_CHECK || fileExists.call(host, name);
-	host.readFile = (name) => (name === EQUALITY_CHECK ? equalityText : readFile.call(host, name));
-	return ts.createProgram([HOOK_MAP, API, EQUALITY_CHECK, ...EXAMPLES], options, host);
+	return compileWithVirtualFile({ name: EQUALITY_CHECK, text: equalityText }, [HOOK_MAP, API, EQUALITY_CHECK, ...EXAMPLES]);
 }
 
 /** Every hook of the `HookMap` interface in `file`, as the compiler resolves it. */

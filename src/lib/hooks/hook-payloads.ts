@@ -25,8 +25,10 @@ export type TokenUsage = {
 /**
  * - `summarize`: the middle of the transcript became one summary.
  * - `micro_summarize`: one old exchange was folded into a rolling summary.
- * - `prune_tool_results`: old tool outputs were replaced by one-line stubs (no model call).
- * - `provider_native`: the provider compacted the conversation itself.
+ * - `prune_tool_results`: old tool outputs were replaced by one-line stubs (no model call), or
+ *   the provider cleared them from its view (Anthropic's context editing, reason `provider`).
+ * - `provider_native`: the provider compacted the conversation itself (OpenAI's Responses API,
+ *   Anthropic, the offline model), on demand or on its own; its items are kept as it returned them.
  */
 export type CompactionKind = 'summarize' | 'micro_summarize' | 'prune_tool_results' | 'provider_native';
 
@@ -38,8 +40,9 @@ export type CompactionKind = 'summarize' | 'micro_summarize' | 'prune_tool_resul
  * - `gateway_hygiene`: a long stored session was resumed, compacted before its first new turn.
  * - `between_turns`: an idle-time pass after a turn.
  * - `proactive_prune`: pruning tool outputs reclaimed enough on its own.
- * - `provider`: the provider compacted on its own.
- * - `unknown`: none of the above: the session no longer fitted after its model changed.
+ * - `provider`: the provider compacted on its own while answering.
+ * - `unknown`: none of the above: the model changed, and the session no longer fitted its
+ *   window or held a provider's compaction the new model cannot read.
  */
 export type CompactionReason =
 	| 'manual'

@@ -35,6 +35,7 @@ export function measurePlainData(value: unknown): number {
 
 /** "1.2 MB", "340 KB", "12 bytes": for limits and usage in messages. */
 export function formatBytes(bytes: number): string {
+	if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(2).replace(/\.?0+$/, '')} GB`;
 	if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB`;
 	if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
 	return `${bytes} bytes`;

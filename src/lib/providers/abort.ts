@@ -30,3 +30,14 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 		signal?.addEventListener('abort', onAbort, { once: true });
 	});
 }
+
+/** Resolves like `work`, or rejects with an AbortError as soon as `signal` aborts. */
+export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+	if (!signal) return work;
+	if (signal.aborted) return Promise.reject(abortError(signal));
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = () => reject(abortError(signal));
+		signal.addEventListener('abort', onAbort, { once: true });
+		work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+	});
+}

@@ -1,12 +1,16 @@
 // Builds the JSON body of an Anthropic Messages request: system text goes top-level, tool
-// calls become tool_use blocks and tool results become tool_result blocks in a user turn.
+// calls become tool_use blocks, tool results become tool_result blocks in a user turn, and a
+// compaction block the server returned goes back first, exactly as it came.
 
+import { anthropicContext } from './anthropic-context';
+import { canReplay } from './native-family';
 import type { ChatMessage, ChatRequest, ToolCall } from './types';
 
 type Block =
 	| { type: 'text'; text: string }
 	| { type: 'tool_use'; id: string; name: string; input: unknown }
-	| { type: 'tool_result'; tool_use_id: string; content: string };
+	| { type: 'tool_result'; tool_use_id: string; content: string }
+	| Record<string, unknown>;
 
 interface AnthropicMessage {
 	role: 'user' | 'assistant';
@@ -42,13 +46,18 @@ function toBlocks(message: ChatMessage): Block[] {
 	return blocks;
 }
 
+/** The role and blocks of one message; a compaction block is the assistant's, unchanged. */
+function toTurn(message: ChatMessage, model: string): { role: AnthropicMessage['role']; blocks: Block[] } {
+	if (message.native && canReplay(message.native, 'anthropic', model)) return { role: 'assistant', blocks: message.native.items as Block[] };
+	return { role: message.role === 'assistant' ? 'assistant' : 'user', blocks: toBlocks(message) };
+}
+
 /** Consecutive turns of one role are merged so parallel tool results share one user turn. */
-function toAnthropicMessages(messages: ChatMessage[]): AnthropicMessage[] {
+function toAnthropicMessages(messages: ChatMessage[], model: string): AnthropicMessage[] {
 	const out: AnthropicMessage[] = [];
 	for (const message of messages) {
 		if (message.role === 'system') continue;
-		const role = message.role === 'assistant' ? 'assistant' : 'user';
-		const blocks = toBlocks(message);
+		const { role, blocks } = toTurn(message, model);
 		if (blocks.length === 0) continue;
 		const last = out[out.length - 1];
 		if (last?.role === role) last.content.push(...blocks);
@@ -57,7 +66,11 @@ function toAnthropicMessages(messages: ChatMessage[]): AnthropicMessage[] {
 	return out;
 }
 
-export function buildAnthropicBody(request: ChatRequest): Record<string, unknown> {
+/**
+ * The body and beta headers of a request. `compacting` asks for a summary of the conversation
+ * instead of an answer (compaction on demand), as one whole JSON answer.
+ */
+export function buildAnthropicRequest(request: ChatRequest, compacting = false): { body: Record<string, unknown>; betas: string[] } {
 	const system = request.messages
 		.filter((message) => message.role === 'system')
 		.map((message) => message.content)
@@ -65,8 +78,8 @@ export function buildAnthropicBody(request: ChatRequest): Record<string, unknown
 	const body: Record<string, unknown> = {
 		model: request.model,
 		max_tokens: request.max_tokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
-		messages: toAnthropicMessages(request.messages),
-		stream: true
+		messages: toAnthropicMessages(request.messages, request.model),
+		stream: !compacting
 	};
 	if (system) body.system = system;
 	if (request.tools?.length) {
@@ -76,5 +89,12 @@ export function buildAnthropicBody(request: ChatRequest): Record<string, unknown
 			input_schema: tool.parameters
 		}));
 	}
-	return body;
+	const context = anthropicContext(request, compacting);
+	if (compacting) body.compaction = { type: 'summarize' };
+	if (context.contextManagement) body.context_management = context.contextManagement;
+	return { body, betas: context.betas };
+}
+
+export function buildAnthropicBody(request: ChatRequest): Record<string, unknown> {
+	return buildAnthropicRequest(request).body;
 }

@@ -1,6 +1,7 @@
 // Decodes an Anthropic Messages SSE stream into provider-neutral events. Stop reasons are
 // mapped to the neutral vocabulary (see FinishReason) so callers see one set.
 
+import { applyCompactionDelta, compactionBlockEvent, isCompactionBlock } from './anthropic-compaction';
 import { classifyStreamError } from './classify-error';
 import { isNumber, isRecord, isString, optional, parseFrame, unexpectedEvent } from './frame-checks';
 import type { SSEMessage } from './sse';
@@ -18,7 +19,7 @@ interface AnthropicEvent {
 	index?: number | null;
 	message?: { usage?: UsageFields | null } | null;
 	content_block?: { type?: string | null; id?: string | null; name?: string | null } | null;
-	delta?: { type?: string | null; text?: string | null; partial_json?: string | null; stop_reason?: string | null } | null;
+	delta?: { type?: string | null; text?: string | null; partial_json?: string | null; stop_reason?: string | null; content?: string | null } | null;
 	usage?: UsageFields | null;
 	error?: unknown;
 	/** Context editing (a beta): what the server cleared from this request's context. */
@@ -44,7 +45,8 @@ const STOP_REASONS: Record<string, FinishReason> = {
 	tool_use: 'tool_calls',
 	refusal: 'refusal',
 	model_context_window_exceeded: 'context_window_exceeded',
-	pause_turn: 'paused'
+	pause_turn: 'paused',
+	compaction: 'compacted'
 };
 
 /** The neutral finish reason for an Anthropic `stop_reason` (see FinishReason). */
@@ -66,13 +68,15 @@ const isEvent = (value: Record<string, unknown>): boolean =>
 	optional(value.message, (message) => isRecord(message) && optional(message.usage, isUsageFields)) &&
 	optional(
 		value.content_block,
-		(block) => isRecord(block) && optional(block.type, isString) && optional(block.id, isString) && optional(block.name, isString)
+		(block) =>
+			isRecord(block) &&
+			['type', 'id', 'name', 'content', 'encrypted_content', 'signature'].every((key) => optional(block[key], isString))
 	) &&
 	optional(
 		value.delta,
 		(delta) =>
 			isRecord(delta) &&
-			['type', 'text', 'partial_json', 'stop_reason'].every((key) => optional(delta[key], isString))
+			['type', 'text', 'partial_json', 'stop_reason', 'content', 'encrypted_content'].every((key) => optional(delta[key], isString))
 	);
 
 /** One event, checked: anything but the documented shape is the provider's unexpected event. */
@@ -95,11 +99,14 @@ export function mergeUsage(usage: Usage, fields: UsageFields | null | undefined)
 	if (typeof fields.output_tokens === 'number') usage.output_tokens = fields.output_tokens;
 }
 
+/** `model`: the model asked, which a compaction block the server makes is tied to. */
 export async function* decodeAnthropicStream(
-	messages: AsyncIterable<SSEMessage>
+	messages: AsyncIterable<SSEMessage>,
+	model = ''
 ): AsyncGenerator<StreamEvent> {
 	const usage: Usage = { input_tokens: 0, output_tokens: 0 };
 	const toolBlocks = new Map<number, { id: string; name: string; json: string }>();
+	const compactions = new Map<number, Record<string, unknown>>();
 	let stopReason = 'end_turn';
 	for await (const message of messages) {
 		if (message.data.trim() === '') continue;
@@ -110,14 +117,23 @@ export async function* decodeAnthropicStream(
 		if (type === 'message_start') mergeUsage(usage, event.message?.usage);
 		else if (type === 'content_block_start' && event.content_block?.type === 'tool_use') {
 			toolBlocks.set(index, { id: event.content_block.id ?? '', name: event.content_block.name ?? '', json: '' });
+		} else if (type === 'content_block_start' && isCompactionBlock(event.content_block)) {
+			compactions.set(index, { ...event.content_block });
 		} else if (type === 'content_block_delta') {
 			if (event.delta?.type === 'text_delta' && event.delta.text) {
 				yield { type: 'text', text: event.delta.text };
 			} else if (event.delta?.type === 'input_json_delta') {
 				const block = toolBlocks.get(index);
 				if (block) block.json += event.delta.partial_json ?? '';
+			} else if (event.delta?.type === 'compaction_delta') {
+				const block = compactions.get(index);
+				if (block) applyCompactionDelta(block, event.delta);
 			}
 		} else if (type === 'content_block_stop') {
+			const compaction = compactions.get(index);
+			compactions.delete(index);
+			const compacted = compaction && compactionBlockEvent(compaction, model);
+			if (compacted) yield compacted;
 			const block = toolBlocks.get(index);
 			if (block) {
 				toolBlocks.delete(index);

@@ -1,7 +1,8 @@
 // Turns a provider's failure (HTTP status + body, or an error object sent inside a stream)
 // into a ProviderError whose kind tells the agent what to do: compact, retry, or give up.
 
-import { ProviderError, type ProviderErrorKind } from './types';
+import { readContextLimit } from './read-limit';
+import { ProviderError, type ContextLimit, type ProviderErrorKind } from './types';
 
 // Every provider words "the prompt does not fit" differently; these cover OpenAI, Anthropic,
 // OpenRouter, vLLM, llama.cpp, Ollama, LM Studio, Mistral, Groq, xAI and Gemini's OpenAI shim.
@@ -115,6 +116,19 @@ export function parseShouldRetry(headers: Headers | null | undefined): boolean |
 	return value === 'true' ? true : value === 'false' ? false : null;
 }
 
+/** The numbers an overflow error states, read from everything it said. */
+function limitOf(kind: ProviderErrorKind, ...texts: string[]): ContextLimit | null {
+	return kind === 'overflow' ? readContextLimit(texts.join('\n')) : null;
+}
+
+function stringify(payload: unknown): string {
+	try {
+		return JSON.stringify(payload) ?? '';
+	} catch {
+		return '';
+	}
+}
+
 /** Classifies a non-2xx HTTP response from its status, body text and headers. */
 export function classifyHttpError(
 	status: number,
@@ -128,7 +142,8 @@ export function classifyHttpError(
 		kind,
 		status,
 		retryAfter: parseRetryAfter(headers),
-		retryable: parseShouldRetry(headers) ?? undefined
+		retryable: parseShouldRetry(headers) ?? undefined,
+		limit: limitOf(kind, fields.message, body)
 	});
 }
 
@@ -146,9 +161,11 @@ export function classifyReplyError(payload: unknown): ProviderError {
 	const fields = readErrorFields(payload);
 	const label = fields.type || fields.code;
 	const message = fields.message || 'no details';
+	const kind = kindFor(fields.status, fields, '');
 	return new ProviderError(`The provider answered with an error${label ? ` (${label})` : ''}: ${message}`, {
-		kind: kindFor(fields.status, fields, ''),
-		status: fields.status
+		kind,
+		status: fields.status,
+		limit: limitOf(kind, fields.message, stringify(payload))
 	});
 }
 
@@ -163,6 +180,7 @@ export function classifyStreamError(payload: unknown): ProviderError {
 	const message = fields.message || 'the provider reported an error';
 	return new ProviderError(`Error during streaming${label ? ` (${label})` : ''}: ${message}`, {
 		kind: kind === 'unknown' ? 'server' : kind,
-		status: fields.status
+		status: fields.status,
+		limit: limitOf(kind, fields.message, stringify(payload))
 	});
 }

@@ -19,8 +19,9 @@ describe('createProvider', () => {
 		expect(createProvider(config('offline'))).toMatchObject({ id: 'offline', offline: true });
 	});
 
-	it('sends the anthropic preset to the Messages API and every other preset to Chat Completions', async () => {
-		const presets = Object.keys(PRESETS).filter((preset) => preset !== 'offline') as ProviderPreset[];
+	it('sends OpenAI to the Responses API, Anthropic to the Messages API and every other preset to Chat Completions', async () => {
+		// The in-browser model speaks to a worker in this tab, not to a URL.
+		const presets = Object.keys(PRESETS).filter((preset) => preset !== 'offline' && preset !== 'wllama') as ProviderPreset[];
 		for (const preset of presets) {
 			const fetchImpl = vi.fn(async () => sse('data: [DONE]\n\n'));
 			const provider = createProvider(config(preset), fetchImpl);
@@ -28,7 +29,8 @@ describe('createProvider', () => {
 			// The fake stream is empty; only the URL the adapter chose matters here.
 			await provider.stream({ model: 'm', messages: [] })[Symbol.asyncIterator]().next().catch(() => {});
 			const url = String((fetchImpl.mock.calls[0] as unknown[])[0]);
-			expect(url, preset).toMatch(preset === 'anthropic' ? /\/v1\/messages$/ : /\/chat\/completions$/);
+			const expected = preset === 'anthropic' ? /\/v1\/messages$/ : preset === 'openai' ? /\/v1\/responses$/ : /\/chat\/completions$/;
+			expect(url, preset).toMatch(expected);
 		}
 	});
 

@@ -2,8 +2,11 @@
 
 import { createAnthropicProvider } from './anthropic';
 import type { AdapterOptions, FetchLike } from './fetch-with-retry';
+import { openLocalEngine } from './local-model/local-engines';
+import { createLocalModelProvider } from './local-model/local-model-provider';
 import { createOfflineProvider } from './offline';
 import { createOpenAICompatibleProvider } from './openai-compatible';
+import { createOpenAIResponsesProvider } from './openai-responses';
 import type { Provider, ProviderConfig, ProviderPreset } from './types';
 
 export interface PresetInfo {
@@ -22,8 +25,15 @@ export const PRESETS: Record<ProviderPreset, PresetInfo> = {
 		needsKey: false,
 		defaultModel: 'offline-mini'
 	},
+	// The Responses API: the provider's own compaction is available here.
 	openai: {
 		label: 'OpenAI',
+		baseUrl: 'https://api.openai.com/v1',
+		needsKey: true,
+		defaultModel: 'gpt-4.1-mini'
+	},
+	openai_chat: {
+		label: 'OpenAI (Chat Completions)',
 		baseUrl: 'https://api.openai.com/v1',
 		needsKey: true,
 		defaultModel: 'gpt-4.1-mini'
@@ -64,6 +74,13 @@ export const PRESETS: Record<ProviderPreset, PresetInfo> = {
 		baseUrl: '',
 		needsKey: false,
 		defaultModel: ''
+	},
+	// A GGUF file the user picks, run in this tab (no server, no key); see local-model/.
+	wllama: {
+		label: 'In-browser model (llama.cpp)',
+		baseUrl: '',
+		needsKey: false,
+		defaultModel: ''
 	}
 };
 
@@ -77,6 +94,10 @@ export function createProvider(
 			return createOfflineProvider();
 		case 'anthropic':
 			return createAnthropicProvider(config, fetchImpl, options);
+		case 'openai':
+			return createOpenAIResponsesProvider(config, fetchImpl, options);
+		case 'wllama':
+			return createLocalModelProvider(config, openLocalEngine);
 		default:
 			return createOpenAICompatibleProvider(config, fetchImpl, options);
 	}

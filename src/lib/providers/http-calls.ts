@@ -1,6 +1,6 @@
-// The two HTTP calls every adapter makes: POST a request for an answer (asked for as an event
-// stream, read as whatever came: see read-reply), and GET the model list. Retries happen only
-// before the answer starts (see fetch-with-retry).
+// The HTTP calls of the adapters: POST a request for an answer (asked for as an event stream,
+// read as whatever came: see read-reply), POST for a whole JSON answer (compaction on demand),
+// and GET the model list. Retries happen only before the answer starts (see fetch-with-retry).
 import { throwIfAborted } from './abort';
 import { fetchWithRetry, type AdapterOptions, type FetchLike } from './fetch-with-retry';
 import { isRecord, optional, unexpectedReply } from './frame-checks';
@@ -12,7 +12,8 @@ export async function postForAnswer(
 	headers: Record<string, string>,
 	body: unknown,
 	signal: AbortSignal | undefined,
-	options: AdapterOptions
+	options: AdapterOptions,
+	accept = 'text/event-stream'
 ): Promise<ProviderReply> {
 	throwIfAborted(signal);
 	const response = await fetchWithRetry(
@@ -20,13 +21,30 @@ export async function postForAnswer(
 		url,
 		{
 			method: 'POST',
-			headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
+			headers: { ...headers, 'content-type': 'application/json', accept },
 			body: JSON.stringify(body),
 			signal
 		},
 		options.retry
 	);
 	return readReply(response);
+}
+
+/** POSTs for a whole JSON answer; an event stream instead is the provider's unexpected reply. */
+export async function postForJson(
+	fetchImpl: FetchLike,
+	url: string,
+	headers: Record<string, string>,
+	body: unknown,
+	signal: AbortSignal | undefined,
+	options: AdapterOptions
+): Promise<unknown> {
+	const reply = await postForAnswer(fetchImpl, url, headers, body, signal, options, 'application/json');
+	if (reply.type !== 'json') {
+		void reply.body.cancel().catch(() => {});
+		throw unexpectedReply('an event stream');
+	}
+	return reply.value;
 }
 
 export async function fetchModelIds(
@@ -41,4 +59,13 @@ export async function fetchModelIds(
 	const value = reply.type === 'json' ? reply.value : null;
 	if (!isRecord(value) || !optional(value.data, Array.isArray)) throw unexpectedReply(value ?? 'an event stream');
 	return ((value.data as unknown[] | null) ?? []).flatMap((model) => (isRecord(model) && typeof model.id === 'string' ? [model.id] : []));
+}
+
+/**
+ * The headers of an OpenAI-style API (Chat Completions, Responses): the key as a bearer token,
+ * when there is one. No content-type: on GET it would force a CORS preflight some local
+ * servers refuse (postForAnswer adds it to POSTs).
+ */
+export function bearerHeaders(apiKey: string): Record<string, string> {
+	return apiKey ? { authorization: `Bearer ${apiKey}` } : {};
 }

@@ -157,13 +157,13 @@ describe('offline tool use and context management', () => {
 			{ role: 'assistant', content: 'Belém.' },
 			{ role: 'user', content: 'Book it' }
 		];
-		const compacted = await offline.compact!(history);
+		const compacted = await offline.compact!({ model: 'offline-mini', messages: history });
 		expect(compacted).toHaveLength(3);
 		expect(compacted[0]).toMatchObject({ role: 'user', summary: true });
 		expect(compacted[0].content).toContain('- The user asked: Plan the trip to Lisbon');
 		expect(compacted[0].content).toContain('- The assistant answered: Day one: Alfama.');
 		expect(compacted.slice(1)).toEqual(history.slice(4));
 		// Compacting again keeps the recap's lines and adds nothing new: there is nothing to drop.
-		expect(await offline.compact!([history[0], ...compacted])).toEqual(compacted);
+		expect(await offline.compact!({ model: 'offline-mini', messages: [history[0], ...compacted] })).toEqual(compacted);
 	});
 });

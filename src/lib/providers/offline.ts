@@ -76,9 +76,9 @@ export function createOfflineProvider(options: OfflineOptions = {}): Provider {
 		offline: true,
 		stream,
 		listModels: async () => ['offline-mini'],
-		async compact(messages, signal) {
-			throwIfAborted(signal);
-			return compactOffline(messages);
+		async compact(request) {
+			throwIfAborted(request.signal);
+			return compactOffline(request.messages);
 		}
 	};
 }

@@ -81,7 +81,7 @@ describe('OpenAI-compatible provider against the mock server', () => {
 	});
 
 	it('uses max_completion_tokens for OpenAI itself and max_tokens elsewhere', async () => {
-		await collect(provider({ preset: 'openai' }).stream({ ...user('a'), max_tokens: 50 }));
+		await collect(provider({ preset: 'openai_chat' }).stream({ ...user('a'), max_tokens: 50 }));
 		await collect(provider({ preset: 'llamacpp' }).stream({ ...user('a'), max_tokens: 50 }));
 		expect(mock.requests[0].body.max_completion_tokens).toBe(50);
 		expect(mock.requests[1].body.max_tokens).toBe(50);

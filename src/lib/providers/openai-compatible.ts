@@ -2,20 +2,16 @@
 // LM Studio, llama.cpp, vLLM, custom): streaming, tool calls, usage, model listing.
 
 import type { AdapterOptions, FetchLike } from './fetch-with-retry';
-import { fetchModelIds, postForAnswer } from './http-calls';
+import { bearerHeaders, fetchModelIds, postForAnswer } from './http-calls';
 import { guardStream, trimBaseUrl } from './guard-stream';
 import { openAIReplyEvents } from './openai-reply';
 import { buildOpenAIBody } from './openai-request';
 import { decodeOpenAIStream } from './openai-stream';
 import { readSSE } from './sse';
 import type { ChatRequest, Provider, ProviderConfig, StreamEvent } from './types';
+import type { WireTarget } from './wire-request';
 
-function headersFor(config: ProviderConfig): Record<string, string> {
-	// No content-type here: on GET it would force a CORS preflight some local servers refuse.
-	const headers: Record<string, string> = {};
-	if (config.api_key) headers.authorization = `Bearer ${config.api_key}`;
-	return headers;
-}
+const headersFor = (config: ProviderConfig) => bearerHeaders(config.api_key);
 
 export function createOpenAICompatibleProvider(
 	config: ProviderConfig,
@@ -24,9 +20,11 @@ export function createOpenAICompatibleProvider(
 ): Provider {
 	const base = trimBaseUrl(config.base_url);
 
+	const wire: WireTarget = { api: 'chat-completions', url: `${base}/chat/completions`, keyed: Boolean(config.api_key), maxCompletionTokens: config.preset === 'openai_chat' };
+
 	async function* answer(request: ChatRequest): AsyncGenerator<StreamEvent> {
-		const body = buildOpenAIBody(request, config.preset === 'openai');
-		const reply = await postForAnswer(fetchImpl, `${base}/chat/completions`, headersFor(config), body, request.signal, options);
+		const body = buildOpenAIBody(request, wire.maxCompletionTokens);
+		const reply = await postForAnswer(fetchImpl, wire.url, headersFor(config), body, request.signal, options);
 		if (reply.type === 'json') yield* openAIReplyEvents(reply.value);
 		else yield* decodeOpenAIStream(readSSE(reply.body, request.signal));
 	}
@@ -39,5 +37,5 @@ export function createOpenAICompatibleProvider(
 		return fetchModelIds(fetchImpl, `${base}/models`, headersFor(config), signal, options);
 	}
 
-	return { id: config.id, label: config.label, offline: false, stream, listModels };
+	return { id: config.id, label: config.label, offline: false, wire, stream, listModels };
 }

@@ -1,5 +1,6 @@
 // The provider contract: every adapter (offline, OpenAI-compatible, Anthropic) turns a
 // provider-neutral request into a stream of provider-neutral events.
+import type { WireTarget } from './wire-request';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -17,6 +18,43 @@ export interface ChatMessage {
 	tool_call_id?: string;
 	/** Marks a compaction summary (or a provider's opaque compaction item) in a history. */
 	summary?: boolean;
+	/**
+	 * A provider's own compaction, as it came: an adapter of the same wire family and model
+	 * family sends `native.items` back unchanged instead of `content`; any other sends `content`.
+	 */
+	native?: NativeCompaction;
+}
+
+/** The wire protocols whose compaction items can be replayed (see NativeCompaction). */
+export type NativeApi = 'openai-responses' | 'anthropic';
+
+/**
+ * What a provider returned when it compacted a conversation: its items exactly as received
+ * (OpenAI's `compaction` item with `encrypted_content`, Anthropic's `compaction` block), the
+ * wire family and model that made them, and whether a person can read the summary.
+ */
+export interface NativeCompaction {
+	api: NativeApi;
+	model: string;
+	/** Plain JSON, replayed in this order and never changed. */
+	items: unknown[];
+	/** True when the summary is encrypted and only the provider can read it. */
+	opaque: boolean;
+	/**
+	 * The provider (its entry in Settings) that returned it, set when it is stored: another
+	 * entry of the same wire (another account, another server) gets the text instead.
+	 */
+	provider?: string;
+}
+
+/**
+ * Asks the provider to manage the request's context on its own where it can: compact on the
+ * server (OpenAI's `context_management` compaction, Anthropic's `compact_20260112`) and clear
+ * old tool uses (Anthropic's `clear_tool_uses_20250919`) once the request reaches `compactAt`
+ * tokens by the provider's count.
+ */
+export interface ContextManagement {
+	compactAt: number;
 }
 
 export interface ToolSchema {
@@ -31,6 +69,8 @@ export interface ChatRequest {
 	tools?: ToolSchema[];
 	max_tokens?: number;
 	signal?: AbortSignal;
+	/** Server-side context management, for providers that have it (others ignore it). */
+	context_management?: ContextManagement;
 }
 
 export interface Usage {
@@ -49,8 +89,10 @@ export interface Usage {
  *   `model_context_window_exceeded`, Mistral `model_length`).
  * - `paused`: the provider paused a long turn to be continued later (Anthropic `pause_turn`).
  * - `error`: the provider ended the answer because of an error (OpenRouter, Mistral).
- * Every reason except `stop` and `tool_calls` means the answer was cut short. A reason no
- * adapter knows passes through unchanged.
+ * - `compacted`: the provider compacted the conversation and paused before answering (Anthropic
+ *   `stop_reason: "compaction"`); the same request, sent again with the compaction, goes on.
+ * Every reason except `stop`, `tool_calls` and `compacted` means the answer was cut short. A
+ * reason no adapter knows passes through unchanged.
  */
 export type FinishReason =
 	| 'stop'
@@ -61,6 +103,7 @@ export type FinishReason =
 	| 'context_window_exceeded'
 	| 'paused'
 	| 'error'
+	| 'compacted'
 	| (string & {});
 
 export type StreamEvent =
@@ -72,6 +115,16 @@ export type StreamEvent =
 	 * results, as Anthropic's context editing does) and says how many tool results it dropped.
 	 */
 	| { type: 'context_compacted'; cleared_tool_results: number }
+	/**
+	 * The provider compacted the conversation on its own while answering (an OpenAI `compaction`
+	 * output item, an Anthropic `compaction` block): everything the request carried before the
+	 * answer is replaced by `native`. `summary` is its readable text, when it has one.
+	 */
+	| { type: 'native_compaction'; native: NativeCompaction; summary: string | null }
+	/** What the provider is doing before the first words, for the user (the in-browser model: loading). */
+	| { type: 'status'; text: string }
+	/** How fast the answer was generated, as the model measured it (the in-browser model). */
+	| { type: 'speed'; tokens_per_second: number }
 	| { type: 'done'; finish_reason: FinishReason };
 
 export interface Provider {
@@ -81,6 +134,10 @@ export interface Provider {
 	readonly label: string;
 	/** True for the built-in offline model (no network, no key). */
 	readonly offline: boolean;
+	/** The wire family whose compaction items this provider replays, if it has one. */
+	readonly nativeApi?: NativeApi;
+	/** Where and how it sends answers (no key): lets the app show what the model received. */
+	readonly wire?: WireTarget;
 	/**
 	 * Streams one model response. Throws a ProviderError for HTTP errors, malformed streams,
 	 * errors reported inside the stream and a stream that ends without its terminator
@@ -90,12 +147,22 @@ export interface Provider {
 	/** Models the provider offers, when it can list them. */
 	listModels?(signal?: AbortSignal): Promise<string[]>;
 	/**
-	 * Native compaction: the provider rewrites a history into a shorter one that replaces it
-	 * (OpenAI's Responses API `/responses/compact`; the offline model's own recap). The result
-	 * is the whole new history, system messages excluded; entries marked `summary` stand for
-	 * what was dropped.
+	 * Native compaction on demand: the provider rewrites `request.messages` into a shorter
+	 * history that replaces them (OpenAI's `/responses/compact`, Anthropic's `compaction`
+	 * parameter, the offline model's own recap). The system prompt and tools are sent as in
+	 * the conversation. The result is the whole new history, system messages excluded; entries
+	 * marked `summary` stand for what was dropped. Throws a ProviderError when the provider
+	 * returned no summary.
 	 */
-	compact?(messages: ChatMessage[], signal?: AbortSignal): Promise<ChatMessage[]>;
+	compact?(request: ChatRequest): Promise<ChatMessage[]>;
+}
+
+/** A context limit as a provider's overflow error states it, in the provider's own tokens. */
+export interface ContextLimit {
+	/** The model's context window. */
+	window: number | null;
+	/** What the refused request's input came to. */
+	requested: number | null;
 }
 
 export type ProviderErrorKind =
@@ -119,16 +186,19 @@ export class ProviderError extends Error {
 	readonly retryable: boolean;
 	/** Seconds from a Retry-After header, when the provider sent one. */
 	readonly retryAfter: number | null;
+	/** What an overflow error says of the limit, when it states numbers (see read-limit). */
+	readonly limit: ContextLimit | null;
 
 	constructor(
 		message: string,
-		options: { kind: ProviderErrorKind; status?: number | null; retryAfter?: number | null; retryable?: boolean }
+		options: { kind: ProviderErrorKind; status?: number | null; retryAfter?: number | null; retryable?: boolean; limit?: ContextLimit | null }
 	) {
 		super(message);
 		this.name = 'ProviderError';
 		this.kind = options.kind;
 		this.status = options.status ?? null;
 		this.retryAfter = options.retryAfter ?? null;
+		this.limit = options.limit ?? null;
 		this.retryable = options.retryable ?? ['rate_limit', 'server', 'network'].includes(options.kind);
 	}
 }
@@ -136,13 +206,15 @@ export class ProviderError extends Error {
 export type ProviderPreset =
 	| 'offline'
 	| 'openai'
+	| 'openai_chat'
 	| 'openrouter'
 	| 'ollama'
 	| 'lmstudio'
 	| 'llamacpp'
 	| 'vllm'
 	| 'anthropic'
-	| 'custom';
+	| 'custom'
+	| 'wllama';
 
 /** A provider as the user configured it in Settings (stored in the settings table). */
 export interface ProviderConfig {
@@ -152,4 +224,19 @@ export interface ProviderConfig {
 	base_url: string;
 	api_key: string;
 	model: string;
+	/** The in-browser model's GGUF files and what their header says (preset `wllama` only). */
+	local?: LocalModelInfo;
+}
+
+/** A GGUF model kept in this browser's Origin Private File System, as Settings saved it. */
+export interface LocalModelInfo {
+	/** File names in shard order (one, or every shard of a split model). */
+	files: string[];
+	bytes: number;
+	/** The context the model is loaded with: its trained length, capped to keep memory in bounds. */
+	context_window: number;
+	/** The context length the GGUF metadata gives, when it gives one. */
+	trained_context: number | null;
+	/** 'model': the chat template from the GGUF; 'fallback': it has none, a plain one is used. */
+	template: 'model' | 'fallback';
 }

@@ -9,11 +9,12 @@ import { nowOf, type SessionContext } from './session-context';
 import type { SessionRow } from '../db/schema';
 
 /**
- * The rows a branch at `seq` copies: everything up to it, plus the tool results that answer
+ * The rows a branch at `seq` copies: everything up to it (other versions left out), plus the tool results that answer
  * tool calls made up to it (a call is never copied without its result).
  */
 export function rowsThrough(rows: MessageRow[], seq: number): MessageRow[] {
-	const kept = rows.filter((row) => row.seq <= seq);
+	// The version on show only: other versions of an edited message stay in the source.
+	const kept = rows.filter((row) => row.seq <= seq && !row.shelved);
 	const calls = new Set(kept.flatMap((row) => row.tool_calls?.map((call) => call.id) ?? []));
 	const results = rows.filter((row) => row.seq > seq && row.role === 'tool' && row.tool_call_id !== undefined && calls.has(row.tool_call_id));
 	return [...kept, ...results];

@@ -28,7 +28,7 @@ function fence(text: string): string {
 }
 
 function messageToMarkdown(row: MessageRow): string {
-	const parts = [`### ${heading(row)}${row.active ? '' : ' (compacted)'}`, ''];
+	const parts = [`### ${heading(row)}${row.active ? '' : row.shelved ? ` (version ${row.shelved.version}, not on show)` : ' (compacted)'}`, ''];
 	if (row.role === 'tool' || row.kind === 'command') {
 		const f = fence(row.content);
 		parts.push(f, row.content, f);

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import { getSession } from '../db/session-verbs';
+import { testSessionRow } from '../db/test-session-row';
 import { deleteSessions } from './delete-sessions';
 import { importSessions } from './import-sessions';
 import { createSession } from './session-lifecycle';
@@ -13,25 +14,17 @@ import type { SessionContext } from './session-context';
 type Row = Record<string, unknown>;
 
 const sessionRow = (id: string, extra: Row = {}): Row => ({
-	id,
-	profile: 'elsewhere',
-	title: `Imported ${id}`,
-	title_source: 'message',
-	session_key: `web:elsewhere:${id}`,
-	created_at: 1_700_000_000_000,
-	last_activity_at: 1_700_000_000_000,
-	ended_at: null,
-	end_reason: null,
-	parent_session_id: null,
-	parent_kind: null,
-	archived: 0,
-	pinned: 0,
-	provider: 'offline',
-	model: 'offline-mini',
-	message_count: 1,
-	token_estimate: 3,
-	next_seq: 1,
-	compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 },
+	...testSessionRow(id, {
+		profile: 'elsewhere',
+		title: `Imported ${id}`,
+		title_source: 'message',
+		session_key: `web:elsewhere:${id}`,
+		created_at: 1_700_000_000_000,
+		last_activity_at: 1_700_000_000_000,
+		message_count: 1,
+		token_estimate: 3,
+		next_seq: 1
+	}),
 	...extra
 });
 
@@ -164,7 +157,13 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		['a title too long', withSession({ title: 'x'.repeat(1001) }), /“title” = "x+…, expected text of at most 1,000 characters/],
 		['a time past what a date holds', withSession({ created_at: 1e300 }), /“created_at” = 1e\+300, expected a number from 0/],
 		['a flag that is not 0 or 1', withSession({ archived: true }), /“archived” = true, expected 0, 1/],
-		['a message that is not an object', fileOf([entry('s', {}, ['hello' as unknown as Row])]), /message 1 of session s is not a message/]
+		['a message that is not an object', fileOf([entry('s', {}, ['hello' as unknown as Row])]), /message 1 of session s is not a message/],
+		['a provider item of an unknown wire', withMessage({ native: { api: 'gopher', model: 'm', items: [], opaque: true } }), /“native\.api” = "gopher", expected "openai-responses", "anthropic"/],
+		['provider items that are not a list', withMessage({ native: { api: 'anthropic', model: 'm', items: 'all', opaque: false } }), /“native\.items” = "all", expected a list/],
+		['a provider item nested too deep', withMessage({ native: { api: 'anthropic', model: 'm', items: [JSON.parse('['.repeat(40) + ']'.repeat(40))], opaque: false } }), /“native\.items\[0\]” .*expected JSON data/],
+		['versions that are not a list', withSession({ versions: { after: 0, shown: 1, count: 2 } }), /“versions” = .*expected a list/],
+		['a version number of 0', withSession({ versions: [{ after: null, shown: 0, count: 2 }] }), /“versions\[0\]\.shown” = 0, expected a whole number from 1/],
+		['a shelved version at a place that is text', withMessage({ active: 0, shelved: { after: 'start', version: 1 } }), /“shelved\.after” = "start", expected a number .* or null/]
 	];
 
 	it.each(cases)('%s is refused, naming the field, and nothing changes', async (_name, file, message) => {
@@ -201,10 +200,24 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		expect(third.compaction).not.toHaveProperty('shout');
 	});
 
+	it("a provider's compaction item is kept exactly, to be sent back", async () => {
+		const native = { api: 'openai-responses', model: 'gpt-5.6', items: [{ type: 'compaction', id: 'cmp_1', encrypted_content: 'enc', nested: { list: [1, 'two', null, true] } }], opaque: true };
+		await importSessions(db, 'home', fileOf([entry('s', {}, [messageRow('s', { kind: 'summary', native })])]));
+		expect((await listMessages(db, 's'))[0].native).toEqual(native);
+	});
+
 	it('a session without a compaction state gets a fresh one; a sound token_ratio is kept', async () => {
 		const file = fileOf([entry('s', { compaction: undefined, token_ratio: 1.25 })]);
 		await importSessions(db, 'home', file);
 		expect(await getSession(db, 's')).toMatchObject({ compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }, token_ratio: 1.25 });
+	});
+
+	it('the versions of an edited conversation come along: the place, the version on show, and the rows put away', async () => {
+		const versions = [{ after: null, shown: 2, count: 2 }];
+		const shelved = messageRow('s', { seq: 0, active: 0, shelved: { after: null, version: 1 } });
+		await importSessions(db, 'home', fileOf([entry('s', { versions, next_seq: 2 }, [shelved, messageRow('s', { seq: 1, id: 's-m1', content: 'edited' })])]));
+		expect((await getSession(db, 's'))?.versions).toEqual(versions);
+		expect((await listMessages(db, 's')).map((row) => row.shelved ?? null)).toEqual([{ after: null, version: 1 }, null]);
 	});
 
 	it('an imported session takes new messages after its last one', async () => {

@@ -8,10 +8,11 @@ import {
 	type CompactionState,
 	type InjectedContext,
 	type MessageRow,
-	type SessionRow
+	type SessionRow,
+	type VersionPoint
 } from '../db/schema';
-import type { ToolCall } from '../providers/types';
-import { list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
+import type { NativeCompaction, ToolCall, Usage } from '../providers/types';
+import { bool, json, list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
 
 /** The bounds of an import, generous for anything this app writes, far short of what breaks it. */
 export const IMPORT_LIMITS = {
@@ -34,6 +35,11 @@ export const IMPORT_LIMITS = {
 	maxTime: 8_640_000_000_000_000,
 	toolCalls: 256,
 	injected: 64,
+	/** A provider's compaction items: a few, each up to the largest event a stream may carry. */
+	nativeItems: 64,
+	/** Places with versions in one session, and versions at one place. */
+	versionPoints: 100_000,
+	versions: 1_000_000,
 	sessions: 100_000,
 	messagesPerSession: 1_000_000
 } as const;
@@ -87,10 +93,27 @@ const compactionMarker = record<CompactionMarker>(
 			messages_removed: nullable(count),
 			at: time
 		},
-		optional: { old_session_id: id }
+		optional: { old_session_id: id, undone_at: time, edited_at: time }
 	},
 	'a compaction marker (an object)'
 );
+
+const nativeCompaction = record<NativeCompaction>(
+	{
+		required: {
+			api: oneOf(['openai-responses', 'anthropic'] as const),
+			model: label,
+			items: list(json(L.textChars), L.nativeItems),
+			opaque: bool
+		},
+		optional: { provider: label }
+	},
+	"a provider's compaction (an object)"
+);
+const seqOrStart = nullable(number(0, L.maxSeq));
+const versionNumber = number(1, L.versions, { integer: true });
+const versionPoint = record<VersionPoint>({ required: { after: seqOrStart, shown: versionNumber, count: versionNumber }, optional: {} }, 'a place with versions (an object)');
+const shelved = record<NonNullable<MessageRow['shelved']>>({ required: { after: seqOrStart, version: versionNumber }, optional: {} }, 'a shelved version (an object)');
 
 /** A session row as a file carries it: its profile and origin are the receiving profile's to set. */
 export type ImportedSession = Omit<SessionRow, 'profile' | 'import_id'>;
@@ -116,10 +139,11 @@ export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>({
 		next_seq: number(0, L.maxSeq, { integer: true }),
 		compaction: withDefault(compactionState, () => ({ ...NO_COMPACTION_STATE }))
 	},
-	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS) }
+	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS), versions: list(versionPoint, L.versionPoints) }
 }, 'a session (an object)', { ignored: ['profile', 'import_id'] });
 
-export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
+// A request's recipe is not imported: the frames it points to stay in the profile that sent it.
+export const parseMessageRow: Parse<MessageRow> = record<Omit<MessageRow, 'sent'>>({
 	required: {
 		session_id: id,
 		seq: number(0, L.maxSeq),
@@ -140,7 +164,11 @@ export const parseMessageRow: Parse<MessageRow> = record<MessageRow>({
 		error: note,
 		injected: list(injectedContext, L.injected),
 		compaction: compactionMarker,
+		native: nativeCompaction,
 		model: label,
-		provider: label
+		provider: label,
+		tokens_per_second: number(0, 1_000_000),
+		shelved,
+		usage: record<Usage>({ required: { input_tokens: count, output_tokens: count }, optional: {} }, 'token usage (an object)')
 	}
-}, 'a message (an object)');
+}, 'a message (an object)', { ignored: ['sent'] });

@@ -108,3 +108,32 @@ export function record<T>(shape: Shape<T>, expected = 'an object', { ignored = [
 		return out as T;
 	};
 }
+
+/**
+ * Plain JSON data (a provider's own item, kept to be sent back unchanged): objects, lists,
+ * text, finite numbers, true, false and null, at most `depth` levels deep and `maxChars`
+ * characters as JSON. Returns a fresh copy made of own fields only.
+ */
+export function json(maxChars: number, depth = 32): Parse<unknown> {
+	const expected = `JSON data of at most ${maxChars.toLocaleString('en')} characters`;
+	return (v) => {
+		let size = 0;
+		const copy = (value: unknown, level: number): unknown => {
+			if (level > depth || (size += 8) > maxChars) fail(v, expected);
+			if (value === null || typeof value === 'boolean') return value;
+			if (typeof value === 'number') return Number.isFinite(value) ? value : fail(v, expected);
+			if (typeof value === 'string') return (size += value.length) > maxChars ? fail(v, expected) : value;
+			if (Array.isArray(value)) return value.map((item) => copy(item, level + 1));
+			if (!isPlainObject(value)) return fail(v, expected);
+			const out: Record<string, unknown> = {};
+			for (const key of Object.keys(value)) {
+				size += key.length;
+				Object.defineProperty(out, key, { value: copy(value[key], level + 1), enumerable: true, writable: true, configurable: true });
+			}
+			return out;
+		};
+		return copy(v, 0);
+	};
+}
+
+export const bool: Parse<boolean> = (v) => (typeof v === 'boolean' ? v : fail(v, 'true or false'));

@@ -26,6 +26,7 @@ import { MaintenanceState } from './maintenance.svelte';
 import { SessionsState } from './sessions.svelte';
 import { SettingsState, storageBudgetBytes } from './settings.svelte';
 import { CompactionsState } from './compaction.svelte';
+import { ModelListState } from './model-list.svelte';
 import type { ContextWorkerStatus } from '../context/context-client';
 import { ProfilesState } from './profiles.svelte';
 import { TransferState } from './transfer.svelte';
@@ -47,6 +48,8 @@ export class AppState {
 	chat!: ChatState;
 	plugins!: PluginsState;
 	compactions!: CompactionsState;
+	/** The models each provider offers, for the Model picker. */
+	models!: ModelListState;
 	/** Whether token estimates are available ('unavailable' while the worker is being replaced). */
 	contextStatus = $state<ContextWorkerStatus>('idle');
 	profiles!: ProfilesState;
@@ -137,6 +140,7 @@ export class AppState {
 			onWorkerStatus: (status) => (this.contextStatus = status)
 		});
 		this.compactions = new CompactionsState(this.services, (from, to) => this.chat.followRotation(from, to));
+		this.models = new ModelListState(this.services);
 		registerBuiltins(
 			commands,
 			createBuiltinHost(this.services, (id) => this.chat.noteFinalized(id), this.compactions, (request) => this.confirm.ask(request))

@@ -5,7 +5,7 @@ import { runTurn, retryTurn } from '../agent/run-turn';
 import { raceAbort } from '../agent/race-abort';
 import type { TurnEvent } from '../agent/turn-deps';
 import { listActiveMessages, listCompactedBy } from '../db/compaction-verbs';
-import type { MessageRow, SessionRow } from '../db/schema';
+import type { MessageRow, SessionRow, VersionPoint } from '../db/schema';
 import { getSession } from '../db/session-verbs';
 import { watch } from '../db/watch';
 import { createSession, finalizeSession } from '../sessions/session-lifecycle';
@@ -18,6 +18,8 @@ import { runTypedCommand } from './command-host';
 import { goto } from '$app/navigation';
 import type { CompactionsState } from './compaction.svelte';
 import { UnsavedAnswers } from './unsaved-answers.svelte';
+import { showVersion, startVersion, VersionConflictError } from '../db/version-verbs';
+import type { ModelChoice } from './services';
 
 const LIVE_RENDER_MS = 50;
 /** The meter counts what is being typed once typing pauses this long. */
@@ -38,6 +40,8 @@ export class ChatState {
 	loaded = $state(false);
 	/** Text of answers this tab is streaming ('' until the first words), ahead of their database checkpoints. */
 	live = new SvelteMap<string, string>();
+	/** What the provider of such an answer is doing before its first words ("Loading the model…"). */
+	liveStatus = new SvelteMap<string, string>();
 	running = new SvelteMap<string, AbortController>();
 	error = $state<string | null>(null);
 	/** Provider and model for the next new session (the draft view before the first send). */
@@ -238,12 +242,72 @@ export class ChatState {
 		const id = this.sessionId;
 		await setSessionModel(this.#services.sessionContext(), id, provider, model);
 		await this.#services.refreshTokens(id);
-		// A smaller window may no longer hold the conversation: compact it now, not at the next send.
-		const session = await getSession(this.#services.db, id);
-		const limit = this.#services.compactionSettings().threshold * this.#services.windowFor(model);
-		if (session && session.token_estimate > limit && !this.running.has(id)) {
-			await this.#compactions.compact(id, 'unknown').catch(() => {});
-		}
+		// Items the new model cannot read, or a window that no longer holds the conversation.
+		if (!this.running.has(id)) await this.#compactions.afterModelChange(id).catch(() => {});
+	}
+
+	/**
+	 * "Edit": the message and everything after it become an earlier version (kept, and shown
+	 * again with the version switcher), and the edited text is sent in their place. Throws,
+	 * with nothing changed, when the edit could not be stored (the editor keeps the text).
+	 */
+	async editMessage(seq: number, text: string): Promise<void> {
+		const sessionId = this.#idle();
+		const index = this.messages.findIndex((row) => row.seq === seq);
+		if (index < 0) throw new VersionConflictError();
+		const after = index > 0 ? this.messages[index - 1].seq : null;
+		const now = Date.now();
+		const edited = { id: crypto.randomUUID(), role: 'user' as const, content: text, status: 'complete' as const, kind: 'message' as const, created_at: now };
+		await this.#compactions.yieldTo(sessionId);
+		await this.#run(
+			sessionId,
+			async (deps, input) => {
+				const { rows } = await startVersion(deps.db, sessionId, after, seq, [edited]);
+				input.onEvent?.({ type: 'user_stored', key: [sessionId, rows[0].seq] });
+				return retryTurn(deps, input);
+			},
+			true
+		);
+	}
+
+	/**
+	 * "Regenerate": the answer (with its turn's tool rounds and what followed) becomes an
+	 * earlier version and the question is answered again, with `model` when given.
+	 */
+	async regenerate(seq: number, model?: ModelChoice): Promise<void> {
+		const sessionId = this.#idle();
+		const question = this.messages.findLast((row) => row.seq < seq && row.role === 'user' && row.kind === 'message');
+		if (!question) throw new Error('There is no question to answer again.');
+		if (model) await this.setModel(model.provider, model.model);
+		await this.#compactions.yieldTo(sessionId);
+		await this.#run(sessionId, async (deps, input) => {
+			await startVersion(deps.db, sessionId, question.seq, seq);
+			return retryTurn(deps, input);
+		});
+	}
+
+	/** The versions at the place before row `index` of `shown`, when there is more than one. */
+	versionBefore(index: number): VersionPoint | null {
+		const after = index > 0 ? this.shown[index - 1].seq : null;
+		const point = this.session?.versions?.find((p) => p.after === after);
+		return point && point.count > 1 ? point : null;
+	}
+
+	/** The version switcher: shows version `version` at the place after row `after`. */
+	async showVersion(after: number | null, version: number): Promise<void> {
+		const sessionId = this.#idle();
+		await withWorkLock(this.#services.profile.name, sessionId, { kind: 'command', refusal: () => new Error(ANSWERING_ELSEWHERE) }, () =>
+			showVersion(this.#services.db, sessionId, after, version)
+		);
+		void this.#services.refreshTokens(sessionId);
+	}
+
+	/** The open session, if no answer is streaming into it here. */
+	#idle(): string {
+		const sessionId = this.sessionId;
+		if (!sessionId) throw new Error('There is no session open.');
+		if (this.running.has(sessionId)) throw new Error(ANSWERING_HERE);
+		return sessionId;
 	}
 
 	/** "Branch from here": a new session with the open one's history up to `seq`; returns its id. */
@@ -273,6 +337,7 @@ export class ChatState {
 			// Marks the row as this tab's: it shows "…" until text arrives, not "another tab".
 			if (event.type === 'started') this.live.set(liveKey(event.key), '');
 			if (event.type === 'text') showText(liveKey(event.key), event.text);
+			if (event.type === 'status') this.liveStatus.set(liveKey(event.key), event.text);
 			// The stored row takes over once its status leaves 'streaming' (see MessageView).
 			if (event.type === 'finished') showText.cancel();
 			// Storage refused the answer: keep it here, shown and copyable, until it can be stored.
@@ -316,11 +381,13 @@ export class ChatState {
 			for (const id of sessionId === finishedIn ? [sessionId] : [sessionId, finishedIn]) {
 				this.running.delete(id);
 				for (const key of [...this.live.keys()]) if (key.startsWith(`${id}:`)) this.live.delete(key);
+				for (const key of [...this.liveStatus.keys()]) if (key.startsWith(`${id}:`)) this.liveStatus.delete(key);
 			}
 			// A token count that cannot be read or stored (storage full or lost) is no failure of the turn.
 			await this.#services.refreshTokens(finishedIn).catch(() => {});
 		}
-		// After a finished answer, with the lock released: prune, micro-compact or summarise when due.
-		if (completed) void this.#compactions.idle(finishedIn);
+		// After a finished answer, with the lock released: prune, micro-compact or summarise when due,
+		// unless the next message was sent meanwhile (its turn needs the lock now).
+		if (completed && !this.running.has(finishedIn)) void this.#compactions.idle(finishedIn);
 	}
 }

@@ -5,14 +5,14 @@ import type { BuiltinHost } from '../commands/builtins';
 import type { CommandInvocation } from '../commands/command-registry';
 import { appendToThread } from '../db/message-verbs';
 import { findThreadHead, getSession } from '../db/session-verbs';
-import { contextRows } from '../db/context-rows';
 import { renameSession } from '../sessions/edit-session';
 import { replaceSession } from '../sessions/session-lifecycle';
 import { withWorkLock } from '../sessions/work-lock';
 import { listActiveMessages } from '../db/compaction-verbs';
 import type { ConfirmRequest } from './confirm.svelte';
 import { PLATFORM, type Services } from './services';
-import type { CompactionsState } from './compaction.svelte';
+import { describeOutcome, type CompactionsState } from './compaction.svelte';
+import { describeUsage } from './context-usage';
 
 /**
  * `left(oldId)` tells the chat that the session layer already finalized the old session;
@@ -59,20 +59,14 @@ export function createBuiltinHost(
 		async compress(invocation, focus) {
 			const outcome = await compactions.compact(invocation.session_id, 'manual', focus);
 			const sessionId = outcome.status === 'compacted' ? outcome.sessionId : invocation.session_id;
-			return { output: compactions.outcome.get(invocation.session_id) ?? '', sessionId };
+			return { output: describeOutcome(outcome), sessionId };
 		},
 		async usage(invocation) {
-			const session = await getSession(services.db, invocation.session_id);
-			if (!session) throw new Error('This session no longer exists.');
-			const context = contextRows(await listActiveMessages(services.db, invocation.session_id));
-			const windowTokens = services.windowFor(session.model);
-			const percent = Math.round((session.token_estimate / windowTokens) * 100);
-			const threshold = Math.round(services.compactionSettings().threshold * 100);
-			return [
-				`Model: ${session.model} (${session.provider})`,
-				`Messages: ${session.message_count} stored, ${context.length} in context`,
-				`Estimated context: ${session.token_estimate.toLocaleString()} of ${windowTokens.toLocaleString()} tokens (${percent}%; compaction starts at ${threshold}%)`
-			].join('\n');
+			// The same estimate the meter shows (and stores for it), made now: never a stale or missing one.
+			const [session, usage] = await Promise.all([getSession(services.db, invocation.session_id), services.contextUsage(invocation.session_id)]);
+			if (!session || !usage) throw new Error('This session no longer exists.');
+			const compactions = (await listActiveMessages(services.db, invocation.session_id)).filter((row) => row.compaction).length;
+			return describeUsage(usage, { stored: session.message_count, compactions });
 		}
 	};
 }

@@ -5,27 +5,25 @@ import { SvelteMap } from 'svelte/reactivity';
 import { compactSession } from '../agent/compact-session';
 import { runIdlePass } from '../agent/compaction-gates';
 import type { CompactionOutcome, CompactionProgress } from '../agent/compaction-types';
+import { compactForModel } from '../agent/model-switch';
 import type { CompactionReason } from '../hooks/hook-payloads';
+import { describeFolded } from './context-usage';
 import { localWork, SessionBusyError, stopLocalWork, withWorkLock } from '../sessions/work-lock';
 import type { Services } from './services';
 
-export const COMPACTION_REASON_LABELS: Record<CompactionReason, string> = {
-	manual: 'you asked for it',
-	pre_api: 'the next request would not fit',
-	post_tool: 'a tool result filled the context',
-	overflow: 'the provider said the request was too long',
-	gateway_hygiene: 'the resumed session was large',
-	between_turns: 'tidying up after the answer',
-	proactive_prune: 'old tool outputs were taking space',
-	provider: 'the provider compacted on its own',
-	unknown: 'the session no longer fit its model'
-};
+// Why a compaction ran, in words (the transcript's markers say it too).
+export { COMPACTION_REASON_LABELS } from './compaction-words';
+
+/** How long the word on a compaction stays under the header. */
+const OUTCOME_SHOWN_MS = 8_000;
 
 export class CompactionsState {
 	/** The compaction running in each session, as it reports progress. */
 	progress = new SvelteMap<string, CompactionProgress>();
-	/** The last word on a compaction the user asked for, per session (shown by the meter). */
+	/** The last word on a compaction the user asked for, per session (shown by the meter for a while). */
 	outcome = new SvelteMap<string, string>();
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- timers, not state anything shows
+	#outcomeTimers = new Map<string, ReturnType<typeof setTimeout>>();
 	#services: Services;
 	#onRotated: (from: string, to: string) => void;
 
@@ -55,10 +53,40 @@ export class CompactionsState {
 			const deps = await this.#services.compactionDeps(sessionId, this.listener(sessionId));
 			return compactSession(deps, { sessionId, reason, focus, signal });
 		});
-		this.outcome.set(sessionId, describeOutcome(outcome));
+		this.#report(sessionId, outcome);
+		return outcome;
+	}
+
+	/**
+	 * The session's model changed: the provider's compaction items the new model cannot read
+	 * give way to a summary, and a conversation too large for its window is compacted now.
+	 */
+	async afterModelChange(sessionId: string): Promise<void> {
+		const outcome = await this.#locked(sessionId, async (signal) => {
+			const deps = await this.#services.compactionDeps(sessionId, this.listener(sessionId));
+			return compactForModel(deps, sessionId, signal);
+		});
+		if (outcome) this.#report(sessionId, outcome);
+	}
+
+	/** Says what happened (the meter shows it), follows a rotation, and recounts. */
+	#report(sessionId: string, outcome: CompactionOutcome): void {
+		this.#tell(sessionId, describeOutcome(outcome));
 		this.#follow(sessionId, outcome);
 		void this.#services.refreshTokens(outcome.status === 'compacted' ? outcome.sessionId : sessionId);
-		return outcome;
+	}
+
+	/** Takes the word on the last compaction away (it also leaves by itself after a while). */
+	dismiss(sessionId: string): void {
+		clearTimeout(this.#outcomeTimers.get(sessionId));
+		this.#outcomeTimers.delete(sessionId);
+		this.outcome.delete(sessionId);
+	}
+
+	#tell(sessionId: string, text: string): void {
+		this.dismiss(sessionId);
+		this.outcome.set(sessionId, text);
+		this.#outcomeTimers.set(sessionId, setTimeout(() => this.dismiss(sessionId), OUTCOME_SHOWN_MS));
 	}
 
 	/** The idle pass after a completed turn; a new message cancels it (see `yieldTo`). */
@@ -94,5 +122,6 @@ export function describeOutcome(outcome: CompactionOutcome): string {
 	if (outcome.status === 'noop') return outcome.message;
 	const { before_tokens, after_tokens, messages_removed } = outcome.payload;
 	const saved = after_tokens === null ? '' : ` from ${before_tokens.toLocaleString()} to ${after_tokens.toLocaleString()} tokens`;
-	return `Context compacted${saved}${messages_removed ? `, ${messages_removed} message${messages_removed === 1 ? '' : 's'} folded` : ''}.`;
+	const folded = describeFolded(messages_removed);
+	return `Context compacted${saved}${folded ? `, ${folded}` : ''}.`;
 }

@@ -9,7 +9,7 @@ import type { HookBus } from '../hooks/hook-bus';
 import type { HookCallDetail } from '../hooks/run-hook';
 import { waitAtMost } from '../hooks/timeouts';
 import { describeError } from './turn-helpers';
-import { normalizePin } from '../plugins/fetch-plugin-source';
+import { fetchPluginSource, normalizePin, PluginLoadError } from '../plugins/fetch-plugin-source';
 import type { BudgetUsage } from '../plugins/plugin-budgets';
 import type { Registered } from '../plugins/plugin-context';
 import type { PluginHost } from '../plugins/plugin-host';
@@ -135,6 +135,7 @@ export class PluginsState {
 		const pending = this.pending;
 		this.pending = null;
 		if (!pending) return;
+		await refuseMissing(pending.url);
 		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a throwaway lookup, not state
 		const id = pluginIdFromUrl(pending.url, new Set(this.rows.map((r) => r.id)));
 		// Marked before the row exists, so following the rows does not start a second load.
@@ -304,5 +305,18 @@ export class PluginsState {
 				? { state: 'loaded', registered: outcome.plugin.registered, fromCache: outcome.plugin.fromCache }
 				: { state: 'failed', error: outcome.error }
 		);
+	}
+}
+
+/**
+ * A URL whose server answers with an error (404) or with something that is not JavaScript is
+ * refused before anything is stored. One that cannot be reached at all is added, and its row
+ * says why it does not load (a cross-origin setting to fix, or a server that is down for now).
+ */
+async function refuseMissing(url: string): Promise<void> {
+	try {
+		await fetchPluginSource(url);
+	} catch (error) {
+		if (!(error instanceof PluginLoadError) || !error.unreachable) throw error;
 	}
 }

@@ -66,11 +66,10 @@ export class ProfilesState {
 		this.#host.reload();
 	}
 
-	/** Creates a profile and switches to it. */
-	async create(name: string): Promise<void> {
-		this.#refuseIfWorking('switching to a new profile');
+	/** Creates a profile, without switching to it: the user is asked first. */
+	async create(name: string): Promise<{ id: string; label: string }> {
 		const row = await createProfile(this.#meta, name);
-		await this.switchTo(row.name);
+		return { id: row.name, label: profileLabel(row) };
 	}
 
 	rename(id: string, name: string): Promise<void> {

@@ -1,21 +1,25 @@
-// The "Add provider" form: preset defaults, validation, and a connection test that lists the
-// provider's models.
+// The provider form, to add a provider or edit a saved one: preset defaults, validation, and
+// a connection test that lists the provider's models (or says what to check when the browser
+// cannot reach it).
 import { createProvider, PRESETS } from '../providers/create-provider';
 import type { ProviderConfig, ProviderPreset } from '../providers/types';
 import type { SettingsState } from './settings.svelte';
+import { explainUnreachable } from './local-servers';
 
 // The form's preset labels, for the component that lists them.
 export { PRESETS };
 
 export const PRESET_ORDER: ProviderPreset[] = [
 	'openai',
+	'openai_chat',
 	'anthropic',
 	'openrouter',
 	'ollama',
 	'lmstudio',
 	'llamacpp',
 	'vllm',
-	'custom'
+	'custom',
+	'wllama'
 ];
 
 export class ProviderForm {
@@ -25,6 +29,8 @@ export class ProviderForm {
 	model = $state(PRESETS.openai.defaultModel);
 	testing = $state(false);
 	result = $state<{ ok: boolean; text: string } | null>(null);
+	/** The saved provider being edited (its key is kept unless a new one is typed), or null to add one. */
+	editing = $state<ProviderConfig | null>(null);
 	#settings: SettingsState;
 
 	constructor(settings: SettingsState) {
@@ -38,6 +44,23 @@ export class ProviderForm {
 		this.result = null;
 	}
 
+	/** Fills the form with a saved provider, to change it in place. */
+	edit(config: ProviderConfig): void {
+		this.editing = config;
+		this.preset = config.preset;
+		this.baseUrl = config.base_url;
+		this.model = config.model;
+		this.apiKey = '';
+		this.result = null;
+	}
+
+	/** Back to an empty form for a new provider. */
+	reset(): void {
+		this.editing = null;
+		this.apiKey = '';
+		this.choosePreset('openai');
+	}
+
 	/** A config from the form, or an error message saying what to fix. */
 	config(): ProviderConfig | string {
 		const baseUrl = this.baseUrl.trim().replace(/\/+$/, '');
@@ -49,13 +72,14 @@ export class ProviderForm {
 			return 'Enter the provider\u2019s base URL, for example https://api.openai.com/v1.';
 		}
 		if (!this.model.trim()) return 'Enter the model to use.';
-		if (PRESETS[this.preset].needsKey && !this.apiKey.trim()) return `${PRESETS[this.preset].label} needs an API key.`;
+		const apiKey = this.apiKey.trim() || (this.editing?.preset === this.preset ? this.editing.api_key : '');
+		if (PRESETS[this.preset].needsKey && !apiKey) return `${PRESETS[this.preset].label} needs an API key.`;
 		return {
-			id: crypto.randomUUID(),
+			id: this.editing?.id ?? crypto.randomUUID(),
 			preset: this.preset,
 			label: PRESETS[this.preset].label,
 			base_url: baseUrl,
-			api_key: this.apiKey.trim(),
+			api_key: apiKey,
 			model: this.model.trim()
 		};
 	}
@@ -73,7 +97,8 @@ export class ProviderForm {
 			const models = (await provider.listModels?.(AbortSignal.timeout(15_000))) ?? [];
 			this.result = { ok: true, text: models.length ? `Connected. Models: ${models.slice(0, 8).join(', ')}` : 'Connected.' };
 		} catch (error) {
-			this.result = { ok: false, text: `Could not connect: ${error instanceof Error ? error.message : String(error)}` };
+			const message = error instanceof Error ? error.message : String(error);
+			this.result = { ok: false, text: explainUnreachable(message, config, location.origin) ?? `Could not connect: ${message}` };
 		} finally {
 			this.testing = false;
 		}
@@ -85,12 +110,18 @@ export class ProviderForm {
 			this.result = { ok: false, text: config };
 			return false;
 		}
-		if (!(await this.#settings.set('providers', [...this.#settings.get('providers'), config]))) {
+		const saved = this.#settings.get('providers');
+		const editing = this.editing !== null && saved.some((p) => p.id === config.id);
+		const providers = editing ? saved.map((p) => (p.id === config.id ? config : p)) : [...saved, config];
+		// A default that named this provider follows its new model.
+		const followDefault = editing && this.#settings.get('default_provider') === config.id;
+		if (!(await this.#settings.update(followDefault ? { providers, default_model: config.model } : { providers }))) {
 			this.result = { ok: false, text: `Could not save: ${this.#settings.save.state === 'failed' ? this.#settings.save.error : 'unknown error'}` };
 			return false;
 		}
 		this.apiKey = '';
-		this.result = { ok: true, text: `Saved ${config.label} · ${config.model}.` };
+		this.editing = null;
+		this.result = { ok: true, text: `${editing ? 'Saved changes to' : 'Saved'} ${config.label} · ${config.model}.` };
 		return true;
 	}
 }

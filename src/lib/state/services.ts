@@ -4,7 +4,7 @@ import type { TurnDeps } from '../agent/turn-deps';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/build-request';
 import type { PalimpsestDb } from '../db/database';
 import type { ProfileRow } from '../db/meta-db';
-import { getSession } from '../db/session-verbs';
+import { getSession, updateSession } from '../db/session-verbs';
 import type { HookBus } from '../hooks/hook-bus';
 import type { CommandRegistry } from '../commands/command-registry';
 import type { ToolRegistry } from '../plugins/plugin-tools';
@@ -14,7 +14,10 @@ import type { Provider } from '../providers/types';
 import type { SessionContext } from '../sessions/session-context';
 import { ContextWorker, type ContextWorkerStatus } from '../context/context-client';
 import { contextWindowFor, reservedOutputFor } from '../context/context-window';
+import { localModelWindows } from '../providers/local-model/local-model-windows';
 import { estimateSession, type RequestExtras } from '../context/estimate-session';
+import { composeEstimate } from '../context/count-tokens';
+import type { ContextUsage } from './context-usage';
 import { createTurnCompaction } from '../agent/compaction-gates';
 import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../agent/compaction-types';
 import type { SettingsState } from './settings.svelte';
@@ -39,6 +42,8 @@ export interface ModelChoice {
 
 export interface ModelOption extends ModelChoice {
 	label: string;
+	/** The provider's own label, for other models of it. */
+	providerLabel: string;
 	offline: boolean;
 }
 
@@ -58,6 +63,11 @@ export interface Services {
 	worker: ContextWorker;
 	/** Recounts what is new in a session (in the worker) and stores its token estimate. */
 	refreshTokens(sessionId: string): Promise<void>;
+	/**
+	 * What the next request costs, part by part: of a session (its total stored too, so the
+	 * meter shows the same), or of a new session with `model` when `sessionId` is null.
+	 */
+	contextUsage(sessionId: string | null, model?: string): Promise<ContextUsage | null>;
 	/** The model's context window (Settings may override the built-in table). */
 	windowFor(model: string): number;
 	compactionSettings(): CompactionSettings;
@@ -97,7 +107,18 @@ export function createServices(parts: {
 	/** What is sent as the system prompt: the setting, or the built-in one when it is empty. */
 	const systemPrompt = () => settings.get('system_prompt') || DEFAULT_SYSTEM_PROMPT;
 
-	const windowFor = (model: string) => contextWindowFor(model, settings.get('context.windows'));
+	/** Windows providers stated in their overflow errors, by model. */
+	const learnedWindows = () => Object.fromEntries(Object.entries(settings.get('context.learned')).flatMap(([model, learned]) => (learned.window ? [[model, learned.window]] : [])));
+	// An in-browser model's window is the context it is loaded with (from its GGUF); a window
+	// the user set for the model's name still wins.
+	const windowFor = (model: string) => contextWindowFor(model, { ...localModelWindows(settings.get('providers')), ...settings.get('context.windows') }, learnedWindows());
+
+	/** Keeps what a provider's overflow error said of a model, for every later request to it. */
+	function learnLimit(model: string, learned: { window: number | null; ratio: number | null }): void {
+		const known = settings.get('context.learned');
+		const next = { ...known[model], ...(learned.window ? { window: learned.window } : {}), ...(learned.ratio ? { ratio: learned.ratio } : {}) };
+		void settings.set('context.learned', { ...known, [model]: next });
+	}
 
 	/** What every request of the session adds around its messages. */
 	function requestExtras(model: string): RequestExtras {
@@ -130,8 +151,8 @@ export function createServices(parts: {
 
 	function modelOptions(): ModelOption[] {
 		return [
-			{ provider: OFFLINE_PROVIDER_ID, model: OFFLINE_MODEL, label: `${offline.label} · ${OFFLINE_MODEL}`, offline: true },
-			...settings.get('providers').map((p) => ({ provider: p.id, model: p.model, label: `${p.label} · ${p.model}`, offline: false }))
+			{ provider: OFFLINE_PROVIDER_ID, model: OFFLINE_MODEL, label: `${offline.label} · ${OFFLINE_MODEL}`, providerLabel: offline.label, offline: true },
+			...settings.get('providers').map((p) => ({ provider: p.id, model: p.model, label: `${p.label} · ${p.model}`, providerLabel: p.label, offline: false }))
 		];
 	}
 
@@ -150,13 +171,30 @@ export function createServices(parts: {
 		windowFor,
 		compactionSettings,
 		async refreshTokens(sessionId) {
-			const session = await getSession(db, sessionId);
-			if (!session) return;
 			try {
-				await (await estimateSession(db, worker, sessionId, session.model, requestExtras(session.model)))?.stored;
+				await services.contextUsage(sessionId);
 			} catch (error) {
 				console.warn('Could not update the token estimate', error);
 			}
+		},
+		async contextUsage(sessionId, model) {
+			const session = sessionId === null ? null : await getSession(db, sessionId);
+			if (sessionId !== null && !session) return null;
+			const chosen = session?.model ?? model ?? services.currentModel().model;
+			const extras = requestExtras(chosen);
+			const windowTokens = windowFor(chosen);
+			const threshold = compactionSettings().threshold;
+			if (!session) {
+				const tools = extras.toolSchemas?.length ? JSON.stringify(extras.toolSchemas) : '';
+				const [systemPrompt, toolSchemas = 0] = (await worker.countTexts([extras.systemPrompt, ...(tools ? [tools] : [])], chosen)).counts;
+				const parts = composeEstimate({ messages: 0, messageCount: 0, systemPrompt, hasSystemPrompt: true, toolSchemas, injected: 0, reservedOutput: extras.reservedOutput });
+				return { model: chosen, total: parts.total, windowTokens, threshold, parts, rows: 0 };
+			}
+			const estimate = await estimateSession(db, worker, session.id, chosen, extras);
+			if (!estimate) return null;
+			// Counts that could not be stored are logged, and stored again by the next estimate.
+			await estimate.stored.catch(() => {});
+			return { model: chosen, total: estimate.total, windowTokens, threshold, parts: estimate.parts, rows: estimate.rows, ratio: estimate.ratio };
 		},
 		async compactionDeps(sessionId, onProgress) {
 			const session = await getSession(db, sessionId);
@@ -177,13 +215,17 @@ export function createServices(parts: {
 				settings: compaction,
 				windowTokens,
 				request: requestExtras(session.model),
-				onProgress
+				onProgress,
+				onLimitLearned: learnLimit
 			};
 		},
 		currentModel(wanted = {}) {
 			const options = modelOptions();
-			const find = (c: Partial<ModelChoice>) =>
-				options.find((o) => o.provider === c.provider && (!c.model || o.model === c.model));
+			// Any model of a configured provider will do: the picker offers what each provider lists.
+			const find = (c: Partial<ModelChoice>) => {
+				const option = options.find((o) => o.provider === c.provider);
+				return option ? { provider: option.provider, model: c.model || option.model } : undefined;
+			};
 			const chosen =
 				find(wanted) ??
 				find({ provider: settings.get('default_provider'), model: settings.get('default_model') }) ??
@@ -194,6 +236,9 @@ export function createServices(parts: {
 			const session = await getSession(db, sessionId);
 			if (!session) throw new Error('This session no longer exists.');
 			const provider = providerFor(session.provider);
+			// A provider that once said how its count differs from this app's is believed from the first turn.
+			const ratio = settings.get('context.learned')[session.model]?.ratio;
+			if (session.token_ratio === undefined && ratio) await updateSession(db, sessionId, { token_ratio: ratio });
 			// A plugin's pre_llm_call must not miss the first turn after a reload, but a plugin
 			// still loading after a few seconds is not worth holding the conversation for (the wait
 			// is bounded once, at start-up: see STARTUP_PLUGIN_WAIT_MS).

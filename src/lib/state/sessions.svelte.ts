@@ -5,7 +5,7 @@
 import { SvelteSet } from 'svelte/reactivity';
 import type { SessionSize } from '../db/measure-sessions';
 import type { SessionRow } from '../db/schema';
-import { listFirstSessions, listSessionOrder } from '../db/session-order';
+import { countSessionGroups, listFirstSessions, listSessionOrder } from '../db/session-order';
 import { listArchivedSessions } from '../db/session-verbs';
 import { watch } from '../db/watch';
 import type { OperationOutcome } from '../sessions/announce-removal';
@@ -17,6 +17,9 @@ import { OperationIds } from './operation-ids';
 import { SessionSearch } from './session-search.svelte';
 import { SessionWindow } from './session-window.svelte';
 import type { Services } from './services';
+import { groupBounds, groupStarts, type GroupLabel } from './session-groups';
+
+const NO_GROUPS: ReadonlyMap<number, GroupLabel> = new Map();
 
 /** Rows are read in pages of this many, so a small scroll reads nothing new. */
 const PAGE = 40;
@@ -44,8 +47,12 @@ export class SessionsState {
 	loaded = $state(false);
 	/** The ids the list shows: every listed session, or those the search matches (archived ones too), best first. */
 	shown = $derived.by(() => this.#search.ranked ?? this.order);
-	/** Sessions ticked with "Select" (kept while a search hides some of them). */
+	/** Selection mode ("Select" in the list's header): each row shows its checkbox. */
+	selecting = $state(false);
+	/** Sessions ticked in selection mode (kept while a search hides some of them). */
 	selected = new SvelteSet<string>();
+	/** The session whose title is being edited in its row, if any. */
+	renaming = $state<string | null>(null);
 	archived = $state<SessionRow[]>([]);
 	archivedLoaded = $state(false);
 	/** "Delete sessions" when storage is full: the largest sessions to tick and delete. */
@@ -56,6 +63,7 @@ export class SessionsState {
 	#search: SessionSearch;
 	#window: SessionWindow;
 	#searchWorker: { client: SearchClient; dispose: () => void } | null = null;
+	#groups = $state.raw<ReadonlyMap<number, GroupLabel>>(NO_GROUPS);
 	#client: () => SearchClient;
 
 	constructor(services: Services, open: () => OpenSession, searchClient?: () => SearchClient) {
@@ -65,6 +73,11 @@ export class SessionsState {
 		this.#client = searchClient ?? (() => (this.#searchWorker ??= createSearchClient()).client);
 		this.#search = new SessionSearch({ db: services.db, profile: services.profile.name, client: this.#client });
 		this.freeSpace = new FreeSpace({ measure: () => this.measureSessions(), remove: (ids) => this.remove(ids) });
+	}
+
+	/** Where each group of the list begins (none while searching: matches are listed as found). */
+	get groups(): ReadonlyMap<number, GroupLabel> {
+		return this.#search.ranked ? NO_GROUPS : this.#groups;
 	}
 
 	get query(): string {
@@ -95,9 +108,10 @@ export class SessionsState {
 		const follow = () => {
 			if (stopped) return;
 			stop = watch(
-				() => listSessionOrder(this.#services.db),
-				(ids) => {
+				() => Promise.all([listSessionOrder(this.#services.db), countSessionGroups(this.#services.db, groupBounds())]),
+				([ids, counts]) => {
 					this.order = ids;
+					this.#groups = groupStarts(counts);
 					this.loaded = true;
 					// A session deleted or archived anywhere (another tab, a sweep) leaves the selection.
 					if (!this.selected.size) return;
@@ -174,6 +188,12 @@ export class SessionsState {
 
 	togglePin(session: SessionRow): Promise<void> {
 		return setPinned(this.#services.sessionContext(), session.id, !session.pinned);
+	}
+
+	/** Enters or leaves selection mode; leaving it clears the selection. */
+	setSelecting(on: boolean): void {
+		this.selecting = on;
+		if (!on) this.selected.clear();
 	}
 
 	toggleSelected(id: string, on: boolean): void {

@@ -15,6 +15,11 @@ export { formatBytes } from '../hooks/plain-data';
 
 export type Theme = 'system' | 'light' | 'dark';
 
+export interface LearnedLimit {
+	window?: number;
+	ratio?: number;
+}
+
 /** When this profile's sessions were last exported, shown in Settings. */
 export interface LastExport {
 	at: number;
@@ -47,6 +52,8 @@ export const SETTING_DEFAULTS = {
 	'compaction.model': '',
 	/** Context windows set by the user, by exact model name. */
 	'context.windows': {} as Record<string, number>,
+	/** What providers' overflow errors said of a model: its window, and their count over this app's. */
+	'context.learned': {} as Record<string, LearnedLimit>,
 	'export.last': null as LastExport | null,
 	/** Ended, unpinned sessions idle longer than this many days are removed; 0 = never. */
 	'sessions.retention_days': 90,

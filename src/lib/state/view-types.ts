@@ -1,6 +1,6 @@
 // The shapes from lower layers that components and routes read, re-exported so that the UI
 // imports state/ only, types included (DESIGN §2); a change below surfaces in the UI here.
 export type { CommandInfo } from '../commands/command-registry';
-export type { MessageRow, PluginRow, SessionRow } from '../db/schema';
+export type { MessageRow, PluginRow, SessionRow, VersionPoint } from '../db/schema';
 export type { ProviderConfig, ProviderPreset } from '../providers/types';
 export { MAX_INJECTED_CHARS } from '../hooks/dispatch-results';

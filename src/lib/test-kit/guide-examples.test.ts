@@ -15,6 +15,7 @@ import { BUILTIN_NAMES } from '../commands/builtin-names';
 import { registerBuiltins, type BuiltinHost } from '../commands/builtins';
 import { CommandRegistry } from '../commands/command-registry';
 import { HookBus } from '../hooks/hook-bus';
+import { compileWithVirtualFile } from '../hooks/compile-virtual';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const GUIDE = readFileSync(resolve(ROOT, 'docs/plugins.md'), 'utf8');
@@ -36,24 +37,7 @@ function blockAfter(marker: string): string {
 /** Type errors in `code`, checked as a strict JavaScript file beside static/plugin-api.d.ts. */
 function typeErrors(code: string): string[] {
 	const file = resolve(ROOT, 'static/__guide-example__.js');
-	const options: ts.CompilerOptions = {
-		strict: true,
-		noEmit: true,
-		allowJs: true,
-		checkJs: true,
-		skipLibCheck: true,
-		target: ts.ScriptTarget.ES2022,
-		module: ts.ModuleKind.ESNext,
-		moduleResolution: ts.ModuleResolutionKind.Bundler,
-		lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-		types: []
-	};
-	const host = ts.createCompilerHost(options, true);
-	const { getSourceFile, fileExists, readFile } = host;
-	host.getSourceFile = (name, language, ...rest) => (name === file ? ts.createSourceFile(name, code, language, true) : getSourceFile.call(host, name, language, ...rest));
-	host.fileExists = (name) => name === file || fileExists.call(host, name);
-	host.readFile = (name) => (name === file ? code : readFile.call(host, name));
-	const program = ts.createProgram([file], options, host);
+	const program = compileWithVirtualFile({ name: file, text: code }, [file]);
 	const source = program.getSourceFile(file)!;
 	return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)].map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { committedKitIsFresh } from '../../vite/build-test-kit.js';
+import { compileWithVirtualFile } from '../hooks/compile-virtual';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -49,23 +50,7 @@ describe('static/plugin-test-kit.d.ts', () => {
 	const CHECK_LINES = CHECK_TEXT.split('\n');
 
 	it('declares the kit as the code implements it, and what it returns field for field, and compiles cleanly', () => {
-		const options: ts.CompilerOptions = {
-			strict: true,
-			noEmit: true,
-			skipLibCheck: false,
-			target: ts.ScriptTarget.ES2022,
-			module: ts.ModuleKind.ESNext,
-			moduleResolution: ts.ModuleResolutionKind.Bundler,
-			lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-			types: []
-		};
-		const host = ts.createCompilerHost(options, true);
-		const { getSourceFile, fileExists, readFile } = host;
-		host.getSourceFile = (name, language, ...rest) =>
-			name === CHECK ? ts.createSourceFile(name, CHECK_TEXT, language, true) : getSourceFile.call(host, name, language, ...rest);
-		host.fileExists = (name) => name === CHECK || fileExists.call(host, name);
-		host.readFile = (name) => (name === CHECK ? CHECK_TEXT : readFile.call(host, name));
-		const program = ts.createProgram([CHECK, resolve(ROOT, 'static/plugin-test-kit.d.ts')], options, host);
+		const program = compileWithVirtualFile({ name: CHECK, text: CHECK_TEXT }, [CHECK, resolve(ROOT, 'static/plugin-test-kit.d.ts')], { js: false, skipLibCheck: false });
 		const problems = ts
 			.getPreEmitDiagnostics(program)
 			.filter((d) => !d.file || d.file.fileName === CHECK || d.file.fileName.includes('/static/'))

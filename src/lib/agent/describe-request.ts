@@ -1,0 +1,65 @@
+// "What the model received": a sent request rebuilt from its recipe, as the wire body, a curl
+// command and a readable list of its parts (the summary and each plugin's context marked).
+// Pure: the caller reads the recipe's frame and rows.
+import { contextRows } from '../db/context-rows';
+import type { MessageRow, SentRequest } from '../db/schema';
+import type { ToolSchema } from '../providers/types';
+import { buildWireRequest, formatCurl, type WireApi, type WireRequest } from '../providers/wire-request';
+import { asSent, expandRuns, hashJson, injectedOf, rebuildChatRequest, type RequestFrame } from './request-recipe';
+
+export interface RequestPart {
+	/** What the part is: "System prompt", "Summary", "You", "Assistant", "Tool result". */
+	label: string;
+	text: string;
+	/** Plugin context appended to this message's outgoing copy, by plugin name. */
+	injected?: { plugin: string; text: string }[];
+}
+
+export interface DescribedRequest {
+	api: WireApi;
+	wire: WireRequest;
+	/** The body as indented JSON. */
+	json: string;
+	/** null for the offline model: nothing goes over the network. */
+	curl: string | null;
+	/** Whether the rebuilt body is the one that was sent (false if rows were changed or deleted since). */
+	exact: boolean;
+	model: string;
+	parts: RequestPart[];
+	tools: ToolSchema[];
+	contextManagement: SentRequest['context_management'] | null;
+}
+
+function partLabel(row: MessageRow): string {
+	if (row.kind === 'summary') return row.native ? 'Summary (the provider’s own compaction)' : 'Summary (compaction)';
+	return { user: 'You', assistant: 'Assistant', tool: 'Tool result', system: 'System' }[row.role];
+}
+
+function describeParts(sent: SentRequest, frame: RequestFrame, rows: readonly MessageRow[]): RequestPart[] {
+	const wanted = new Set(expandRuns(sent.seqs));
+	const carried = contextRows(rows.filter((row) => wanted.has(row.seq)).map(asSent));
+	const injected = injectedOf(sent, rows).map((item) => ({ plugin: item.plugin_name, text: item.text }));
+	const parts: RequestPart[] = frame.system ? [{ label: 'System prompt', text: frame.system }] : [];
+	for (const row of carried) {
+		const part: RequestPart = { label: partLabel(row), text: row.native?.opaque ? '(opaque: only the provider can read it)' : row.content };
+		if (row.seq === sent.user_seq && injected.length) part.injected = injected;
+		parts.push(part);
+	}
+	return parts;
+}
+
+export async function describeRequest(sent: SentRequest, frame: RequestFrame, rows: readonly MessageRow[]): Promise<DescribedRequest> {
+	const request = rebuildChatRequest(sent, frame, rows);
+	const wire = buildWireRequest(frame.target, request);
+	return {
+		api: frame.target.api,
+		wire,
+		json: JSON.stringify(wire.body, null, 2),
+		curl: frame.target.api === 'offline' ? null : formatCurl(wire, frame.target.api),
+		exact: (await hashJson(wire.body)) === sent.body_hash,
+		model: sent.model,
+		parts: describeParts(sent, frame, rows),
+		tools: frame.tools ?? [],
+		contextManagement: sent.context_management ?? null
+	};
+}

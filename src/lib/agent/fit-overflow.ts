@@ -1,0 +1,80 @@
+// When the provider refuses a request as too long, its numbers win: the window it states, and
+// the ratio of its count to this app's, are learned (kept for the model, and for the session),
+// and the conversation is compacted until the request fits that window, the kept tail
+// shrinking step by step down to the last user message. Only then does it give up, saying why.
+import { updateSession } from '../db/session-verbs';
+import { TOKEN_RATIO_LIMITS } from '../db/schema';
+import { reservedOutputFor } from '../context/context-window';
+import { estimateSession } from '../context/estimate-session';
+import type { ContextLimit } from '../providers/types';
+import { compactSession } from './compact-session';
+import type { CompactionDeps, CompactionOutcome, CompactionRequest } from './compaction-types';
+
+/** What a provider's overflow error taught about a model. */
+export interface LearnedLimit {
+	window: number | null;
+	/** The provider's count of a request over this app's count of it. */
+	ratio: number | null;
+}
+
+const clampRatio = (ratio: number) => Math.round(Math.min(TOKEN_RATIO_LIMITS[1], Math.max(TOKEN_RATIO_LIMITS[0], ratio)) * 1000) / 1000;
+
+/**
+ * Learns from the error's numbers: deps for the window it states (the summarizer's too, when it
+ * is the same model), and the session's ratio. Returns the deps to compact with.
+ */
+export async function learnLimit(deps: CompactionDeps, sessionId: string, limit: ContextLimit | null, injected: readonly string[]): Promise<CompactionDeps> {
+	if (!limit) return deps;
+	let ratio: number | null = null;
+	if (limit.requested !== null) {
+		const estimate = await estimateSession(deps.db, deps.counter, sessionId, deps.model, { ...deps.request, injected });
+		if (estimate && estimate.counted > 0) {
+			ratio = clampRatio(limit.requested / estimate.counted);
+			await updateSession(deps.db, sessionId, { token_ratio: ratio });
+		}
+	}
+	deps.onLimitLearned?.(deps.model, { window: limit.window, ratio });
+	const window = limit.window;
+	if (window === null || window >= deps.windowTokens) return deps;
+	const summarizer = deps.summarizer && deps.summarizer.model === deps.model ? { ...deps.summarizer, windowTokens: window } : deps.summarizer;
+	return { ...deps, windowTokens: window, summarizer, request: { ...deps.request, reservedOutput: reservedOutputFor(window) } };
+}
+
+/** The steps of an overflow compaction: the usual tail (at most a quarter of the window), the last exchange, the last user message. */
+function steps(deps: CompactionDeps): Array<Pick<CompactionRequest, 'tailTokens' | 'minimalTail'>> {
+	return [{ tailTokens: Math.min(deps.settings.tailTokens, Math.floor(deps.windowTokens / 4)) }, { tailTokens: 0 }, { tailTokens: 0, minimalTail: true }];
+}
+
+/**
+ * Compacts (reason `overflow`) until the next request fits the window, each compaction announced
+ * as usual. The provider said the request is too long, so at least one compaction must happen
+ * even where this app's count says it fits (an error that states no numbers): a step that
+ * finds nothing to compact hands on to the next, smaller tail.
+ */
+export async function compactToFit(deps: CompactionDeps, sessionId: string, injected: readonly string[], signal?: AbortSignal): Promise<CompactionOutcome> {
+	let id = sessionId;
+	let rotated = false;
+	let done: CompactionOutcome | null = null;
+	let total = Infinity;
+	for (const step of steps(deps)) {
+		if (signal?.aborted) break;
+		const outcome = await compactSession(deps, { sessionId: id, reason: 'overflow', signal, ...step });
+		if (outcome.status === 'compacted') {
+			rotated ||= outcome.rotated;
+			id = outcome.sessionId;
+			done = { ...outcome, rotated };
+		} else if (outcome.why !== 'nothing' && outcome.why !== 'not_shorter') return done ?? outcome;
+		if (!done) continue;
+		total = (await estimateSession(deps.db, deps.counter, id, deps.model, { ...deps.request, injected }))?.total ?? Infinity;
+		if (total <= deps.windowTokens) return done;
+	}
+	if (signal?.aborted) return done ?? { status: 'noop', why: 'cancelled', message: 'Compaction was cancelled; nothing changed.' };
+	const advice = 'Shorten your message, or choose a model with a larger context window.';
+	if (!done) return { status: 'noop', why: 'nothing', message: `the conversation is already down to your last message, and ${deps.model} still finds it too long. ${advice}` };
+	const needs = Number.isFinite(total) ? `about ${total.toLocaleString('en')} tokens` : 'more tokens';
+	return {
+		status: 'noop',
+		why: 'nothing',
+		message: `even with only your last message kept, the request needs ${needs}, more than the ${deps.windowTokens.toLocaleString('en')}-token window of ${deps.model}. ${advice}`
+	};
+}

@@ -1,0 +1,43 @@
+// Keeps what it takes to show a request later: its frame, stored once, and its recipe, which
+// goes on the answer row. A request that cannot be recorded is still sent.
+import { storeRequestFrame } from '../db/request-frames';
+import { updateMessage } from '../db/message-verbs';
+import type { InjectedContext, MessageRow, SentRequest } from '../db/schema';
+import type { ChatRequest } from '../providers/types';
+import { buildWireRequest, OFFLINE_TARGET } from '../providers/wire-request';
+import { makeRecipe, type RequestFrame } from './request-recipe';
+import type { TurnDeps } from './turn-deps';
+
+export async function recordRequest(
+	deps: Pick<TurnDeps, 'db' | 'provider'>,
+	request: ChatRequest,
+	context: { systemPrompt: string; rows: MessageRow[]; userSeq: number }
+): Promise<SentRequest | undefined> {
+	try {
+		const target = deps.provider.wire ?? OFFLINE_TARGET;
+		const frame: RequestFrame = { target, system: context.systemPrompt };
+		if (request.tools) frame.tools = request.tools;
+		const { body } = buildWireRequest(target, request);
+		const { sent, frameKey } = await makeRecipe({ frame, rows: context.rows, userSeq: context.userSeq, provider: deps.provider.id, request, body });
+		await storeRequestFrame(deps.db, frameKey, frame);
+		return sent;
+	} catch (error) {
+		// Showing the request later is a nicety; the conversation goes on without it.
+		console.warn('The request could not be recorded for "What the model received":', error);
+		return undefined;
+	}
+}
+
+/**
+ * A later request of the same turn is about to replace the plugin context stored on the user
+ * message: the answers that read theirs from there keep a copy of it on their recipe.
+ */
+export async function keepEarlierInjected(
+	db: TurnDeps['db'],
+	answers: { key: [string, number]; sent: SentRequest }[],
+	earlier: InjectedContext[],
+	next: InjectedContext[]
+): Promise<void> {
+	if (JSON.stringify(earlier) === JSON.stringify(next)) return;
+	for (const { key, sent } of answers) await updateMessage(db, key, { sent: { ...sent, injected: earlier } });
+}

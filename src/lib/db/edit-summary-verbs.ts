@@ -1,0 +1,36 @@
+// Edit summary, in one transaction: the edited text becomes a new summary row placed right
+// after the original, which leaves the context but stays in the history, so the requests
+// already sent with it can still be shown exactly. The edited row carries the marker.
+import { Dexie, type PalimpsestDb } from './database';
+import { CompactionRaceError } from './compaction-verbs';
+import type { MessageRow } from './schema';
+import { liveMarkers } from './undo-compaction-verbs';
+
+/** The most characters a summary may be edited to (a summary is meant to be short). */
+export const MAX_SUMMARY_CHARS = 100_000;
+
+export async function commitSummaryEdit(db: PalimpsestDb, sessionId: string, compactionId: string, text: string, now: number): Promise<MessageRow> {
+	if (!text.trim()) throw new Error('A summary cannot be empty: undo the compaction instead.');
+	if (text.length > MAX_SUMMARY_CHARS) throw new Error(`A summary may have at most ${MAX_SUMMARY_CHARS.toLocaleString('en')} characters.`);
+	return db.transaction('rw', db.sessions, db.messages, async () => {
+		const session = await db.sessions.get(sessionId);
+		const active = await db.messages.where('[session_id+active+seq]').between([sessionId, 1, Dexie.minKey], [sessionId, 1, Dexie.maxKey]).toArray();
+		const markers = liveMarkers(active);
+		const original = markers.find((row) => row.compaction!.id === compactionId);
+		if (!session || !original || original.kind !== 'summary') throw new CompactionRaceError('This summary is no longer in the context; nothing changed.');
+		if (original.native) throw new CompactionRaceError('The provider’s own summary is sent back as it came; it cannot be edited.');
+		if (markers.at(-1) !== original) throw new CompactionRaceError('The conversation was compacted again meanwhile: only the latest summary can be edited. Nothing changed.');
+		const above = (await db.messages.where('[session_id+seq]').between([sessionId, original.seq], [sessionId, Infinity], false, true).limit(1).primaryKeys())[0] as [string, number] | undefined;
+		const high = above?.[1] ?? session.next_seq;
+		const seq = original.seq + (high - original.seq) / 2;
+		if (!(seq > original.seq && seq < high)) throw new CompactionRaceError('There is no room left to place the edited summary.');
+		const { tokens: _tokens, encoding: _encoding, ...kept } = original;
+		const edited: MessageRow = { ...kept, id: crypto.randomUUID(), seq, content: text, compaction: { ...original.compaction!, edited_at: now } };
+		// The original leaves the context under an id of its own, so undoing the compaction
+		// later does not bring it back.
+		await db.messages.put({ ...original, active: 0, compacted_by: edited.id });
+		await db.messages.add(edited);
+		await db.sessions.update(sessionId, { message_count: session.message_count + 1, last_activity_at: now });
+		return edited;
+	});
+}

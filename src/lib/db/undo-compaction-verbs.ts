@@ -1,0 +1,67 @@
+// Undoing the latest compaction of a session, in one transaction: the rows it removed return to
+// the context, the rows it added leave it, and its marker row stays where it was as a note that
+// says it was undone (its summary readable, no longer sent). Nothing is deleted.
+import { Dexie, type PalimpsestDb } from './database';
+import { CompactionRaceError } from './compaction-verbs';
+import type { MessageRow } from './schema';
+
+/** The compaction markers still in effect among a session's active rows, oldest first. */
+export function liveMarkers(active: readonly MessageRow[]): MessageRow[] {
+	return active.filter((row) => row.compaction && row.compaction.undone_at === undefined).sort((a, b) => a.compaction!.at - b.compaction!.at);
+}
+
+export async function commitUndoCompaction(db: PalimpsestDb, sessionId: string, compactionId: string, now: number): Promise<{ restored: number }> {
+	return db.transaction('rw', db.sessions, db.messages, async () => {
+		const range = (active: 0 | 1) => db.messages.where('[session_id+active+seq]').between([sessionId, active, Dexie.minKey], [sessionId, active, Dexie.maxKey]);
+		const active = await range(1).toArray();
+		const markers = liveMarkers(active);
+		const marker = markers.find((row) => row.compaction!.id === compactionId);
+		if (!marker) throw new CompactionRaceError('This compaction is no longer in effect (it was undone, or folded into a later one); nothing changed.');
+		if (marker.compaction!.old_session_id) throw new CompactionRaceError('This compaction continued in a new session: continue in the earlier session instead.');
+		if (markers.at(-1) !== marker) throw new CompactionRaceError('The conversation was compacted again meanwhile: only the latest compaction can be undone. Nothing changed.');
+		// Rows a compaction adds besides its marker (pruned-output stubs, provider items) were
+		// written with it, at fractional seqs.
+		const added = active.filter((row) => row !== marker && !row.compaction && row.created_at === marker.created_at && !Number.isInteger(row.seq));
+		const removed = await range(0).filter((row) => row.compacted_by === compactionId).toArray();
+		await db.messages.bulkPut([
+			...removed.map((row) => ({ ...row, active: 1 as const, compacted_by: null })),
+			...added.map((row) => ({ ...row, active: 0 as const })),
+			{ ...marker, kind: 'notice' as const, compaction: { ...marker.compaction!, undone_at: now } }
+		]);
+		await db.sessions.update(sessionId, { last_activity_at: now });
+		return { restored: removed.length };
+	});
+}
+
+/**
+ * Undoing a compaction that continued in a new session: the earlier session is reopened with
+ * what was said in the later one since (appended), and the later one ends, kept as a branch
+ * of it (so the thread goes on in the earlier one). Returns the earlier session's id.
+ */
+export async function commitContinueEarlier(db: PalimpsestDb, childId: string, compactionId: string, now: number): Promise<{ parentId: string; sessionKey: string }> {
+	return db.transaction('rw', db.sessions, db.messages, async () => {
+		const child = await db.sessions.get(childId);
+		const active = await db.messages.where('[session_id+active+seq]').between([childId, 1, Dexie.minKey], [childId, 1, Dexie.maxKey]).toArray();
+		const markers = liveMarkers(active);
+		const marker = markers.find((row) => row.compaction!.id === compactionId);
+		const parentId = marker?.compaction?.old_session_id;
+		const parent = parentId ? await db.sessions.get(parentId) : undefined;
+		if (!child || child.ended_at !== null || !marker || !parent) throw new CompactionRaceError('This session no longer continues the earlier one; nothing changed.');
+		if (markers.at(-1) !== marker) throw new CompactionRaceError('The conversation was compacted again meanwhile: only the latest compaction can be undone. Nothing changed.');
+		if (parent.end_reason !== 'compression') throw new CompactionRaceError('The earlier session is no longer waiting to be continued; nothing changed.');
+		// What was said since the compaction goes on in the earlier session, after its last row.
+		const since = active.filter((row) => row.created_at > marker.compaction!.at && !row.compaction && row.kind !== 'summary');
+		const rows: MessageRow[] = since.map(({ sent: _sent, ...row }, index) => ({ ...row, session_id: parent.id, seq: parent.next_seq + index }));
+		await db.messages.bulkAdd(rows);
+		await db.messages.put({ ...marker, kind: 'notice', compaction: { ...marker.compaction!, undone_at: now } });
+		await db.sessions.update(parent.id, {
+			ended_at: null,
+			end_reason: null,
+			next_seq: parent.next_seq + rows.length,
+			message_count: parent.message_count + rows.length,
+			last_activity_at: now
+		});
+		await db.sessions.update(child.id, { ended_at: now, end_reason: 'compression_undone', parent_kind: 'branch' });
+		return { parentId: parent.id, sessionKey: child.session_key };
+	});
+}

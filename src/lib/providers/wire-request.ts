@@ -1,0 +1,83 @@
+// Where a provider sends a request and the exact JSON body it sends, built by the same pure
+// builders the adapters use. Lets the app show (and rebuild) what the model received, with the
+// API key replaced by a placeholder: a key never leaves the adapter that holds it.
+import { buildAnthropicRequest } from './anthropic-request';
+import { buildOpenAIBody } from './openai-request';
+import { buildResponsesBody } from './responses-request';
+import type { ChatRequest } from './types';
+
+/** The wire protocols the app speaks; `offline` is the built-in model (nothing on the network). */
+export type WireApi = 'chat-completions' | 'responses' | 'anthropic' | 'offline';
+
+/** Where an adapter posts its answers, and what shapes its body and headers (never the key). */
+export interface WireTarget {
+	api: WireApi;
+	url: string;
+	/** Whether the provider has a key (sent as a header, shown as a placeholder). */
+	keyed: boolean;
+	/** OpenAI's own Chat Completions wants `max_completion_tokens` instead of `max_tokens`. */
+	maxCompletionTokens?: boolean;
+}
+
+export interface WireRequest {
+	url: string;
+	/** Every header the adapter sends, the key as a placeholder such as $OPENAI_API_KEY. */
+	headers: Record<string, string>;
+	body: Record<string, unknown>;
+}
+
+export const OFFLINE_TARGET: WireTarget = Object.freeze({ api: 'offline', url: '', keyed: false });
+
+/** The environment variable a copied curl command reads the key from. */
+export function keyPlaceholder(api: WireApi): string {
+	return api === 'anthropic' ? '$ANTHROPIC_API_KEY' : '$OPENAI_API_KEY';
+}
+
+/** The offline model takes the provider-neutral request as it is. */
+function offlineBody(request: ChatRequest): Record<string, unknown> {
+	const body: Record<string, unknown> = { model: request.model, messages: request.messages };
+	if (request.tools?.length) body.tools = request.tools;
+	return body;
+}
+
+export function buildWireRequest(target: WireTarget, request: ChatRequest): WireRequest {
+	const json = { 'content-type': 'application/json', accept: 'text/event-stream' };
+	const placeholder = keyPlaceholder(target.api);
+	switch (target.api) {
+		case 'anthropic': {
+			const { body, betas } = buildAnthropicRequest(request);
+			const headers: Record<string, string> = {
+				'x-api-key': placeholder,
+				'anthropic-version': '2023-06-01',
+				'anthropic-dangerous-direct-browser-access': 'true'
+			};
+			if (betas.length) headers['anthropic-beta'] = betas.join(',');
+			return { url: target.url, headers: { ...headers, ...json }, body };
+		}
+		case 'offline':
+			return { url: '', headers: {}, body: offlineBody(request) };
+		default: {
+			const body = target.api === 'responses' ? buildResponsesBody(request) : buildOpenAIBody(request, target.maxCompletionTokens ?? false);
+			const auth: Record<string, string> = target.keyed ? { authorization: `Bearer ${placeholder}` } : {};
+			return { url: target.url, headers: { ...auth, ...json }, body };
+		}
+	}
+}
+
+/** A shell-safe single-quoted word. */
+const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The request as a curl command. The key placeholder is left outside single quotes, so the
+ * shell fills it in from the environment.
+ */
+export function formatCurl(request: WireRequest, api: WireApi): string {
+	const placeholder = keyPlaceholder(api);
+	const header = (name: string, value: string) =>
+		value.includes(placeholder) ? `-H "${name}: ${value}"` : `-H ${quote(`${name}: ${value}`)}`;
+	return [
+		`curl ${quote(request.url)}`,
+		...Object.entries(request.headers).map(([name, value]) => header(name, value)),
+		`--data-raw ${quote(JSON.stringify(request.body))}`
+	].join(' \\\n  ');
+}

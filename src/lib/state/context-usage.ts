@@ -1,0 +1,76 @@
+// What the next request costs, part by part, in the words both the meter's details and /usage
+// use, so the two always say the same. Pure.
+import type { RequestTotals } from '../context/count-tokens';
+import type { CompactionMarker } from '../db/schema';
+import { COMPACTION_REASON_LABELS } from './compaction-words';
+
+export interface ContextUsage {
+	model: string;
+	/** What the meter shows: the parts' sum, scaled by the provider's own count when it gave one. */
+	total: number;
+	windowTokens: number;
+	/** Compaction starts above this share of the window (0–1). */
+	threshold: number;
+	parts: RequestTotals;
+	/** Rows of the conversation in the request. */
+	rows: number;
+	ratio?: number;
+}
+
+export interface UsagePart {
+	label: string;
+	tokens: number;
+}
+
+/** The parts in the order a request holds them; the overhead of each message goes with the messages. */
+export function usageParts(usage: ContextUsage): UsagePart[] {
+	const { parts } = usage;
+	return [
+		{ label: 'System prompt', tokens: parts.systemPrompt },
+		{ label: 'Tools', tokens: parts.toolSchemas },
+		{ label: `Messages (${usage.rows.toLocaleString('en')})`, tokens: parts.messages + parts.overhead },
+		{ label: 'Plugin context', tokens: parts.injected },
+		{ label: 'Kept for the answer', tokens: parts.reservedOutput }
+	];
+}
+
+/** "3,217 of 32,000 tokens (10%; compaction starts at 80%)". */
+export function describeTotal(usage: ContextUsage): string {
+	const percent = Math.round((usage.total / usage.windowTokens) * 100);
+	return `${usage.total.toLocaleString('en')} of ${usage.windowTokens.toLocaleString('en')} tokens (${percent}%; compaction starts at ${Math.round(usage.threshold * 100)}%)`;
+}
+
+/** The line that says the provider's own count adjusted this app's, if it did. */
+export function describeRatio(usage: ContextUsage): string {
+	if (!usage.ratio || Math.abs(usage.ratio - 1) < 0.005) return '';
+	return `Adjusted to the provider's own count: ×${usage.ratio.toFixed(2)} on everything but the answer's space.`;
+}
+
+/** How many messages a compaction took out of the context, in the one wording used everywhere. */
+export function describeFolded(count: number | null): string {
+	if (!count) return '';
+	return `${count.toLocaleString('en')} message${count === 1 ? '' : 's'} folded`;
+}
+
+/** One compaction: "you asked for it · 4,000 → 1,200 tokens · 6 messages folded". */
+export function describeCompaction(marker: CompactionMarker): string {
+	const tokens =
+		marker.after_tokens === null
+			? `${marker.before_tokens.toLocaleString('en')} tokens before`
+			: `${marker.before_tokens.toLocaleString('en')} → ${marker.after_tokens.toLocaleString('en')} tokens`;
+	return [COMPACTION_REASON_LABELS[marker.reason], tokens, describeFolded(marker.messages_removed)].filter(Boolean).join(' · ');
+}
+
+/** /usage's answer: the same total and parts as the meter's details. */
+export function describeUsage(usage: ContextUsage, counts: { stored: number; compactions: number }): string {
+	return [
+		`Model: ${usage.model}`,
+		`Messages: ${counts.stored.toLocaleString('en')} stored, ${usage.rows.toLocaleString('en')} in context`,
+		`Estimated context: ${describeTotal(usage)}`,
+		...usageParts(usage).map((part) => `  ${part.label}: ${part.tokens.toLocaleString('en')}`),
+		describeRatio(usage),
+		`Compactions in this session: ${counts.compactions}`
+	]
+		.filter(Boolean)
+		.join('\n');
+}

@@ -1,0 +1,80 @@
+// The Context usage meter and /usage give the same number, from commands alone to a chat;
+// clicking the meter shows what the number is made of and the session's compactions, and a
+// compaction is described in one wording wherever it shows.
+import { expect, test, type Page } from './test-base';
+import { openApp, sendAndWait, transcript } from './helpers';
+import { runCommand } from './plugin-helpers';
+
+const meter = (page: Page) => page.getByRole('status', { name: 'Context usage' });
+
+/** The estimated tokens the meter shows ("1,234 / 32,000 tokens (…)"). */
+async function meterTokens(page: Page): Promise<number> {
+	const text = (await meter(page).textContent()) ?? '';
+	const match = /([\d,]+) \/ [\d,]+ tokens/.exec(text);
+	if (!match) throw new Error(`No token count in the meter: "${text}"`);
+	return Number(match[1].replaceAll(',', ''));
+}
+
+/** The total /usage prints ("Estimated context: 3,217 of 32,000 tokens (…)"). */
+async function usageTokens(page: Page): Promise<number> {
+	const output = await runCommand(page, '/usage');
+	const match = /Estimated context: ([\d,]+) of ([\d,]+) tokens/.exec((await output.textContent()) ?? '');
+	if (!match) throw new Error('No estimate in the /usage output');
+	return Number(match[1].replaceAll(',', ''));
+}
+
+test('the meter and /usage agree after commands only and after a chat', async ({ page }) => {
+	await openApp(page);
+	// A new session already costs its system prompt and the space kept for the answer.
+	await expect.poll(() => meterTokens(page)).toBeGreaterThan(1000);
+	const empty = await meterTokens(page);
+
+	// The first thing typed is a command: the session it creates has no conversation yet.
+	await runCommand(page, '/help');
+	const afterCommands = await usageTokens(page);
+	expect(afterCommands).toBe(empty);
+	await expect.poll(() => meterTokens(page)).toBe(afterCommands);
+
+	await sendAndWait(page, 'Hi there');
+	await expect.poll(() => meterTokens(page)).toBeGreaterThan(afterCommands);
+	const afterChat = await usageTokens(page);
+	await expect.poll(() => meterTokens(page)).toBe(afterChat);
+});
+
+test('clicking the meter shows what the context holds, part by part, and the compactions; one wording for what a compaction folded', async ({ page }) => {
+	await openApp(page);
+	await sendAndWait(page, 'long 400 about lighthouses');
+	await sendAndWait(page, 'long 400 about tides');
+	const total = await usageTokens(page);
+
+	await meter(page).getByRole('button').click();
+	const details = page.getByRole('dialog', { name: 'Context usage' });
+	await expect(details).toBeVisible();
+	await expect(details).toContainText(`${total.toLocaleString('en')} of 32,000 tokens`);
+	const parts = details.getByRole('definition');
+	const labels = details.getByRole('term');
+	await expect(labels).toHaveText(['System prompt', 'Tools', /^Messages \(\d+\)$/, 'Plugin context', 'Kept for the answer']);
+	const counts = (await parts.allTextContents()).map((text) => Number(text.replaceAll(',', '')));
+	expect(counts[4]).toBe(3_200);
+	// The parts add up to the total (the offline model counts with the app's own tokenizer).
+	expect(counts.reduce((a, b) => a + b, 0)).toBe(total);
+	await expect(details).toContainText('None yet.');
+
+	await details.getByRole('button', { name: 'Compact now' }).click();
+	await expect(details).toBeHidden();
+	const marker = transcript(page).getByRole('region', { name: 'Context compacted' });
+	await expect(marker).toHaveCount(1);
+	const result = page.getByRole('status', { name: 'Compaction result' });
+	await expect(result).toContainText(/Context compacted from [\d,]+ to [\d,]+ tokens, \d+ messages? folded\./);
+	await expect(marker).toContainText(/\d+ messages? folded/);
+	// The word on the compaction leaves by itself, and the header keeps the title's room meanwhile.
+	await expect(result).toBeHidden({ timeout: 15_000 });
+
+	await meter(page).getByRole('button').click();
+	const list = details.getByRole('list', { name: 'Compactions in this session' });
+	await expect(list.getByRole('listitem')).toHaveCount(1);
+	await expect(list).toContainText(/you asked for it · [\d,]+ → [\d,]+ tokens · \d+ messages? folded/);
+	await page.keyboard.press('Escape');
+	await expect(details).toBeHidden();
+	await expect(meter(page).getByRole('button')).toBeFocused();
+});

@@ -1,0 +1,143 @@
+// Each message's actions: Copy; Edit on your own messages, which keeps what it replaces as an
+// earlier version behind a "1/2" switcher; Regenerate on answers, with the same or another
+// model; Retry for a stopped answer; and Jump to latest while an answer streams, without the
+// transcript pulling a reader down.
+import { expect, test, type Page } from './test-base';
+import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
+import {
+	LONG_PROMPT,
+	assistantMessages,
+	messageBody,
+	messageText,
+	openApp,
+	sendAndWait,
+	sendMessage,
+	transcript,
+	userMessages,
+	waitForAnswer
+} from './helpers';
+import { addCustomProvider, navigate, readRows } from './plugin-helpers';
+
+let mock: MockProvider;
+test.beforeAll(async () => {
+	mock = await startMockProvider();
+});
+test.afterAll(async () => {
+	await mock?.close();
+});
+
+const versionLabel = (page: Page, shown: number, count: number) => transcript(page).getByLabel(`Version ${shown} of ${count}`, { exact: true });
+
+test('Copy puts a message, or an answer as written, on the clipboard', async ({ page, context }) => {
+	await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+	await openApp(page);
+	await sendAndWait(page, 'echo: **bold** words');
+	await userMessages(page).getByRole('button', { name: 'Copy' }).click();
+	await expect(userMessages(page).getByRole('status')).toHaveText('Copied');
+	expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('echo: **bold** words');
+	await assistantMessages(page).getByRole('button', { name: 'Copy' }).click();
+	// The answer's Markdown, not its rendered text.
+	expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('**bold** words');
+});
+
+test('Edit resends a message; what it replaced is an earlier version, shown again with the switcher, across a reload', async ({ page }) => {
+	await openApp(page);
+	await sendAndWait(page, 'echo: first question');
+	await sendAndWait(page, 'echo: second question');
+	const second = userMessages(page).last();
+
+	// Escape leaves the message as it was, with focus back on its actions.
+	await second.getByRole('button', { name: 'Edit' }).click();
+	const editor = second.getByRole('textbox', { name: 'Edited message' });
+	await expect(editor).toBeFocused();
+	await expect(editor).toHaveValue('echo: second question');
+	await page.keyboard.press('Escape');
+	await expect(editor).toHaveCount(0);
+	await expect(second.getByRole('button', { name: 'Copy' })).toBeFocused();
+
+	await second.getByRole('button', { name: 'Edit' }).click();
+	await editor.fill('echo: second question, put better');
+	await editor.press('Enter');
+	await waitForAnswer(page);
+	await expect(messageBody(userMessages(page))).toHaveText(['echo: first question', 'echo: second question, put better']);
+	await expect(messageBody(assistantMessages(page))).toHaveText(['first question', 'second question, put better']);
+	await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+	// The switcher sits on the edited message: this is version 2 of 2.
+	const edited = userMessages(page).last();
+	await expect(edited.getByLabel('Version 2 of 2', { exact: true })).toBeVisible();
+	await expect(edited.getByRole('button', { name: 'Next version' })).toBeDisabled();
+
+	await edited.getByRole('button', { name: 'Previous version' }).click();
+	await expect(messageBody(userMessages(page))).toHaveText(['echo: first question', 'echo: second question']);
+	await expect(messageBody(assistantMessages(page))).toHaveText(['first question', 'second question']);
+	await expect(versionLabel(page, 1, 2)).toBeVisible();
+
+	// Nothing was deleted, and the version on show is kept.
+	await page.reload();
+	await expect(messageBody(userMessages(page))).toHaveText(['echo: first question', 'echo: second question']);
+	await userMessages(page).last().getByRole('button', { name: 'Next version' }).click();
+	await expect(messageBody(userMessages(page))).toHaveText(['echo: first question', 'echo: second question, put better']);
+	const rows = await readRows(page, 'palimpsest-default', 'messages');
+	expect(rows).toHaveLength(6);
+	expect(rows.filter((row) => row.shelved).map((row) => row.content)).toEqual(['echo: second question', 'second question']);
+});
+
+test('Regenerate answers again, with the same model or another; the earlier answers stay one click away', async ({ page }) => {
+	await openApp(page);
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
+	await navigate(page, 'Chat');
+	await sendAndWait(page, 'What is a tide?');
+	const first = await messageText(assistantMessages(page).last());
+
+	await assistantMessages(page).last().getByRole('button', { name: 'Regenerate' }).click();
+	await waitForAnswer(page);
+	await expect(assistantMessages(page)).toHaveCount(1);
+	await expect(versionLabel(page, 2, 2)).toBeVisible();
+
+	await assistantMessages(page).last().getByRole('combobox', { name: 'Regenerate with another model' }).selectOption({ label });
+	await waitForAnswer(page);
+	await expect(messageBody(assistantMessages(page))).toHaveText(['Mock answer to: What is a tide?']);
+	await expect(versionLabel(page, 3, 3)).toBeVisible();
+	// The session goes on with the model chosen.
+	await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toHaveValue(/mock-model$/);
+
+	await assistantMessages(page).last().getByRole('button', { name: 'Previous version' }).click();
+	await assistantMessages(page).last().getByRole('button', { name: 'Previous version' }).click();
+	await expect(versionLabel(page, 1, 3)).toBeVisible();
+	expect(await messageText(assistantMessages(page).last())).toBe(first);
+	await expect(messageBody(userMessages(page))).toHaveText(['What is a tide?']);
+});
+
+test('a stopped answer offers Retry, not Regenerate; Jump to latest appears while the reader scrolled up, and nothing pulls them down', async ({ page }) => {
+	await openApp(page);
+	await sendAndWait(page, 'echo: a short first exchange');
+	await sendMessage(page, LONG_PROMPT);
+	const answer = assistantMessages(page).last();
+	await expect(answer).toHaveAttribute('data-status', 'streaming');
+	const log = transcript(page);
+	await expect.poll(() => log.evaluate((node) => node.scrollHeight - node.clientHeight)).toBeGreaterThan(400);
+
+	// The reader scrolls up to read: more text comes in, and they stay where they are.
+	await log.evaluate((node) => node.scrollTo({ top: 0 }));
+	const jump = page.getByRole('button', { name: 'Jump to latest' });
+	await expect(jump).toBeVisible();
+	const height = await log.evaluate((node) => node.scrollHeight);
+	await expect.poll(() => log.evaluate((node) => node.scrollHeight)).toBeGreaterThan(height + 200);
+	expect(await log.evaluate((node) => node.scrollTop)).toBe(0);
+
+	await jump.click();
+	await expect(jump).toBeHidden();
+	await expect.poll(() => log.evaluate((node) => node.scrollHeight - node.scrollTop - node.clientHeight)).toBeLessThan(60);
+	await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+
+	await page.getByRole('button', { name: 'Stop' }).click();
+	await waitForAnswer(page, 'aborted');
+	await expect(answer.getByRole('button', { name: 'Retry' })).toBeVisible();
+	await expect(answer.getByRole('button', { name: 'Regenerate' })).toHaveCount(0);
+	await expect(answer.getByRole('button', { name: 'Copy' })).toBeVisible();
+	// A finished answer has Regenerate and Branch from here, not Retry.
+	const earlier = assistantMessages(page).first();
+	await expect(earlier.getByRole('button', { name: 'Regenerate' })).toHaveCount(1);
+	await expect(earlier.getByRole('button', { name: 'Branch from here' })).toHaveCount(1);
+	await expect(earlier.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+});

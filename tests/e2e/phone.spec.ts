@@ -1,0 +1,140 @@
+// A 390 × 844 touch screen: the chat takes the screen (a one-line header, the transcript, the
+// Message box at the bottom), the sessions list slides in as a drawer (menu button, a swipe,
+// Escape), every control is at least 44 × 44 px, and no page scrolls sideways.
+import { expect, test, type Page } from './test-base';
+import { openApp, openSessionActions, sendAndWait, sessionLinks, sidebar, startSelecting, transcript } from './helpers';
+import { addPlugin, navigate } from './plugin-helpers';
+
+const WIDTH = 390;
+const HEIGHT = 844;
+test.use({ viewport: { width: WIDTH, height: HEIGHT }, hasTouch: true, isMobile: true });
+
+/** Visible controls smaller than 44 × 44 px (a box's target is its label), described. */
+function smallTargets(page: Page): Promise<string[]> {
+	return page.evaluate(() => {
+		const controls = document.querySelectorAll<HTMLElement>('button, a[href], select, input, textarea, summary, [role="menuitem"], [role="menuitemcheckbox"]');
+		return [...controls].flatMap((control) => {
+			// Links inside running text are exempt, as in WCAG's target size rule.
+			if (control.closest('p, li.empty, dd') && control.tagName === 'A') return [];
+			const target = control.closest('label') ?? control;
+			const box = target.getBoundingClientRect();
+			const style = getComputedStyle(control);
+			const hidden = box.width === 0 || box.height === 0 || style.visibility === 'hidden' || control.closest('[inert]') !== null;
+			const onScreen = box.bottom > 0 && box.top < innerHeight && box.right > 0 && box.left < innerWidth;
+			if (hidden || !onScreen || (box.width >= 43.5 && box.height >= 43.5)) return [];
+			const name = control.getAttribute('aria-label') ?? control.textContent?.trim().slice(0, 30) ?? '';
+			return [`${control.tagName.toLowerCase()} "${name}" ${Math.round(box.width)}×${Math.round(box.height)}`];
+		});
+	});
+}
+
+/** How far the page scrolls sideways (0 when it fits the screen). */
+function sidewaysScroll(page: Page): Promise<number> {
+	return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** A one-finger swipe across the screen, as the touchscreen sends it. */
+async function swipe(page: Page, from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
+	const cdp = await page.context().newCDPSession(page);
+	const point = (p: { x: number; y: number }) => [{ x: p.x, y: p.y, id: 1 }];
+	await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(from) });
+	for (let step = 1; step <= 5; step++) {
+		const at = { x: from.x + ((to.x - from.x) * step) / 5, y: from.y + ((to.y - from.y) * step) / 5 };
+		await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point(at) });
+	}
+	await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+	await cdp.detach();
+}
+
+test('the chat takes the screen: one-line header, transcript over 60% of the height, Message box at the bottom, 44 px targets, no key hints', async ({ page }) => {
+	await openApp(page);
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await expect(box).toHaveAttribute('placeholder', /.+/);
+	expect(await box.getAttribute('placeholder')).not.toMatch(/Enter|Shift|Escape/);
+	// The first-run card with its example prompts fits too.
+	await expect(transcript(page).getByRole('region', { name: 'Start a conversation' })).toBeVisible();
+	expect(await smallTargets(page)).toEqual([]);
+	expect(await sidewaysScroll(page)).toBe(0);
+	await sendAndWait(page, 'Hello there');
+
+	// The sessions list is out of the way until asked for.
+	await expect(sidebar(page)).toBeHidden();
+	const header = await page.locator('header').first().boundingBox();
+	expect(header!.height).toBeLessThanOrEqual(56);
+	await expect(page.locator('header').first().getByRole('heading', { level: 1 })).toHaveText('Hello there');
+	const log = await transcript(page).boundingBox();
+	expect(log!.height).toBeGreaterThanOrEqual(0.6 * HEIGHT);
+	const message = await box.boundingBox();
+	expect(message!.y + message!.height).toBeGreaterThan(HEIGHT - 60);
+	expect(message!.y + message!.height).toBeLessThanOrEqual(HEIGHT);
+
+	expect(await smallTargets(page)).toEqual([]);
+	expect(await sidewaysScroll(page)).toBe(0);
+});
+
+test('the sessions drawer opens with the menu button or a swipe from the edge, and closes with Escape, a swipe or a choice', async ({ page }) => {
+	await openApp(page);
+	await sendAndWait(page, 'echo: first session');
+	const menu = page.getByRole('button', { name: 'Menu' });
+	await expect(menu).toHaveAttribute('aria-expanded', 'false');
+	await menu.click();
+	await expect(sidebar(page)).toBeVisible();
+	await expect(menu).toHaveAttribute('aria-expanded', 'true');
+	// Focus goes into the drawer; the chat behind it cannot be reached meanwhile.
+	await expect(sidebar(page).getByRole('link', { name: 'echo: first session' })).toBeFocused();
+	await expect(page.locator('main')).toHaveAttribute('inert', '');
+	// Measured once it has slid in.
+	await expect.poll(async () => (await sidebar(page).boundingBox())?.x).toBe(0);
+	expect(await sidewaysScroll(page)).toBe(0);
+	expect(await smallTargets(page)).toEqual([]);
+	// Selection mode's boxes and a row's Session actions menu are as easy to tap.
+	await startSelecting(page);
+	await expect(sidebar(page).getByRole('checkbox', { name: 'Select' })).toHaveCount(1);
+	expect(await smallTargets(page)).toEqual([]);
+	await sidebar(page).getByRole('button', { name: 'Select', exact: true }).click();
+	const actions = await openSessionActions(page, sidebar(page).getByRole('listitem').first());
+	expect(await smallTargets(page)).toEqual([]);
+	await page.keyboard.press('Escape');
+	await expect(actions).toBeHidden();
+	// Escape closed the menu, not the drawer.
+	await expect(sidebar(page)).toBeVisible();
+
+	await page.keyboard.press('Escape');
+	await expect(sidebar(page)).toBeHidden();
+	await expect(menu).toBeFocused();
+
+	await swipe(page, { x: 5, y: 400 }, { x: 250, y: 410 });
+	await expect(sidebar(page)).toBeVisible();
+	await swipe(page, { x: 250, y: 400 }, { x: 20, y: 405 });
+	await expect(sidebar(page)).toBeHidden();
+
+	// Choosing New session or a session puts the drawer away.
+	await menu.click();
+	await sidebar(page).getByRole('button', { name: 'New session' }).click();
+	await expect(sidebar(page)).toBeHidden();
+	await sendAndWait(page, 'echo: second session');
+	await menu.click();
+	await sessionLinks(page).filter({ hasText: 'echo: first session' }).click();
+	await expect(sidebar(page)).toBeHidden();
+	await expect(transcript(page)).toContainText('first session');
+	await expect(page.locator('header').first().getByRole('heading', { level: 1 })).toHaveText('echo: first session');
+});
+
+test('no page scrolls sideways: Settings, Plugins with its hook log, Archived', async ({ page }) => {
+	await openApp(page);
+	await sendAndWait(page, 'echo: something for the hook log');
+	await page.getByRole('button', { name: 'Menu' }).click();
+	await navigate(page, 'Plugins');
+	await addPlugin(page, '/plugins/whoami.js', 'whoami');
+	await expect(page.getByRole('region', { name: 'Hook log' }).getByRole('row').nth(1)).toBeVisible();
+	expect(await sidewaysScroll(page)).toBe(0);
+	expect(await smallTargets(page)).toEqual([]);
+
+	for (const link of ['Settings', 'Archived'] as const) {
+		await page.getByRole('button', { name: 'Menu' }).click();
+		await sidebar(page).getByRole('link', { name: link, exact: true }).click();
+		await expect(page.getByRole('heading', { level: 1, name: link })).toBeVisible();
+		expect(await sidewaysScroll(page)).toBe(0);
+		expect(await smallTargets(page)).toEqual([]);
+	}
+});

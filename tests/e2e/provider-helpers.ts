@@ -1,0 +1,48 @@
+// Steps for the browser tests of real providers against the mock: adding a provider of a
+// preset, choosing its model, turning on the provider's own compaction, and reading what the
+// hook log recorded of post_compaction.
+import { expect, type Locator, type Page } from '@playwright/test';
+import { navigate } from './plugin-helpers';
+
+/** Adds a provider of `preset` (its label in "Preset") in Settings; returns its label in "Model". */
+export async function addProvider(page: Page, preset: string, baseUrl: string, model: string, apiKey = 'sk-test'): Promise<string> {
+	await navigate(page, 'Settings');
+	await page.getByRole('button', { name: 'Add provider' }).click();
+	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: preset });
+	await page.getByRole('textbox', { name: 'Base URL' }).fill(baseUrl);
+	await page.getByRole('textbox', { name: 'API key' }).fill(apiKey);
+	await page.getByRole('textbox', { name: 'Model', exact: true }).fill(model);
+	await page.getByRole('button', { name: 'Save' }).click();
+	const label = `${preset} · ${model}`;
+	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText(`Saved ${label}`);
+	return label;
+}
+
+export async function useNativeCompaction(page: Page): Promise<void> {
+	await navigate(page, 'Settings');
+	const box = page.getByRole('checkbox', { name: "Use the provider's own compaction when it has one" });
+	await box.check();
+	await expect(box).toBeChecked();
+}
+
+/** Goes to the chat and picks `label` in "Model" (focused first, as a user's choosing lists every provider's models). */
+export async function chooseModel(page: Page, label: string): Promise<void> {
+	if (!/\/(s\/[^/]+)?$/.test(new URL(page.url()).pathname)) await navigate(page, 'Chat');
+	const picker = page.getByRole('combobox', { name: 'Model', exact: true });
+	await picker.focus();
+	await picker.selectOption({ label });
+}
+
+/** The Hook log's post_compaction rows (Plugins page), newest first. */
+export function postCompactionRows(page: Page): Locator {
+	return page.getByRole('region', { name: 'Hook log' }).getByRole('row').filter({ has: page.getByRole('cell', { name: 'post_compaction', exact: true }) });
+}
+
+/** Opens the Plugins page and expects exactly these post_compaction events, as `kind/reason`, oldest first. */
+export async function expectCompactions(page: Page, expected: string[]): Promise<void> {
+	await navigate(page, 'Plugins');
+	const rows = postCompactionRows(page);
+	await expect(rows).toHaveCount(expected.length);
+	const seen = (await rows.allTextContents()).map((text) => `${/kind=(\w+)/.exec(text)?.[1]}/${/reason=(\w+)/.exec(text)?.[1]}`);
+	expect(seen.reverse()).toEqual(expected);
+}

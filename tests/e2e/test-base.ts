@@ -1,0 +1,36 @@
+// The `test` every browser spec uses: Playwright's, with one rule added. An uncaught error in any
+// page of the test (a second tab, a popup, a browser the test launched itself) fails the test,
+// even when every assertion passed: a user would have met a broken page.
+import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
+
+export { expect };
+export type { BrowserContext, Download, Locator, Page, Request } from '@playwright/test';
+
+export interface PageErrors {
+	/** The uncaught errors seen so far, with the address of the page that threw. */
+	readonly seen: string[];
+	/** Watches a context the test made itself (every page of the test's own context is watched already). */
+	watch(context: BrowserContext): void;
+}
+
+export const test = base.extend<{ pageErrors: PageErrors }>({
+	pageErrors: [
+		async ({ context }, use) => {
+			const seen: string[] = [];
+			const watched = new WeakSet<BrowserContext>();
+			const watchPage = (page: Page) => {
+				page.on('pageerror', (error) => seen.push(`${page.url()}: ${error.stack ?? `${error.name}: ${error.message}`}`));
+			};
+			const watch = (target: BrowserContext) => {
+				if (watched.has(target)) return;
+				watched.add(target);
+				target.pages().forEach(watchPage);
+				target.on('page', watchPage);
+			};
+			watch(context);
+			await use({ seen, watch });
+			expect(seen, 'uncaught errors in the page').toEqual([]);
+		},
+		{ auto: true }
+	]
+});
