@@ -2,8 +2,9 @@
 // text) and one per session title, plus what ranking and catching up need per session (title,
 // archived, last activity, and the fingerprint of the row it was indexed from). Pure: the
 // caller reads rows and hands them in, so tests need no database.
-import MiniSearch, { type Options, type SearchResult } from 'minisearch';
+import MiniSearch, { type Options, type Query, type SearchResult } from 'minisearch';
 import type { MessageRow, SessionRow } from '../db/schema';
+import { prefixTerms, prefixWeight } from './prefix-terms';
 import { isCjkTerm, tokenize } from './tokenize';
 
 /** Bumped when what is stored changes shape: an older snapshot is then rebuilt. */
@@ -162,11 +163,10 @@ export class MessageIndex {
 	 * best first: relevance of their best document, a little for further matches, and recency.
 	 */
 	search(query: string, now = Date.now()): RankedSession[] {
-		if (!tokenize(query).length) return [];
-		const typing = !/\s$/.test(query);
-		const results = this.#search.search(query, {
+		const terms = tokenize(query);
+		if (!terms.length) return [];
+		const results = this.#search.search(this.#query(terms, !/\s$/.test(query)), {
 			combineWith: 'AND',
-			prefix: (term, index, terms) => typing && index === terms.length - 1 && (term.length >= PREFIX_MIN || isCjkTerm(term)),
 			boostDocument: (id: string) => (id.endsWith(SEP + TITLE) ? TITLE_BOOST : 1)
 		});
 		const best = new Map<string, { result: SearchResult; sum: number }>();
@@ -185,6 +185,17 @@ export class MessageIndex {
 			ranked.push({ sessionId, seq: parseDocId(result.id).seq, terms: result.terms, score });
 		}
 		return ranked.sort((a, b) => b.score - a.score || (this.#sessions.get(b.sessionId)?.lastActivityAt ?? 0) - (this.#sessions.get(a.sessionId)?.lastActivityAt ?? 0));
+	}
+
+	/** The query for these terms: while typing, the last one stands for the words it begins. */
+	#query(terms: string[], typing: boolean): Query {
+		const last = terms[terms.length - 1];
+		if (!typing || (last.length < PREFIX_MIN && !isCjkTerm(last))) return { combineWith: 'AND', queries: terms };
+		const expansions = prefixTerms(this.#search, last);
+		if (!expansions) return { combineWith: 'AND', queries: terms.map((term, i) => ({ combineWith: 'AND', queries: [term], prefix: i === terms.length - 1 })) };
+		// A prefix nothing begins with still goes in, so that AND finds nothing.
+		const words = expansions.length ? expansions : [last];
+		return { combineWith: 'AND', queries: [...terms.slice(0, -1), { combineWith: 'OR', queries: words, boostTerm: (term) => prefixWeight(last, term) }] };
 	}
 
 	/** Everything needed to load the index again, as one string. */
