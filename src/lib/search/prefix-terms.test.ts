@@ -18,6 +18,8 @@ describe('the words a prefix stands for', () => {
 		// The typed word always counts, even over the budget.
 		expect(prefixTerms(search, 'ter', 1)).toEqual(['ter']);
 		expect(prefixTerms(search, 'zz', 1000)).toEqual([]);
+		// And at most so many words, the closest.
+		expect(prefixTerms(search, 'ter', 1000, 3)).toEqual(['ter', 'term', 'terms']);
 	});
 
 	it('weighs a longer word less, as MiniSearch weighs its prefix matches', () => {

@@ -1,12 +1,14 @@
 // Which indexed words a word still being typed stands for. A short prefix of a common stem
 // ("ter" before "term…") can stand for thousands of words in a hundred thousand messages, and
 // scoring all of them took seconds; the closest words (the word itself, then the shortest)
-// are taken until they hold a fixed number of postings, which keeps every keystroke's cost
-// bounded. The rest are found once another letter narrows the prefix.
+// are taken, at most a fixed number of words holding at most a fixed number of postings, which
+// keeps every keystroke's cost bounded. The rest are found once another letter narrows the prefix.
 import type MiniSearch from 'minisearch';
 
 /** Postings (word × message) scored for the word being typed, at most (the typed word itself always counts). */
-export const PREFIX_POSTINGS = 20_000;
+export const PREFIX_POSTINGS = 10_000;
+/** Words scored for the word being typed, at most: each costs a pass of its own. */
+export const PREFIX_WORDS = 100;
 /** MiniSearch's weight for a prefix match, as its own prefix search gives it. */
 const PREFIX_WEIGHT = 0.375;
 
@@ -32,7 +34,7 @@ function postings(data: TermData): number {
  * The indexed words `prefix` stands for, closest first, within the postings budget; null when
  * the index's word tree cannot be read (the caller then lets MiniSearch expand the prefix).
  */
-export function prefixTerms(search: MiniSearch<{ id: string; text: string }>, prefix: string, budget = PREFIX_POSTINGS): string[] | null {
+export function prefixTerms(search: MiniSearch<{ id: string; text: string }>, prefix: string, budget = PREFIX_POSTINGS, most = PREFIX_WORDS): string[] | null {
 	const tree = termTree(search);
 	if (!tree) return null;
 	const found: Array<[string, number]> = [];
@@ -41,6 +43,7 @@ export function prefixTerms(search: MiniSearch<{ id: string; text: string }>, pr
 	const terms: string[] = [];
 	let used = 0;
 	for (const [term, count] of found) {
+		if (terms.length >= most) break;
 		if (term !== prefix && used + count > budget) continue;
 		terms.push(term);
 		used += count;
