@@ -13,12 +13,19 @@
  * @property {string} [filler] text after each message's own words
  * @property {number} [tokens] stored count per message (0: none stored, counted by the app)
  * @property {{ every: number, at: number, text: string }} [rare] text added to the last message of sessions i % every === at
+ * @property {string[]} [vocabulary] when given, each message's own words are `wordsPerMessage` of these, chosen by a seeded generator (instead of `filler`)
+ * @property {number} [wordsPerMessage]
  */
 
 /** @param {import('@playwright/test').Page} page @param {SeedSpec} spec */
 export function seedSessions(page, spec) {
-	const full = { idDigits: 0, pinnedEvery: 0, topics: [], filler: 'lorem ipsum '.repeat(8), tokens: 0, rare: null, ...spec };
-	return page.evaluate(async ({ count, perSession, idDigits, pinnedEvery, topics, filler, tokens, rare }) => {
+	const full = { idDigits: 0, pinnedEvery: 0, topics: [], filler: 'lorem ipsum '.repeat(8), tokens: 0, rare: null, vocabulary: [], wordsPerMessage: 40, ...spec };
+	/** Resolves to the characters of message text written. */
+	return page.evaluate(async ({ count, perSession, idDigits, pinnedEvery, topics, filler, tokens, rare, vocabulary, wordsPerMessage }) => {
+		let state = 12345;
+		const pick = () => vocabulary[(state = (state * 1103515245 + 12345) & 0x7fffffff) % vocabulary.length];
+		const words = () => Array.from({ length: wordsPerMessage }, pick).join(' ');
+		let chars = 0;
 		const db = await new Promise((resolve, reject) => {
 			const open = indexedDB.open('palimpsest-default');
 			open.onsuccess = () => resolve(open.result);
@@ -40,9 +47,11 @@ export function seedSessions(page, spec) {
 			});
 			for (let seq = 0; seq < perSession; seq++) {
 				const extra = rare && i % rare.every === rare.at && seq === perSession - 1 ? rare.text : '';
+				const content = `Message ${seq} of session ${i}${topic ? ` about the ${topic}` : ''}: ${vocabulary.length ? words() : filler}${extra}`;
+				chars += content.length;
 				tx.objectStore('messages').put({
 					session_id: id, seq, id: `${id}-${seq}`, role: seq % 2 ? 'assistant' : 'user',
-					content: `Message ${seq} of session ${i}${topic ? ` about the ${topic}` : ''}: ${filler}${extra}`,
+					content,
 					status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: at, ...counted
 				});
 			}
@@ -52,5 +61,6 @@ export function seedSessions(page, spec) {
 			tx.onerror = () => reject(tx.error);
 		});
 		db.close();
+		return chars;
 	}, full);
 }

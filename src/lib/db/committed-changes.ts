@@ -134,6 +134,25 @@ export class CommittedChanges {
 		return seqs;
 	}
 
+	/**
+	 * Every session this commit touched (its row or its messages), or null when a range spans
+	 * several sessions (or anything may have changed): then every session is to be looked at.
+	 */
+	touchedSessions(): Set<string> | null {
+		if (this.everything) return null;
+		const ids = new Set([...this.#rows.keys(), ...this.#sessions.keys()]);
+		for (const { from, to } of this.#sessionRanges) {
+			if (typeof from !== 'string' || from !== to) return null;
+			ids.add(from);
+		}
+		for (const { from, to } of this.#messageRanges) {
+			const session = Array.isArray(from) && Array.isArray(to) && from[0] === to[0] ? from[0] : null;
+			if (typeof session !== 'string') return null;
+			ids.add(session);
+		}
+		return ids;
+	}
+
 	/** The session row was written where this tab could not see it: read it again. */
 	sessionUnseen(sessionId: string): boolean {
 		return this.#sessionRanges.some(({ from, to }) => cmp(from, sessionId) <= 0 && cmp(to, sessionId) >= 0);

@@ -9,6 +9,7 @@ import {
 	type PluginLogRow,
 	type PluginRow,
 	type ReceiptRow,
+	type SearchIndexRow,
 	type SessionRow,
 	type SettingRow
 } from './schema';
@@ -56,6 +57,14 @@ export const SCHEMA_V5 = {
 	plugin_log: '++id, [plugin_id+id]'
 };
 
+// Version 6: the full-text search index of the profile, kept as a snapshot the search worker
+// loads, catches up and writes back (see search/index-keeper.ts). Derived data: a missing or
+// damaged snapshot is rebuilt from the messages.
+export const SCHEMA_V6 = {
+	...SCHEMA_V5,
+	search_index: 'key'
+};
+
 const DB_PREFIX = 'palimpsest-';
 
 /** The profile a database belongs to, from its name (`palimpsest-<profile>`). */
@@ -72,6 +81,7 @@ export class PalimpsestDb extends Dexie {
 	hook_log!: EntityTable<HookLogRow, 'id'>;
 	receipts!: EntityTable<ReceiptRow, 'op_id'>;
 	plugin_log!: EntityTable<PluginLogRow, 'id'>;
+	search_index!: EntityTable<SearchIndexRow, 'key'>;
 
 	constructor(name: string, options?: ConstructorParameters<typeof Dexie>[1]) {
 		let upgraded = false;
@@ -104,6 +114,8 @@ export class PalimpsestDb extends Dexie {
 					});
 			});
 		this.version(5).stores(SCHEMA_V5);
+		// Nothing to carry over: the search worker builds the index in the background.
+		this.version(6).stores(SCHEMA_V6);
 		// Storage faults: no use under older code than the database's, a dropped connection
 		// reopens on the next use, and a schema upgrade is flushed to disk before first use.
 		guardVersion(this);

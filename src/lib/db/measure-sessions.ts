@@ -2,7 +2,6 @@
 // stay until deletion), read a chunk at a time. This is what deleting a session gives back.
 import type { PalimpsestDb } from './database';
 import type { MessageRow } from './schema';
-import { SCAN_CHUNK } from './search-sessions';
 
 export interface SessionSize {
 	id: string;
@@ -15,6 +14,9 @@ export interface SessionSize {
 	/** Characters of stored text: message contents, tool calls and plugin context. */
 	chars: number;
 }
+
+/** Rows read per step of the scan: one request each. */
+export const SCAN_CHUNK = 2000;
 
 /** The characters a message row keeps, roughly what it costs on disk. */
 export function measureMessage(row: MessageRow): number {

@@ -233,3 +233,11 @@ export interface PluginLogRow {
 
 /** A hook log entry as stored: the call's details stay in the memory of the tab that made it. */
 export type HookLogRow = Omit<HookLogEntry, 'detail'>;
+
+/** The search index of a profile as one snapshot (see search/message-index.ts). */
+export interface SearchIndexRow {
+	key: string;
+	/** MessageIndex.serialize(): the index and, per session, what it was indexed from. */
+	data: string;
+	at: number;
+}

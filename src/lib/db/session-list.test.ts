@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Dexie, PalimpsestDb } from './database';
 import { measureSessions } from './measure-sessions';
 import type { MessageRow, SessionRow } from './schema';
-import { scanMessages, searchSessionIds } from './search-sessions';
 import { countSessionGroups, listFirstSessions, listSessionOrder, readSessionRows } from './session-order';
 
 let db: PalimpsestDb;
@@ -55,27 +54,6 @@ describe('the sidebar order', () => {
 		await open();
 		expect((await readSessionRows(db, ['old', 'missing', 'new'])).map((row) => row.id)).toEqual(['old', 'new']);
 		expect(await readSessionRows(db, [])).toEqual([]);
-	});
-});
-
-describe('search', () => {
-	it('finds a message match in any chunk, skips sessions already found, and stops when a newer query came', async () => {
-		await open();
-		const rows: MessageRow[] = [];
-		for (const id of ['mid', 'new', 'old']) for (let seq = 0; seq < 7; seq++) rows.push(message(id, seq, `plain text ${seq}`));
-		rows[20] = message('old', 6, 'the last row says Zeppelin');
-		rows[3] = message('mid', 3, 'ZEPPELIN in the middle');
-		await db.messages.bulkAdd(rows);
-
-		// Chunks of 3 rows: matches are found across chunk boundaries.
-		expect(await scanMessages(db, 'zeppelin', { chunk: 3 })).toEqual(new Set(['mid', 'old']));
-		expect(await scanMessages(db, 'zeppelin', { chunk: 3, skip: new Set(['old']) })).toEqual(new Set(['mid']));
-		let checks = 0;
-		expect(await scanMessages(db, 'zeppelin', { chunk: 3, stale: () => ++checks > 2 })).toBeNull();
-		expect(checks).toBe(3);
-		// Titles and content together, archived sessions included (the list leaves them out).
-		expect(await searchSessionIds(db, '  title of GONE ')).toEqual(new Set(['gone']));
-		expect(await searchSessionIds(db, 'zeppelin')).toEqual(new Set(['mid', 'old']));
 	});
 });
 

@@ -1,75 +1,106 @@
-// What the search worker serves: title matches at once, then a scan of every message, off the
-// page. A newer call stops an older scan between two chunks of rows, so typing never waits for
-// a stale query. Titles are cached per profile until the page says sessions changed.
+// What the search worker serves: the full-text index of the profile (built, caught up and
+// followed off the page, see search/index-keeper.ts), queried per keystroke. Answers are sessions
+// ranked by relevance and recency, the first few with the matching message's snippet.
 import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { measureSessions, type SessionSize } from '../db/measure-sessions';
-import { matchTitles, normalizeQuery, readTitles, scanMessages, type TitleEntry } from '../db/search-sessions';
+import { IndexKeeper, type IndexProgress, type KeeperStatus } from '../search/index-keeper';
+import { makeSnippet, type Snippet } from '../search/snippet';
+
+/** Results that come with a snippet (the rest come as ids, for the list and "Select all"). */
+const SNIPPETS = 40;
 
 export interface SearchCall {
 	profile: string;
 	query: string;
-	/** Changes whenever the page saw a write to sessions: the cached titles are then read again. */
-	titlesVersion: number;
+}
+
+export interface SearchHit {
+	sessionId: string;
+	title: string;
+	archived: boolean;
+	/** The matching message, or null when the title matched. */
+	seq: number | null;
+	/** Index terms that matched, to highlight the same words in the opened message. */
+	terms: string[];
+	snippet: Snippet | null;
+}
+
+export interface SearchAnswer {
+	/** Every matching session, best first. */
+	ids: string[];
+	/** The first of them in full. */
+	hits: SearchHit[];
+	/** Set while the index is still being built: results may be missing. */
+	progress: IndexProgress | null;
+	/** Time spent in the worker. */
+	ms: number;
 }
 
 /** Builds the API over one database per profile, opened on first use and kept open. */
 export function createSearchApi(open: (profile: string) => PalimpsestDb = (profile) => openProfileDb(profile)) {
-	let db: { profile: string; handle: PalimpsestDb } | null = null;
-	let titles: { profile: string; version: number; entries: TitleEntry[] } | null = null;
-	// Every call takes a new number; a scan whose number is no longer the latest stops.
-	let latest = 0;
+	let current: { profile: string; db: PalimpsestDb; keeper: IndexKeeper | null } | null = null;
 
 	const dbFor = (profile: string): PalimpsestDb => {
-		if (db?.profile !== profile) {
-			db?.handle.close();
-			db = { profile, handle: open(profile) };
+		if (current?.profile !== profile) {
+			current?.keeper?.close();
+			current?.db.close();
+			current = { profile, db: open(profile), keeper: null };
 		}
-		return db.handle;
+		return current.db;
 	};
-
-	const titlesFor = async (call: SearchCall): Promise<TitleEntry[]> => {
-		if (titles?.profile !== call.profile || titles.version !== call.titlesVersion) {
-			titles = { profile: call.profile, version: call.titlesVersion, entries: await readTitles(dbFor(call.profile)) };
-		}
-		return titles.entries;
+	const keeperFor = (profile: string): IndexKeeper => {
+		const db = dbFor(profile);
+		return (current!.keeper ??= new IndexKeeper(db));
 	};
 
 	return {
-		/** Opens the database and caches the titles, stopping nothing: the first keystroke is then quick. */
-		async prepare(call: SearchCall): Promise<void> {
-			await titlesFor(call);
+		/** Opens the database and starts loading (or building) the index in the background. */
+		async prepare(profile: string): Promise<IndexProgress | null> {
+			const keeper = keeperFor(profile);
+			await keeper.loaded;
+			return keeper.progress;
 		},
 
-		/** Ids of sessions whose title matches; stops any scan still running. */
-		async searchTitles(call: SearchCall): Promise<string[]> {
-			latest++;
-			return matchTitles(await titlesFor(call), normalizeQuery(call.query));
-		},
-
-		/**
-		 * Ids of sessions with a message that matches (sessions in `skip` are not read), or null
-		 * when a newer call came first.
-		 */
-		async searchMessages(call: SearchCall, skip: string[] = []): Promise<string[] | null> {
-			const mine = ++latest;
-			const found = await scanMessages(dbFor(call.profile), normalizeQuery(call.query), {
-				skip: new Set(skip),
-				stale: () => latest !== mine
+		/** Matching sessions, best first, the first ones with a snippet. */
+		async search(call: SearchCall): Promise<SearchAnswer> {
+			const started = performance.now();
+			const keeper = keeperFor(call.profile);
+			keeper.touch();
+			await keeper.loaded;
+			const ranked = keeper.index.search(call.query);
+			const top = ranked.slice(0, SNIPPETS);
+			const rows = await dbFor(call.profile).messages.bulkGet(top.filter((hit) => hit.seq !== null).map((hit) => [hit.sessionId, hit.seq!] as [string, number]));
+			const bySeq = new Map(rows.filter((row) => !!row).map((row) => [`${row.session_id}\n${row.seq}`, row.content]));
+			const hits = top.map(({ sessionId, seq, terms }): SearchHit => {
+				const meta = keeper.index.sessions.get(sessionId);
+				const text = seq === null ? undefined : bySeq.get(`${sessionId}\n${seq}`);
+				return { sessionId, seq, terms, title: meta?.title ?? '', archived: meta?.archived ?? false, snippet: text === undefined ? null : makeSnippet(text, new Set(terms)) };
 			});
-			return found ? [...found] : null;
+			return { ids: ranked.map((hit) => hit.sessionId), hits, progress: keeper.progress, ms: performance.now() - started };
 		},
 
-		/** Every session of the profile with what it stores, largest first. */
+		/** How far the index is, and what the last updates cost. */
+		status(profile: string): KeeperStatus {
+			return keeperFor(profile).status();
+		},
+
+		/** Resolves once everything committed so far is indexed, and writes the snapshot when asked. */
+		async settle(profile: string, save = false): Promise<KeeperStatus> {
+			const keeper = keeperFor(profile);
+			await (save ? keeper.save() : keeper.settled());
+			return keeper.status();
+		},
+
+		/** Every session of the profile (archived ones too) with what it stores, largest first. */
 		measureSessions(profile: string): Promise<SessionSize[]> {
 			return measureSessions(dbFor(profile));
 		},
 
 		/** Closes the database, e.g. before the profile is deleted. */
 		close(): void {
-			latest++;
-			db?.handle.close();
-			db = null;
-			titles = null;
+			current?.keeper?.close();
+			current?.db.close();
+			current = null;
 		}
 	};
 }

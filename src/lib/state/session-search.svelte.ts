@@ -1,21 +1,25 @@
-// The sidebar's search: sessions whose title matches show at once, then those whose messages
-// match, found by the search worker. A newer keystroke stops an older scan, and while a query
-// is set, later writes (a streaming answer) refresh the matches at most once a second.
+// The sidebar's search: each keystroke asks the search worker's index, which answers sessions
+// ranked by relevance and recency, the first ones with a snippet of the matching message. While
+// the index is being built (a profile from before it, or a damaged one), its progress shows and
+// the answers are those found so far. While a query is set, later writes refresh it.
 import type { PalimpsestDb } from '../db/database';
 import { onTablesChanged } from '../db/watch';
-import type { SearchCall } from '../sessions/search-api';
+import type { IndexProgress } from '../search/index-keeper';
+import type { SearchAnswer, SearchHit } from '../sessions/search-api';
 import type { SearchClient } from '../sessions/search-client';
 
-/** Pause after the last keystroke before messages are scanned; titles need none. */
-const SCAN_DELAY_MS = 150;
-/** While a query is set, later writes refresh the matches at most this often (or, when a scan
- * takes long, no sooner than twice its time after the last one). */
-const REFRESH_MS = 1000;
+/** While a query is set, later writes refresh it after this pause (the index follows in ~50 ms). */
+const REFRESH_MS = 300;
+/** While the index is being built, its progress is read this often. */
+const PROGRESS_MS = 500;
 
-/** A snapshot of matching ids: replaced whole on each answer, never changed in place. */
-function idSet(ids: readonly string[]): ReadonlySet<string> {
-	return new Set(ids);
+/** A snapshot of the hits by session: replaced whole on each answer, never changed in place. */
+function byId(hits: readonly SearchHit[]): ReadonlyMap<string, SearchHit> {
+	return new Map(hits.map((hit) => [hit.sessionId, hit]));
 }
+
+/** User Timing mark: the index is loaded and caught up (benchmarks and performance tools). */
+export const INDEX_READY_MARK = 'palimpsest:search-index-ready';
 
 export interface SearchParts {
 	db: PalimpsestDb;
@@ -25,103 +29,104 @@ export interface SearchParts {
 
 export class SessionSearch {
 	query = $state('');
-	/** Ids of the sessions that match the query; null while there is none. */
-	matches = $state.raw<ReadonlySet<string> | null>(null);
-	/** True until every message has been looked at for the current query. */
+	/** Ids of the sessions that match the query, best first; null while there is none. */
+	ranked = $state.raw<readonly string[] | null>(null);
+	/** The best matches with their snippets, by session id. */
+	hits = $state.raw(byId([]));
+	/** True until the answer to the current query came. */
 	scanning = $state(false);
+	/** Set while the index is being built. */
+	progress = $state.raw<IndexProgress | null>(null);
 	#parts: SearchParts;
-	#titlesVersion = 0;
 	#run = 0;
-	#timer: ReturnType<typeof setTimeout> | null = null;
-	#lastRefresh = 0;
-	#scanMs = 0;
+	#refresh: ReturnType<typeof setTimeout> | null = null;
+	#poll: ReturnType<typeof setTimeout> | null = null;
+	#stopped = false;
+	#ready = false;
 
 	constructor(parts: SearchParts) {
 		this.#parts = parts;
 	}
 
-	/** Follows writes: renamed titles are read again, and a set query is refreshed. */
+	/** Follows writes: a set query is asked again. */
 	start(): () => void {
-		const stopSessions = onTablesChanged(this.#parts.db, ['sessions'], () => this.#titlesVersion++);
-		const stopAll = onTablesChanged(this.#parts.db, ['sessions', 'messages'], () => this.#refreshSoon());
+		const stop = onTablesChanged(this.#parts.db, ['sessions', 'messages'], () => this.#refreshSoon());
 		return () => {
-			stopSessions();
-			stopAll();
-			this.#clearTimer();
+			this.#stopped = true;
+			stop();
+			for (const timer of [this.#refresh, this.#poll]) if (timer) clearTimeout(timer);
 			this.#run++;
 		};
 	}
 
-	/** Opens the database in the worker and caches the titles (the search box took focus). */
+	/** Starts the worker, which loads the index (or builds it, with progress shown). */
 	prepare(): void {
-		const call: SearchCall = { profile: this.#parts.profile, query: '', titlesVersion: this.#titlesVersion };
-		this.#parts.client().prepare(call).catch((error) => console.error(error));
+		this.#parts
+			.client()
+			.prepare(this.#parts.profile)
+			.then((progress) => this.#showProgress(progress))
+			.catch((error) => console.error(error));
 	}
 
 	set(query: string): void {
 		this.query = query;
-		this.#clearTimer();
 		const run = ++this.#run;
 		if (!query.trim()) {
-			this.matches = null;
+			this.ranked = null;
+			this.hits = byId([]);
 			this.scanning = false;
 			return;
 		}
 		this.scanning = true;
-		void this.#search(run, query, false);
+		void this.#search(run, query);
 	}
 
-	/** Title matches now (unless `quiet`: a refresh keeps what is shown), message matches after a pause. */
-	async #search(run: number, query: string, quiet: boolean): Promise<void> {
-		const call: SearchCall = { profile: this.#parts.profile, query, titlesVersion: this.#titlesVersion };
-		try {
-			const titles = await this.#parts.client().searchTitles(call);
-			if (run !== this.#run) return;
-			if (!quiet) this.matches = idSet(titles);
-			this.#timer = setTimeout(() => {
-				this.#timer = null;
-				void this.#scan(run, call, titles);
-			}, quiet ? 0 : SCAN_DELAY_MS);
-		} catch (error) {
-			this.#fail(run, error);
-		}
+	/** The best hit of a session for the current query (to open it at the matching message). */
+	hitFor(sessionId: string): SearchHit | undefined {
+		return this.hits.get(sessionId);
 	}
 
-	async #scan(run: number, call: SearchCall, titles: string[]): Promise<void> {
-		const started = Date.now();
+	async #search(run: number, query: string): Promise<void> {
+		let answer: SearchAnswer;
 		try {
-			const content = await this.#parts.client().searchMessages(call, titles);
-			if (run !== this.#run || content === null) return;
-			this.matches = idSet([...titles, ...content]);
-			this.scanning = false;
-			this.#lastRefresh = Date.now();
-			this.#scanMs = this.#lastRefresh - started;
+			answer = await this.#parts.client().search({ profile: this.#parts.profile, query });
 		} catch (error) {
-			this.#fail(run, error);
+			if (run === this.#run) this.scanning = false;
+			console.error(error);
+			return;
 		}
+		if (run !== this.#run) return;
+		this.ranked = answer.ids;
+		this.hits = byId(answer.hits);
+		this.scanning = false;
+		this.#showProgress(answer.progress);
+	}
+
+	#showProgress(progress: IndexProgress | null): void {
+		if (!progress && !this.#ready) performance.mark(INDEX_READY_MARK);
+		this.#ready ||= !progress;
+		this.progress = progress;
+		if (!progress || this.#poll || this.#stopped) return;
+		this.#poll = setTimeout(() => {
+			this.#poll = null;
+			this.#parts
+				.client()
+				.status(this.#parts.profile)
+				.then((status) => {
+					this.#showProgress(status.progress);
+					// The build went on: ask the current query again for what it found since.
+					if (this.query.trim()) this.#refreshSoon();
+				})
+				.catch((error) => console.error(error));
+		}, PROGRESS_MS);
 	}
 
 	#refreshSoon(): void {
-		if (!this.query.trim() || this.#timer) return;
-		const query = this.query;
-		this.#timer = setTimeout(
-			() => {
-				this.#timer = null;
-				if (this.query !== query) return;
-				void this.#search(++this.#run, query, true);
-			},
-			Math.max(0, this.#lastRefresh + Math.max(REFRESH_MS, 2 * this.#scanMs) - Date.now())
-		);
-	}
-
-	#fail(run: number, error: unknown): void {
-		if (run !== this.#run) return;
-		this.scanning = false;
-		console.error(error);
-	}
-
-	#clearTimer(): void {
-		if (this.#timer) clearTimeout(this.#timer);
-		this.#timer = null;
+		if (!this.query.trim() || this.#refresh || this.#stopped) return;
+		this.#refresh = setTimeout(() => {
+			this.#refresh = null;
+			const query = this.query;
+			if (query.trim()) void this.#search(++this.#run, query);
+		}, REFRESH_MS);
 	}
 }

@@ -23,6 +23,8 @@ const NO_GROUPS: ReadonlyMap<number, GroupLabel> = new Map();
 
 /** Rows are read in pages of this many, so a small scroll reads nothing new. */
 const PAGE = 40;
+/** The search index starts loading this long after the list starts (once the first screen is in). */
+const INDEX_AFTER_MS = 1500;
 /** User Timing names: from reading the list to its first rows on screen (see SessionList). */
 export const LIST_START_MARK = 'palimpsest:session-list-start';
 export const LIST_SHOWN_MEASURE = 'palimpsest:session-list-shown';
@@ -43,11 +45,8 @@ export class SessionsState {
 	 */
 	order = $state.raw<string[]>([]);
 	loaded = $state(false);
-	/** The ids the list shows: every listed session, or those the search matches, in list order. */
-	shown = $derived.by(() => {
-		const matches = this.#search.matches;
-		return matches ? this.order.filter((id) => matches.has(id)) : this.order;
-	});
+	/** The ids the list shows: every listed session, or those the search matches (archived ones too), best first. */
+	shown = $derived.by(() => this.#search.ranked ?? this.order);
 	/** Selection mode ("Select" in the list's header): each row shows its checkbox. */
 	selecting = $state(false);
 	/** Sessions ticked in selection mode (kept while a search hides some of them). */
@@ -78,16 +77,21 @@ export class SessionsState {
 
 	/** Where each group of the list begins (none while searching: matches are listed as found). */
 	get groups(): ReadonlyMap<number, GroupLabel> {
-		return this.#search.matches ? NO_GROUPS : this.#groups;
+		return this.#search.ranked ? NO_GROUPS : this.#groups;
 	}
 
 	get query(): string {
 		return this.#search.query;
 	}
 
-	/** True while the search is still reading messages for the current query. */
+	/** True while the answer to the current query has not come yet. */
 	get searching(): boolean {
 		return this.#search.scanning;
+	}
+
+	/** The search: its progress while the index is built, and the snippet of each match. */
+	get searchState(): SessionSearch {
+		return this.#search;
 	}
 
 	/** The rows read for the sessions on screen, by id. */
@@ -128,8 +132,12 @@ export class SessionsState {
 			follow
 		);
 		const stopSearch = this.#search.start();
+		// The index loads (or, for a profile from before it, builds) in the worker soon after the
+		// first screen, so the first search finds it ready.
+		const prepare = setTimeout(() => this.#search.prepare(), INDEX_AFTER_MS);
 		return () => {
 			stopped = true;
+			clearTimeout(prepare);
 			stop?.();
 			stopSearch();
 			this.#window.stop();
@@ -164,15 +172,12 @@ export class SessionsState {
 		);
 	}
 
-	/** Starts the search worker and reads the titles, so the first keystroke finds them ready. */
+	/** Starts the search worker, which loads (or builds) the index, so the first keystroke finds it ready. */
 	prepareSearch(): void {
 		this.#search.prepare();
 	}
 
-	/**
-	 * Filters by title at once and by message content soon after (in the search worker); the
-	 * matches stay live while the query is set.
-	 */
+	/** Shows the sessions whose title or messages match, from the index; live while the query is set. */
 	search(query: string): void {
 		this.#search.set(query);
 	}
