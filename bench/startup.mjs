@@ -1,6 +1,7 @@
 // Start-up benchmark: the JavaScript the main thread loads before the Message box is ready
 // (gzip), and the time from navigation to an interactive Message box with 1,000 stored
-// sessions. Prints figures; asserts nothing. Run: npx vite build && node bench/startup.mjs
+// sessions. Prints figures; asserts nothing. Run: npx vite build && node bench/startup.mjs [--files]
+// (--files lists each script loaded before the Message box, largest first)
 import { gzipSync } from 'node:zlib';
 import { median, openBench } from './browser.mjs';
 import { headline, size } from './quick.mjs';
@@ -50,6 +51,9 @@ try {
 	const before = sizes(scripts.filter((s) => started[s.url] === true));
 	const after = sizes(scripts.filter((s) => started[s.url] === false));
 	const inWorkers = sizes(scripts.filter((s) => started[s.url] === undefined));
+	if (process.argv.includes('--files')) {
+		for (const s of scripts.filter((s) => started[s.url] === true).sort((a, b) => b.body.length - a.body.length)) console.log(`  before: ${(gzipSync(s.body, { level: 9 }).length / 1024).toFixed(1)} KB gzip ${s.url.split('/').pop()}`);
+	}
 	const tokenizer = scripts.filter((s) => /o200k|cl100k|tokeniz/i.test(s.url));
 	console.log(`Start-up JavaScript on the main thread, requested before the Message box was ready: ${before.files} files, ${before.raw.toFixed(1)} KB raw, ${before.gzip.toFixed(1)} KB gzip (goal < ${GZIP_GOAL_KB} KB)`);
 	startupKb = before.gzip;
