@@ -16,6 +16,12 @@ const BULK_SESSIONS = 200;
 const FOLLOW_MS = 50;
 /** The snapshot is written once no search came for this long. */
 const SAVE_IDLE_MS = 3000;
+/**
+ * Messages indexed again since the last snapshot before it is worth writing a new one (it is
+ * the whole index, tens of megabytes in a large profile, so not after every answer): fewer
+ * are caught up at the next start from their sessions' fingerprints, in moments.
+ */
+const SAVE_AFTER_MESSAGES = 2000;
 
 export interface IndexProgress {
 	/** Sessions indexed so far, of `total` to catch up. */
@@ -44,7 +50,8 @@ export class IndexKeeper {
 	#followTimer: ReturnType<typeof setTimeout> | null = null;
 	#saveTimer: ReturnType<typeof setTimeout> | null = null;
 	#busy: Promise<void> = Promise.resolve();
-	#dirty = false;
+	/** Messages indexed again since the snapshot was written. */
+	#unsaved = 0;
 	#lastUse = 0;
 	#closed = false;
 	#status: Omit<KeeperStatus, 'progress' | 'documents'> = { lastUpdateMs: 0, lastCatchUp: null, snapshotChars: 0 };
@@ -86,7 +93,7 @@ export class IndexKeeper {
 		const data = this.index.serialize();
 		this.#status.snapshotChars = data.length;
 		await this.#db.search_index.put({ key: SNAPSHOT_KEY, data, at: Date.now() });
-		this.#dirty = false;
+		this.#unsaved = 0;
 	}
 
 	close(): void {
@@ -119,7 +126,6 @@ export class IndexKeeper {
 			this.progress = { done: 0, total: stale.length };
 			if (stale.length > BULK_SESSIONS) await this.#buildByScan(new Map(stale.map((row) => [row.id, row])));
 			else for (const row of stale) await this.#reindexSession(row);
-			this.#dirty = true;
 		}
 		this.progress = null;
 		this.#status.lastCatchUp = { ms: performance.now() - started, sessions: stale.length };
@@ -130,6 +136,7 @@ export class IndexKeeper {
 		if (this.#closed) return;
 		const messages = await this.#db.messages.where('[session_id+seq]').between([row.id, Dexie.minKey], [row.id, Dexie.maxKey]).toArray();
 		this.index.setSession(row, messages);
+		this.#unsaved += messages.length + 1;
 		if (this.progress) this.progress.done++;
 	}
 
@@ -139,6 +146,7 @@ export class IndexKeeper {
 		const flush = () => {
 			if (!current) return;
 			this.index.setSession(current.row, current.messages);
+			this.#unsaved += current.messages.length + 1;
 			stale.delete(current.row.id);
 			if (this.progress) this.progress.done++;
 			current = null;
@@ -201,7 +209,7 @@ export class IndexKeeper {
 			}
 		});
 		if (count) this.#status.lastUpdateMs = (performance.now() - started) / count;
-		this.#dirty = true;
+		this.#unsaved += count + ids.length;
 		this.#saveSoon();
 	}
 
@@ -224,10 +232,10 @@ export class IndexKeeper {
 	}
 
 	#saveSoon(): void {
-		if (this.#saveTimer || this.#closed || !this.#dirty) return;
+		if (this.#saveTimer || this.#closed || this.#unsaved < SAVE_AFTER_MESSAGES) return;
 		this.#saveTimer = setTimeout(() => {
 			this.#saveTimer = null;
-			if (this.#closed || !this.#dirty) return;
+			if (this.#closed || this.#unsaved < SAVE_AFTER_MESSAGES) return;
 			const idleFor = Date.now() - this.#lastUse;
 			if (idleFor < SAVE_IDLE_MS || this.progress) return this.#saveSoon();
 			this.#busy = this.#busy.then(() => this.#write()).catch((error) => console.warn('The search index was not saved:', error));
