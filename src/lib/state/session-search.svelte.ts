@@ -7,6 +7,7 @@ import { onTablesChanged } from '../db/watch';
 import type { IndexProgress } from '../search/index-keeper';
 import type { SearchAnswer, SearchHit } from '../sessions/search-api';
 import type { SearchClient } from '../sessions/search-client';
+import { describeError } from './turn-helpers';
 
 /** While a query is set, later writes refresh it after this pause (the index follows in ~50 ms). */
 const REFRESH_MS = 300;
@@ -35,6 +36,8 @@ export class SessionSearch {
 	hits = $state.raw(byId([]));
 	/** True until the answer to the current query came. */
 	scanning = $state(false);
+	/** Why the last search found nothing, when it failed (shown under the search box). */
+	error = $state('');
 	/** Set while the index is being built. */
 	progress = $state.raw<IndexProgress | null>(null);
 	#parts: SearchParts;
@@ -72,6 +75,7 @@ export class SessionSearch {
 		this.query = query;
 		const run = ++this.#run;
 		if (!query.trim()) {
+			this.error = '';
 			this.ranked = null;
 			this.hits = byId([]);
 			this.scanning = false;
@@ -91,11 +95,13 @@ export class SessionSearch {
 		try {
 			answer = await this.#parts.client().search({ profile: this.#parts.profile, query });
 		} catch (error) {
-			if (run === this.#run) this.scanning = false;
-			console.error(error);
+			if (run !== this.#run) return;
+			this.scanning = false;
+			this.error = `Search failed: ${describeError(error)}`;
 			return;
 		}
 		if (run !== this.#run) return;
+		this.error = '';
 		this.ranked = answer.ids;
 		this.hits = byId(answer.hits);
 		this.scanning = false;
