@@ -93,6 +93,8 @@ try {
 	// 2. Rows in the page: at the top, and after jumping to the end of the list.
 	const count = () => page.evaluate((nav) => ({ rows: document.querySelectorAll(`${nav} li`).length, links: document.querySelectorAll(`${nav} li a`).length }), nav);
 	const top = await count();
+	// End goes to the last session the list knows: wait until it knows them all.
+	await page.locator(`${nav} li[aria-setsize="${SESSIONS}"]`).first().waitFor({ timeout: 120_000 });
 	await page.getByRole('link', { name: 'Session 0 on the river', exact: true }).focus();
 	await page.keyboard.press('End');
 	await page.getByRole('link', { name: `Session ${SESSIONS - 1} on the ${WORDS[(SESSIONS - 1) % WORDS.length]}`, exact: true }).waitFor();
