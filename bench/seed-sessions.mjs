@@ -13,20 +13,26 @@
  * @property {string} [filler] text after each message's own words
  * @property {number} [tokens] stored count per message (0: none stored, counted by the app)
  * @property {{ every: number, at: number, text: string }} [rare] text added to the last message of sessions i % every === at
+ * @property {number} [frames] when above 0, each answer records its request, session i's under frame i % frames (stored too)
  */
 
 /** @param {import('@playwright/test').Page} page @param {SeedSpec} spec */
 export function seedSessions(page, spec) {
-	const full = { idDigits: 0, pinnedEvery: 0, topics: [], filler: 'lorem ipsum '.repeat(8), tokens: 0, rare: null, ...spec };
-	return page.evaluate(async ({ count, perSession, idDigits, pinnedEvery, topics, filler, tokens, rare }) => {
+	const full = { idDigits: 0, pinnedEvery: 0, topics: [], filler: 'lorem ipsum '.repeat(8), tokens: 0, rare: null, frames: 0, ...spec };
+	return page.evaluate(async ({ count, perSession, idDigits, pinnedEvery, topics, filler, tokens, rare, frames }) => {
 		const db = await new Promise((resolve, reject) => {
 			const open = indexedDB.open('palimpsest-default');
 			open.onsuccess = () => resolve(open.result);
 			open.onerror = () => reject(open.error);
 		});
-		const tx = db.transaction(['sessions', 'messages'], 'readwrite');
+		const tx = db.transaction(['sessions', 'messages', 'settings'], 'readwrite');
 		const now = Date.now();
 		const counted = tokens ? { tokens, encoding: 'o200k_base' } : {};
+		const frameKey = (i) => `request-frame:bench-${i % frames}`;
+		for (let f = 0; f < frames; f++) {
+			tx.objectStore('settings').put({ key: frameKey(f), value: { target: { api: 'offline', url: '', keyed: false }, system: `Benchmark system prompt ${f}` } });
+		}
+		const sentOf = (i, seq) => ({ frame: frameKey(i), seqs: [[0, seq]], user_seq: seq - 1, provider: 'offline', model: 'offline-mini', body_hash: 'bench' });
 		for (let i = 0; i < count; i++) {
 			const id = `bench-${String(i).padStart(idDigits, '0')}`;
 			const topic = topics.length ? topics[i % topics.length] : '';
@@ -43,7 +49,8 @@ export function seedSessions(page, spec) {
 				tx.objectStore('messages').put({
 					session_id: id, seq, id: `${id}-${seq}`, role: seq % 2 ? 'assistant' : 'user',
 					content: `Message ${seq} of session ${i}${topic ? ` about the ${topic}` : ''}: ${filler}${extra}`,
-					status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: at, ...counted
+					status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: at, ...counted,
+					...(frames && seq % 2 ? { sent: sentOf(i, seq) } : {})
 				});
 			}
 		}

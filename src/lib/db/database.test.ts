@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4 } from './database';
+import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5 } from './database';
 import { appendMessages, listMessages, markInterruptedMessages } from './message-verbs';
 import { listSessions, renameSession, setPinned } from './session-verbs';
 import { searchSessionIds } from './search-sessions';
@@ -35,7 +35,7 @@ describe('schema migration', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(5);
+		expect(db.verno).toBe(6);
 		expect(await db.messages.where('status').equals('streaming').count()).toBe(0);
 		const row = await db.sessions.get('s1');
 		expect(row).toMatchObject({ archived: 0, pinned: 0, title_source: 'auto' });
@@ -63,7 +63,7 @@ describe('schema migration from version 2', () => {
 		v2.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(5);
+		expect(db.verno).toBe(6);
 		expect(await db.messages.where('status').equals('streaming').primaryKeys()).toEqual([['s1', 1]]);
 		expect(await markInterruptedMessages(db)).toBe(1);
 		expect((await listMessages(db, 's1'))[1]).toMatchObject({ status: 'incomplete', content: 'half' });
@@ -118,6 +118,35 @@ describe('schema version 5', () => {
 		]);
 		const mine = await db.plugin_log.where('[plugin_id+id]').between(['p', Dexie.minKey], ['p', Dexie.maxKey]).toArray();
 		expect(mine.map((row) => row.text)).toEqual(['one']);
+		db.close();
+	});
+});
+
+describe('schema version 6', () => {
+	it('indexes answers by the frame of their request and drops the frames no answer refers to', async () => {
+		const dbName = fresh();
+		const v5 = new Dexie(dbName);
+		v5.version(5).stores(SCHEMA_V5);
+		await v5.table('sessions').bulkAdd([session('s1'), session('s2')]);
+		const sent = (frame: string) => ({ frame, seqs: [[0, 1]], user_seq: 0, provider: 'offline', model: 'm', body_hash: 'h' });
+		const answer = { role: 'assistant', content: 'a', status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: 1 };
+		await v5.table('messages').bulkAdd([
+			{ ...answer, session_id: 's1', seq: 1, id: 'a1', sent: sent('request-frame:used') },
+			{ ...answer, session_id: 's2', seq: 1, id: 'a2', sent: sent('request-frame:used') },
+			{ ...answer, session_id: 's2', seq: 2, id: 'a3' }
+		]);
+		await v5.table('settings').bulkAdd([
+			{ key: 'request-frame:used', value: { system: 'kept' } },
+			{ key: 'request-frame:left-by-a-deletion', value: { system: 'a deleted conversation' } },
+			{ key: 'theme', value: 'dark' }
+		]);
+		v5.close();
+		const db = new PalimpsestDb(dbName);
+		await db.open();
+		expect(db.verno).toBe(6);
+		expect((await db.settings.toCollection().primaryKeys()).sort()).toEqual(['request-frame:used', 'theme']);
+		expect(await db.messages.where('sent.frame').equals('request-frame:used').primaryKeys()).toEqual([['s1', 1], ['s2', 1]]);
+		expect(await db.messages.where('[session_id+sent.frame]').between(['s2', Dexie.minKey], ['s2', Dexie.maxKey]).primaryKeys()).toEqual([['s2', 1]]);
 		db.close();
 	});
 });
