@@ -3,19 +3,7 @@
 // opened, and a connection the browser drops while the tab is in the background.
 import { expect, test, type Download, type Page } from './test-base';
 import { readFile } from 'node:fs/promises';
-import {
-	LONG_PROMPT,
-	assistantMessages,
-	messageBody,
-	messageText,
-	openApp,
-	sendAndWait,
-	sendMessage,
-	sessionIdFromUrl,
-	sessionLinks,
-	userMessages,
-	waitForAnswer
-} from './helpers';
+import { LONG_PROMPT, assistantMessages, messageBody, messageText, openApp, sendAndWait, sendMessage, sessionIdFromUrl, sessionLinks, userMessages, waitForAnswer } from './helpers';
 import {
 	damageDatabase,
 	holdVersion1Database,
