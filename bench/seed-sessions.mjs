@@ -15,13 +15,14 @@
  * @property {{ every: number, at: number, text: string }} [rare] text added to the last message of sessions i % every === at
  * @property {string[]} [vocabulary] when given, each message's own words are `wordsPerMessage` of these, chosen by a seeded generator (instead of `filler`)
  * @property {number} [wordsPerMessage]
+ * @property {number} [frames] when above 0, each answer records its request, session i's under frame i % frames (stored too)
  */
 
 /** @param {import('@playwright/test').Page} page @param {SeedSpec} spec */
 export function seedSessions(page, spec) {
-	const full = { idDigits: 0, pinnedEvery: 0, topics: [], filler: 'lorem ipsum '.repeat(8), tokens: 0, rare: null, vocabulary: [], wordsPerMessage: 40, ...spec };
+	const full = { idDigits: 0, pinnedEvery: 0, topics: [], filler: 'lorem ipsum '.repeat(8), tokens: 0, rare: null, vocabulary: [], wordsPerMessage: 40, frames: 0, ...spec };
 	/** Resolves to the characters of message text written. */
-	return page.evaluate(async ({ count, perSession, idDigits, pinnedEvery, topics, filler, tokens, rare, vocabulary, wordsPerMessage }) => {
+	return page.evaluate(async ({ count, perSession, idDigits, pinnedEvery, topics, filler, tokens, rare, vocabulary, wordsPerMessage, frames }) => {
 		let state = 12345;
 		const pick = () => vocabulary[(state = (state * 1103515245 + 12345) & 0x7fffffff) % vocabulary.length];
 		const words = () => Array.from({ length: wordsPerMessage }, pick).join(' ');
@@ -31,9 +32,14 @@ export function seedSessions(page, spec) {
 			open.onsuccess = () => resolve(open.result);
 			open.onerror = () => reject(open.error);
 		});
-		const tx = db.transaction(['sessions', 'messages'], 'readwrite');
+		const tx = db.transaction(['sessions', 'messages', 'settings'], 'readwrite');
 		const now = Date.now();
 		const counted = tokens ? { tokens, encoding: 'o200k_base' } : {};
+		const frameKey = (i) => `request-frame:bench-${i % frames}`;
+		for (let f = 0; f < frames; f++) {
+			tx.objectStore('settings').put({ key: frameKey(f), value: { target: { api: 'offline', url: '', keyed: false }, system: `Benchmark system prompt ${f}` } });
+		}
+		const sentOf = (i, seq) => ({ frame: frameKey(i), seqs: [[0, seq]], user_seq: seq - 1, provider: 'offline', model: 'offline-mini', body_hash: 'bench' });
 		for (let i = 0; i < count; i++) {
 			const id = `bench-${String(i).padStart(idDigits, '0')}`;
 			const topic = topics.length ? topics[i % topics.length] : '';
@@ -52,7 +58,8 @@ export function seedSessions(page, spec) {
 				tx.objectStore('messages').put({
 					session_id: id, seq, id: `${id}-${seq}`, role: seq % 2 ? 'assistant' : 'user',
 					content,
-					status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: at, ...counted
+					status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: at, ...counted,
+					...(frames && seq % 2 ? { sent: sentOf(i, seq) } : {})
 				});
 			}
 		}

@@ -2,20 +2,7 @@
 // the first, the Message box keeps focus when a draft becomes a session, and every session
 // opens at its latest messages.
 import { expect, test, type Locator } from './test-base';
-import {
-	LONG_PROMPT,
-	assistantMessages,
-	messageBody,
-	messageText,
-	newSession,
-	openApp,
-	sendMessage,
-	sessionIdFromUrl,
-	sidebar,
-	transcript,
-	userMessages,
-	waitForAnswer
-} from './helpers';
+import { LONG_PROMPT, assistantMessages, messageBody, messageText, newSession, openApp, sendMessage, sessionIdFromUrl, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
 
 
 /** How far the transcript is scrolled up from its bottom, in pixels. */

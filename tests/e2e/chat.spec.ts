@@ -1,20 +1,7 @@
 // The core chat loop in a real browser: answers stream in, are stored as they arrive, can be
 // stopped and retried, and everything is still there after a reload.
 import { expect, test } from './test-base';
-import {
-	LONG_PROMPT,
-	assistantMessages,
-	messageBody,
-	messageText,
-	openApp,
-	sendMessage,
-	sessionIdFromUrl,
-	sessionLinks,
-	sidebar,
-	transcript,
-	userMessages,
-	waitForAnswer
-} from './helpers';
+import { LONG_PROMPT, assistantMessages, messageBody, messageText, openApp, sendMessage, sessionIdFromUrl, sessionLinks, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
 
 
 test('an answer streams in, completes, and survives a reload', async ({ page }) => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { newSession, openApp, sendMessage, sessionLinks, transcript, waitForAnswer } from './helpers';
 import { navigate, readRows } from './plugin-helpers';
 import { createProfile } from './profile-helpers';
+import { sendWhenStorageFull } from './storage-helpers';
 
 let dir: string;
 test.beforeEach(async () => {
@@ -126,12 +127,7 @@ test('when storage is full, the chat error offers Export, which saves every sess
 		IDBObjectStore.prototype.add = full;
 		IDBObjectStore.prototype.put = full;
 	});
-	await newSession(page);
-	const box = page.getByRole('textbox', { name: 'Message' });
-	await box.fill('this will not fit');
-	await box.press('Enter');
-	const alert = page.getByRole('alert');
-	await expect(alert).toContainText('storage is full');
+	const { box, alert } = await sendWhenStorageFull(page, 'this will not fit');
 	await expect(box).toHaveValue('this will not fit');
 	const download = page.waitForEvent('download');
 	await alert.getByRole('button', { name: 'Export' }).click();

@@ -3,28 +3,11 @@
 // model; Retry for a stopped answer; and Jump to latest while an answer streams, without the
 // transcript pulling a reader down.
 import { expect, test, type Page } from './test-base';
-import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
-import {
-	LONG_PROMPT,
-	assistantMessages,
-	messageBody,
-	messageText,
-	openApp,
-	sendAndWait,
-	sendMessage,
-	transcript,
-	userMessages,
-	waitForAnswer
-} from './helpers';
+import { LONG_PROMPT, assistantMessages, messageBody, messageText, openApp, sendAndWait, sendMessage, transcript, userMessages, waitForAnswer } from './helpers';
 import { addCustomProvider, navigate, readRows } from './plugin-helpers';
+import { useMockProvider } from './test-servers';
 
-let mock: MockProvider;
-test.beforeAll(async () => {
-	mock = await startMockProvider();
-});
-test.afterAll(async () => {
-	await mock?.close();
-});
+const mock = useMockProvider({ reset: false });
 
 const versionLabel = (page: Page, shown: number, count: number) => transcript(page).getByLabel(`Version ${shown} of ${count}`, { exact: true });
 

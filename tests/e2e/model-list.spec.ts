@@ -1,17 +1,11 @@
 // The Model picker offers each provider's own models (GET {base}/models), and the model typed
 // in Settings when the provider cannot list them.
 import { expect, test } from './test-base';
-import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { openApp, sendAndWait } from './helpers';
 import { addProvider, chooseModel } from './provider-helpers';
+import { useMockProvider } from './test-servers';
 
-let mock: MockProvider;
-test.beforeAll(async () => {
-	mock = await startMockProvider();
-});
-test.afterAll(async () => {
-	await mock?.close();
-});
+const mock = useMockProvider({ reset: false });
 
 test("the Model picker lists the provider's models, and keeps the typed one when the provider cannot list them", async ({ page }) => {
 	await openApp(page);

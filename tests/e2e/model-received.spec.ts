@@ -2,22 +2,13 @@
 // body: the view shows exactly the body the provider received (the plugin's context marked with
 // its name, and after a compaction the summary marked), the key never, and copies as JSON or curl.
 import { expect, test, type Locator, type Page } from './test-base';
-import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { assistantMessages, openApp, sendAndWait, transcript } from './helpers';
-import { addCustomProvider, addPlugin, navigate, rowStatus, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
+import { addCustomProvider, addPlugin, navigate, rowStatus } from './plugin-helpers';
+import { useMockProvider, usePluginOrigins } from './test-servers';
 
 const KEY = 'sk-never-shown-42';
-let mock: MockProvider;
-let origins: PluginOrigins;
-test.beforeAll(async () => {
-	mock = await startMockProvider();
-	origins = await startPluginOrigins();
-});
-test.afterAll(async () => {
-	await mock?.close();
-	await origins?.close();
-});
-test.beforeEach(() => mock.reset());
+const origins = usePluginOrigins();
+const mock = useMockProvider();
 
 const chatBodies = () => mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions')).map((r) => r.body);
 

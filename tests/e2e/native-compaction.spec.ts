@@ -3,22 +3,14 @@
 // items go back verbatim on the next request, a model change summarises them locally first,
 // and an overflow the provider's stated limit wins is compacted, retried once, and answered.
 import { expect, test, type Locator, type Page } from './test-base';
-import { startMockProvider, type MockProvider, type RecordedRequest } from '../support/mock-provider.mjs';
+import type { RecordedRequest } from '../support/mock-provider.mjs';
 import { assistantMessages, openApp, sendAndWait, transcript } from './helpers';
-import { addPlugin, navigate, rowStatus, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
+import { addPlugin, navigate, rowStatus } from './plugin-helpers';
 import { addProvider, chooseModel, expectCompactions, useNativeCompaction } from './provider-helpers';
+import { useMockProvider, usePluginOrigins } from './test-servers';
 
-let mock: MockProvider;
-let origins: PluginOrigins;
-test.beforeAll(async () => {
-	mock = await startMockProvider();
-	origins = await startPluginOrigins();
-});
-test.afterAll(async () => {
-	await mock?.close();
-	await origins?.close();
-});
-test.beforeEach(() => mock.reset());
+const origins = usePluginOrigins();
+const mock = useMockProvider();
 
 const answers = (path: string): RecordedRequest[] => mock.requests.filter((r) => r.path === path && !r.body?.compaction);
 const marker = (page: Page) => transcript(page).getByRole('region', { name: 'Context compacted' });

@@ -1,19 +1,7 @@
 // Offline use: once the service worker has cached the app shell, a reload with the network
 // off still opens the app, chats with the built-in model and opens stored sessions by URL.
 import { expect, test, type BrowserContext, type Page } from './test-base';
-import {
-	assistantMessages,
-	expectNetworkOff,
-	openApp,
-	sendMessage,
-	sessionIdFromUrl,
-	sessionLinks,
-	messageBody,
-	messageText,
-	userMessages,
-	waitForAnswer,
-	waitForServiceWorkerControl
-} from './helpers';
+import { assistantMessages, expectNetworkOff, openApp, sendMessage, sessionIdFromUrl, sessionLinks, messageBody, messageText, userMessages, waitForAnswer, waitForServiceWorkerControl } from './helpers';
 
 async function goOffline(context: BrowserContext, page: Page): Promise<void> {
 	await context.setOffline(true);

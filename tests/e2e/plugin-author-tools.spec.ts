@@ -4,17 +4,10 @@
 // plugin-api.d.ts for tests in the browser.
 import { expect, test, type Locator, type Page } from './test-base';
 import { openApp, sendAndWait } from './helpers';
-import { addPlugin, hookLogRows, navigate, pluginRow as pluginRowNamed, rowStatus, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
+import { addPlugin, hookLogRows, navigate, pluginRow as pluginRowNamed, rowStatus } from './plugin-helpers';
+import { usePluginOrigins } from './test-servers';
 
-let origins: PluginOrigins;
-
-test.beforeAll(async () => {
-	origins = await startPluginOrigins();
-});
-
-test.afterAll(async () => {
-	await origins?.close();
-});
+const origins = usePluginOrigins();
 
 /** Opens a row's test event form on `hook`; returns the form and the session id it prefilled. */
 async function openTestEvent(row: Locator, hook: string): Promise<{ form: Locator; sessionId: string }> {

@@ -5,24 +5,14 @@
 // answering; one that allocates without bound or spins in a timer is stopped, and
 // its row says why.
 import { expect, test, type Page } from './test-base';
-import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { messageBody, openApp, sendMessage, waitForAnswer } from './helpers';
-import { addCustomProvider, addPlugin, navigate, pluginRow, readRows, rowStatus, runCommand, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
+import { addCustomProvider, addPlugin, navigate, pluginRow, readRows, rowStatus, runCommand } from './plugin-helpers';
+import { useMockProvider, usePluginOrigins } from './test-servers';
 
 const API_KEY = 'sk-boundary-SECRET-7731';
 
-let origins: PluginOrigins;
-let mock: MockProvider;
-
-test.beforeAll(async () => {
-	origins = await startPluginOrigins();
-	mock = await startMockProvider();
-});
-
-test.afterAll(async () => {
-	await origins?.close();
-	await mock?.close();
-});
+const origins = usePluginOrigins();
+const mock = useMockProvider({ reset: false });
 
 /**
  * Starts measuring how late the page's own timers run (every 10 ms); the returned function

@@ -4,19 +4,12 @@
 // an endless loop is stopped after the hook timeout while the page keeps responding.
 import { expect, test, type Page } from './test-base';
 import { messageBody, openApp, sendMessage, waitForAnswer } from './helpers';
-import { addPlugin, hookLogRows, navigate, readRows, rowStatus, runCommand, setHookTimeout, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
+import { addPlugin, hookLogRows, navigate, readRows, rowStatus, runCommand, setHookTimeout } from './plugin-helpers';
+import { usePluginOrigins } from './test-servers';
 
 const API_KEY = 'sk-isolation-SECRET-42';
 
-let origins: PluginOrigins;
-
-test.beforeAll(async () => {
-	origins = await startPluginOrigins();
-});
-
-test.afterAll(async () => {
-	await origins?.close();
-});
+const origins = usePluginOrigins();
 
 async function saveProviderWithKey(page: Page): Promise<void> {
 	await navigate(page, 'Settings');

@@ -3,26 +3,10 @@
 // URL that cannot be decoded is refused when added; a command that throws is in the Hook log.
 import { expect, test, type Page } from './test-base';
 import { openApp } from './helpers';
-import {
-	addPlugin,
-	hookLogRows,
-	navigate,
-	pluginRow,
-	readRows,
-	requestAdd,
-	rowStatus,
-	runCommand,
-	startPluginOrigins,
-	type PluginOrigins
-} from './plugin-helpers';
+import { addPlugin, hookLogRows, navigate, pluginRow, readRows, requestAdd, rowStatus, runCommand } from './plugin-helpers';
+import { usePluginOrigins } from './test-servers';
 
-let origins: PluginOrigins;
-test.beforeAll(async () => {
-	origins = await startPluginOrigins();
-});
-test.afterAll(async () => {
-	await origins?.close();
-});
+const origins = usePluginOrigins();
 
 const notesUrl = () => `${origins.cors}/notes.js`;
 const storedNotes = async (page: Page) =>

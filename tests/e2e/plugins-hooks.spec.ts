@@ -2,36 +2,14 @@
 // disclosure in the transcript) but never the stored message, and a hook that hangs is cut off
 // by the hook timeout instead of stalling the chat.
 import { expect, test } from './test-base';
-import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { assistantMessages, messageBody, messageText, openApp, sendMessage, sessionIdFromUrl, userMessages, waitForAnswer } from './helpers';
-import {
-	addCustomProvider,
-	addPlugin,
-	hookLogRows,
-	navigate,
-	readRows,
-	rowStatus,
-	setHookTimeout,
-	startPluginOrigins,
-	type PluginOrigins
-} from './plugin-helpers';
+import { addCustomProvider, addPlugin, hookLogRows, navigate, readRows, rowStatus, setHookTimeout } from './plugin-helpers';
+import { useMockProvider, usePluginOrigins } from './test-servers';
 
 const PLUGIN_TEXT = 'PLUGIN-CONTEXT-1234';
 
-let origins: PluginOrigins;
-let mock: MockProvider;
-
-test.beforeAll(async () => {
-	origins = await startPluginOrigins();
-	mock = await startMockProvider();
-});
-
-test.afterAll(async () => {
-	await origins?.close();
-	await mock?.close();
-});
-
-test.beforeEach(() => mock.reset());
+const origins = usePluginOrigins();
+const mock = useMockProvider();
 
 /** Text of a chat message's content, whether a string or a list of parts. */
 function contentText(content: unknown): string {

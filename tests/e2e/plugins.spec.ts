@@ -2,40 +2,11 @@
 // command in the chat, offline start-up from the cached copy, safe mode, failures shown in the
 // plugin's row, and enable/disable/remove.
 import { expect, test } from './test-base';
-import {
-	assistantMessages,
-	expectNetworkOff,
-	messageBody,
-	openApp,
-	sendMessage,
-	sessionIdFromUrl,
-	transcript,
-	waitForAnswer,
-	waitForServiceWorkerControl
-} from './helpers';
-import {
-	addPlugin,
-	commandOutputs,
-	navigate,
-	pluginRow,
-	readRows,
-	readUserId,
-	requestAdd,
-	rowStatus,
-	runCommand,
-	startPluginOrigins,
-	type PluginOrigins
-} from './plugin-helpers';
+import { assistantMessages, expectNetworkOff, messageBody, openApp, sendMessage, sessionIdFromUrl, transcript, waitForAnswer, waitForServiceWorkerControl } from './helpers';
+import { addPlugin, commandOutputs, navigate, pluginRow, readRows, readUserId, requestAdd, rowStatus, runCommand } from './plugin-helpers';
+import { usePluginOrigins } from './test-servers';
 
-let origins: PluginOrigins;
-
-test.beforeAll(async () => {
-	origins = await startPluginOrigins();
-});
-
-test.afterAll(async () => {
-	await origins?.close();
-});
+const origins = usePluginOrigins();
 
 const whoamiUrl = () => `${origins.cors}/whoami.js`;
 

@@ -2,18 +2,11 @@
 // provider: a 200 that is not an event stream is read by its content type, and a stop reason
 // that cuts the answer short is shown with its reason and Retry.
 import { expect, test, type Page } from './test-base';
-import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { messageBody, sendMessage, waitForAnswer } from './helpers';
 import { addCustomProvider } from './plugin-helpers';
+import { useMockProvider } from './test-servers';
 
-let mock: MockProvider;
-test.beforeAll(async () => {
-	mock = await startMockProvider();
-});
-test.afterAll(async () => {
-	await mock?.close();
-});
-test.beforeEach(() => mock.reset());
+const mock = useMockProvider();
 
 async function chatThroughMock(page: Page): Promise<void> {
 	await page.goto('/settings');

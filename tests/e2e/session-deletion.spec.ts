@@ -3,32 +3,11 @@
 // queries, sweeps that never touch a session another tab shows, and the chat's own paths
 // (/archive, /exit --delete, Branch from here).
 import { expect, test, type Page } from './test-base';
-import {
-	LONG_PROMPT,
-	assistantMessages,
-	messageBody,
-	newSession,
-	openApp,
-	sendMessage,
-	sessionIdFromUrl,
-	sessionLinks,
-	sidebar,
-	userMessages,
-	waitForAnswer,
-	sessionAction,
-	startSelecting
-} from './helpers';
-import { addPlugin, commandOutputs, navigate, readRows, rowStatus, runCommand, startPluginOrigins, type PluginOrigins } from './plugin-helpers';
+import { LONG_PROMPT, assistantMessages, messageBody, newSession, openApp, sendMessage, sessionIdFromUrl, sessionLinks, sidebar, userMessages, waitForAnswer, sessionAction, startSelecting } from './helpers';
+import { addPlugin, commandOutputs, navigate, readRows, rowStatus, runCommand } from './plugin-helpers';
+import { usePluginOrigins } from './test-servers';
 
-let origins: PluginOrigins;
-
-test.beforeAll(async () => {
-	origins = await startPluginOrigins();
-});
-
-test.afterAll(async () => {
-	await origins?.close();
-});
+const origins = usePluginOrigins();
 
 function row(page: Page, title: string) {
 	return sidebar(page)

@@ -1,19 +1,7 @@
 // The sidebar's session list: sessions appear as they are created, and can be renamed,
 // pinned to the top and searched by title or content, with changes kept across reloads.
 import { expect, test, type Page } from './test-base';
-import {
-	messageBody,
-	newSession,
-	openApp,
-	openSessionActions,
-	sessionAction,
-	sessionActionItem,
-	sendMessage,
-	sessionLinks,
-	sidebar,
-	userMessages,
-	waitForAnswer
-} from './helpers';
+import { messageBody, newSession, openApp, openSessionActions, sessionAction, sessionActionItem, sendMessage, sessionLinks, sidebar, userMessages, waitForAnswer } from './helpers';
 
 const ALPHA = 'Alpha: how do apples ripen?';
 const BRAVO = 'Bravo: tips for bicycle repair';

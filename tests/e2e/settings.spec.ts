@@ -1,23 +1,16 @@
 // Settings in a real browser: a provider added through the form is used for chat with its key
 // sent only to it; the theme and the default model persist.
 import { expect, test, type Page } from './test-base';
-import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { addCustomProvider } from './plugin-helpers';
 import { sendMessage, waitForAnswer, messageBody, newSession } from './helpers';
+import { useMockProvider } from './test-servers';
 
-let mock: MockProvider;
+const mock = useMockProvider();
 
 async function openSettings(page: Page): Promise<void> {
 	await page.goto('/settings');
 	await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
 }
-test.beforeAll(async () => {
-	mock = await startMockProvider();
-});
-test.afterAll(async () => {
-	await mock?.close();
-});
-test.beforeEach(() => mock.reset());
 
 test('add a provider with a key, test the connection, and chat through it', async ({ page }) => {
 	await openSettings(page);

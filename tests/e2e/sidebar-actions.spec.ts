@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newSession, openApp, sendMessage, sessionAction, sessionLinks, sidebar, startSelecting, waitForAnswer } from './helpers';
 import { readRows } from './plugin-helpers';
+import { sendWhenStorageFull } from './storage-helpers';
 
 let dir: string;
 test.beforeEach(async () => {
@@ -79,12 +80,7 @@ test('when storage is full, Delete sessions lists the largest first; deleting th
 			};
 		}
 	});
-	await newSession(page);
-	const box = page.getByRole('textbox', { name: 'Message' });
-	await box.fill('this will not fit');
-	await box.press('Enter');
-	const alert = page.getByRole('alert');
-	await expect(alert).toContainText('storage is full');
+	const { alert } = await sendWhenStorageFull(page, 'this will not fit');
 
 	await alert.getByRole('button', { name: 'Delete sessions' }).click();
 	const dialog = page.getByRole('dialog', { name: 'Free up space' });

@@ -1,7 +1,38 @@
 // Storage faults for the browser tests: a page whose IndexedDB writes fail as a full disk makes
-// them fail, a page whose connection the browser drops, and plain IndexedDB access from a page of
-// the same origin that does not run the app (another tab with other code).
-import type { Page } from '@playwright/test';
+// them fail, what the chat does when storage is full, a page whose connection the browser drops,
+// and plain IndexedDB access from a page of the same origin that does not run the app (another
+// tab with other code).
+import { expect, type Locator, type Page } from '@playwright/test';
+import { messageText, newSession } from './helpers';
+
+export const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/**
+ * Fills storage (`fill`) while `answer` streams a long text: the stream goes on in memory (the
+ * text keeps growing on screen), then ends failed with every word, saying it is not saved.
+ * Returns the text shown.
+ */
+export async function fillWhileStreaming(answer: Locator, fill: () => Promise<unknown>): Promise<string> {
+	await fill();
+	const atFill = (await messageText(answer)).length;
+	await expect.poll(async () => (await messageText(answer)).length).toBeGreaterThan(atFill + 1000);
+	await expect(answer).toHaveAttribute('data-status', 'error', { timeout: 30_000 });
+	const shown = await messageText(answer);
+	expect(words(shown)).toBeGreaterThan(2900);
+	await expect(answer).toContainText('This answer is not saved: storage is full');
+	return shown;
+}
+
+/** Sends `text` in a new session when storage cannot take it: returns the Message box (still holding it) and the alert that says why. */
+export async function sendWhenStorageFull(page: Page, text: string): Promise<{ box: Locator; alert: Locator }> {
+	await newSession(page);
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await box.fill(text);
+	await box.press('Enter');
+	const alert = page.getByRole('alert');
+	await expect(alert).toContainText('storage is full');
+	return { box, alert };
+}
 
 type DiskWindow = Window & { __disk: { full: boolean } };
 

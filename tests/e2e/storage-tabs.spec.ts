@@ -3,19 +3,7 @@
 // opened, and a connection the browser drops while the tab is in the background.
 import { expect, test, type Download, type Page } from './test-base';
 import { readFile } from 'node:fs/promises';
-import {
-	LONG_PROMPT,
-	assistantMessages,
-	messageBody,
-	messageText,
-	openApp,
-	sendAndWait,
-	sendMessage,
-	sessionIdFromUrl,
-	sessionLinks,
-	userMessages,
-	waitForAnswer
-} from './helpers';
+import { LONG_PROMPT, assistantMessages, messageBody, messageText, openApp, sendAndWait, sendMessage, sessionIdFromUrl, sessionLinks, userMessages, waitForAnswer } from './helpers';
 import {
 	damageDatabase,
 	holdVersion1Database,
@@ -32,7 +20,7 @@ import { chosenProfile } from './profile-helpers';
 
 const DB = 'palimpsest-default';
 // IndexedDB's version of the app's schema (Dexie stores schema version n as n × 10), and one a newer release would open.
-const RAW_VERSION = 60;
+const RAW_VERSION = 70;
 const NEWER_RAW_VERSION = RAW_VERSION + 10;
 
 async function downloadedJson(download: Promise<Download>): Promise<{ name: string; json: { session_count: number; sessions: Array<{ session: { title: string }; messages: Array<{ content: string }> }> } }> {

@@ -7,24 +7,13 @@ import type { PalimpsestDb } from '../db/database';
 import { getSession } from '../db/session-verbs';
 import { archiveSessions } from '../sessions/archive-sessions';
 import { deleteSessions } from '../sessions/delete-sessions';
+import { afterFamilyRead } from '../sessions/test-read-family';
 import { compactSession } from './compact-session';
 import { say, scripted, seedConversation, useCompactionEnv, type CompactionEnv } from './compaction-fixtures';
 import type { CompactionOutcome } from './compaction-types';
 
-/** Runs once, right after the deletion read the family it plans from: the other tab commits then. */
-const afterFamilyRead = vi.hoisted(() => ({ hook: null as null | (() => Promise<void>) }));
-vi.mock('../sessions/read-family', async (importOriginal) => {
-	const actual = await importOriginal<typeof import('../sessions/read-family')>();
-	return {
-		readFamily: async (...args: Parameters<typeof actual.readFamily>) => {
-			const family = await actual.readFamily(...args);
-			const hook = afterFamilyRead.hook;
-			afterFamilyRead.hook = null;
-			await hook?.();
-			return family;
-		}
-	};
-});
+// The other tab commits right after the deletion read the family it plans from.
+vi.mock('../sessions/read-family', async (importOriginal) => (await import('../sessions/test-read-family')).pausingReadFamily(await importOriginal()));
 
 const setup = useCompactionEnv('deletion-race');
 let env: CompactionEnv;

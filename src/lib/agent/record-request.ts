@@ -1,6 +1,6 @@
-// Keeps what it takes to show a request later: its frame, stored once, and its recipe, which
-// goes on the answer row. A request that cannot be recorded is still sent.
-import { storeRequestFrame } from '../db/request-frames';
+// Keeps what it takes to show a request later: its recipe, which goes on the answer row, and
+// its frame, stored once, written with that row. A request that cannot be recorded is still sent.
+import type { RequestFrames } from '../db/request-frames';
 import { updateMessage } from '../db/message-verbs';
 import type { InjectedContext, MessageRow, SentRequest } from '../db/schema';
 import type { ChatRequest } from '../providers/types';
@@ -8,19 +8,24 @@ import { buildWireRequest, OFFLINE_TARGET } from '../providers/wire-request';
 import { makeRecipe, type RequestFrame } from './request-recipe';
 import type { TurnDeps } from './turn-deps';
 
+/** A request's recipe and the frame it refers to, to be written with the answer row. */
+export interface RecordedRequest {
+	sent: SentRequest;
+	frames: RequestFrames;
+}
+
 export async function recordRequest(
-	deps: Pick<TurnDeps, 'db' | 'provider'>,
+	deps: Pick<TurnDeps, 'provider'>,
 	request: ChatRequest,
 	context: { systemPrompt: string; rows: MessageRow[]; userSeq: number }
-): Promise<SentRequest | undefined> {
+): Promise<RecordedRequest | undefined> {
 	try {
 		const target = deps.provider.wire ?? OFFLINE_TARGET;
 		const frame: RequestFrame = { target, system: context.systemPrompt };
 		if (request.tools) frame.tools = request.tools;
 		const { body } = buildWireRequest(target, request);
 		const { sent, frameKey } = await makeRecipe({ frame, rows: context.rows, userSeq: context.userSeq, provider: deps.provider.id, request, body });
-		await storeRequestFrame(deps.db, frameKey, frame);
-		return sent;
+		return { sent, frames: { [frameKey]: frame } };
 	} catch (error) {
 		// Showing the request later is a nicety; the conversation goes on without it.
 		console.warn('The request could not be recorded for "What the model received":', error);

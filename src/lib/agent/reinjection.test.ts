@@ -1,48 +1,23 @@
 // The seed's pattern through the real turn loop: static/plugins/conventions.js marks the session
 // on post_compaction and re-injects on the next pre_llm_call. Also the overflow retry.
 import 'fake-indexeddb/auto';
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listMessages } from '../db/message-verbs';
-import { makeHost, RUNNER_KINDS, type RunnerKind } from '../plugins/test-host';
-import { createOfflineProvider } from '../providers/offline';
-import { ProviderError, type ChatRequest, type Provider } from '../providers/types';
-import { createTurnCompaction } from './compaction-gates';
-import { compactionEnv, recordingBus, say, scripted, seedConversation, type CompactionEnv } from './compaction-fixtures';
+import { RUNNER_KINDS, type RunnerKind } from '../plugins/test-host';
+import { ProviderError, type ChatRequest } from '../providers/types';
+import { say, scripted, seedConversation, type CompactionEnv } from './compaction-fixtures';
 import { runTurn } from './run-turn';
-import type { TurnDeps } from './turn-deps';
+import { MARKER, useConventions } from './test-conventions';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const MARKER = 'Team conventions (restated after the conversation was compacted)';
-
+const conventions = useConventions();
 let env: CompactionEnv;
-let close = async () => {};
-afterEach(async () => {
-	env.counter.dispose();
-	await close();
-});
 
 /** The app's plugin host with conventions.js loaded, and the compaction set-up over its bus. */
 async function withConventions(runner: RunnerKind = 'in-page') {
-	const t = makeHost(1000, {}, undefined, runner);
-	close = async () => (t.db.close(), await t.close());
-	const url = 'https://plugins.test/conventions.js';
-	t.served[url] = { body: readFileSync(resolve(ROOT, 'static/plugins/conventions.js'), 'utf8') };
-	expect(await t.host.load(await t.row(url))).toMatchObject({ ok: true });
-	env = compactionEnv(t.db, recordingBus(t.hooks));
-	return t;
+	env = await conventions.load(1000, runner);
 }
 
-function deps(provider: Provider, resumed = false): TurnDeps {
-	const offline = createOfflineProvider({ delayMs: 0 });
-	const compaction = env.deps({ provider, summarizer: { provider: offline, model: 'offline-mini', windowTokens: 32_000 } });
-	return {
-		db: env.db, provider, model: 'offline-mini', profile: 'default', platform: 'web', hooks: env.bus.hooks,
-		systemPrompt: 'SYS', checkpointMs: 0, compaction: createTurnCompaction(compaction, { resumed })
-	};
-}
+const deps = conventions.deps;
 
 /** How many times the conventions appear in a request (in any message). */
 const carried = (request: ChatRequest) => request.messages.filter((m) => m.content.includes(MARKER)).length;
@@ -90,8 +65,7 @@ describe.each(RUNNER_KINDS)('re-injection after compaction, through the turn loo
 
 describe('overflow', () => {
 	it('a provider that always overflows ends in a visible error after one compaction and two requests', async () => {
-		env = compactionEnv((await import('../db/database')).openProfileDb(`overflow-${crypto.randomUUID()}`));
-		close = async () => (env.db.close(), await env.db.delete());
+		env = conventions.withoutPlugins();
 		const { provider, requests } = scripted(async function* () {
 			yield* [];
 			throw new ProviderError('HTTP 400: context_length_exceeded', { kind: 'overflow', status: 400 });
@@ -109,8 +83,7 @@ describe('overflow', () => {
 	});
 
 	it('a stop reason saying the context window ran out (Anthropic\u2019s model_context_window_exceeded) is an overflow too', async () => {
-		env = compactionEnv((await import('../db/database')).openProfileDb(`overflow-${crypto.randomUUID()}`));
-		close = async () => (env.db.close(), await env.db.delete());
+		env = conventions.withoutPlugins();
 		const { provider, requests } = scripted(async function* (_r, call) {
 			yield { type: 'text', text: call === 0 ? 'Partial' : 'Whole answer.' };
 			yield { type: 'done', finish_reason: call === 0 ? 'context_window_exceeded' : 'stop' };

@@ -2,8 +2,8 @@
 // protocol, the rebuilt body is the body the provider received, summary and plugin context
 // included, and no key is shown.
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMockProvider, type MockProvider } from '../../../tests/support/mock-provider.mjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useMockProvider } from '../../../tests/support/use-mock-provider';
 import { PalimpsestDb } from '../db/database';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import { readRequestFrame } from '../db/request-frames';
@@ -17,14 +17,9 @@ import { keepEarlierInjected } from './record-request';
 import { runTurn } from './run-turn';
 import type { TurnDeps, TurnHooks } from './turn-deps';
 
-let mock: MockProvider;
+const mock = useMockProvider();
 let db: PalimpsestDb;
-beforeAll(async () => {
-	mock = await startMockProvider();
-});
-afterAll(() => mock.close());
 beforeEach(() => {
-	mock.reset();
 	db = new PalimpsestDb(`recipe-${crypto.randomUUID()}`);
 });
 afterEach(async () => {

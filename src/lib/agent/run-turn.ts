@@ -109,10 +109,11 @@ class Turn {
 				signal,
 				context_management: gate?.contextManagement()
 			};
-			const sent = await recordRequest(deps, request, { systemPrompt, rows: this.#rows, userSeq: this.#user.seq });
+			const recorded = await recordRequest(deps, request, { systemPrompt, rows: this.#rows, userSeq: this.#user.seq });
+			const sent = recorded?.sent;
 			const [assistant] = await appendMessages(deps.db, this.#sessionId, [
 				{ id: crypto.randomUUID(), role: 'assistant', content: '', status: 'streaming', kind: 'message', created_at: this.#now(), model: deps.model, provider: deps.provider.id, ...(sent ? { sent } : {}) }
-			], this.#now());
+			], this.#now(), recorded?.frames);
 			const key: [string, number] = [assistant.session_id, assistant.seq];
 			if (sent) this.#sent.push({ key, sent });
 			this.#onEvent({ type: 'started', key });

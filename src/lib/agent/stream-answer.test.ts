@@ -1,9 +1,8 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startMockProvider } from '../../../tests/support/mock-provider.mjs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { providerOnMock, useMockProvider } from '../../../tests/support/use-mock-provider';
 import { PalimpsestDb } from '../db/database';
 import { appendMessages, listMessages, updateMessage } from '../db/message-verbs';
-import { createProvider } from '../providers/create-provider';
 import type { Provider, ProviderPreset, StreamEvent } from '../providers/types';
 import { createSession } from '../sessions/session-lifecycle';
 import { retryTurn, runTurn } from './run-turn';
@@ -117,19 +116,8 @@ describe('what a provider reports besides the answer', () => {
 });
 
 describe('answers cut off at the output limit', () => {
-	let mock: Awaited<ReturnType<typeof startMockProvider>>;
-	beforeAll(async () => {
-		mock = await startMockProvider();
-	});
-	afterAll(() => mock.close());
-	beforeEach(() => mock.reset());
-
-	const providerFor = (preset: ProviderPreset) =>
-		createProvider(
-			{ id: preset, preset, label: preset, base_url: preset === 'anthropic' ? mock.url : `${mock.url}/v1`, api_key: 'k', model: 'mock-model' },
-			undefined,
-			{ retry: { sleep: async () => {} } }
-		);
+	const mock = useMockProvider();
+	const providerFor = (preset: ProviderPreset) => providerOnMock(mock, preset, 'mock-model');
 
 	it.each(['custom', 'anthropic'] as const)('are stored incomplete, with the reason, and can be retried (%s wire format)', async (preset) => {
 		mock.script([{ type: 'text', text: 'The first half of', finish: 'length' }]);

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5 } from './database';
+import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6 } from './database';
 import { appendMessages, listMessages, markInterruptedMessages } from './message-verbs';
 import { listSessions, renameSession, setPinned } from './session-verbs';
 import type { SessionRow } from './schema';
@@ -34,7 +34,7 @@ describe('schema migration', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(6);
+		expect(db.verno).toBe(7);
 		expect(await db.messages.where('status').equals('streaming').count()).toBe(0);
 		const row = await db.sessions.get('s1');
 		expect(row).toMatchObject({ archived: 0, pinned: 0, title_source: 'auto' });
@@ -62,7 +62,7 @@ describe('schema migration from version 2', () => {
 		v2.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(6);
+		expect(db.verno).toBe(7);
 		expect(await db.messages.where('status').equals('streaming').primaryKeys()).toEqual([['s1', 1]]);
 		expect(await markInterruptedMessages(db)).toBe(1);
 		expect((await listMessages(db, 's1'))[1]).toMatchObject({ status: 'incomplete', content: 'half' });
@@ -123,8 +123,7 @@ describe('schema version 5', () => {
 
 describe('schema version 6', () => {
 	it('keeps a version 5 database whole and adds an empty search index table', async () => {
-		const dbName = `palimpsest-work-${crypto.randomUUID()}`;
-		name = dbName;
+		const dbName = fresh();
 		const v5 = new Dexie(dbName);
 		v5.version(5).stores(SCHEMA_V5);
 		await v5.table('sessions').add(session('s1'));
@@ -132,12 +131,41 @@ describe('schema version 6', () => {
 		v5.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(6);
+		expect(db.verno).toBe(7);
 		expect(await db.sessions.get('s1')).toMatchObject({ id: 's1' });
 		expect(await db.messages.count()).toBe(1);
 		expect(await db.search_index.count()).toBe(0);
 		await db.search_index.put({ key: 'messages', data: '{}', at: 1 });
 		expect(await db.search_index.get('messages')).toMatchObject({ data: '{}' });
+		db.close();
+	});
+});
+
+describe('schema version 7', () => {
+	it('indexes answers by the frame of their request and drops the frames no answer refers to', async () => {
+		const dbName = fresh();
+		const v6 = new Dexie(dbName);
+		v6.version(6).stores(SCHEMA_V6);
+		await v6.table('sessions').bulkAdd([session('s1'), session('s2')]);
+		const sent = (frame: string) => ({ frame, seqs: [[0, 1]], user_seq: 0, provider: 'offline', model: 'm', body_hash: 'h' });
+		const answer = { role: 'assistant', content: 'a', status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: 1 };
+		await v6.table('messages').bulkAdd([
+			{ ...answer, session_id: 's1', seq: 1, id: 'a1', sent: sent('request-frame:used') },
+			{ ...answer, session_id: 's2', seq: 1, id: 'a2', sent: sent('request-frame:used') },
+			{ ...answer, session_id: 's2', seq: 2, id: 'a3' }
+		]);
+		await v6.table('settings').bulkAdd([
+			{ key: 'request-frame:used', value: { system: 'kept' } },
+			{ key: 'request-frame:left-by-a-deletion', value: { system: 'a deleted conversation' } },
+			{ key: 'theme', value: 'dark' }
+		]);
+		v6.close();
+		const db = new PalimpsestDb(dbName);
+		await db.open();
+		expect(db.verno).toBe(7);
+		expect((await db.settings.toCollection().primaryKeys()).sort()).toEqual(['request-frame:used', 'theme']);
+		expect(await db.messages.where('sent.frame').equals('request-frame:used').primaryKeys()).toEqual([['s1', 1], ['s2', 1]]);
+		expect(await db.messages.where('[session_id+sent.frame]').between(['s2', Dexie.minKey], ['s2', Dexie.maxKey]).primaryKeys()).toEqual([['s2', 1]]);
 		db.close();
 	});
 });

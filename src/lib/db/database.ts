@@ -17,6 +17,7 @@ import { guardedOptions, guardVersion } from './version-guard';
 import { keepConnection } from './connection-loss';
 import { flushUpgrade } from './flush-upgrade';
 import { recordWrittenRows } from './committed-changes';
+import { dropAllUnusedFrames } from './request-frames';
 
 export const SCHEMA_V1 = {
 	sessions: 'id, session_key, last_activity_at, parent_session_id',
@@ -63,6 +64,14 @@ export const SCHEMA_V5 = {
 export const SCHEMA_V6 = {
 	...SCHEMA_V5,
 	search_index: 'key'
+};
+
+// Version 7: answers are indexed by the request frame they refer to (see request-frames.ts), so
+// a deletion finds the frames it leaves unused without reading the rows it removes; frames
+// that deletions before this version left behind are dropped on the way.
+export const SCHEMA_V7 = {
+	...SCHEMA_V6,
+	messages: '[session_id+seq], id, status, [session_id+active+seq], sent.frame, [session_id+sent.frame]'
 };
 
 const DB_PREFIX = 'palimpsest-';
@@ -116,6 +125,9 @@ export class PalimpsestDb extends Dexie {
 		this.version(5).stores(SCHEMA_V5);
 		// Nothing to carry over: the search worker builds the index in the background.
 		this.version(6).stores(SCHEMA_V6);
+		this.version(7)
+			.stores(SCHEMA_V7)
+			.upgrade((tx) => dropAllUnusedFrames({ messages: tx.table('messages'), settings: tx.table('settings') }));
 		// Storage faults: no use under older code than the database's, a dropped connection
 		// reopens on the next use, and a schema upgrade is flushed to disk before first use.
 		guardVersion(this);

@@ -4,6 +4,7 @@
 import type { DBCoreKeyRange, DBCoreTransaction } from 'dexie';
 import { Dexie, type PalimpsestDb } from './database';
 import type { MessageRow, ReceiptRow, SessionRow } from './schema';
+import { dropUnusedFrames, listFramesOfSessions } from './request-frames';
 import { strictTwin } from './strict-twin';
 
 export interface OperationWrite {
@@ -93,10 +94,11 @@ function deleteMessageRanges(db: PalimpsestDb, sessionIds: readonly string[]): P
 }
 
 /**
- * Removes the sessions in `remove` (those still there) with all their messages, clears the
- * parent link of every remaining child of a removed session, and writes the receipt, in one
- * strictly durable transaction. `leftovers` names sessions with no row whose message rows are
- * removed too. The receipt lists what really went: removed rows, then cleared leftovers.
+ * Removes the sessions in `remove` (those still there) with all their messages and the request
+ * frames no remaining message refers to, clears the parent link of every remaining child of a
+ * removed session, and writes the receipt, in one strictly durable transaction. `leftovers`
+ * names sessions with no row whose message rows are removed too. The receipt lists what really
+ * went: removed rows, then cleared leftovers.
  */
 export async function commitDeletion(
 	db: PalimpsestDb,
@@ -104,11 +106,13 @@ export async function commitDeletion(
 ): Promise<CommittedOperation> {
 	const strict = strictTwin(db);
 	const { remove, leftovers = [], check = {}, ...fields } = write;
-	return strict.transaction('rw', strict.sessions, strict.messages, strict.receipts, async () => {
+	return strict.transaction('rw', strict.sessions, strict.messages, strict.receipts, strict.settings, async () => {
 		const stored = await strict.receipts.get(fields.op_id);
 		if (stored) return { receipt: stored, replayed: true };
-		// A leftover whose session row has come back (an import) keeps its messages.
-		const returned = new Set((await getSessions(strict, leftovers)).map((row) => row.id));
+		// A leftover whose session row has come back (an import) keeps its messages. The frames
+		// are read before any row goes (a cursor's later steps would run after the deletes).
+		const [back, frames] = await Promise.all([getSessions(strict, leftovers), listFramesOfSessions(strict, [...remove, ...leftovers])]);
+		const returned = new Set(back.map((row) => row.id));
 		const cleared = leftovers.filter((id) => !returned.has(id) && !remove.includes(id));
 		// Everything issued at once, as IndexedDB runs a transaction's requests in order: the read
 		// sees the rows before they go, and no request waits for the one before it to come back.
@@ -123,9 +127,13 @@ export async function commitDeletion(
 		// Thrown inside the transaction, so the deletes issued above are rolled back.
 		checkPlan(check, rows, children);
 		const detached = children.filter((row) => !gone.has(row.id)).map((row) => row.id);
-		await strict.sessions.bulkUpdate(detached.map((key) => ({ key, changes: { parent_session_id: null, parent_kind: null } })));
 		const receipt: ReceiptRow = { ...fields, session_ids: [...present, ...cleared], detached_ids: detached };
-		await strict.receipts.add(receipt);
+		await Promise.all([
+			strict.sessions.bulkUpdate(detached.map((key) => ({ key, changes: { parent_session_id: null, parent_kind: null } }))),
+			strict.receipts.add(receipt),
+			// What the deleted conversations sent goes with them; frames other sessions use stay.
+			dropUnusedFrames(strict, frames)
+		]);
 		return { receipt, replayed: false };
 	});
 }

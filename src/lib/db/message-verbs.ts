@@ -2,6 +2,7 @@
 // transaction, checkpoints are short single-row writes.
 import { Dexie, type PalimpsestDb } from './database';
 import type { MessageRow } from './schema';
+import { dropUnusedFrames, frameKeysOf, storeMissingFrames, type RequestFrames } from './request-frames';
 import { findThreadHead } from './session-verbs';
 
 export type NewMessage = Omit<MessageRow, 'session_id' | 'seq' | 'active' | 'compacted_by'> &
@@ -18,15 +19,23 @@ export function titleFromMessage(text: string): string {
 
 /**
  * Appends messages to a session in one transaction, with their seqs, the session counters
- * and the auto title. Returns the stored rows.
+ * and the auto title, and stores the request frames the rows refer to (`frames`) that are not
+ * stored. Returns the stored rows.
  */
 export async function appendMessages(
 	db: PalimpsestDb,
 	sessionId: string,
 	messages: NewMessage[],
-	now = Date.now()
+	now = Date.now(),
+	frames: RequestFrames = {}
 ): Promise<MessageRow[]> {
-	return db.transaction('rw', db.sessions, db.messages, () => appendInTransaction(db, sessionId, messages, now));
+	// Settings only with frames: callers may append inside their own transaction over the other two.
+	const tables = Object.keys(frames).length ? [db.sessions, db.messages, db.settings] : [db.sessions, db.messages];
+	return db.transaction('rw', tables, async () => {
+		const rows = await appendInTransaction(db, sessionId, messages, now);
+		await storeMissingFrames(db, frames, rows);
+		return rows;
+	});
 }
 
 /**
@@ -85,12 +94,17 @@ export function listMessages(db: PalimpsestDb, sessionId: string): Promise<Messa
 		.toArray();
 }
 
-/** Removes some messages of a session (Retry drops a failed answer), keeping counters right. */
+/**
+ * Removes some messages of a session (Retry drops a failed answer), keeping counters right, and
+ * the request frames only they referred to.
+ */
 export async function deleteMessages(db: PalimpsestDb, sessionId: string, seqs: number[]): Promise<number> {
-	return db.transaction('rw', db.sessions, db.messages, async () => {
+	return db.transaction('rw', db.sessions, db.messages, db.settings, async () => {
 		const keys = seqs.map((seq): [string, number] => [sessionId, seq]);
-		const removed = (await db.messages.bulkGet(keys)).filter(Boolean).length;
+		const rows = (await db.messages.bulkGet(keys)).filter((row) => row !== undefined);
+		const removed = rows.length;
 		await db.messages.bulkDelete(keys);
+		await dropUnusedFrames(db, frameKeysOf(rows));
 		const session = await db.sessions.get(sessionId);
 		if (session) {
 			await db.sessions.update(sessionId, {

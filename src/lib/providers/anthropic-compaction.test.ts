@@ -1,19 +1,14 @@
 // Anthropic's compaction and context editing against the mock server speaking the real
 // protocol: the beta headers and edits each request needs, the compaction block a stream
 // carries (or a failed one), compaction on demand, and each block sent back unchanged, first.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMockProvider } from '../../../tests/support/mock-provider.mjs';
+import { describe, expect, it } from 'vitest';
+import { useMockProvider } from '../../../tests/support/use-mock-provider';
 import { createAnthropicProvider } from './anthropic';
 import { anthropicContext } from './anthropic-context';
 import { collect } from './fixtures/read-fixture';
 import type { ChatMessage, NativeCompaction, ProviderConfig } from './types';
 
-let mock: Awaited<ReturnType<typeof startMockProvider>>;
-beforeAll(async () => {
-	mock = await startMockProvider();
-});
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
+const mock = useMockProvider();
 
 const provider = () => {
 	const config: ProviderConfig = { id: 'claude', preset: 'anthropic', label: 'Claude', base_url: mock.url, api_key: 'sk-ant-test', model: 'claude-opus-4-6' };

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startMockProvider } from '../../../tests/support/mock-provider.mjs';
+import { describe, expect, it, vi } from 'vitest';
+import { useMockProvider } from '../../../tests/support/use-mock-provider';
 import { createAnthropicProvider } from './anthropic';
 import { buildAnthropicBody, DEFAULT_ANTHROPIC_MAX_TOKENS } from './anthropic-request';
 import { collect } from './fixtures/read-fixture';
 import type { ProviderConfig, StreamEvent } from './types';
 
-let mock: Awaited<ReturnType<typeof startMockProvider>>;
-beforeAll(async () => {
-	mock = await startMockProvider();
-});
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
+const mock = useMockProvider();
 
 const provider = (baseUrl = mock.url) => {
 	const config: ProviderConfig = {

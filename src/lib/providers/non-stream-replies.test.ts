@@ -1,25 +1,13 @@
 // A 200 answer that is not an event stream, from the mock server in both wire formats: it is
 // read by what it is, so an error keeps the provider's words and kind, and a whole
 // completion keeps its text.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMockProvider, type MockProvider } from '../../../tests/support/mock-provider.mjs';
-import { createProvider } from './create-provider';
+import { describe, expect, it } from 'vitest';
+import { providerOnMock, useMockProvider } from '../../../tests/support/use-mock-provider';
 import { collect } from './fixtures/read-fixture';
 import type { ProviderPreset, StreamEvent } from './types';
 
-let mock: MockProvider;
-beforeAll(async () => {
-	mock = await startMockProvider();
-});
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
-
-const providerFor = (preset: ProviderPreset) =>
-	createProvider(
-		{ id: preset, preset, label: preset, base_url: preset === 'anthropic' ? mock.url : `${mock.url}/v1`, api_key: 'k', model: 'm' },
-		undefined,
-		{ retry: { sleep: async () => {} } }
-	);
+const mock = useMockProvider();
+const providerFor = (preset: ProviderPreset) => providerOnMock(mock, preset, 'm');
 const ask = (preset: ProviderPreset) => collect(providerFor(preset).stream({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }));
 const textOf = (events: StreamEvent[]) => events.map((event) => (event.type === 'text' ? event.text : '')).join('');
 

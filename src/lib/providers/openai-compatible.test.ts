@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startMockProvider } from '../../../tests/support/mock-provider.mjs';
+import { useMockProvider } from '../../../tests/support/use-mock-provider';
 import { collect } from './fixtures/read-fixture';
 import { createOpenAICompatibleProvider } from './openai-compatible';
 import type { ProviderConfig, StreamEvent } from './types';
 
-let mock: Awaited<ReturnType<typeof startMockProvider>>;
-beforeAll(async () => {
-	mock = await startMockProvider();
-});
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
+const mock = useMockProvider();
 
 const config = (overrides: Partial<ProviderConfig> = {}): ProviderConfig => ({
 	id: 'local',

@@ -1,18 +1,13 @@
 // The OpenAI Responses adapter against the mock server speaking the real protocol: streaming,
 // function calls, statelessness, the server's own compaction item and compaction on demand,
 // each item sent back exactly as it came.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMockProvider } from '../../../tests/support/mock-provider.mjs';
+import { describe, expect, it } from 'vitest';
+import { useMockProvider } from '../../../tests/support/use-mock-provider';
 import { collect } from './fixtures/read-fixture';
 import { createOpenAIResponsesProvider } from './openai-responses';
 import type { ChatMessage, ProviderConfig, StreamEvent } from './types';
 
-let mock: Awaited<ReturnType<typeof startMockProvider>>;
-beforeAll(async () => {
-	mock = await startMockProvider();
-});
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
+const mock = useMockProvider();
 
 const provider = () => {
 	const config: ProviderConfig = { id: 'oai', preset: 'openai', label: 'OpenAI', base_url: `${mock.url}/v1`, api_key: 'sk-test', model: 'gpt-5.6' };

@@ -1,7 +1,6 @@
 // "Branch from here": a new session (parent_kind `branch`) holding a copy of the history up to
 // a message, so the user can take the conversation another way and keep the original.
-import { insertSessionWithMessages } from '../db/copy-verbs';
-import { listMessages } from '../db/message-verbs';
+import { insertSessionWithMessages, readMessagesWithFrames } from '../db/copy-verbs';
 import type { MessageRow } from '../db/schema';
 import { getSession } from '../db/session-verbs';
 import { buildSessionRow } from './build-session-row';
@@ -24,7 +23,8 @@ export function rowsThrough(rows: MessageRow[], seq: number): MessageRow[] {
 export async function branchSession(ctx: SessionContext, sourceId: string, seq: number): Promise<SessionRow> {
 	const source = await getSession(ctx.db, sourceId);
 	if (!source) throw new Error('This session no longer exists.');
-	const copied = rowsThrough(await listMessages(ctx.db, sourceId), seq);
+	const { messages: history, frames } = await readMessagesWithFrames(ctx.db, sourceId);
+	const copied = rowsThrough(history, seq);
 	if (!copied.some((row) => row.seq === seq)) throw new Error('That message no longer exists.');
 	const row = buildSessionRow(ctx, {
 		provider: source.provider,
@@ -49,7 +49,7 @@ export async function branchSession(ctx: SessionContext, sourceId: string, seq: 
 		next_seq: last ? Math.floor(Math.max(...messages.map((m) => m.seq))) + 1 : 0,
 		last_activity_at: nowOf(ctx)
 	};
-	await insertSessionWithMessages(ctx.db, branch, messages);
+	await insertSessionWithMessages(ctx.db, branch, messages, frames);
 	void ctx.hooks?.notify('on_session_start', {
 		session_id: branch.id,
 		session_key: branch.session_key,

@@ -1,11 +1,10 @@
 // "Repair profiles": sessions stored in this profile's database but recorded as belonging to
-// another existing profile are copied, with their messages, into that profile's database
+// another existing profile are copied, with their messages and request frames, into that profile's database
 // (quietly: there they are adopted, not new), then the misfiled copies are deleted here as one
 // `profile_repair` operation, announced in this profile's hook bus.
 import type { PalimpsestDb } from '../db/database';
-import { adoptSessions, type SessionCopy } from '../db/copy-verbs';
+import { adoptSessions, readMessagesWithFrames, type SessionCopy } from '../db/copy-verbs';
 import { listMisfiledSessions } from '../db/maintenance-verbs';
-import { listMessages } from '../db/message-verbs';
 import { removeChosenSessions } from './delete-sessions';
 import { withMaintenanceLock } from './maintenance-lock';
 import type { SessionContext } from './session-context';
@@ -42,7 +41,7 @@ export async function repairProfiles(
 		const moved: string[] = [];
 		for (const [profile, rows] of byProfile) {
 			const copies: SessionCopy[] = [];
-			for (const row of rows) copies.push({ row, messages: await listMessages(ctx.db, row.id) });
+			for (const row of rows) copies.push({ row, ...(await readMessagesWithFrames(ctx.db, row.id)) });
 			const target = openDb(profile);
 			try {
 				await adoptSessions(target, copies);

@@ -29,7 +29,7 @@ describe('exporting what is readable from a database the app cannot open', () =>
 	it('reads a newer version’s rows as they are, without changing it, into a file Import takes', async () => {
 		const profile = `newer-${crypto.randomUUID()}`;
 		cleanup.push(profileDbName(profile));
-		const newer = await rawOpen(profileDbName(profile), 50, (db) => {
+		const newer = await rawOpen(profileDbName(profile), 80, (db) => {
 			const sessions = db.createObjectStore('sessions', { keyPath: 'id' });
 			const messages = db.createObjectStore('messages', { keyPath: ['session_id', 'seq'] });
 			db.createObjectStore('future_things', { keyPath: 'id' });
@@ -55,7 +55,7 @@ describe('exporting what is readable from a database the app cannot open', () =>
 		expect(entries[1].messages[1]).toMatchObject({ content: 'Rivers run', status: 'incomplete', kind: 'message', active: 1 });
 
 		const after = await rawOpen(profileDbName(profile));
-		expect(after.version).toBe(50);
+		expect(after.version).toBe(80);
 		after.close();
 
 		const target = openProfileDb(`into-${crypto.randomUUID()}`);

@@ -8,23 +8,12 @@ import { HookBus } from '../hooks/hook-bus';
 import { buildSessionRow } from './build-session-row';
 import type { SessionContext } from './session-context';
 import { DAY_MS, pruneExpiredSessions, sweepEmptySessions } from './sweep-sessions';
+import { afterFamilyRead } from './test-read-family';
 import { installFakeLocks, type FakeLockManager } from './test-locks';
 import { busySessions } from './work-lock';
 
-/** Runs once, right after the sweep read the family of what it chose: the worst moment to write. */
-const afterFamilyRead = vi.hoisted(() => ({ hook: null as null | (() => Promise<void>) }));
-vi.mock('./read-family', async (importOriginal) => {
-	const actual = await importOriginal<typeof import('./read-family')>();
-	return {
-		readFamily: async (...args: Parameters<typeof actual.readFamily>) => {
-			const family = await actual.readFamily(...args);
-			const hook = afterFamilyRead.hook;
-			afterFamilyRead.hook = null;
-			await hook?.();
-			return family;
-		}
-	};
-});
+// Another tab writes right after the sweep read the family of what it chose: the worst moment.
+vi.mock('./read-family', async (importOriginal) => (await import('./test-read-family')).pausingReadFamily(await importOriginal()));
 
 const NOW = Date.UTC(2030, 0, 1);
 const OLD = NOW - 200 * DAY_MS;

@@ -1,0 +1,28 @@
+// The local servers a spec's browser tests talk to: the mock provider and the plugin origins,
+// each started once before the first test and stopped after the last. Each function returns a
+// handle that is filled in once its server has started: read it in tests and hooks, not while
+// the spec loads.
+import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
+import { startPluginOrigins, type PluginOrigins } from './plugin-helpers';
+import { test } from './test-base';
+
+/** The mock provider; unless `reset` is false, its queue and recorded requests are cleared before each test. */
+export function useMockProvider({ reset = true } = {}): MockProvider {
+	const mock = {} as MockProvider;
+	test.beforeAll(async () => void Object.assign(mock, await startMockProvider()));
+	test.afterAll(async () => {
+		await mock.close?.();
+	});
+	if (reset) test.beforeEach(() => mock.reset());
+	return mock;
+}
+
+/** The two plugin origins, with CORS and without (see startPluginOrigins). */
+export function usePluginOrigins(): PluginOrigins {
+	const origins = {} as PluginOrigins;
+	test.beforeAll(async () => void Object.assign(origins, await startPluginOrigins()));
+	test.afterAll(async () => {
+		await origins.close?.();
+	});
+	return origins;
+}
