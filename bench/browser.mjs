@@ -27,6 +27,15 @@ export async function openBench({ root = 'build', isolated = false, args = [] } 
 	};
 }
 
+/** A desktop-sized page of the app (no service worker), once its Message box is ready. */
+export async function openAppPage(bench) {
+	const context = await bench.browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+	const page = await context.newPage();
+	await page.goto(bench.url + '/');
+	await page.getByRole('textbox', { name: 'Message' }).waitFor();
+	return { context, page };
+}
+
 export function median(values) {
 	const sorted = [...values].sort((a, b) => a - b);
 	return sorted[Math.floor(sorted.length / 2)];

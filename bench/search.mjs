@@ -4,7 +4,7 @@
 // against the messages' size, and the time to index a new answer. Asserts nothing.
 // Run: npx vite build && node bench/search.mjs [--profile] (--profile names what ran in each long
 // task while the index builds; readable names after npx vite build --minify false)
-import { median, openBench } from './browser.mjs';
+import { median, openAppPage, openBench } from './browser.mjs';
 import { observeLongTasks, startProfile, stopProfile, topFunctions } from './profile.mjs';
 import { headline, size } from './quick.mjs';
 import { seedSessions } from './seed-sessions.mjs';
@@ -48,10 +48,7 @@ const fmt = (values, digits = 1) => `median ${median(values).toFixed(digits)} ms
 
 let summary;
 try {
-	const context = await bench.browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
-	const page = await context.newPage();
-	await page.goto(bench.url + '/');
-	await page.getByRole('textbox', { name: 'Message' }).waitFor();
+	const { context, page } = await openAppPage(bench);
 	const seeding = Date.now();
 	const chars = await seedSessions(page, { count: SESSIONS, perSession: MESSAGES_PER_SESSION, idDigits: 5, vocabulary: VOCABULARY, wordsPerMessage: 40 });
 	console.log(`Seeded ${SESSIONS.toLocaleString('en')} sessions with ${(SESSIONS * MESSAGES_PER_SESSION).toLocaleString('en')} messages (${(chars / 1e6).toFixed(1)} M characters) in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);

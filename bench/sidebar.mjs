@@ -2,7 +2,7 @@
 // the list, rows in the page, and how long a search keystroke takes to update the list (title
 // matches), then to add the sessions whose messages match. Prints figures; asserts nothing.
 // Run: npx vite build && node bench/sidebar.mjs
-import { median, openBench } from './browser.mjs';
+import { median, openAppPage, openBench } from './browser.mjs';
 import { headline, size } from './quick.mjs';
 import { seedSessions } from './seed-sessions.mjs';
 
@@ -63,10 +63,7 @@ async function clearSearch(page) {
 }
 
 try {
-	const context = await bench.browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
-	const page = await context.newPage();
-	await page.goto(bench.url + '/');
-	await page.getByRole('textbox', { name: 'Message' }).waitFor();
+	const { context, page } = await openAppPage(bench);
 	const seeding = Date.now();
 	await seed(page);
 	console.log(`Seeded ${SESSIONS.toLocaleString('en')} sessions with ${(SESSIONS * MESSAGES_PER_SESSION).toLocaleString('en')} messages in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
