@@ -121,9 +121,12 @@ describe.each(RUNNER_KINDS)('budgets of a plugin (%s)', (kind) => {
 			ctx.register_command('chat', () => { for (let i = 0; i < 1000; i++) ctx.log.info('line ' + i); return 'done'; });
 		}`);
 		expect((await t.commands.execute('/chat', invocation)).output).toBe('done');
-		await vi.waitFor(() => expect(t.host.budgets.usage('chatty').logDropped).toBe(1000 - LOG_BURST), { timeout: 3000 });
+		// The burst goes through and the rest is dropped, but for the few lines a slow machine's
+		// loop earns back meanwhile (50 a second).
+		await vi.waitFor(() => expect(t.host.budgets.usage('chatty').logDropped).toBeGreaterThan(1000 - LOG_BURST - 10), { timeout: 3000 });
+		expect(t.host.budgets.usage('chatty').logDropped).toBeLessThanOrEqual(1000 - LOG_BURST);
 		// The log book keeps its own newest 200 of what was allowed through.
-		expect(t.host.logBook.lines('chatty').at(-1)?.text).toBe(`line ${LOG_BURST - 1}`);
+		expect(t.host.logBook.lines('chatty').map((line) => line.text)).toContain(`line ${LOG_BURST - 1}`);
 	});
 
 	it(`refuses more than ${MAX_REGISTRATIONS} registrations`, async () => {
