@@ -73,4 +73,21 @@ describe('the search index keeper', () => {
 		expect(found('quixotic')).toEqual([]);
 		expect(found('plumber')).toEqual(['b']);
 	});
+
+	it('indexes again at the next start a session changed since the stored index, even when its row did not change', async () => {
+		keeper = new IndexKeeper(await seeded());
+		await keeper.settled();
+		await keeper.save();
+		// A message rewritten in place: the session's row stays as it was.
+		await db.messages.update(['b', 0], { content: 'the receipt from the glazier' });
+		await keeper.settled();
+		expect(found('glazier')).toEqual(['b']);
+		// Closed before the (large) index was written again.
+		keeper.close();
+		keeper = new IndexKeeper(db);
+		await keeper.settled();
+		expect(found('glazier')).toEqual(['b']);
+		expect(found('plumber')).toEqual([]);
+		expect(keeper.status().lastCatchUp?.sessions).toBe(1);
+	});
 });

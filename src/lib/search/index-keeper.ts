@@ -8,6 +8,12 @@ import type { MessageRow, SessionRow } from '../db/schema';
 import { fingerprintOf, MessageIndex } from './message-index';
 
 const SNAPSHOT_KEY = 'messages';
+/**
+ * The sessions changed since the snapshot was written, kept beside it (a few ids, written when
+ * one is added): the next start indexes them again even when a change left the session's row
+ * as it was.
+ */
+const CHANGED_KEY = 'changed';
 /** Message rows read per step of a full build: small enough that a search waits little between steps. */
 const BUILD_CHUNK = 250;
 /** More stale sessions than this are read by one pass over every message, fewer one by one. */
@@ -50,6 +56,8 @@ export class IndexKeeper {
 	#followTimer: ReturnType<typeof setTimeout> | null = null;
 	#saveTimer: ReturnType<typeof setTimeout> | null = null;
 	#busy: Promise<void> = Promise.resolve();
+	/** Sessions changed since the snapshot was written (as stored under CHANGED_KEY). */
+	#changed = new Set<string>();
 	/** Messages indexed again since the snapshot was written. */
 	#unsaved = 0;
 	#lastUse = 0;
@@ -92,8 +100,12 @@ export class IndexKeeper {
 	async #write(): Promise<void> {
 		const data = this.index.serialize();
 		this.#status.snapshotChars = data.length;
-		await this.#db.search_index.put({ key: SNAPSHOT_KEY, data, at: Date.now() });
+		await this.#db.transaction('rw', this.#db.search_index, async () => {
+			await this.#db.search_index.put({ key: SNAPSHOT_KEY, data, at: Date.now() });
+			await this.#db.search_index.delete(CHANGED_KEY);
+		});
 		this.#unsaved = 0;
+		this.#changed.clear();
 	}
 
 	close(): void {
@@ -104,8 +116,11 @@ export class IndexKeeper {
 
 	async #load(): Promise<void> {
 		try {
-			const row = await this.#db.search_index.get(SNAPSHOT_KEY);
+			const [row, changed] = await this.#db.search_index.bulkGet([SNAPSHOT_KEY, CHANGED_KEY]);
 			if (row) this.index = MessageIndex.parse(row.data);
+			// Caught up below as stale, whatever their rows say.
+			const ids: unknown = changed ? JSON.parse(changed.data) : [];
+			if (Array.isArray(ids)) for (const id of ids) if (typeof id === 'string') this.#changed.add(id);
 		} catch (error) {
 			// Derived data: a snapshot that cannot be read is rebuilt from the messages.
 			console.warn('The search index is rebuilt:', error);
@@ -121,7 +136,7 @@ export class IndexKeeper {
 		const rows = await this.#db.sessions.toArray();
 		const live = new Map(rows.map((row) => [row.id, row]));
 		for (const id of [...this.index.sessions.keys()]) if (!live.has(id)) this.index.removeSession(id);
-		const stale = rows.filter((row) => this.index.sessions.get(row.id)?.fingerprint !== fingerprintOf(row));
+		const stale = rows.filter((row) => this.#changed.has(row.id) || this.index.sessions.get(row.id)?.fingerprint !== fingerprintOf(row));
 		if (stale.length) {
 			this.progress = { done: 0, total: stale.length };
 			if (stale.length > BULK_SESSIONS) await this.#buildByScan(new Map(stale.map((row) => [row.id, row])));
@@ -210,7 +225,16 @@ export class IndexKeeper {
 		});
 		if (count) this.#status.lastUpdateMs = (performance.now() - started) / count;
 		this.#unsaved += count + ids.length;
+		await this.#noteChanged(ids);
 		this.#saveSoon();
+	}
+
+	/** Adds sessions to the stored list of those changed since the snapshot (written only when it grows). */
+	async #noteChanged(ids: readonly string[]): Promise<void> {
+		const before = this.#changed.size;
+		for (const id of ids) this.#changed.add(id);
+		if (this.#changed.size === before) return;
+		await this.#db.search_index.put({ key: CHANGED_KEY, data: JSON.stringify([...this.#changed]), at: Date.now() });
 	}
 
 	/** The message rows of one session these commits wrote, by seq (null: removed). */
