@@ -21,6 +21,9 @@ export default defineConfig({
 	test: {
 		include: ['src/**/*.test.ts', 'tests/support/**/*.test.ts'],
 		environment: 'node',
+		// Tests check behaviour; speed is the benchmarks'. Some (1 MB pastes, ESLint runs) take
+		// seconds on a busy 2-core machine, which the default 5 s limit turned into failures.
+		testTimeout: 30_000,
 		typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] }
 	}
 });

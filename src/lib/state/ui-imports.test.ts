@@ -28,8 +28,7 @@ describe('the layer rule for components and routes', () => {
 			expect(messages, layer).toHaveLength(2);
 			expect(messages[0]).toMatch(/Components and routes import only state\/, types included/);
 		}
-		// ESLint runs once per lower layer: slow on a busy machine.
-	}, 30_000);
+	});
 
 	it.each(UI_FILES)('refuses Dexie in %s', async (path) => {
 		expect(await refusals(`import Dexie from 'dexie';\nexport const d = Dexie;\n`, path)).toHaveLength(1);

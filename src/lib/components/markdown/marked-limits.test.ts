@@ -22,8 +22,7 @@ describe('marked limits on huge or hostile input', () => {
 		const { html, ms } = timed(source);
 		expect(ms).toBeLessThan(8000);
 		expect(html.length).toBeGreaterThan(MB / 2);
-		// The test's own limit is above the figure it checks, so a slow run fails on the figure.
-	}, 20_000);
+	});
 
 	it('caps list and quote nesting instead of re-lexing 1,000 levels', () => {
 		const lists = Array.from({ length: 1000 }, (_, i) => ' '.repeat(i * 2) + '- x').join('\n');
@@ -31,7 +30,7 @@ describe('marked limits on huge or hostile input', () => {
 		expect(ms).toBeLessThan(8000);
 		expect(html.match(/<ul>/g)?.length).toBe(16);
 		expect(renderMarkdown('> '.repeat(5000) + 'deep').match(/<blockquote>/g)?.length).toBe(16);
-	}, 20_000);
+	});
 
 	it('keeps emphasis in ordinary text', () => {
 		const html = renderMarkdown(repeat('Some *text* with **bold** and ~~del~~.\n\n'));
