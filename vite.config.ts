@@ -24,6 +24,7 @@ export default defineConfig({
 		// Tests check behaviour; speed is the benchmarks'. Some (1 MB pastes, ESLint runs) take
 		// seconds on a busy 2-core machine, which the default 5 s limit turned into failures.
 		testTimeout: 30_000,
+		setupFiles: ['tests/support/vitest-setup.ts'],
 		typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] }
 	}
 });
