@@ -1,7 +1,6 @@
 // Chromium's sampling profiler over the Chrome DevTools Protocol, to say what ran during a long
 // task. The page must define window.__profileAnchor (a 3 ms busy loop that returns when it
-// started): the first sample of its last run ties the profiler's clock to performance.now(). Across a
-// reload, call it again after the reload and keep that time as the profile's anchor.
+// started): the first sample inside it ties the profiler's clock to performance.now().
 
 const INTERVAL_US = 200;
 
@@ -22,11 +21,8 @@ export async function stopProfile({ cdp, anchor }) {
 	for (const node of nodes.values()) for (const child of node.children ?? []) nodes.get(child).parent = node;
 	let time = profile.startTime;
 	const raw = profile.samples.map((id, i) => ({ node: nodes.get(id), time: (time += profile.timeDeltas[i]) / 1000 }));
-	const inAnchor = (sample) => sample?.node.callFrame.functionName === '__profileAnchor';
-	// The first sample of the anchor's last run.
-	let at = raw.findLastIndex(inAnchor);
-	while (at > 0 && inAnchor(raw[at - 1])) at--;
-	const offset = at >= 0 ? raw[at].time - anchor : 0;
+	const first = raw.find((sample) => sample.node.callFrame.functionName === '__profileAnchor');
+	const offset = first ? first.time - anchor : 0;
 	// A sample stands for the time until the next one, but at most 1 ms: on a busy machine the
 	// sampler itself waits, and a long gap says nothing about the function it happened to catch.
 	return raw.map((sample, i) => ({ node: sample.node, time: sample.time - offset, ms: Math.min(1, (raw[i + 1]?.time ?? sample.time) - sample.time) }));

@@ -33,47 +33,9 @@ async function seeded(): Promise<PalimpsestDb> {
 
 const found = (query: string) => keeper!.index.search(query).map((hit) => hit.sessionId).sort();
 
+// Building, following commits, saving and rebuilding a damaged index are covered through the
+// worker's API in sessions/search-api.test.ts; this is what the snapshot's list of changes adds.
 describe('the search index keeper', () => {
-	it('builds the index from the stored messages, stores it, and loads the stored one next time', async () => {
-		keeper = new IndexKeeper(await seeded());
-		await keeper.settled();
-		expect(found('marigolds')).toEqual(['a', 'b']);
-		expect(found('plumber')).toEqual(['b']);
-		await keeper.save();
-		keeper.close();
-		keeper = new IndexKeeper(db);
-		await keeper.settled();
-		expect(keeper.status().lastCatchUp?.sessions).toBe(0);
-		expect(found('tomatoes')).toEqual(['a']);
-	});
-
-	it('rebuilds a damaged stored index instead of failing', async () => {
-		await seeded();
-		await db.search_index.put({ key: 'messages', data: '{"format":1,"index":{"broken', at: 1 });
-		keeper = new IndexKeeper(db);
-		await keeper.settled();
-		expect(found('plumber')).toEqual(['b']);
-	});
-
-	it('follows committed changes: new and removed messages, deleted sessions', async () => {
-		keeper = new IndexKeeper(await seeded());
-		await keeper.settled();
-		await db.messages.add(message('a', 1, 'a quixotic scarecrow'));
-		await keeper.settled();
-		expect(found('quixotic')).toEqual(['a']);
-		await db.messages.delete(['b', 1]);
-		await keeper.settled();
-		expect(found('marigolds')).toEqual(['a']);
-		await db.transaction('rw', db.sessions, db.messages, async () => {
-			await db.messages.where('[session_id+seq]').between(['a', Dexie.minKey], ['a', Dexie.maxKey]).delete();
-			await db.sessions.delete('a');
-		});
-		await keeper.settled();
-		expect(found('marigolds')).toEqual([]);
-		expect(found('quixotic')).toEqual([]);
-		expect(found('plumber')).toEqual(['b']);
-	});
-
 	it('indexes again at the next start a session changed since the stored index, even when its row did not change', async () => {
 		keeper = new IndexKeeper(await seeded());
 		await keeper.settled();
