@@ -64,6 +64,8 @@ export class SessionsState {
 	#window: SessionWindow;
 	#searchWorker: { client: SearchClient; dispose: () => void } | null = null;
 	#groups = $state.raw<ReadonlyMap<number, GroupLabel>>(NO_GROUPS);
+	/** "Select all" was pressed before every id was read: the rest are selected when they come. */
+	#selectAllWhenLoaded = false;
 	#client: () => SearchClient;
 
 	constructor(services: Services, open: () => OpenSession, searchClient?: () => SearchClient) {
@@ -113,6 +115,10 @@ export class SessionsState {
 					this.order = ids;
 					this.#groups = groupStarts(counts);
 					this.loaded = true;
+					if (this.#selectAllWhenLoaded) {
+						this.#selectAllWhenLoaded = false;
+						for (const id of ids) this.selected.add(id);
+					}
 					// A session deleted or archived anywhere (another tab, a sweep) leaves the selection.
 					if (!this.selected.size) return;
 					// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a throwaway lookup, not state
@@ -193,7 +199,7 @@ export class SessionsState {
 	/** Enters or leaves selection mode; leaving it clears the selection. */
 	setSelecting(on: boolean): void {
 		this.selecting = on;
-		if (!on) this.selected.clear();
+		if (!on) this.clearSelection();
 	}
 
 	toggleSelected(id: string, on: boolean): void {
@@ -201,12 +207,17 @@ export class SessionsState {
 		else this.selected.delete(id);
 	}
 
-	/** Selects every session the list holds, or every match while searching, on screen or not. */
+	/**
+	 * Selects every session the list holds, or every match while searching, on screen or not.
+	 * Pressed before the list has read every id (just after start), the rest follow as they come.
+	 */
 	selectAll(): void {
 		for (const id of this.shown) this.selected.add(id);
+		if (!this.loaded && !this.#search.ranked) this.#selectAllWhenLoaded = true;
 	}
 
 	clearSelection(): void {
+		this.#selectAllWhenLoaded = false;
 		this.selected.clear();
 	}
 
