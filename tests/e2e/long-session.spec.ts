@@ -53,6 +53,7 @@ function richAnswer(n: number): string {
 const atBottom = (page: Page) => transcript(page).evaluate((log) => log.scrollHeight - log.scrollTop - log.clientHeight < 48);
 
 test('a long session shows its latest messages first, and earlier ones on request or when scrolled to', async ({ page }) => {
+	test.slow();
 	await openApp(page);
 	const id = await seedSession(page, 'long-session', shortPairs(PAIRS));
 	await page.goto(`/s/${id}`);
@@ -66,8 +67,11 @@ test('a long session shows its latest messages first, and earlier ones on reques
 	// Scrolling to the top brings the next page on its own.
 	await log.evaluate((node) => node.scrollTo({ top: 0 }));
 	await expect(log.getByRole('article')).toHaveCount(120);
-	while ((await earlier.count()) > 0) await earlier.click();
-	await expect(log.getByRole('article')).toHaveCount(PAIRS * 2);
+	// Page after page (each is drawn a few rows at a time, the button moving up as they come).
+	await expect(async () => {
+		if (await earlier.count()) await earlier.click({ timeout: 5000 });
+		await expect(log.getByRole('article')).toHaveCount(PAIRS * 2, { timeout: 1000 });
+	}).toPass({ timeout: 60_000 });
 	await expect(log.getByText('Question number 0', { exact: true })).toBeAttached();
 });
 

@@ -27,7 +27,10 @@ export interface SliceOptions<R, T> {
 	key: (row: R) => unknown;
 	/** Rows wanted when a list starts over. */
 	first: number;
-	/** Awaited once before the first slice (the Markdown renderer: rows are then drawn once, not twice). */
+	/**
+	 * Awaited once, after the first row (the Markdown renderer): that row is drawn at once, and
+	 * drawn again when it settles; the others wait, so that each is drawn once.
+	 */
 	ready?: () => Promise<unknown>;
 	/** Runs before each slice; what it returns is handed to `after` (a scroll position to keep). */
 	before?: () => T;
@@ -56,6 +59,7 @@ export class RowSlices<R, T = void> {
 	#run = 0;
 	#growing = false;
 	#ready: Promise<unknown> | null = null;
+	#isReady = false;
 
 	constructor(options: SliceOptions<R, T>) {
 		this.#options = options;
@@ -113,8 +117,7 @@ export class RowSlices<R, T = void> {
 		this.#growing = true;
 		const run = this.#run;
 		try {
-			this.#ready ??= (this.#options.ready?.() ?? Promise.resolve()).catch(() => {});
-			await this.#ready;
+			this.#ready ??= (this.#options.ready?.() ?? Promise.resolve()).catch(() => {}).then(() => (this.#isReady = true));
 			// Not in the task that brought the rows (reading them from the database took its share).
 			await yieldToBrowser();
 			while (run === this.#run && this.#pending() > 0) {
@@ -124,10 +127,10 @@ export class RowSlices<R, T = void> {
 				do {
 					this.#drawn++;
 					await tick();
-				} while (run === this.#run && this.#pending() > 0 && performance.now() - started < SLICE_MS);
+				} while (run === this.#run && this.#isReady && this.#pending() > 0 && performance.now() - started < SLICE_MS);
 				if (run !== this.#run) return;
 				this.#options.after?.(noted);
-				await yieldToBrowser();
+				await (this.#isReady ? yieldToBrowser() : this.#ready);
 			}
 		} finally {
 			if (run === this.#run) this.#growing = false;
