@@ -36,12 +36,16 @@ function whenIdle(work: (remaining: () => number) => void): void {
 	else setTimeout(() => work(() => 0), 0);
 }
 
-/** Draws each warm-up sample once, as many as fit in each idle period: no message shown later pays for a first use. */
+/** A warm-up step's share of an idle period: a few samples, well under a long task on a busy machine. */
+const WARM_UP_STEP_MS = 8;
+
+/** Draws the warm-up samples, a few in each idle period: no message shown later pays for a first use. */
 function warmUp(render: Render, samples: string[]): void {
 	const next = (remaining: () => number) => {
+		const started = performance.now();
 		// At least one per period, so the warm-up ends even on a page that is never idle for long.
 		do render(samples.shift() as string);
-		while (samples.length && remaining() > 5);
+		while (samples.length && remaining() > 5 && performance.now() - started < WARM_UP_STEP_MS);
 		if (samples.length) whenIdle(next);
 	};
 	if (samples.length) whenIdle(next);
