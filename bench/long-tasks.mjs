@@ -1,21 +1,33 @@
-// Main-thread long tasks (over 50 ms) in the built app while a 200k-token session is counted
-// and compacted. The session is written straight into IndexedDB with no cached counts; opening
-// it counts every message (in the context worker), and "Compact now" with the offline model
-// plans and writes an extractive summary (in the worker) and commits. A PerformanceObserver
-// for 'longtask' is registered before the page's own scripts run. With --profile, Chromium's
-// sampling profiler runs too and each long task is followed by the functions that used its
-// time (names are minified unless the app was built with --minify false).
+// Main-thread long tasks (over 50 ms) in the built app while 200k-token sessions are counted,
+// compacted and opened from search results. Two sessions are written straight into IndexedDB
+// with no cached counts. Opening the first reads its rows, draws its transcript and counts every
+// message (in the context worker); "Compact now" with the offline model plans and writes an
+// extractive summary (in the worker) and commits; then the sidebar's search box looks for words
+// in both sessions' messages (the search worker scans them all) and the second session is opened
+// from its results and counted. A PerformanceObserver for 'longtask' is registered before the
+// page's own scripts run, and Chromium's trace gives each task's CPU time: on a busy machine a
+// task also waits for a core, and its CPU time is what the page did. With --profile, Chromium's
+// sampling profiler runs too and each long task is followed by the functions that used its time
+// (names are minified unless the app was built with --minify false).
 // Prints figures; asserts nothing. Run: npx vite build && node bench/long-tasks.mjs [--profile]
 import { buildBench } from './build-bench.mjs';
 import { openBench, seedDatabase } from './browser.mjs';
 import { int, machine, ms } from './print.mjs';
 import { headline, size } from './quick.mjs';
 import { observeLongTasks, startProfile, stopProfile, topFunctions } from './profile.mjs';
+import { startTaskTrace, stopTaskTrace } from './trace-tasks.mjs';
 
 const TOKENS = size(200_000, 20_000);
 const PROFILE = process.argv.includes('--profile');
-const ID = 'bench-long-tasks';
-const TITLE = 'Long tasks benchmark session';
+const LONG_MS = 50;
+const FIRST = { id: 'bench-long-tasks', title: 'Long tasks benchmark session' };
+const SEARCHED = { id: 'bench-long-tasks-searched', title: 'Searched benchmark session' };
+/** A short session the search does not match: its link leaving the list shows the scan is done. */
+const UNMATCHED = { id: 'bench-long-tasks-unmatched', title: 'Unmatched benchmark session' };
+/** Words in both sessions' messages and in no title: the search worker scans every message for them. */
+const QUERY = 'the fallback path';
+/** The transcript opens with its latest messages (this many) and a button for the earlier ones. */
+const FIRST_PAGE = 40;
 
 /** An init script, like observeLongTasks: what the meter shows. */
 function meterProbe() {
@@ -37,6 +49,20 @@ async function when(page, predicate, arg) {
 	return handle.jsonValue();
 }
 
+/** When the transcript holds `count` messages. A live collection, not a selector over the whole (large) document: the check itself must not make long tasks. */
+const transcriptHolds = (page, count) => when(page, (least) => ((document.querySelector('[role="log"]')?.getElementsByTagName('article').length ?? 0) >= least ? performance.now() : false), count);
+
+/** When the meter shows more than `least` tokens. */
+const meterAbove = (page, least) => when(page, (least) => (window.__meterTokens() > least ? performance.now() : false), least);
+
+const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+// Locators found with plain selectors and text, not by role: Playwright computes roles and
+// accessible names in the page's main thread, and over a transcript of 40 answers that takes
+// tens of milliseconds, which would count against the app.
+const sessionLink = (page, title) => page.locator('nav[aria-label="Sessions"] a').filter({ hasText: new RegExp(`^\\s*${title}\\s*$`) });
+const button = (page, text) => page.locator('button').filter({ hasText: new RegExp(`^\\s*${text}\\s*$`), visible: true });
+
 console.log(machine());
 let summary;
 const built = await buildBench({ browser: false });
@@ -46,8 +72,12 @@ const bench = await openBench().catch(async (error) => {
 });
 try {
 	const node = await import(built.nodeEntry);
-	const rows = node.storedRows(ID, node.conversationOf(TOKENS, node.rawCount, false));
-	const session = node.seededSession(ID, TITLE, rows);
+	const rows = node.storedRows(FIRST.id, node.conversationOf(TOKENS, node.rawCount, false));
+	const session = node.seededSession(FIRST.id, FIRST.title, rows);
+	const searchedRows = node.storedRows(SEARCHED.id, node.conversationOf(TOKENS, node.rawCount, false, 11));
+	const searched = node.seededSession(SEARCHED.id, SEARCHED.title, searchedRows, Date.now() - 60_000);
+	const unmatchedRows = node.storedRows(UNMATCHED.id, [{ id: `${UNMATCHED.id}-0`, role: 'user', content: 'Hello', status: 'complete', kind: 'message', created_at: Date.now() }]);
+	const unmatched = node.seededSession(UNMATCHED.id, UNMATCHED.title, unmatchedRows, Date.now() - 120_000);
 
 	const context = await bench.browser.newContext({ serviceWorkers: 'block' });
 	await context.addInitScript(observeLongTasks);
@@ -55,50 +85,74 @@ try {
 	const page = await context.newPage();
 	await page.goto(bench.url + '/');
 	await page.getByRole('textbox', { name: 'Message' }).waitFor();
-	await seedDatabase(page, { sessions: [session], messages: rows });
-	const chars = rows.reduce((sum, row) => sum + row.content.length, 0);
-	console.log(`Seeded one session: ${rows.length} messages, ${(chars / 2 ** 20).toFixed(2)} MB of text, ${int(TOKENS)}+ tokens, no cached counts`);
+	await seedDatabase(page, { sessions: [session, searched, unmatched], messages: [...rows, ...searchedRows, ...unmatchedRows] });
+	const mb = (list) => (list.reduce((sum, row) => sum + row.content.length, 0) / 2 ** 20).toFixed(2);
+	console.log(`Seeded two sessions of ${int(TOKENS)}+ tokens with no cached counts (and a short one): ${rows.length} messages (${mb(rows)} MB of text) and ${searchedRows.length} (${mb(searchedRows)} MB)`);
 
 	await page.goto(bench.url + '/');
-	await page.getByRole('link', { name: TITLE }).waitFor();
+	await sessionLink(page, FIRST.title).waitFor();
 	await settle(page);
 	const phases = [{ name: 'app start (navigation to an idle page)', from: 0, to: await pageNow(page) }];
+	const trace = await startTaskTrace(page);
 	const profile = PROFILE ? await startProfile(page) : null;
 
 	const opening = await pageNow(page);
-	await page.getByRole('link', { name: TITLE }).click();
-	// The transcript opens with its latest messages (40) and a button for the earlier ones.
-	const firstPage = Math.min(rows.length, 40);
-	const shown = await when(page, (count) => ((document.querySelector('[role="log"]')?.getElementsByTagName('article').length ?? 0) >= count ? performance.now() : false), firstPage);
-	const counted = await when(page, (least) => (window.__meterTokens() > least ? performance.now() : false), TOKENS * 0.9);
+	await sessionLink(page, FIRST.title).click();
+	const firstPage = Math.min(rows.length, FIRST_PAGE);
+	const shown = await transcriptHolds(page, firstPage);
+	const counted = await meterAbove(page, TOKENS * 0.9);
 	await settle(page);
 	const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
 	phases.push({ name: 'open the session and count it', from: opening, to: await pageNow(page), notes: [`transcript shows the latest ${firstPage} of ${rows.length} messages at +${ms(shown - opening)} (the page then has ${int(elements)} elements)`, `meter shows the count at +${ms(counted - opening)}`] });
 
 	const before = await page.evaluate(() => window.__meterTokens());
 	const compacting = await pageNow(page);
-	await page.getByRole('button', { name: 'Compact now' }).click();
-	// A live collection of <section>s, not a selector over the whole (very large) document: the
-	// check itself must not make long tasks.
+	await button(page, 'Compact now').click();
+	// A live collection of <section>s, not a selector over the whole document (see transcriptHolds).
 	const marked = await when(page, () => ([...document.getElementsByTagName('section')].some((s) => s.getAttribute('aria-label') === 'Context compacted') ? performance.now() : false));
 	// The kept tail is a fixed budget, so how far the count falls depends on the session's size.
 	const recounted = await when(page, (most) => (window.__meterTokens() < most ? performance.now() : false), before);
 	await settle(page);
-	const result = await page.getByRole('status', { name: 'Compaction result' }).textContent();
-	phases.push({ name: 'compact now', from: compacting, to: await pageNow(page), notes: [`marker "Context compacted" at +${ms(marked - compacting)}`, `meter shows the new count at +${ms(recounted - compacting)}`, `result: ${result}`] });
+	const compacted = await pageNow(page);
+	const result = await page.locator('[role="status"][aria-label="Compaction result"]').textContent();
+	phases.push({ name: 'compact now', from: compacting, to: compacted, notes: [`marker "Context compacted" at +${ms(marked - compacting)}`, `meter shows the new count at +${ms(recounted - compacting)}`, `result: ${result}`] });
 
-	const tasks = await page.evaluate(() => window.__longTasks);
-	const during = tasks.filter((task) => phases.some((phase) => task.start >= phase.from && task.start < phase.to));
-	summary = `${during.length} main-thread long task${during.length === 1 ? '' : 's'} over 50 ms while a ${int(TOKENS)}-token session is opened, counted and compacted${during.length ? `, longest ${ms(Math.max(...during.map((task) => task.duration)))}` : ''} (goal: none)`;
+	// The search box in use: titles match at once, the search worker scans every message, and its
+	// matches follow the writes that opening a session makes (its counts are stored).
+	const searching = await pageNow(page);
+	await page.locator('input[aria-label="Search sessions"]').fill(QUERY);
+	await sessionLink(page, UNMATCHED.title).waitFor({ state: 'detached' });
+	const match = sessionLink(page, SEARCHED.title);
+	await match.click();
+	const found = await transcriptHolds(page, Math.min(searchedRows.length, FIRST_PAGE));
+	const foundCounted = await meterAbove(page, TOKENS * 0.9);
+	await settle(page);
+	phases.push({ name: `search the sessions for "${QUERY}" and open a match`, from: searching, to: await pageNow(page), notes: [`transcript shows the latest messages at +${ms(found - searching)}`, `meter shows the count at +${ms(foundCounted - searching)}`] });
+
 	const samples = profile ? await stopProfile(profile) : null;
-	console.log(`Long tasks (> 50 ms) on the main thread, goal: none while counting and compacting${PROFILE ? ' (sampling profiler on: it adds some overhead)' : ''}`);
-	for (const phase of phases) {
-		const seen = tasks.filter((task) => task.start >= phase.from && task.start < phase.to);
+	const traced = await stopTaskTrace(trace);
+	const tasks = await page.evaluate(() => window.__longTasks);
+	const within = (list, phase) => list.filter((task) => task.start >= phase.from && task.start < phase.to);
+	const during = phases.flatMap((phase) => within(tasks, phase));
+	// The app-start phase ran before tracing began: its tasks' CPU time is not known.
+	const busy = phases.slice(1).flatMap((phase) => within(traced, phase));
+	const cpuLong = busy.filter((task) => task.cpu > LONG_MS);
+	const mostCpu = Math.max(0, ...busy.map((task) => task.cpu));
+	summary =
+		`${plural(during.length, 'main-thread long task')} over ${LONG_MS} ms while a ${int(TOKENS)}-token session is opened, counted and compacted and another is opened from search results` +
+		`${during.length ? `, longest ${ms(Math.max(...during.map((task) => task.duration)))}` : ''}; ${cpuLong.length} used over ${LONG_MS} ms of CPU time (most in one task: ${ms(mostCpu)}) (goal: none)`;
+	console.log(`Long tasks (> ${LONG_MS} ms) on the main thread, goal: none${PROFILE ? ' (sampling profiler on: it adds some overhead)' : ''}; "CPU" is the time the main thread ran, the rest of a task it waited for a core`);
+	for (const [index, phase] of phases.entries()) {
+		const seen = within(tasks, phase);
 		const longest = Math.max(0, ...seen.map((task) => task.duration));
-		console.log(`  ${phase.name}: ${ms(phase.to - phase.from)}, ${seen.length} long task${seen.length === 1 ? '' : 's'}${seen.length ? `, longest ${ms(longest)}, ${ms(seen.reduce((sum, task) => sum + task.duration, 0))} in all` : ''}`);
+		const phaseCpu = index ? within(traced, phase) : [];
+		const cpu = index ? `; ${phaseCpu.filter((task) => task.cpu > LONG_MS).length} over ${LONG_MS} ms of CPU, most in one task ${ms(Math.max(0, ...phaseCpu.map((task) => task.cpu)))}` : '';
+		console.log(`  ${phase.name}: ${ms(phase.to - phase.from)}, ${plural(seen.length, 'long task')}${seen.length ? `, longest ${ms(longest)}, ${ms(seen.reduce((sum, task) => sum + task.duration, 0))} in all` : ''}${cpu}`);
 		for (const note of phase.notes ?? []) console.log(`    ${note}`);
 		for (const task of seen) {
-			console.log(`    task at +${ms(task.start - phase.from)}: ${ms(task.duration)}`);
+			// The traced task that the observer saw (their clocks agree to a fraction of a millisecond).
+			const match = phaseCpu.find((traced) => Math.abs(traced.start - task.start) < 2);
+			console.log(`    task at +${ms(task.start - phase.from)}: ${ms(task.duration)}${match ? ` (CPU ${ms(match.cpu)})` : ''}`);
 			if (samples) for (const line of topFunctions(samples, task.start, task.start + task.duration)) console.log(`      ${line}`);
 		}
 	}

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { commitCompaction, CompactionRaceError } from './compaction-verbs';
+import { commitCompaction, CompactionRaceError, listActiveMessages, READ_PAGE } from './compaction-verbs';
 import { PalimpsestDb } from './database';
 import { appendMessages, listMessages, updateMessage, type NewMessage } from './message-verbs';
 import { NO_COMPACTION_STATE } from './schema';
@@ -41,5 +41,23 @@ describe('commitCompaction', () => {
 		const rows = await listMessages(db, ID);
 		expect(rows.filter((row) => row.active === 0).map((row) => [row.seq, row.compacted_by])).toEqual([[250, 'elsewhere']]);
 		expect(rows.some((row) => row.kind === 'summary')).toBe(false);
+	});
+});
+
+describe('listActiveMessages', () => {
+	it('reads every live row of a session longer than one read, in order, with rows placed between others', async () => {
+		expect(260).toBeGreaterThan(2 * READ_PAGE);
+		// A compaction in the middle: rows 100–199 leave the context and a summary takes their place.
+		await commitCompaction(db, { ...commit(seqs(100).map((i) => i + 100)), inserted: [{ row: summary, before: 200 }] });
+		const rows = await listActiveMessages(db, ID);
+		const expected = [...seqs(100).map((i) => `m${i}`), 'summary', ...seqs(60).map((i) => `m${i + 200}`)];
+		expect(rows.map((row) => row.id)).toEqual(expected);
+	});
+
+	it('reads a session of exactly one read, and a session with no rows', async () => {
+		await insertSession(db, testSessionRow('s2', { title: 'One read', title_source: 'user' }));
+		await appendMessages(db, 's2', Array.from({ length: READ_PAGE }, (_, i) => ({ id: `n${i}`, role: 'user', kind: 'message', status: 'complete', content: `n ${i}`, created_at: 1 })));
+		expect((await listActiveMessages(db, 's2')).map((row) => row.seq)).toEqual(seqs(READ_PAGE));
+		expect(await listActiveMessages(db, 'no-such-session')).toEqual([]);
 	});
 });

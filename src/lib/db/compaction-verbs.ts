@@ -38,12 +38,28 @@ export class CompactionRaceError extends Error {
 	}
 }
 
+/**
+ * Rows per request when a session's live rows are read: the page's main thread turns each
+ * request's rows into objects in a task of its own, so reading a long session (a 200k-token
+ * one is about 0.7 MB) is several short tasks rather than one long one.
+ */
+export const READ_PAGE = 100;
+
 /** The session's rows in the live context window: O(active rows), whatever it once held. */
 export function listActiveMessages(db: PalimpsestDb, sessionId: string): Promise<MessageRow[]> {
-	return db.messages
-		.where('[session_id+active+seq]')
-		.between([sessionId, 1, Dexie.minKey], [sessionId, 1, Dexie.maxKey])
-		.toArray();
+	return db.transaction('r', db.messages, async () => {
+		const rows: MessageRow[] = [];
+		for (;;) {
+			const last = rows.at(-1);
+			const page = await db.messages
+				.where('[session_id+active+seq]')
+				.between([sessionId, 1, last ? last.seq : Dexie.minKey], [sessionId, 1, Dexie.maxKey], !last, true)
+				.limit(READ_PAGE)
+				.toArray();
+			rows.push(...page);
+			if (page.length < READ_PAGE) return rows;
+		}
+	});
 }
 
 /** The rows one compaction removed, for "Show compacted messages" (read on demand only). */

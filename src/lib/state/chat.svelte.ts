@@ -35,7 +35,8 @@ export function liveKey(key: [string, number]): string {
 export class ChatState {
 	sessionId = $state<string | null>(null);
 	session = $state<SessionRow | null>(null);
-	messages = $state<MessageRow[]>([]);
+	/** Replaced whole by each read, never changed in place: no deep proxy over hundreds of rows. */
+	messages = $state.raw<MessageRow[]>([]);
 	/** False until the open session's first read finished (then `session` null means it is gone). */
 	loaded = $state(false);
 	/** Text of answers this tab is streaming ('' until the first words), ahead of their database checkpoints. */

@@ -20,6 +20,7 @@ import { escapeHtml } from './escape-html';
 
 const grammars = { bash, css, diff, go, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml };
 for (const [name, grammar] of Object.entries(grammars)) hljs.registerLanguage(name, grammar);
+export const HIGHLIGHTED_LANGUAGES = Object.keys(grammars);
 // Fence names models commonly use that the grammars above do not already alias.
 hljs.registerAliases(['sh', 'zsh', 'console'], { languageName: 'bash' });
 hljs.registerAliases(['jsonc', 'json5'], { languageName: 'json' });

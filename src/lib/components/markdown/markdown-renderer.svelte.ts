@@ -18,7 +18,10 @@ export function markdownRenderer(): Render | null {
 /** Loads the renderer (once; a failed load is tried again on the next call). */
 export function loadMarkdownRenderer(): Promise<Render> {
 	loading ??= import('./render-markdown').then(
-		(module) => (current = module.renderTrustedMarkdown),
+		(module) => {
+			warmUp(module.renderTrustedMarkdown, module.warmUpSamples());
+			return (current = module.renderTrustedMarkdown);
+		},
 		(error) => {
 			loading = null;
 			throw error;
@@ -27,9 +30,28 @@ export function loadMarkdownRenderer(): Promise<Render> {
 	return loading;
 }
 
+/** Runs `work` in an idle period: how long it may take (ms) is its argument. */
+function whenIdle(work: (remaining: () => number) => void): void {
+	if (typeof requestIdleCallback === 'function') requestIdleCallback((deadline) => work(() => deadline.timeRemaining()), { timeout: 2000 });
+	else setTimeout(() => work(() => 0), 0);
+}
+
+/** A warm-up step's share of an idle period: a few samples, well under a long task on a busy machine. */
+const WARM_UP_STEP_MS = 8;
+
+/** Draws the warm-up samples, a few in each idle period: no message shown later pays for a first use. */
+function warmUp(render: Render, samples: string[]): void {
+	const next = (remaining: () => number) => {
+		const started = performance.now();
+		// At least one per period, so the warm-up ends even on a page that is never idle for long.
+		do render(samples.shift() as string);
+		while (samples.length && remaining() > 5 && performance.now() - started < WARM_UP_STEP_MS);
+		if (samples.length) whenIdle(next);
+	};
+	if (samples.length) whenIdle(next);
+}
+
 /** Loads the renderer when the page is idle, so the first message shown needs no wait. */
 export function preloadMarkdownRenderer(): void {
-	const load = () => void loadMarkdownRenderer().catch(() => {});
-	if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2000 });
-	else setTimeout(load, 0);
+	whenIdle(() => void loadMarkdownRenderer().catch(() => {}));
 }

@@ -11,3 +11,5 @@ export function renderMarkdown(source: string): string {
 export function renderTrustedMarkdown(source: string): SafeHtml {
 	return sanitizeTrustedHtml(markdownToHtml(source));
 }
+
+export { warmUpSamples } from './warm-up-samples';
