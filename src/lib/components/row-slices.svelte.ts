@@ -60,6 +60,8 @@ export class RowSlices<R, T = void> {
 	#growing = false;
 	#ready: Promise<unknown> | null = null;
 	#isReady = false;
+	/** Called after each slice (and when the list starts over): `reach` waiting for its rows. */
+	#onSlice: (() => void)[] = [];
 
 	constructor(options: SliceOptions<R, T>) {
 		this.#options = options;
@@ -90,6 +92,25 @@ export class RowSlices<R, T = void> {
 		void this.#grow();
 	}
 
+	/**
+	 * Asks for the last `count` rows (a row far up that must be shown); resolves true once they
+	 * are on the page, false if the list started over first.
+	 */
+	async reach(count: number): Promise<boolean> {
+		const run = this.#run;
+		if (count > this.wanted) this.more(count - this.wanted);
+		while (run === this.#run && this.#pending() > 0 && this.#drawn < count) {
+			await new Promise<void>((resolve) => this.#onSlice.push(resolve));
+		}
+		return run === this.#run;
+	}
+
+	#sliceDone(): void {
+		const waiting = this.#onSlice;
+		this.#onSlice = [];
+		for (const resolve of waiting) resolve();
+	}
+
 	#follow(list: readonly R[], owner: unknown): void {
 		const before = this.#owner === owner ? this.#previous : [];
 		if (this.#owner !== owner) {
@@ -98,6 +119,7 @@ export class RowSlices<R, T = void> {
 			this.#growing = false;
 			this.wanted = this.#options.first;
 			this.#drawn = 0;
+			this.#sliceDone();
 		}
 		this.#previous = list;
 		const { key } = this.#options;
@@ -130,10 +152,12 @@ export class RowSlices<R, T = void> {
 				} while (run === this.#run && this.#isReady && this.#pending() > 0 && performance.now() - started < SLICE_MS);
 				if (run !== this.#run) return;
 				this.#options.after?.(noted);
+				this.#sliceDone();
 				await (this.#isReady ? yieldToBrowser() : this.#ready);
 			}
 		} finally {
 			if (run === this.#run) this.#growing = false;
+			this.#sliceDone();
 		}
 	}
 }
