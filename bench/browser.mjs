@@ -1,7 +1,18 @@
 // Shared set-up for benchmarks: the built app on a local port and Debian's Chromium.
 import { chromium } from '@playwright/test';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve } from '../src/server/serve.mjs';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+function chromiumPath() {
+	const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+	if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}; install it or set CHROME_PATH.`);
+	return executablePath;
+}
 
 /**
  * Serves `root` (the built app by default) and starts Chromium. `isolated`: cross-origin
@@ -9,13 +20,12 @@ import { serve } from '../src/server/serve.mjs';
  * Chromium flags.
  */
 export async function openBench({ root = 'build', isolated = false, args = [] } = {}) {
-	const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
-	if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath}; install it or set CHROME_PATH.`);
+	const executablePath = chromiumPath();
 	if (root === 'build' && !existsSync('build/index.html')) throw new Error('Build the app first: npx vite build');
 	const server = await serve({ root, port: 0, isolated });
 	const browser = await chromium.launch({
 		executablePath,
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...args]
+		args: [...CHROMIUM_ARGS, ...args]
 	});
 	return {
 		url: server.url,
@@ -34,6 +44,27 @@ export async function openAppPage(bench) {
 	await page.goto(bench.url + '/');
 	await page.getByRole('textbox', { name: 'Message' }).waitFor();
 	return { context, page };
+}
+
+/**
+ * Serves the built app and opens Chromium with a browser profile on disk, as a user's is.
+ * (`openBench`'s contexts keep IndexedDB in memory, where large writes cost a few times more
+ * CPU than on disk.) `options` are Playwright's context options.
+ */
+export async function openDiskProfile(options = {}) {
+	if (!existsSync('build/index.html')) throw new Error('Build the app first: npx vite build');
+	const server = await serve({ root: 'build', port: 0 });
+	const dir = await mkdtemp(join(tmpdir(), 'palimpsest-bench-profile-'));
+	const context = await chromium.launchPersistentContext(dir, { executablePath: chromiumPath(), args: CHROMIUM_ARGS, ...options });
+	return {
+		url: server.url,
+		context,
+		async close() {
+			await context.close();
+			await server.close();
+			await rm(dir, { recursive: true, force: true });
+		}
+	};
 }
 
 export function median(values) {

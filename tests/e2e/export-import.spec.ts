@@ -139,3 +139,73 @@ test('when storage is full, the chat error offers Export, which saves every sess
 	expect(saved.sessions[0].messages[0].content).toBe('echo: saved before the disk filled up');
 	await expect(alert.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings#export');
 });
+
+/** A file of `sessions` sessions of `perSession` short messages each, as another profile exports them. */
+function largeFile(sessions: number, perSession: number) {
+	const at = Date.now();
+	const entries = Array.from({ length: sessions }, (_, i) => {
+		const id = `moved-${i}`;
+		return {
+			session: {
+				id, profile: 'elsewhere', title: `Moved session ${i}`, title_source: 'user', session_key: `web:elsewhere:${id}`, created_at: at + i, last_activity_at: at + i,
+				ended_at: null, end_reason: null, parent_session_id: i ? `moved-${i - 1}` : null, parent_kind: i ? 'branch' : null, archived: 0, pinned: 0,
+				provider: 'offline', model: 'offline-mini', message_count: perSession, token_estimate: 0, next_seq: perSession,
+				compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
+			} as Record<string, unknown>,
+			messages: Array.from({ length: perSession }, (_, seq) => ({
+				session_id: id, seq, id: `${id}-${seq}`, role: seq % 2 ? 'assistant' : 'user', content: `Message ${seq} of session ${i}`,
+				status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: at
+			}) as Record<string, unknown>)
+		};
+	});
+	return { format: 'palimpsest-sessions', version: 1, exported_at: at, profile: 'elsewhere', session_count: sessions, message_count: sessions * perSession, sessions: entries };
+}
+
+/** Every text the transfer status shows from now on, recorded in the page as it changes. */
+async function recordStatus(page: Page): Promise<() => Promise<string[]>> {
+	await page.evaluate(() => {
+		const seen: string[] = [];
+		(window as unknown as { statusTexts: string[] }).statusTexts = seen;
+		new MutationObserver(() => {
+			const text = document.querySelector('[aria-label="Transfer status"]')?.textContent?.trim();
+			if (text && seen.at(-1) !== text) seen.push(text);
+		}).observe(document.body, { subtree: true, childList: true, characterData: true });
+	});
+	return () => page.evaluate(() => (window as unknown as { statusTexts: string[] }).statusTexts);
+}
+
+test('a file larger than one slice imports whole, with progress after each slice; a broken row in its last slice refuses all of it', async ({ page }) => {
+	test.setTimeout(180_000);
+	await openApp(page);
+	await sendMessage(page, 'echo: my own work');
+	await waitForAnswer(page);
+	await navigate(page, 'Settings');
+	const before = { sessions: await readRows(page, 'palimpsest-default', 'sessions'), messages: await readRows(page, 'palimpsest-default', 'messages') };
+
+	// 25,000 messages: a slice of 20,000 (20 sessions), then one of 5,000. The last message of the
+	// last session has a role no app writes.
+	const broken = largeFile(25, 1_000);
+	broken.sessions[24].messages[999].role = 'wizard';
+	await importFile(page, 'broken.json', JSON.stringify(broken));
+	await expect(status(page)).toHaveText(/^Import refused: The file is malformed: message 1000 of session moved-24 has “role” = "wizard", expected .* Nothing was changed\.$/, { timeout: 60_000 });
+	expect(await readRows(page, 'palimpsest-default', 'sessions')).toEqual(before.sessions);
+	expect(await readRows(page, 'palimpsest-default', 'messages')).toEqual(before.messages);
+
+	const shown = await recordStatus(page);
+	await importFile(page, 'moved.json', JSON.stringify(largeFile(25, 1_000)));
+	await expect(status(page)).toHaveText('Imported 25 sessions (25,000 messages).', { timeout: 120_000 });
+	expect((await shown()).filter((text) => text.startsWith('Importing: writing messages'))).toEqual([
+		'Importing: writing messages… 0 of 25,000',
+		'Importing: writing messages… 20,000 of 25,000',
+		'Importing: writing messages… 25,000 of 25,000'
+	]);
+	const sessions = await readRows(page, 'palimpsest-default', 'sessions');
+	const imported = sessions.filter((row) => String(row.id).startsWith('moved-'));
+	expect(imported).toHaveLength(25);
+	// One file, one origin: every session of it, in either slice, carries the same import id.
+	expect(new Set(imported.map((row) => row.import_id)).size).toBe(1);
+	expect(imported.find((row) => row.id === 'moved-24')).toMatchObject({ parent_session_id: 'moved-23', parent_kind: 'branch', profile: 'default' });
+	const messages = await readRows(page, 'palimpsest-default', 'messages');
+	expect(messages).toHaveLength(before.messages.length + 25_000);
+	expect(messages.filter((row) => row.session_id === 'moved-24').map((row) => row.content).at(-1)).toBe('Message 999 of session 24');
+});

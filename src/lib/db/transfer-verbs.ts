@@ -1,6 +1,7 @@
-// Reads for exporting sessions and the one write of an import. An import is a single
-// transaction: it lands whole, or (a full disk, a closed tab) not at all; it is strict, so once
-// it reports success a crash or power cut cannot take it back.
+// Reads for exporting sessions and the write of an import. An import writes in slices of whole
+// sessions (sessions/plan-import-slices.ts); each slice is one transaction that lands whole or,
+// on a full disk or a closed tab, not at all, and is strict, so once it reports success a crash
+// or power cut cannot take it back.
 import { Dexie, type PalimpsestDb } from './database';
 import { strictTwin } from './strict-twin';
 import type { MessageRow, SessionRow } from './schema';
@@ -15,17 +16,20 @@ export function listAllSessions(db: PalimpsestDb): Promise<SessionRow[]> {
 	return db.sessions.toArray();
 }
 
-/** The sessions with all their message rows (compacted ones too), read together so each is consistent. */
+/**
+ * The sessions with all their message rows (compacted ones too), read together so each is
+ * consistent. Every request is under way at once: IndexedDB answers them one after another
+ * without waiting for this thread in between.
+ */
 export async function readSessionsWithMessages(db: PalimpsestDb, ids: string[]): Promise<SessionWithMessages[]> {
 	return db.transaction('r', db.sessions, db.messages, async () => {
-		const sessions = await db.sessions.bulkGet(ids);
-		const found = sessions.filter((row): row is SessionRow => row !== undefined);
-		const messages = await Promise.all(
-			found.map((row) =>
-				db.messages.where('[session_id+seq]').between([row.id, Dexie.minKey], [row.id, Dexie.maxKey]).toArray()
-			)
-		);
-		return found.map((session, i) => ({ session, messages: messages[i] }));
+		const [sessions, messages] = await Promise.all([
+			db.sessions.bulkGet(ids),
+			Promise.all(ids.map((id) => db.messages.where('[session_id+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray()))
+		]);
+		const found: SessionWithMessages[] = [];
+		sessions.forEach((session, i) => session && found.push({ session, messages: messages[i] }));
+		return found;
 	});
 }
 
@@ -37,32 +41,27 @@ export interface ImportWrite {
 /**
  * Adds the sessions this profile does not have yet, with their messages, in one transaction;
  * a session whose id is already here is skipped with all its messages (the copy here stays as
- * it is). `onWritten(done, total)` follows the messages written.
+ * it is). Two rounds of bulk requests: what is here, then the writes, so a slice of thousands
+ * of rows costs what its rows cost IndexedDB.
  */
-export async function writeImportedSessions(
-	db: PalimpsestDb,
-	entries: SessionWithMessages[],
-	onWritten: (done: number, total: number) => void = () => {},
-	batchSize = 5_000
-): Promise<ImportWrite> {
+export async function writeImportedSessions(db: PalimpsestDb, entries: SessionWithMessages[]): Promise<ImportWrite> {
 	const strict = strictTwin(db);
 	return strict.transaction('rw', strict.sessions, strict.messages, async () => {
-		const present = new Set(await strict.sessions.where('id').anyOf(entries.map((e) => e.session.id)).primaryKeys());
-		const added = entries.filter((e) => !present.has(e.session.id));
-		const skipped = entries.filter((e) => present.has(e.session.id));
-		await strict.sessions.bulkAdd(added.map((e) => e.session));
-		// Message rows left by a session that no longer exists would show up in the new one.
-		await Promise.all(
-			added.map((e) =>
-				strict.messages.where('[session_id+seq]').between([e.session.id, Dexie.minKey], [e.session.id, Dexie.maxKey]).delete()
-			)
-		);
-		const rows = added.flatMap((e) => e.messages);
-		onWritten(0, rows.length);
-		for (let start = 0; start < rows.length; start += batchSize) {
-			await strict.messages.bulkAdd(rows.slice(start, start + batchSize));
-			onWritten(Math.min(rows.length, start + batchSize), rows.length);
-		}
+		const ids = entries.map((e) => e.session.id);
+		// Message rows left by a session that no longer exists would show up in the new one: one
+		// cursor looks in every session's range, read together with the sessions themselves.
+		const ranges = ids.map((id): [unknown, unknown] => [[id, Dexie.minKey], [id, Dexie.maxKey]]);
+		const [here, rows] = await Promise.all([
+			strict.sessions.bulkGet(ids),
+			ids.length ? strict.messages.where('[session_id+seq]').inAnyRange(ranges).primaryKeys() : []
+		]);
+		const added = entries.filter((_, i) => here[i] === undefined);
+		const skipped = entries.filter((_, i) => here[i] !== undefined);
+		const addedIds = new Set(added.map((e) => e.session.id));
+		const leftover = rows.filter(([sessionId]) => addedIds.has(sessionId));
+		// Such rows are rare; their deletion must land before the new rows are added.
+		if (leftover.length) await strict.messages.bulkDelete(leftover);
+		await Promise.all([strict.sessions.bulkAdd(added.map((e) => e.session)), strict.messages.bulkAdd(added.flatMap((e) => e.messages))]);
 		return { added, skipped };
 	});
 }

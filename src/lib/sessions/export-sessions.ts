@@ -1,12 +1,17 @@
-// Builds an export file from a profile's sessions, a few at a time, so a large profile is never
+// Builds an export file from a profile's sessions, a batch at a time, so a large profile is never
 // held in memory as rows and text at once. JSON is complete and re-importable; Markdown is for reading.
 import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
 import { listAllSessions, readSessionsWithMessages } from '../db/transfer-verbs';
 import { markdownHeader, sessionToMarkdown } from './format-markdown';
+import { sliceByRows } from './slice-by-rows';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportKind, type ExportResult } from './transfer-format';
 
-const BATCH = 50;
+/**
+ * Messages per batch read, going by each session's message count: some 2.5 MB of rows, however
+ * many sessions that takes (fifty sessions of a profile's longest could hold millions).
+ */
+const BATCH_ROWS = 5_000;
 
 /**
  * The chosen sessions plus the sessions they continue after a compaction rotation
@@ -55,18 +60,20 @@ export async function exportSessions(db: PalimpsestDb, request: ExportRequest): 
 	);
 	if (chosen.length === 0) throw new Error(ids === 'all' ? 'There are no sessions to export.' : 'The chosen sessions no longer exist.');
 	// Each batch becomes a Blob at once, so its text can be freed: memory holds one batch of
-	// rows and text at a time, whatever the size of the whole file.
+	// rows and text at a time, whatever the size of the whole file or of its sessions.
 	const separator = kind === 'json' ? ',\n' : '\n---\n\n';
 	const body: Blob[] = [];
 	let sessions = 0;
 	let messages = 0;
-	for (let start = 0; start < chosen.length; start += BATCH) {
-		const entries = await readSessionsWithMessages(db, chosen.slice(start, start + BATCH).map((row) => row.id));
+	let done = 0;
+	for (const batch of sliceByRows(chosen, (row) => row.message_count, BATCH_ROWS)) {
+		const entries = await readSessionsWithMessages(db, batch.map((row) => row.id));
 		const texts = entries.map((entry) => (kind === 'json' ? JSON.stringify(entry) : sessionToMarkdown(entry)));
 		if (texts.length) body.push(new Blob([(sessions ? separator : '') + texts.join(separator)]));
 		sessions += entries.length;
 		for (const entry of entries) messages += entry.messages.length;
-		onProgress(Math.min(chosen.length, start + BATCH), chosen.length);
+		done += batch.length;
+		onProgress(done, chosen.length);
 	}
 	const parts =
 		kind === 'json'

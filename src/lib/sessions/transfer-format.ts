@@ -8,10 +8,10 @@ export const EXPORT_VERSION = 1;
 
 /**
  * The largest file an import reads. An import holds the file's text, then every row in it,
- * then writes them all in one transaction. Measured in Chromium on two cores: 100 MB took two
- * minutes and 340 MB more memory; 290 MB was still writing after ten minutes; 464 MB took
- * 1.2 GB more memory and was still writing after fifteen; from 512 MB on, the text no longer
- * fits in one JavaScript string. A larger export is moved in parts (Chosen sessions).
+ * while it writes them slice by slice. Measured in Chromium on two cores when it wrote them all
+ * in one transaction: 100 MB took two minutes and 340 MB more memory; 464 MB took 1.2 GB more
+ * memory; from 512 MB on, the text no longer fits in one JavaScript string. A larger export is
+ * moved in parts (Chosen sessions).
  */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 
@@ -70,10 +70,21 @@ export interface TransferProgress {
 	total: number;
 }
 
-/** A file that cannot be imported; the message says why, for the user. */
+/** A file that cannot be imported; the message says why, for the user. Nothing was written. */
 export class ImportError extends Error {
 	constructor(message: string) {
 		super(message);
 		this.name = 'ImportError';
+	}
+}
+
+/**
+ * Writing stopped after some slices landed (a full disk, a closed connection): the message says
+ * what was added, each added session complete, and that importing the file again adds the rest.
+ */
+export class ImportStoppedError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'ImportStoppedError';
 	}
 }

@@ -4,11 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openProfileDb, profileDbName, type PalimpsestDb } from '../db/database';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import type { MessageRow, SessionRow } from '../db/schema';
-import { writeImportedSessions } from '../db/transfer-verbs';
+import { strictTwin } from '../db/strict-twin';
+import { simulateFullDisk } from '../db/test-full-disk';
 import { writeSettings } from '../db/settings-verbs';
 import { createSession } from './session-lifecycle';
 import { exportSessions } from './export-sessions';
 import { importSessions } from './import-sessions';
+import { fileImportId } from './file-import-id';
 import { transferApi } from './transfer-api';
 import { createTransferClientFromPort } from './transfer-client';
 import { EXPORT_VERSION, MAX_IMPORT_BYTES, type ExportFile, type TransferProgress } from './transfer-format';
@@ -112,6 +114,21 @@ describe('export then import', () => {
 		expect(await target.sessions.count()).toBe(5);
 	});
 
+	it('rows left by a session that no longer exists do not join the imported session of that id; a skipped session keeps its rows', async () => {
+		const file = await exportText(source, 'home');
+		const target = profileDb(`leftover-${crypto.randomUUID()}`);
+		await importSessions(target, 'leftover', await exportText(source, 'home', [ids.plain]));
+		await target.messages.bulkAdd([
+			{ ...text('user', 'left behind'), session_id: ids.branch, seq: 0, active: 1, compacted_by: null },
+			{ ...text('user', 'left behind too'), session_id: ids.branch, seq: 7, active: 1, compacted_by: null }
+		]);
+		// Slices of one session each, so the leftover rows and the kept session meet in different slices.
+		await importSessions(target, 'leftover', file, undefined, 'import-1', 1);
+		expect((await listMessages(target, ids.branch)).map((m) => m.content)).toEqual(['calling']);
+		expect((await listMessages(target, ids.plain)).map((m) => m.content)).toEqual(['What is a palimpsest?', 'A page written over.']);
+		expect(await target.messages.count()).toBe(10);
+	});
+
 	it('a chosen session comes with the sessions it continues after a compaction, not with a branch parent', async () => {
 		const child = JSON.parse(await exportText(source, 'home', [ids.child])) as ExportFile;
 		expect(child.sessions.map((e) => e.session.id)).toEqual([child.sessions[0].session.id, ids.child]);
@@ -180,16 +197,67 @@ describe('a file that cannot be imported changes nothing', () => {
 		expect(await dump(target)).toEqual(before);
 	});
 
-	it('a failure part-way through the writes rolls back everything already written', async () => {
+	it('a broken row in the last slice refuses the whole file: no slice is written', async () => {
 		const before = await dump(target);
-		const entries = parseExportFile(good).entries.map((e) => prepareEntry(e, 'bad', 'import-1'));
-		let batches = 0;
-		const failing = writeImportedSessions(target, entries, (done) => {
-			if (done > 0 && ++batches === 2) throw new Error('the tab was closed');
-		}, 2);
-		await expect(failing).rejects.toThrow('the tab was closed');
-		expect(batches).toBe(2);
+		// Slices of two messages: the branch, last in the file, is the fourth slice.
+		const broken = edit((f) => void ((f.sessions[4].messages[0] as { role: string }).role = 'wizard'))();
+		await expect(importSessions(target, 'bad', broken, undefined, 'import-1', 2)).rejects.toMatchObject({
+			name: 'ImportError',
+			message: expect.stringMatching(/message 1 of session .* has “role” = "wizard"/)
+		});
 		expect(await dump(target)).toEqual(before);
+	});
+});
+
+describe('an import larger than one slice', () => {
+	const sameAsSource = async (target: PalimpsestDb, profile: string) => {
+		const before = await dump(source);
+		const after = await dump(target);
+		expect(after.sessions).toEqual(before.sessions.map((row) => ({ ...row, profile, import_id: 'import-1' })));
+		expect(after.messages).toEqual(before.messages);
+	};
+
+	it('lands completely, a slice of whole sessions at a time, with progress after each', async () => {
+		const target = profileDb(`sliced-${crypto.randomUUID()}`);
+		const written: number[] = [];
+		const report = await importSessions(target, 'sliced', await exportText(source, 'home'), (p) => void (p.phase === 'writing' && written.push(p.done)), 'import-1', 2);
+		expect(report).toMatchObject({ sessions_added: 5, messages_added: 10, sessions_skipped: 0 });
+		// Slices of at most two messages, but a session is never split: 2, 5 (the compacted one), 1 + 1, 1.
+		expect(written).toEqual([0, 2, 7, 9, 10]);
+		await sameAsSource(target, 'sliced');
+	});
+
+	it('a slice that fails is rolled back whole; the ones before it stay complete, and importing the file again adds the rest as the same import', async () => {
+		const file = await exportText(source, 'home');
+		const target = profileDb(`stopped-${crypto.randomUUID()}`);
+		const disk = await simulateFullDisk(strictTwin(target));
+		// The disk fills once two slices (two sessions, seven messages) have landed.
+		const stopping = importSessions(target, 'stopped', file, (p) => void (p.phase === 'writing' && p.done >= 7 && disk.fill()), 'import-1', 2);
+		await expect(stopping).rejects.toMatchObject({
+			name: 'ImportStoppedError',
+			message: expect.stringMatching(/^The import stopped after adding 2 sessions \(7 messages\) of the 5 sessions in the file, because storage is full .*Import the same file again to add the rest/)
+		});
+		const partial = await dump(target);
+		expect(partial.sessions.map((row) => row.id).sort()).toEqual([ids.plain, ids.compacted].sort());
+		expect(partial.messages).toHaveLength(7);
+		disk.free();
+		expect(await importSessions(target, 'stopped', file, undefined, 'import-1', 2)).toMatchObject({ sessions_added: 3, messages_added: 3, sessions_skipped: 2, messages_skipped: 7 });
+		await sameAsSource(target, 'stopped');
+	});
+
+	it('a failure before any session landed changes nothing and says so as a plain failure', async () => {
+		const target = profileDb(`full-${crypto.randomUUID()}`);
+		const disk = await simulateFullDisk(strictTwin(target));
+		disk.fill();
+		await expect(importSessions(target, 'full', await exportText(source, 'home'), undefined, 'import-1', 2)).rejects.not.toMatchObject({ name: 'ImportStoppedError' });
+		expect(await target.sessions.count()).toBe(0);
+		expect(await target.messages.count()).toBe(0);
+	});
+
+	it('the same file always gets the same import id, and any other file another', async () => {
+		const file = await exportText(source, 'home');
+		expect(await fileImportId(file)).toBe(await fileImportId(`${file}`));
+		expect(await fileImportId(file)).not.toBe(await fileImportId(file.replace('What is a palimpsest?', 'What is a palimpsest!')));
 	});
 });
 

@@ -20,14 +20,17 @@ function describePath(path: string[]): string {
 	return path.map((key, i) => (/^\d+$/.test(key) ? `[${key}]` : i ? `.${key}` : key)).join('');
 }
 
-/** Reads one row with `parse`, turning a misfit into the ImportError the user sees. */
-function readRow<T>(parse: Parse<T>, row: unknown, where: string, dropped: { fields: number }): T {
+/**
+ * Reads one row with `parse`, turning a misfit into the ImportError the user sees. `where`
+ * names the row, and is only called for a misfit (a file has a hundred thousand rows that fit).
+ */
+function readRow<T>(parse: Parse<T>, row: unknown, where: () => string, dropped: { fields: number }): T {
 	try {
 		return parse(row, dropped);
 	} catch (error) {
 		if (!(error instanceof FieldError)) throw error;
-		if (!error.path.length) throw new ImportError(`The file is malformed: ${where} is not ${error.expected}.`);
-		throw new ImportError(`The file is malformed: ${where} has “${describePath(error.path)}” ${describe(error.value)}, expected ${error.expected}.`);
+		if (!error.path.length) throw new ImportError(`The file is malformed: ${where()} is not ${error.expected}.`);
+		throw new ImportError(`The file is malformed: ${where()} has “${describePath(error.path)}” ${describe(error.value)}, expected ${error.expected}.`);
 	}
 }
 
@@ -86,9 +89,9 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 	const dropped = { fields: 0 };
 	let messages = 0;
 	const entries = sessions.map((entry: unknown, index): ImportedEntry => {
-		const where = `session ${index + 1}`;
+		const where = () => `session ${index + 1}`;
 		if (!isPlainObject(entry) || !Array.isArray(entry.messages) || entry.messages.length > IMPORT_LIMITS.messagesPerSession) {
-			throw new ImportError(`The file is malformed: ${where} is not a session with a list of at most ${IMPORT_LIMITS.messagesPerSession.toLocaleString('en')} messages.`);
+			throw new ImportError(`The file is malformed: ${where()} is not a session with a list of at most ${IMPORT_LIMITS.messagesPerSession.toLocaleString('en')} messages.`);
 		}
 		for (const key of Object.keys(entry)) if (key !== 'session' && key !== 'messages') dropped.fields += 1;
 		const session = readRow(parseSessionRow, entry.session, where, dropped);
@@ -96,16 +99,19 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 		if (sessionIds.has(id)) throw new ImportError(`The file is malformed: session ${id} appears twice.`);
 		sessionIds.add(id);
 		const seqs = new Set<number>();
-		const rows = (entry.messages as unknown[]).map((row, at) => {
-			const rowWhere = `message ${at + 1} of session ${id}`;
+		const list = entry.messages as unknown[];
+		const rows: MessageRow[] = new Array(list.length);
+		for (let at = 0; at < list.length; at++) {
+			const row = list[at];
+			const rowWhere = () => `message ${at + 1} of session ${id}`;
 			if (isPlainObject(row) && Object.hasOwn(row, 'session_id') && row.session_id !== id) {
-				throw new ImportError(`The file is malformed: ${rowWhere} belongs to ${describe(row.session_id).replace(/^= /, '')}.`);
+				throw new ImportError(`The file is malformed: ${rowWhere()} belongs to ${describe(row.session_id).replace(/^= /, '')}.`);
 			}
 			const message = readRow(parseMessageRow, row, rowWhere, dropped);
 			if (seqs.has(message.seq)) throw new ImportError(`The file is malformed: session ${id} has two messages at position ${message.seq}.`);
 			seqs.add(message.seq);
-			return message;
-		});
+			rows[at] = message;
+		}
 		messages += rows.length;
 		if (onProgress && (index + 1) % 50 === 0) onProgress(index + 1, sessions.length);
 		return { session, messages: rows };

@@ -57,3 +57,27 @@ describe('an export too large to import again', () => {
 		expect(await exportWith(MAX_IMPORT_BYTES)).toBe('Exported 900 sessions (90,000 messages) as JSON: all.json');
 	});
 });
+
+describe('an import that does not finish', () => {
+	const importFailing = async (error: Error) => {
+		const state = new TransferState({
+			db: {} as PalimpsestDb,
+			settings: {} as SettingsState,
+			profile: () => ({ id: 'default', label: 'Default' }),
+			client: { exportSessions: async () => Promise.reject(new Error('unused')), importFile: async () => Promise.reject(error) }
+		});
+		await state.importFile(new Blob(['{}']));
+		return state.outcome;
+	};
+	const named = (name: string, message: string) => Object.assign(new Error(message), { name });
+
+	it('a refused file, or a failure before anything landed, changed nothing and says so', async () => {
+		expect(await importFailing(named('ImportError', 'The file is empty.'))).toEqual({ ok: false, text: 'Import refused: The file is empty. Nothing was changed.' });
+		expect(await importFailing(new Error('The connection was lost.'))).toEqual({ ok: false, text: 'Import failed: The connection was lost. Nothing was changed.' });
+	});
+
+	it('one that stopped after some slices says what it added, and never that nothing changed', async () => {
+		const message = 'The import stopped after adding 2 sessions (7 messages) of the 5 sessions in the file, because storage is full (the browser refused to store more data). Each added session is complete. Import the same file again to add the rest: sessions already here are skipped.';
+		expect(await importFailing(named('ImportStoppedError', message))).toEqual({ ok: false, text: `Import stopped: ${message}` });
+	});
+});

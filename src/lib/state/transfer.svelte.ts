@@ -107,7 +107,10 @@ export class TransferState {
 		}
 	}
 
-	/** Imports a JSON export into this profile; a refused or failed import changes nothing. */
+	/**
+	 * Imports a JSON export into this profile; a refused file changes nothing, and an import that
+	 * stops while writing keeps the complete sessions it added and says so.
+	 */
 	async importFile(file: Blob): Promise<ImportReport | null> {
 		if (this.busy) return null;
 		this.#begin('import');
@@ -116,8 +119,12 @@ export class TransferState {
 			this.outcome = { ok: true, text: describeImport(report) };
 			return report;
 		} catch (error) {
-			const refused = error instanceof Error && error.name === 'ImportError';
-			this.outcome = { ok: false, text: `${refused ? 'Import refused' : 'Import failed'}: ${describeError(error)} Nothing was changed.` };
+			const name = error instanceof Error ? error.name : '';
+			// A stopped import's message says what it added; a refusal or an earlier failure added nothing.
+			this.outcome =
+				name === 'ImportStoppedError'
+					? { ok: false, text: `Import stopped: ${(error as Error).message}` }
+					: { ok: false, text: `${name === 'ImportError' ? 'Import refused' : 'Import failed'}: ${describeError(error)} Nothing was changed.` };
 			return null;
 		} finally {
 			this.#end();
