@@ -1,5 +1,5 @@
-// Builds an export file from a profile's sessions, a batch at a time, so a large profile is never
-// held in memory as rows and text at once. JSON is complete and re-importable; Markdown is for reading.
+// Builds an export file from a profile's sessions, a batch at a time (the next read while one is
+// written out), so a large profile is never held in memory as rows and text at once. JSON is complete and re-importable; Markdown is for reading.
 import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
 import { listAllSessions, readSessionsWithMessages } from '../db/transfer-verbs';
@@ -59,15 +59,25 @@ export async function exportSessions(db: PalimpsestDb, request: ExportRequest): 
 		(a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1)
 	);
 	if (chosen.length === 0) throw new Error(ids === 'all' ? 'There are no sessions to export.' : 'The chosen sessions no longer exist.');
-	// Each batch becomes a Blob at once, so its text can be freed: memory holds one batch of
-	// rows and text at a time, whatever the size of the whole file or of its sessions.
+	// Each batch becomes a Blob at once, so its text can be freed: memory holds two batches of
+	// rows (this one and the next) and one of text at a time, whatever the size of the whole file or of its sessions.
 	const separator = kind === 'json' ? ',\n' : '\n---\n\n';
 	const body: Blob[] = [];
 	let sessions = 0;
 	let messages = 0;
 	let done = 0;
-	for (const batch of sliceByRows(chosen, (row) => row.message_count, BATCH_ROWS)) {
-		const entries = await readSessionsWithMessages(db, batch.map((row) => row.id));
+	const batches = sliceByRows(chosen, (row) => row.message_count, BATCH_ROWS);
+	const read = (i: number) => readSessionsWithMessages(db, batches[i].map((row) => row.id));
+	// The next batch is read while this one becomes text: IndexedDB works beside the script.
+	let next = read(0);
+	for (let i = 0; i < batches.length; i++) {
+		const batch = batches[i];
+		const entries = await next;
+		if (i + 1 < batches.length) {
+			next = read(i + 1);
+			// Awaited on the next round; a failure while this batch is written out is not left unheard.
+			next.catch(() => {});
+		}
 		const texts = entries.map((entry) => (kind === 'json' ? JSON.stringify(entry) : sessionToMarkdown(entry)));
 		if (texts.length) body.push(new Blob([(sessions ? separator : '') + texts.join(separator)]));
 		sessions += entries.length;
