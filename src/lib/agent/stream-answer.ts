@@ -4,7 +4,7 @@
 // in memory and on screen, and the answer is stored as failed, with the reason, once a write lands.
 import { updateMessage } from '../db/message-verbs';
 import { isConnectionLost, storageCause } from '../db/connection-loss';
-import { describeStorageError, isQuotaError } from '../db/storage-errors';
+import { isQuotaError } from '../db/storage-errors';
 import type { MessageStatus } from '../db/schema';
 import { isAbortError } from '../providers/abort';
 import { fromProvider } from '../providers/native-family';
@@ -12,6 +12,7 @@ import { ProviderError, type ChatRequest, type ContextLimit, type ToolCall, type
 import type { ProviderCompaction } from './compaction-types';
 import type { TurnDeps, TurnEvent } from './turn-deps';
 import { cutShortMessage, OUTPUT_LIMIT_MESSAGE } from './cut-short';
+import { storageFailureMessage } from './storage-failure';
 
 export interface StreamedAnswer {
 	content: string;
@@ -125,14 +126,6 @@ const telling = (error: unknown) => isQuotaError(error) || isConnectionLost(erro
 /** Keeps the first storage failure, or a later one that says more about why. */
 function noteStorageFailure(answer: StreamedAnswer, error: unknown): void {
 	if (answer.storageError === undefined || (!telling(answer.storageError) && telling(error))) answer.storageError = error;
-}
-
-/** What the row says when storage failed while the answer streamed, or failed to store it at all. */
-export function storageFailureMessage(error: unknown, saved: boolean): string {
-	const reason = describeStorageError(error);
-	return saved
-		? `This answer could not be stored while it was written: ${reason}. The text shown was kept; Retry to ask again.`
-		: `This answer is not saved: ${reason}. It is kept in this tab only (copy it to keep it) and saved as soon as storage works again.`;
 }
 
 /**

@@ -1,4 +1,4 @@
-// Picks the adapter for a configured provider, and describes each preset for Settings.
+// Picks the adapter for a configured provider (each preset is described in presets.ts).
 
 import { createAnthropicProvider } from './anthropic';
 import type { AdapterOptions, FetchLike } from './fetch-with-retry';
@@ -7,82 +7,9 @@ import { createLocalModelProvider } from './local-model/local-model-provider';
 import { createOfflineProvider } from './offline';
 import { createOpenAICompatibleProvider } from './openai-compatible';
 import { createOpenAIResponsesProvider } from './openai-responses';
-import type { Provider, ProviderConfig, ProviderPreset } from './types';
+import type { Provider, ProviderConfig } from './types';
 
-export interface PresetInfo {
-	label: string;
-	/** Base URL the adapter appends its paths to; '' means the user must supply one. */
-	baseUrl: string;
-	needsKey: boolean;
-	/** A sensible first model; '' where the server serves whatever model it has loaded. */
-	defaultModel: string;
-}
-
-export const PRESETS: Record<ProviderPreset, PresetInfo> = {
-	offline: {
-		label: 'Offline model (built-in)',
-		baseUrl: '',
-		needsKey: false,
-		defaultModel: 'offline-mini'
-	},
-	// The Responses API: the provider's own compaction is available here.
-	openai: {
-		label: 'OpenAI',
-		baseUrl: 'https://api.openai.com/v1',
-		needsKey: true,
-		defaultModel: 'gpt-4.1-mini'
-	},
-	openai_chat: {
-		label: 'OpenAI (Chat Completions)',
-		baseUrl: 'https://api.openai.com/v1',
-		needsKey: true,
-		defaultModel: 'gpt-4.1-mini'
-	},
-	openrouter: {
-		label: 'OpenRouter',
-		baseUrl: 'https://openrouter.ai/api/v1',
-		needsKey: true,
-		defaultModel: 'openai/gpt-4.1-mini'
-	},
-	ollama: {
-		label: 'Ollama',
-		baseUrl: 'http://localhost:11434/v1',
-		needsKey: false,
-		defaultModel: 'llama3.2'
-	},
-	lmstudio: {
-		label: 'LM Studio',
-		baseUrl: 'http://localhost:1234/v1',
-		needsKey: false,
-		defaultModel: ''
-	},
-	llamacpp: {
-		label: 'llama.cpp server',
-		baseUrl: 'http://localhost:8080/v1',
-		needsKey: false,
-		defaultModel: ''
-	},
-	vllm: { label: 'vLLM', baseUrl: 'http://localhost:8000/v1', needsKey: false, defaultModel: '' },
-	anthropic: {
-		label: 'Anthropic',
-		baseUrl: 'https://api.anthropic.com',
-		needsKey: true,
-		defaultModel: 'claude-sonnet-4-5'
-	},
-	custom: {
-		label: 'Custom (OpenAI-compatible)',
-		baseUrl: '',
-		needsKey: false,
-		defaultModel: ''
-	},
-	// A GGUF file the user picks, run in this tab (no server, no key); see local-model/.
-	wllama: {
-		label: 'In-browser model (llama.cpp)',
-		baseUrl: '',
-		needsKey: false,
-		defaultModel: ''
-	}
-};
+export { PRESETS, type PresetInfo } from './presets';
 
 export function createProvider(
 	config: ProviderConfig,

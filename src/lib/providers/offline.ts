@@ -5,6 +5,7 @@ import { sleep as defaultSleep, throwIfAborted } from './abort';
 import { composeOfflineAnswer } from './offline-answer';
 import { compactOffline } from './offline-compact';
 import { answerAfterTools, clearedToolResults, offlineToolCall } from './offline-tools';
+import { PRESETS } from './presets';
 import type { ChatMessage, ChatRequest, Provider, StreamEvent } from './types';
 
 export interface OfflineOptions {
@@ -72,7 +73,7 @@ export function createOfflineProvider(options: OfflineOptions = {}): Provider {
 
 	return {
 		id: 'offline',
-		label: 'Offline model (built-in)',
+		label: PRESETS.offline.label,
 		offline: true,
 		stream,
 		listModels: async () => ['offline-mini'],

@@ -1,9 +1,8 @@
 // The open conversation: its live messages, the answer streaming into it, and the actions of
 // the chat view (send, stop, retry, model choice).
 import { SvelteMap } from 'svelte/reactivity';
-import { runTurn, retryTurn } from '../agent/run-turn';
 import { raceAbort } from '../agent/race-abort';
-import type { TurnEvent } from '../agent/turn-deps';
+import type { TurnDeps, TurnEvent } from '../agent/turn-deps';
 import { listActiveMessages, listCompactedBy } from '../db/compaction-verbs';
 import type { MessageRow, SessionRow, VersionPoint } from '../db/schema';
 import { getSession } from '../db/session-verbs';
@@ -20,6 +19,7 @@ import type { CompactionsState } from './compaction.svelte';
 import { UnsavedAnswers } from './unsaved-answers.svelte';
 import { showVersion, startVersion, VersionConflictError } from '../db/version-verbs';
 import type { ModelChoice } from './services';
+import { loadTurnCode, type TurnCode } from './turn-code';
 
 const LIVE_RENDER_MS = 50;
 /** The meter counts what is being typed once typing pauses this long. */
@@ -27,6 +27,9 @@ const DRAFT_COUNT_MS = 300;
 const ANSWERING_HERE = 'Wait for the current answer, or stop it.';
 const ANSWERING_ELSEWHERE = 'This session is answering in another tab. Wait for it to finish, or stop it there.';
 const COMPACTING_HERE = 'This session is being compacted. Wait for it to finish, or cancel it.';
+
+/** A turn's work, given its dependencies and the agent loop (loaded on first use). */
+type Turn = (deps: TurnDeps, input: Parameters<TurnCode['retryTurn']>[1], turns: TurnCode) => ReturnType<TurnCode['retryTurn']>;
 
 export function liveKey(key: [string, number]): string {
 	return `${key[0]}:${key[1]}`;
@@ -218,7 +221,7 @@ export class ChatState {
 			}
 			if (this.running.has(sessionId)) throw new Error(ANSWERING_HERE);
 			await this.#compactions.yieldTo(sessionId);
-			await this.#run(sessionId, (deps, input) => runTurn(deps, { ...input, text }), true);
+			await this.#run(sessionId, (deps, input, turns) => turns.runTurn(deps, { ...input, text }), true);
 		} catch (error) {
 			if (!this.#drafts.get(target)) this.#drafts.set(target, text);
 			throw error;
@@ -228,7 +231,7 @@ export class ChatState {
 	async retry(): Promise<void> {
 		const sessionId = this.sessionId;
 		if (!sessionId || this.running.has(sessionId)) return;
-		await this.#run(sessionId, retryTurn);
+		await this.#run(sessionId, (deps, input, turns) => turns.retryTurn(deps, input));
 	}
 
 	stop(sessionId = this.sessionId): void {
@@ -262,10 +265,10 @@ export class ChatState {
 		await this.#compactions.yieldTo(sessionId);
 		await this.#run(
 			sessionId,
-			async (deps, input) => {
+			async (deps, input, turns) => {
 				const { rows } = await startVersion(deps.db, sessionId, after, seq, [edited]);
 				input.onEvent?.({ type: 'user_stored', key: [sessionId, rows[0].seq] });
-				return retryTurn(deps, input);
+				return turns.retryTurn(deps, input);
 			},
 			true
 		);
@@ -281,9 +284,9 @@ export class ChatState {
 		if (!question) throw new Error('There is no question to answer again.');
 		if (model) await this.setModel(model.provider, model.model);
 		await this.#compactions.yieldTo(sessionId);
-		await this.#run(sessionId, async (deps, input) => {
+		await this.#run(sessionId, async (deps, input, turns) => {
 			await startVersion(deps.db, sessionId, question.seq, seq);
-			return retryTurn(deps, input);
+			return turns.retryTurn(deps, input);
 		});
 	}
 
@@ -324,7 +327,7 @@ export class ChatState {
 	 * Runs a turn. Failures show in the chat; a failure before the user's message was stored
 	 * is thrown instead, so the Message box can give the text back.
 	 */
-	async #run(sessionId: string, turn: typeof retryTurn, hasUserText = false): Promise<void> {
+	async #run(sessionId: string, turn: Turn, hasUserText = false): Promise<void> {
 		let stored = !hasUserText;
 		let finishedIn = sessionId;
 		let completed = false;
@@ -357,8 +360,9 @@ export class ChatState {
 		};
 		try {
 			const resumed = this.#resumed.delete(sessionId);
-			const deps = await raceAbort(
-				this.#services.turnDeps(sessionId, { resumed, onProgress: this.#compactions.listener(sessionId) }),
+			// The agent loop loads on first use (see turn-code.ts), not with the page.
+			const [deps, turns] = await raceAbort(
+				Promise.all([this.#services.turnDeps(sessionId, { resumed, onProgress: this.#compactions.listener(sessionId) }), loadTurnCode()]),
 				controller.signal
 			);
 			// The lock tells other tabs (and a reload's repair pass) that this answer is alive.
@@ -367,7 +371,7 @@ export class ChatState {
 				sessionId,
 				{ kind: 'turn', controller, refusal: () => new Error(ANSWERING_ELSEWHERE) },
 				async (signal) => {
-					const result = await turn(deps, { sessionId, signal, onEvent });
+					const result = await turn(deps, { sessionId, signal, onEvent }, turns);
 					completed = result.status === 'complete';
 					return result;
 				}

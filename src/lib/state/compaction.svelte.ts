@@ -1,15 +1,13 @@
 // Compaction as the UI sees it: progress of the compaction running in each session (with its
 // Cancel), the manual "Compact now" and `/compress`, the idle pass after a turn, and where a
-// rotated session went.
+// rotated session went. The compaction code itself loads on first use, not with the page.
 import { SvelteMap } from 'svelte/reactivity';
-import { compactSession } from '../agent/compact-session';
-import { runIdlePass } from '../agent/compaction-gates';
 import type { CompactionOutcome, CompactionProgress } from '../agent/compaction-types';
-import { compactForModel } from '../agent/model-switch';
 import type { CompactionReason } from '../hooks/hook-payloads';
 import { describeFolded } from './context-usage';
 import { localWork, SessionBusyError, stopLocalWork, withWorkLock } from '../sessions/work-lock';
 import type { Services } from './services';
+import { loadCode } from './turn-code';
 
 // Why a compaction ran, in words (the transcript's markers say it too).
 export { COMPACTION_REASON_LABELS } from './compaction-words';
@@ -51,6 +49,7 @@ export class CompactionsState {
 	async compact(sessionId: string, reason: CompactionReason, focus = ''): Promise<CompactionOutcome> {
 		const outcome = await this.#locked(sessionId, async (signal) => {
 			const deps = await this.#services.compactionDeps(sessionId, this.listener(sessionId));
+			const { compactSession } = await loadCode(() => import('../agent/compact-session'));
 			return compactSession(deps, { sessionId, reason, focus, signal });
 		});
 		this.#report(sessionId, outcome);
@@ -64,6 +63,7 @@ export class CompactionsState {
 	async afterModelChange(sessionId: string): Promise<void> {
 		const outcome = await this.#locked(sessionId, async (signal) => {
 			const deps = await this.#services.compactionDeps(sessionId, this.listener(sessionId));
+			const { compactForModel } = await loadCode(() => import('../agent/model-switch'));
 			return compactForModel(deps, sessionId, signal);
 		});
 		if (outcome) this.#report(sessionId, outcome);
@@ -94,6 +94,7 @@ export class CompactionsState {
 		try {
 			const outcomes = await this.#locked(sessionId, async (signal) => {
 				const deps = await this.#services.compactionDeps(sessionId, this.listener(sessionId));
+				const { runIdlePass } = await loadCode(() => import('../agent/compaction-gates'));
 				return runIdlePass(deps, sessionId, signal);
 			});
 			for (const outcome of outcomes) this.#follow(sessionId, outcome);

@@ -6,7 +6,7 @@ import { describeLocalModel, modelName, orderShards } from '../providers/local-m
 import { fetchLocalEngine, openLocalEngine, unloadLocalEngine } from '../providers/local-model/local-engines';
 import { copyModelFiles, modelFilesSize, removeModelFiles, storageLeft } from '../providers/local-model/model-files';
 import { blobSource, readGgufMetadata } from '../providers/local-model/read-gguf-metadata';
-import { PRESETS } from '../providers/create-provider';
+import { PRESETS } from '../providers/presets';
 import { raceAbort } from '../providers/abort';
 import type { ProviderConfig } from '../providers/types';
 import { formatBytes } from '../hooks/plain-data';

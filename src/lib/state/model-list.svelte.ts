@@ -3,7 +3,6 @@
 // the user opens it), with the model typed in Settings always there, so a provider that cannot
 // list its models still offers the one the user named.
 import { SvelteMap } from 'svelte/reactivity';
-import { createProvider } from '../providers/create-provider';
 import type { ProviderConfig } from '../providers/types';
 import type { ModelChoice, ModelOption, Services } from './services';
 
@@ -29,9 +28,10 @@ export class ModelListState {
 			const key = `${config.id}\u0000${config.base_url}`;
 			if (this.#asked.has(key)) continue;
 			this.#asked.add(key);
-			createProvider(config)
-				.listModels?.(AbortSignal.timeout(LIST_TIMEOUT_MS))
-				.then((models) => this.#listed.set(config.id, models.filter((m, i) => models.indexOf(m) === i).sort().slice(0, MAX_LISTED)))
+			// The adapters load on first use, not with the page.
+			import('../providers/create-provider')
+				.then(({ createProvider }) => createProvider(config).listModels?.(AbortSignal.timeout(LIST_TIMEOUT_MS)))
+				.then((models) => models && this.#listed.set(config.id, models.filter((m, i) => models.indexOf(m) === i).sort().slice(0, MAX_LISTED)))
 				.catch(() => {});
 		}
 	}

@@ -1,7 +1,8 @@
 // The provider form, to add a provider or edit a saved one: preset defaults, validation, and
 // a connection test that lists the provider's models (or says what to check when the browser
 // cannot reach it).
-import { createProvider, PRESETS } from '../providers/create-provider';
+import { PRESETS } from '../providers/presets';
+import { loadCode } from './turn-code';
 import type { ProviderConfig, ProviderPreset } from '../providers/types';
 import type { SettingsState } from './settings.svelte';
 import { explainUnreachable } from './local-servers';
@@ -93,6 +94,7 @@ export class ProviderForm {
 		this.testing = true;
 		this.result = null;
 		try {
+			const { createProvider } = await loadCode(() => import('../providers/create-provider'));
 			const provider = createProvider(config);
 			const models = (await provider.listModels?.(AbortSignal.timeout(15_000))) ?? [];
 			this.result = { ok: true, text: models.length ? `Connected. Models: ${models.slice(0, 8).join(', ')}` : 'Connected.' };

@@ -8,8 +8,8 @@ import { getSession, updateSession } from '../db/session-verbs';
 import type { HookBus } from '../hooks/hook-bus';
 import type { CommandRegistry } from '../commands/command-registry';
 import type { ToolRegistry } from '../plugins/plugin-tools';
-import { createProvider } from '../providers/create-provider';
-import { createOfflineProvider } from '../providers/offline';
+import { PRESETS } from '../providers/presets';
+import { loadCode } from './turn-code';
 import type { Provider } from '../providers/types';
 import type { SessionContext } from '../sessions/session-context';
 import { ContextWorker, type ContextWorkerStatus } from '../context/context-client';
@@ -18,13 +18,13 @@ import { localModelWindows } from '../providers/local-model/local-model-windows'
 import { estimateSession, type RequestExtras } from '../context/estimate-session';
 import { composeEstimate } from '../context/count-tokens';
 import type { ContextUsage } from './context-usage';
-import { createTurnCompaction } from '../agent/compaction-gates';
 import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../agent/compaction-types';
 import type { SettingsState } from './settings.svelte';
 
 export const PLATFORM = 'web';
 export const OFFLINE_PROVIDER_ID = 'offline';
 export const OFFLINE_MODEL = 'offline-mini';
+const OFFLINE_LABEL = PRESETS.offline.label;
 
 /** One string for a provider and model, as a <select> value. */
 export const choiceKey = (choice: ModelChoice): string => `${choice.provider}\u0000${choice.model}`;
@@ -92,15 +92,22 @@ export function createServices(parts: {
 }): Services {
 	const { db, profile, hooks, settings } = parts;
 	const worker = new ContextWorker({ onStatus: parts.onWorkerStatus });
-	// The offline model reports exact usage, counted by the same worker as everything else.
-	const offline = createOfflineProvider({
-		countTokens: async (texts) => (await worker.countTexts(texts, OFFLINE_MODEL)).counts
-	});
+	let offline: Provider | undefined;
 
-	function providerFor(id: string): Provider {
-		if (id === OFFLINE_PROVIDER_ID) return offline;
+	/**
+	 * The provider to call. Its adapter loads on first use (the first message, compaction or
+	 * test in Settings), not with the page: the Message box is ready sooner.
+	 */
+	async function providerFor(id: string): Promise<Provider> {
+		if (id === OFFLINE_PROVIDER_ID) {
+			const { createOfflineProvider } = await loadCode(() => import('../providers/offline'));
+			// The offline model reports exact usage, counted by the same worker as everything else.
+			offline ??= createOfflineProvider({ countTokens: async (texts) => (await worker.countTexts(texts, OFFLINE_MODEL)).counts });
+			return offline;
+		}
 		const config = settings.get('providers').find((p) => p.id === id);
 		if (!config) throw new Error(`The provider "${id}" is no longer configured. Choose another model.`);
+		const { createProvider } = await loadCode(() => import('../providers/create-provider'));
 		return createProvider(config);
 	}
 
@@ -142,16 +149,16 @@ export function createServices(parts: {
 		};
 	}
 
-	function summarizerFor(fallback: ModelChoice): CompactionDeps['summarizer'] {
+	async function summarizerFor(fallback: ModelChoice): Promise<CompactionDeps['summarizer']> {
 		const key = settings.get('compaction.model');
 		const choice = key ? parseChoiceKey(key) : fallback;
 		const option = modelOptions().find((o) => o.provider === choice.provider && o.model === choice.model) ?? fallback;
-		return { provider: providerFor(option.provider), model: option.model, windowTokens: windowFor(option.model) };
+		return { provider: await providerFor(option.provider), model: option.model, windowTokens: windowFor(option.model) };
 	}
 
 	function modelOptions(): ModelOption[] {
 		return [
-			{ provider: OFFLINE_PROVIDER_ID, model: OFFLINE_MODEL, label: `${offline.label} · ${OFFLINE_MODEL}`, providerLabel: offline.label, offline: true },
+			{ provider: OFFLINE_PROVIDER_ID, model: OFFLINE_MODEL, label: `${OFFLINE_LABEL} · ${OFFLINE_MODEL}`, providerLabel: OFFLINE_LABEL, offline: true },
 			...settings.get('providers').map((p) => ({ provider: p.id, model: p.model, label: `${p.label} · ${p.model}`, providerLabel: p.label, offline: false }))
 		];
 	}
@@ -199,7 +206,7 @@ export function createServices(parts: {
 		async compactionDeps(sessionId, onProgress) {
 			const session = await getSession(db, sessionId);
 			if (!session) throw new Error('This session no longer exists.');
-			const provider = providerFor(session.provider);
+			const provider = await providerFor(session.provider);
 			const windowTokens = windowFor(session.model);
 			const compaction = compactionSettings();
 			// The kept tail never takes more than a quarter of the window, whatever the setting says.
@@ -209,7 +216,7 @@ export function createServices(parts: {
 				counter: worker,
 				provider,
 				model: session.model,
-				summarizer: summarizerFor({ provider: session.provider, model: session.model }),
+				summarizer: await summarizerFor({ provider: session.provider, model: session.model }),
 				hooks,
 				sessions: services.sessionContext(),
 				settings: compaction,
@@ -235,7 +242,7 @@ export function createServices(parts: {
 		async turnDeps(sessionId, options = {}) {
 			const session = await getSession(db, sessionId);
 			if (!session) throw new Error('This session no longer exists.');
-			const provider = providerFor(session.provider);
+			const provider = await providerFor(session.provider);
 			// A provider that once said how its count differs from this app's is believed from the first turn.
 			const ratio = settings.get('context.learned')[session.model]?.ratio;
 			if (session.token_ratio === undefined && ratio) await updateSession(db, sessionId, { token_ratio: ratio });
@@ -245,6 +252,7 @@ export function createServices(parts: {
 			await services.pluginsReady?.();
 			const tools = services.tools?.list().length ? services.tools : undefined;
 			const compaction = await services.compactionDeps(sessionId, options.onProgress);
+			const { createTurnCompaction } = await loadCode(() => import('../agent/compaction-gates'));
 			return {
 				db,
 				provider,

@@ -3,7 +3,7 @@
 // storage takes it again, marked failed with the reason. Closing the tab before then loses it;
 // the row says so.
 import { SvelteMap } from 'svelte/reactivity';
-import { storageFailureMessage } from '../agent/stream-answer';
+import { storageFailureMessage } from '../agent/storage-failure';
 import type { PalimpsestDb } from '../db/database';
 import { updateMessage } from '../db/message-verbs';
 import type { MessageRow } from '../db/schema';
