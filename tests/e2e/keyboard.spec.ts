@@ -71,6 +71,8 @@ test('the Message box has focus on load and after a session is opened by Enter o
 
 	// Other pages skip to their content.
 	await page.getByRole('link', { name: 'Settings', exact: true }).click();
+	// Once the page is drawn (it loads on first use), its first Tab stop is the skip link.
+	await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
 	await toTop(page);
 	await page.keyboard.press('Tab');
 	await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
