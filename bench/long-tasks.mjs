@@ -2,7 +2,8 @@
 // compacted and opened from search results. Two sessions are written straight into IndexedDB
 // with no cached counts. Opening the first reads its rows, draws its transcript and counts every
 // message (in the context worker); "Compact now" with the offline model plans and writes an
-// extractive summary (in the worker) and commits; then the sidebar's search box looks for words
+// extractive summary (in the worker) and commits; "Show compacted messages" draws the hundreds of
+// answers it took out under its marker (then Hide); then the sidebar's search box looks for words
 // in both sessions' messages (the search worker scans them all) and the second session is opened
 // from its results and counted. A PerformanceObserver for 'longtask' is registered before the
 // page's own scripts run, and Chromium's trace gives each task's CPU time: on a busy machine a
@@ -117,6 +118,21 @@ try {
 	const result = await page.locator('[role="status"][aria-label="Compaction result"]').textContent();
 	phases.push({ name: 'compact now', from: compacting, to: compacted, notes: [`marker "Context compacted" at +${ms(marked - compacting)}`, `meter shows the new count at +${ms(recounted - compacting)}`, `result: ${result}`] });
 
+	// What the compaction took, drawn under its marker: hundreds of answers.
+	const showing = await pageNow(page);
+	await button(page, 'Show compacted messages').click();
+	const [drawn, originals] = await when(page, () => {
+		const region = document.querySelector('[aria-label="Compacted messages"]');
+		const count = region?.getElementsByTagName('article').length ?? 0;
+		return count && region.getAttribute('aria-busy') === 'false' ? [performance.now(), count] : false;
+	});
+	await settle(page);
+	const hiding = await pageNow(page);
+	await button(page, 'Hide compacted messages').click();
+	const hidden = await when(page, () => (document.querySelector('[aria-label="Compacted messages"]') ? false : performance.now()));
+	await settle(page);
+	phases.push({ name: 'show the compacted messages, then hide them', from: showing, to: await pageNow(page), notes: [`${int(originals)} compacted messages on the page at +${ms(drawn - showing)}`, `hidden again ${ms(hidden - hiding)} after Hide`] });
+
 	// The search box in use: titles match at once, the search worker scans every message, and its
 	// matches follow the writes that opening a session makes (its counts are stored).
 	const searching = await pageNow(page);
@@ -139,7 +155,7 @@ try {
 	const cpuLong = busy.filter((task) => task.cpu > LONG_MS);
 	const mostCpu = Math.max(0, ...busy.map((task) => task.cpu));
 	summary =
-		`${plural(during.length, 'main-thread long task')} over ${LONG_MS} ms while a ${int(TOKENS)}-token session is opened, counted and compacted and another is opened from search results` +
+		`${plural(during.length, 'main-thread long task')} over ${LONG_MS} ms while a ${int(TOKENS)}-token session is opened, counted, compacted and its compacted messages shown and hidden, and another is opened from search results` +
 		`${during.length ? `, longest ${ms(Math.max(...during.map((task) => task.duration)))}` : ''}; ${cpuLong.length} used over ${LONG_MS} ms of CPU time (most in one task: ${ms(mostCpu)}) (goal: none)`;
 	console.log(`Long tasks (> ${LONG_MS} ms) on the main thread, goal: none${PROFILE ? ' (sampling profiler on: it adds some overhead)' : ''}; "CPU" is the time the main thread ran, the rest of a task it waited for a core`);
 	for (const [index, phase] of phases.entries()) {

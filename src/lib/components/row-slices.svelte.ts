@@ -1,4 +1,4 @@
-// Which of a long list's last rows are on the page, drawn a slice at a time. Each slice mounts
+// Which of a long list's last (or first) rows are on the page, drawn a slice at a time. Each slice mounts
 // rows until a few milliseconds of work are spent, then lets the browser take input and paint
 // before the next: drawing forty Markdown answers in one go holds a slow machine's main thread
 // for hundreds of milliseconds, in slices never longer than one row takes. Rows added at the
@@ -28,6 +28,11 @@ export interface SliceOptions<R, T> {
 	/** Rows wanted when a list starts over. */
 	first: number;
 	/**
+	 * Draw from the top down (a list read from its start, opened above it) instead of from the
+	 * last row up; rows added at the end then come in the next slices.
+	 */
+	fromStart?: boolean;
+	/**
 	 * Awaited once, after the first row (the Markdown renderer): that row is drawn at once, and
 	 * drawn again when it settles; the others wait, so that each is drawn once.
 	 */
@@ -45,11 +50,12 @@ export class RowSlices<R, T = void> {
 	wanted = $state(0);
 	/** How many of the last rows are on the page (at most `wanted`). */
 	#drawn = $state(0);
-	/** The rows on the page: the last ones of the list. */
+	/** The rows on the page: the last ones of the list (the first ones, `fromStart`). */
 	rows = $derived.by(() => {
 		const all = this.#options.list();
 		const count = Math.min(this.#drawn, all.length);
-		return count === all.length ? all : all.slice(all.length - count);
+		if (count === all.length) return all;
+		return this.#options.fromStart ? all.slice(0, count) : all.slice(all.length - count);
 	});
 	/** Rows before the wanted ones, that the reader can ask for. */
 	hidden = $derived.by(() => Math.max(0, this.#options.list().length - this.wanted));
@@ -78,7 +84,7 @@ export class RowSlices<R, T = void> {
 
 	/** Index of the first row on the page within the list. */
 	get start(): number {
-		return this.#options.list().length - this.rows.length;
+		return this.#options.fromStart ? 0 : this.#options.list().length - this.rows.length;
 	}
 
 	/** Rows asked for are still being drawn. */
@@ -123,7 +129,7 @@ export class RowSlices<R, T = void> {
 		}
 		this.#previous = list;
 		const { key } = this.#options;
-		const appended = before.length > 0 && list.length > before.length && key(list[before.length - 1]) === key(before[before.length - 1]);
+		const appended = !this.#options.fromStart && before.length > 0 && list.length > before.length && key(list[before.length - 1]) === key(before[before.length - 1]);
 		this.#drawn = appended ? Math.min(this.wanted, this.#drawn + list.length - before.length) : Math.min(this.#drawn, list.length);
 		void this.#grow();
 	}
