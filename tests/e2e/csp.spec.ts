@@ -21,6 +21,25 @@ async function recordViolations(page: Page): Promise<() => Promise<{ directive: 
 	return () => page.evaluate(() => (globalThis as unknown as { __violations: { directive: string; blocked: string }[] }).__violations);
 }
 
+type AttemptWindow = { __attempt: (write: () => void) => string };
+
+/**
+ * Gives the page `__attempt(write)`: "written" when the write goes through, "refused" when it
+ * throws the TypeError that Trusted Types throw, else the error.
+ */
+async function installAttempt(page: Page): Promise<void> {
+	await page.addInitScript(() => {
+		(globalThis as unknown as AttemptWindow).__attempt = (write) => {
+			try {
+				write();
+				return 'written';
+			} catch (error) {
+				return error instanceof TypeError ? 'refused' : String(error);
+			}
+		};
+	});
+}
+
 test('the server sends the policy, with frame-ancestors, nosniff and no referrer', async ({ page }) => {
 	const response = await page.goto('/s/any-session');
 	const headers = response!.headers();
@@ -41,20 +60,14 @@ test('the server sends the policy, with frame-ancestors, nosniff and no referrer
 
 test('an injected inline script, inline handler, eval and <embed> are refused by the policy itself', async ({ page }) => {
 	const violations = await recordViolations(page);
+	await installAttempt(page);
 	await openApp(page);
 	const outcome = await page.evaluate(async () => {
 		const flags = globalThis as unknown as Record<string, unknown>;
 		// Each written straight into the DOM, past the Markdown sanitizer, as a sanitizer bug
 		// would let it. Trusted Types refuse a string of script where it is written (a TypeError);
 		// what gets past them is refused by the script and object sources.
-		const attempt = (write: () => void) => {
-			try {
-				write();
-				return 'written';
-			} catch (error) {
-				return error instanceof TypeError ? 'refused' : String(error);
-			}
-		};
+		const attempt = (globalThis as unknown as AttemptWindow).__attempt;
 		const writes = {
 			inline: attempt(() => {
 				const script = document.createElement('script');
@@ -86,16 +99,10 @@ test('an injected inline script, inline handler, eval and <embed> are refused by
 });
 
 test('under Trusted Types, HTML and script URLs the app does not make are refused where they are written', async ({ page }) => {
+	await installAttempt(page);
 	await openApp(page);
 	const refused = await page.evaluate(() => {
-		const attempt = (write: () => void) => {
-			try {
-				write();
-				return 'written';
-			} catch (error) {
-				return error instanceof TypeError ? 'refused' : String(error);
-			}
-		};
+		const attempt = (globalThis as unknown as AttemptWindow).__attempt;
 		const div = document.createElement('div');
 		const script = document.createElement('script');
 		return {

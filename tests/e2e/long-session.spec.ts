@@ -3,41 +3,14 @@
 // time, and none is lost.
 import { expect, test, type Page } from './test-base';
 import { openApp, sendAndWait, transcript } from './helpers';
+import { writeRows } from './seed-rows';
 
 const PAIRS = 150;
 
 /** One session whose messages are `contents` (questions and answers in turn), written straight into IndexedDB. */
 async function seedSession(page: Page, id: string, contents: string[]): Promise<string> {
-	return page.evaluate(
-		async ({ id, contents }) => {
-			const open = indexedDB.open('palimpsest-default');
-			const db = await new Promise<IDBDatabase>((resolve, reject) => {
-				open.onsuccess = () => resolve(open.result);
-				open.onerror = () => reject(open.error);
-			});
-			const tx = db.transaction(['sessions', 'messages'], 'readwrite');
-			const now = Date.now();
-			tx.objectStore('sessions').put({
-				id, profile: 'default', title: `Session ${id}`, title_source: 'user', session_key: `web:default:${id}`,
-				created_at: now, last_activity_at: now, ended_at: null, end_reason: null, parent_session_id: null, parent_kind: null,
-				archived: 0, pinned: 0, provider: 'offline', model: 'offline-mini', message_count: contents.length, token_estimate: 0,
-				next_seq: contents.length, compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
-			});
-			contents.forEach((content, i) => {
-				tx.objectStore('messages').put({
-					session_id: id, seq: i, id: `${id}-${i}`, role: i % 2 ? 'assistant' : 'user', content,
-					status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: now
-				});
-			});
-			await new Promise((resolve, reject) => {
-				tx.oncomplete = resolve;
-				tx.onerror = () => reject(tx.error);
-			});
-			db.close();
-			return id;
-		},
-		{ id, contents }
-	);
+	await writeRows(page, [{ id, title: `Session ${id}`, messages: contents.length }], contents.map((content, seq) => ({ session: id, seq, content })));
+	return id;
 }
 
 /** Question n and its short answer, for n in 0 … pairs - 1. */

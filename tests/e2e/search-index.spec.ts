@@ -5,6 +5,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test-base';
 import { openApp, sendAndWait, sessionLinks, sidebar, transcript } from './helpers';
+import { writeRows, type SeedMessage, type SeedSession } from './seed-rows';
 
 const COUNT = 3000;
 const PER_SESSION = 8;
@@ -14,45 +15,25 @@ const TARGET_MESSAGES = 200;
 const TARGET_SEQ = 20;
 const ARCHIVED = 2500;
 
+/** Writes COUNT sessions, a minute apart, with their messages, straight into IndexedDB: the target session is long and says the rare word once. */
 async function seed(page: Page): Promise<void> {
-	await page.evaluate(
-		async ({ count, perSession, target, targetMessages, targetSeq, archived }) => {
-			const open = indexedDB.open('palimpsest-default');
-			const db = await new Promise<IDBDatabase>((resolve, reject) => {
-				open.onsuccess = () => resolve(open.result);
-				open.onerror = () => reject(open.error);
-			});
-			const tx = db.transaction(['sessions', 'messages'], 'readwrite');
-			const now = Date.now();
-			const words = ['river', 'harbour', 'compile', 'function', 'budget', 'garden', 'letter', 'engine'];
-			for (let i = 0; i < count; i++) {
-				const id = `s-${String(i).padStart(5, '0')}`;
-				const length = i === target ? targetMessages : perSession;
-				tx.objectStore('sessions').put({
-					id, profile: 'default', title: `Session ${i}`, title_source: 'user', session_key: `web:default:${id}`,
-					created_at: now - i * 60_000, last_activity_at: now - i * 60_000, ended_at: null, end_reason: null,
-					parent_session_id: null, parent_kind: null, archived: i === archived ? 1 : 0, pinned: 0, provider: 'offline', model: 'offline-mini',
-					message_count: length, token_estimate: 0, next_seq: length, compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
-				});
-				for (let seq = 0; seq < length; seq++) {
-					let content = `Message ${seq} about the ${words[(i + seq) % words.length]} and the ${words[(i * 3 + seq) % words.length]}.`;
-					if (i === target && seq === targetSeq) content = 'We tuned the Xylophonic resonator until it rang true.';
-					if (i === archived && seq === 0) content = 'An archived note about the marzipan ledger.';
-					if (i === 77 && seq === 1) content = '我们讨论了全文搜索引擎的设计';
-					tx.objectStore('messages').put({
-						session_id: id, seq, id: `${id}-${seq}`, role: seq % 2 ? 'assistant' : 'user', content,
-						status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: now
-					});
-				}
-			}
-			await new Promise((resolve, reject) => {
-				tx.oncomplete = resolve;
-				tx.onerror = () => reject(tx.error);
-			});
-			db.close();
-		},
-		{ count: COUNT, perSession: PER_SESSION, target: TARGET, targetMessages: TARGET_MESSAGES, targetSeq: TARGET_SEQ, archived: ARCHIVED }
-	);
+	const now = Date.now();
+	const words = ['river', 'harbour', 'compile', 'function', 'budget', 'garden', 'letter', 'engine'];
+	const sessions: SeedSession[] = [];
+	const messages: SeedMessage[] = [];
+	for (let i = 0; i < COUNT; i++) {
+		const id = `s-${String(i).padStart(5, '0')}`;
+		const length = i === TARGET ? TARGET_MESSAGES : PER_SESSION;
+		sessions.push({ id, title: `Session ${i}`, at: now - i * 60_000, messages: length, archived: i === ARCHIVED });
+		for (let seq = 0; seq < length; seq++) {
+			let content = `Message ${seq} about the ${words[(i + seq) % words.length]} and the ${words[(i * 3 + seq) % words.length]}.`;
+			if (i === TARGET && seq === TARGET_SEQ) content = 'We tuned the Xylophonic resonator until it rang true.';
+			if (i === ARCHIVED && seq === 0) content = 'An archived note about the marzipan ledger.';
+			if (i === 77 && seq === 1) content = '我们讨论了全文搜索引擎的设计';
+			messages.push({ session: id, seq, content });
+		}
+	}
+	await writeRows(page, sessions, messages);
 }
 
 const searchBox = (page: Page) => sidebar(page).getByRole('searchbox', { name: 'Search sessions' });

@@ -3,47 +3,18 @@
 // of them, and search finds by title at once and by message content after.
 import { expect, test, type Page } from './test-base';
 import { openApp, sessionLinks, sidebar, startSelecting } from './helpers';
+import { writeRows } from './seed-rows';
 
 const COUNT = 10_000;
 /** Sessions whose last message holds a word no title has. */
 const CONTENT_HITS = [17, 4321, 9001];
 
-/** Writes COUNT session rows (every schema-v4 field) and a message for a few, straight into IndexedDB. */
+/** Writes COUNT sessions, a minute apart, and a message for a few, straight into IndexedDB. */
 async function seed(page: Page): Promise<void> {
-	await page.evaluate(
-		async ({ count, hits }) => {
-			const open = indexedDB.open('palimpsest-default');
-			const db = await new Promise<IDBDatabase>((resolve, reject) => {
-				open.onsuccess = () => resolve(open.result);
-				open.onerror = () => reject(open.error);
-			});
-			const tx = db.transaction(['sessions', 'messages'], 'readwrite');
-			const now = Date.now();
-			for (let i = 0; i < count; i++) {
-				const id = `s-${String(i).padStart(5, '0')}`;
-				const hit = hits.includes(i);
-				tx.objectStore('sessions').put({
-					id, profile: 'default', title: `Session ${i}`, title_source: 'user', session_key: `web:default:${id}`,
-					created_at: now - i * 60_000, last_activity_at: now - i * 60_000, ended_at: null, end_reason: null,
-					parent_session_id: null, parent_kind: null, archived: 0, pinned: 0, provider: 'offline', model: 'offline-mini',
-					message_count: hit ? 1 : 0, token_estimate: 0, next_seq: hit ? 1 : 0,
-					compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
-				});
-				if (hit) {
-					tx.objectStore('messages').put({
-						session_id: id, seq: 0, id: `${id}-0`, role: 'user', content: `Notes on the Quagmirewort ferry, part ${i}`,
-						status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: now
-					});
-				}
-			}
-			await new Promise((resolve, reject) => {
-				tx.oncomplete = resolve;
-				tx.onerror = () => reject(tx.error);
-			});
-			db.close();
-		},
-		{ count: COUNT, hits: CONTENT_HITS }
-	);
+	const now = Date.now();
+	const id = (i: number) => `s-${String(i).padStart(5, '0')}`;
+	const sessions = Array.from({ length: COUNT }, (_, i) => ({ id: id(i), title: `Session ${i}`, at: now - i * 60_000, messages: CONTENT_HITS.includes(i) ? 1 : 0 }));
+	await writeRows(page, sessions, CONTENT_HITS.map((i) => ({ session: id(i), seq: 0, content: `Notes on the Quagmirewort ferry, part ${i}` })));
 }
 
 const link = (page: Page, i: number) => sidebar(page).getByRole('link', { name: `Session ${i}`, exact: true });
