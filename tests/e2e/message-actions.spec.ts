@@ -100,8 +100,28 @@ test('a stopped answer offers Retry, not Regenerate; Jump to latest appears whil
 	const log = transcript(page);
 	await expect.poll(() => log.evaluate((node) => node.scrollHeight - node.clientHeight)).toBeGreaterThan(400);
 
-	// The reader scrolls up to read: more text comes in, and they stay where they are.
-	await log.evaluate((node) => node.scrollTo({ top: 0 }));
+	// The reader scrolls up to read: more text comes in, and they stay where they are, even when
+	// the text comes before the browser tells the page of the scroll (held back here until the
+	// answer has grown and been followed, so that the order is sure).
+	await log.evaluate(async (node) => {
+		const hold = (event: Event) => event.target === node && event.stopImmediatePropagation();
+		window.addEventListener('scroll', hold, true);
+		const answer = node.querySelector('article:last-of-type')!;
+		const length = answer.textContent!.length;
+		node.scrollTo({ top: 0 });
+		await new Promise<void>((resolve) => {
+			const watch = new MutationObserver(() => {
+				if (answer.textContent!.length < length + 200) return;
+				watch.disconnect();
+				resolve();
+			});
+			watch.observe(answer, { subtree: true, childList: true, characterData: true });
+		});
+		// What follows the new text runs once Svelte has drawn it.
+		await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+		window.removeEventListener('scroll', hold, true);
+	});
+	expect(await log.evaluate((node) => node.scrollTop)).toBe(0);
 	const jump = page.getByRole('button', { name: 'Jump to latest' });
 	await expect(jump).toBeVisible();
 	const height = await log.evaluate((node) => node.scrollHeight);

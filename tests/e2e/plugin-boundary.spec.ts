@@ -152,6 +152,9 @@ test('a plugin that allocates without bound, or spins in a timer, is stopped; th
 	await lag.aside(() => navigate(page, 'Plugins'));
 	await expect(rowStatus(hog, 'Stopped')).toBeVisible({ timeout: 30_000 });
 	await expect(hog.getByRole('alert')).toContainText('stopped answering');
+	// The other plugins start again in a fresh process: the one the hog filled ends, and its
+	// memory with it (otherwise the next plugin there to need memory takes the process down).
+	await expect(rowStatus(keeper, 'Loaded')).toBeVisible();
 	await lag.aside(() => navigate(page, 'Chat'));
 	await expect(await runCommand(page, '/keep still-here')).toContainText('kept still-here');
 	// Only the machine's cores are shared: the page's own thread never waits on the plugin.

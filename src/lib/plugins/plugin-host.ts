@@ -45,8 +45,11 @@ export interface PluginHostParts {
 	runner?: PluginRunner;
 	/** In-page runs (tests, benchmarks): how the checked source becomes a module. */
 	importer?: ModuleImporter;
-	/** A plugin was stopped because its code stopped answering; `reason` is for its row. */
-	onStopped?: (id: string, reason: string) => void;
+	/**
+	 * A plugin was stopped on its own account; `reason` is for its row, `unresponsive` when its
+	 * code stopped answering (an endless loop, or its context out of memory).
+	 */
+	onStopped?: (id: string, reason: string, unresponsive: boolean) => void;
 	fetchImpl?: typeof fetch;
 	logger?: Pick<Console, 'info' | 'warn' | 'error'>;
 	/** Where `ctx.log` lines are kept for the Plugins page (one is made if not given). */
@@ -248,23 +251,29 @@ export class PluginHost {
 		const seconds = this.#parts.timeoutMs() / 1000;
 		this.#parts.onStopped?.(
 			id,
-			`Stopped: ${describeCall(call)} did not answer within ${seconds} s and the plugin's code no longer responded (an endless loop?), so it was ended. Reload starts it again.`
+			`Stopped: ${describeCall(call)} did not answer within ${seconds} s and the plugin's code no longer responded (an endless loop?), so it was ended. Reload starts it again.`,
+			true
 		);
 	}
 
 	// The runner stopped the plugin on its own (a budget broken, a context gone quiet): unload it and say why.
 	#watchHalt(id: string, code: StartedPlugin): void {
-		void code.halted.then((reason) => {
+		void code.halted.then(({ reason, unresponsive }) => {
 			// Reloaded, disabled or removed meanwhile: that code is already gone.
 			if (this.#running.get(id) !== code) return;
 			this.unload(id);
-			this.#parts.onStopped?.(id, reason);
+			this.#parts.onStopped?.(id, reason, unresponsive);
 		});
 	}
 
 	#stopCode(id: string): void {
 		this.#running.get(id)?.stop();
 		this.#running.delete(id);
+	}
+
+	/** The loaded plugins whose code runs isolated, in load order. */
+	isolatedIds(): string[] {
+		return [...this.#loaded.values()].filter((plugin) => plugin.isolated).map((plugin) => plugin.id);
 	}
 
 	#loadedIds(): string[] {

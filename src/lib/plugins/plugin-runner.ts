@@ -20,10 +20,17 @@ export interface StartedPlugin {
 	responsive(limitMs: number): Promise<boolean>;
 	/** Ends the plugin's code for good; idempotent. */
 	stop(): void;
-	/** Settles with the reason when the runner stopped the plugin on its own (it broke a budget, or stopped answering). */
-	readonly halted: Promise<string>;
+	/** Settles when the runner stopped the plugin on its own (it broke a budget, or stopped answering). */
+	readonly halted: Promise<Halt>;
 	/** True when the code runs in its own context, away from the page. */
 	readonly isolated: boolean;
+}
+
+/** Why a runner stopped a plugin on its own. */
+export interface Halt {
+	reason: string;
+	/** Its code stopped answering: an endless loop, or its context ran out of memory. */
+	unresponsive: boolean;
 }
 
 /** What a runner tells the host of a plugin's budgets, for its Plugins row. */
@@ -50,7 +57,7 @@ export function inPageRunner(importer: ModuleImporter): PluginRunner {
 				setPlugins: () => {},
 				responsive: async () => true,
 				stop: () => {},
-				halted: new Promise<string>(() => {}),
+				halted: new Promise<Halt>(() => {}),
 				isolated: false
 			};
 		}

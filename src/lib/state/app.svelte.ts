@@ -125,7 +125,7 @@ export class AppState {
 		const logBook = new PluginLogBook(undefined, createPluginLogWriter(db).record);
 		const host: PluginHost = new PluginHost({
 			db, hooks, commands, tools, timeoutMs, storageBudget, logBook,
-			onStopped: (id, reason) => this.plugins.noteStopped(id, reason)
+			onStopped: (id, reason, unresponsive) => this.plugins.noteStopped(id, reason, unresponsive)
 		});
 		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode(), hookDetails: hookLog.detail });
 		this.services = createServices({

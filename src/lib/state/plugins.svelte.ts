@@ -215,9 +215,35 @@ export class PluginsState {
 		await removePlugin(this.#db, id);
 	}
 
-	/** The host ended a plugin whose code stopped answering. */
-	noteStopped(id: string, reason: string): void {
+	/** The host ended a plugin on its own account (a budget broken, or its code stopped answering). */
+	noteStopped(id: string, reason: string, unresponsive = false): void {
 		this.status.set(id, { state: 'stopped', error: reason });
+		if (unresponsive) void this.#restartIsolated();
+	}
+
+	/**
+	 * A plugin whose code stopped answering may have taken all the memory of the process it ran
+	 * in, and the browser runs every plugin's sandbox in one process (they are frames of one
+	 * site): memory a stopped plugin filled is freed only when that process ends, and until then
+	 * the other plugins there fail as soon as they need more. So the others are ended together,
+	 * which ends the process, then started again in a fresh one; a plugin keeps what it stored.
+	 */
+	async #restartIsolated(): Promise<void> {
+		const ids = this.#host.isolatedIds();
+		for (const id of ids) {
+			this.#host.unload(id);
+			this.status.set(id, { state: 'loading' });
+		}
+		for (const id of ids) {
+			try {
+				const row = await getPlugin(this.#db, id);
+				if (row?.enabled) await this.#load(row);
+				// Disabled meanwhile (a removed row has no status left).
+				else if (this.status.get(id)?.state === 'loading') this.status.set(id, { state: 'disabled' });
+			} catch (error) {
+				this.status.set(id, { state: 'failed', error: describeError(error) });
+			}
+		}
 	}
 
 	async setPin(id: string, pin: string): Promise<void> {

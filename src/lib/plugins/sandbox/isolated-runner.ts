@@ -4,7 +4,7 @@
 // bus's choke point bounds those calls in time as it bounds in-page ones. A watchdog pings the
 // context all the while it runs, so one that stops answering outside any call (a loop in a
 // timer, a crash, memory run out) is stopped too.
-import type { PluginRunner, PluginReport, StartedPlugin } from '../plugin-runner';
+import type { Halt, PluginRunner, PluginReport, StartedPlugin } from '../plugin-runner';
 import { PluginChannel } from './plugin-channel';
 import { ProxyRegistrations } from './proxy-registrations';
 import { readLoadAnswer, readRecords, readTrue } from './read-answers';
@@ -38,8 +38,8 @@ export function isolatedRunner(open: () => SandboxChannel, watchdog: Watchdog = 
 	return {
 		async start(source, url, signal, report) {
 			const sandbox = open();
-			let halt!: (reason: string) => void;
-			const halted = new Promise<string>((resolve) => (halt = resolve));
+			let halt!: (why: Halt) => void;
+			const halted = new Promise<Halt>((resolve) => (halt = resolve));
 			let stopped = false;
 			let unwatch = () => {};
 			const stop = (reason = STOPPED) => {
@@ -50,11 +50,11 @@ export function isolatedRunner(open: () => SandboxChannel, watchdog: Watchdog = 
 				sandbox.terminate();
 			};
 			// Stopped by the page's own checks: the host unloads it and its row says why.
-			const stopFor = (why: string) => {
+			const stopFor = (why: string, unresponsive = false) => {
 				if (stopped) return;
 				const reason = `Stopped: ${why}, so it was ended. Reload starts it again.`;
 				stop(reason);
-				halt(reason);
+				halt({ reason, unresponsive });
 			};
 			const channel = new PluginChannel(sandbox.port, { onViolation: stopFor, onRefused: (why) => report?.refused(why) });
 			signal.addEventListener('abort', () => stop(), { once: true });
@@ -63,7 +63,7 @@ export function isolatedRunner(open: () => SandboxChannel, watchdog: Watchdog = 
 				const { manifest } = await Promise.race([channel.ask({ t: 'load', source, url }, readLoadAnswer), sandbox.failed]);
 				if (signal.aborted) throw new Error('The plugin took too long to start.');
 				unwatch = watchContext(channel, watchdog, () =>
-					stopFor(`its code stopped answering for ${watchdog.stuckAfterMs / 1000} s outside any call (an endless loop, or it ran out of memory)`)
+					stopFor(`its code stopped answering for ${watchdog.stuckAfterMs / 1000} s outside any call (an endless loop, or it ran out of memory)`, true)
 				);
 				return startedPlugin(channel, manifest, halted, stop, report);
 			} catch (error) {
@@ -77,7 +77,7 @@ export function isolatedRunner(open: () => SandboxChannel, watchdog: Watchdog = 
 function startedPlugin(
 	channel: PluginChannel,
 	manifest: StartedPlugin['manifest'],
-	halted: Promise<string>,
+	halted: Promise<Halt>,
 	stop: () => void,
 	report: PluginReport | undefined
 ): StartedPlugin {
