@@ -142,6 +142,20 @@ test("a row's own Archive and Delete finish without an error in the page", async
 	expect(errors).toEqual([]);
 });
 
+test('leaving the title box (Tab) keeps a changed title; the row keeps no edit behind', async ({ page }) => {
+	await openApp(page, '/?safe=1');
+	await say(page, 'echo: a first title', false);
+	await sessionAction(page, row(page, 'echo: a first title'), 'Rename');
+	const input = sidebar(page).getByRole('textbox', { name: 'Session title' });
+	await expect(input).toBeFocused();
+	await input.fill('A better title');
+	await input.press('Tab');
+	await expect(input).toHaveCount(0);
+	await expect(sessionLinks(page)).toHaveText(['A better title']);
+	await page.reload();
+	await expect(sessionLinks(page)).toHaveText(['A better title']);
+});
+
 test('a session deleted in another tab while its title is being edited here leaves no error', async ({ context, page }) => {
 	await openApp(page, '/?safe=1');
 	await say(page, 'echo: being renamed', false);

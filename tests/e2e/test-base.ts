@@ -1,6 +1,7 @@
-// The `test` every browser spec uses: Playwright's, with one rule added. An uncaught error in any
-// page of the test (a second tab, a popup, a browser the test launched itself) fails the test,
-// even when every assertion passed: a user would have met a broken page.
+// The `test` every browser spec uses: Playwright's, with one rule added. An uncaught error or a
+// warning of Svelte's runtime in any page of the test (a second tab, a popup, a browser the test
+// launched itself) fails the test, even when every assertion passed: a user would have met a
+// broken page.
 import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
 
 export { expect };
@@ -20,6 +21,11 @@ export const test = base.extend<{ pageErrors: PageErrors }>({
 			const watched = new WeakSet<BrowserContext>();
 			const watchPage = (page: Page) => {
 				page.on('pageerror', (error) => seen.push(`${page.url()}: ${error.stack ?? `${error.name}: ${error.message}`}`));
+				// Svelte's runtime warnings (a derived read after its component went, a state change
+				// inside a derived, …) name a fault in the app as surely as an uncaught error does.
+				page.on('console', (message) => {
+					if (/svelte\.dev\/e\//.test(message.text())) seen.push(`${page.url()}: ${message.type()} ${message.text()} at ${JSON.stringify(message.location())}`);
+				});
 			};
 			const watch = (target: BrowserContext) => {
 				if (watched.has(target)) return;
