@@ -155,6 +155,7 @@ test('a plugin that allocates without bound, or spins in a timer, is stopped; th
 	// The other plugins start again in a fresh process: the one the hog filled ends, and its
 	// memory with it (otherwise the next plugin there to need memory takes the process down).
 	await expect(rowStatus(keeper, 'Loaded')).toBeVisible();
+	await expect(keeper).toContainText('Started again after Greedy plugin was stopped');
 	await lag.aside(() => navigate(page, 'Chat'));
 	await expect(await runCommand(page, '/keep still-here')).toContainText('kept still-here');
 	// Only the machine's cores are shared: the page's own thread never waits on the plugin.

@@ -22,6 +22,8 @@ export interface PluginStatus {
 	error?: string;
 	registered?: Registered;
 	fromCache?: boolean;
+	/** Why the app started it again on its own, for its row. */
+	restarted?: string;
 }
 
 /**
@@ -218,7 +220,7 @@ export class PluginsState {
 	/** The host ended a plugin on its own account (a budget broken, or its code stopped answering). */
 	noteStopped(id: string, reason: string, unresponsive = false): void {
 		this.status.set(id, { state: 'stopped', error: reason });
-		if (unresponsive) void this.#restartIsolated();
+		if (unresponsive) void this.#restartIsolated(id);
 	}
 
 	/**
@@ -228,8 +230,10 @@ export class PluginsState {
 	 * the other plugins there fail as soon as they need more. So the others are ended together,
 	 * which ends the process, then started again in a fresh one; a plugin keeps what it stored.
 	 */
-	async #restartIsolated(): Promise<void> {
+	async #restartIsolated(stoppedId: string): Promise<void> {
 		const ids = this.#host.isolatedIds();
+		const stopped = this.rows.find((row) => row.id === stoppedId);
+		const restarted = `Started again after ${stopped?.manifest?.name ?? stoppedId} was stopped, to free the memory it may have taken (plugins share one process).`;
 		for (const id of ids) {
 			this.#host.unload(id);
 			this.status.set(id, { state: 'loading' });
@@ -237,9 +241,14 @@ export class PluginsState {
 		for (const id of ids) {
 			try {
 				const row = await getPlugin(this.#db, id);
-				if (row?.enabled) await this.#load(row);
-				// Disabled meanwhile (a removed row has no status left).
-				else if (this.status.get(id)?.state === 'loading') this.status.set(id, { state: 'disabled' });
+				if (!row?.enabled) {
+					// Disabled meanwhile (a removed row has no status left).
+					if (this.status.get(id)?.state === 'loading') this.status.set(id, { state: 'disabled' });
+					continue;
+				}
+				await this.#load(row);
+				const status = this.status.get(id);
+				if (status?.state === 'loaded') this.status.set(id, { ...status, restarted });
 			} catch (error) {
 				this.status.set(id, { state: 'failed', error: describeError(error) });
 			}
