@@ -144,3 +144,25 @@ test('a stopped answer offers Retry, not Regenerate; Jump to latest appears whil
 	await expect(earlier.getByRole('button', { name: 'Branch from here' })).toHaveCount(1);
 	await expect(earlier.getByRole('button', { name: 'Retry' })).toHaveCount(0);
 });
+
+test('on a phone, the answer to a message of many lines is followed as it streams, though the Message box shrank on sending', async ({ page }) => {
+	// A phone's Message box grows with its lines (on a wider screen it has a fixed height).
+	await page.setViewportSize({ width: 390, height: 844 });
+	await openApp(page);
+	await sendAndWait(page, 'echo: a short first exchange');
+	const box = page.getByRole('textbox', { name: 'Message' });
+	const log = transcript(page);
+	const viewBefore = await log.evaluate((node) => node.clientHeight);
+	await box.fill(`${LONG_PROMPT}\n${'with one more line\n'.repeat(6)}`);
+	// The box grew with its lines, and the transcript gave it the room.
+	await expect.poll(() => log.evaluate((node) => node.clientHeight)).toBeLessThan(viewBefore - 50);
+	await box.press('Enter');
+	const answer = assistantMessages(page).last();
+	await expect(answer).toHaveAttribute('data-status', 'streaming');
+	await expect.poll(() => log.evaluate((node) => node.scrollHeight - node.clientHeight)).toBeGreaterThan(1500);
+	// Still at the end as the answer grows: nothing took the view off it.
+	await expect(page.getByRole('button', { name: 'Jump to latest' })).toHaveCount(0);
+	expect(await log.evaluate((node) => node.scrollHeight - node.scrollTop - node.clientHeight)).toBeLessThan(200);
+	await page.getByRole('button', { name: 'Stop' }).click();
+	await waitForAnswer(page, 'aborted');
+});
