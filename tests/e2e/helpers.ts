@@ -45,11 +45,25 @@ export async function openApp(page: Page, path = '/'): Promise<void> {
  * so this also waits for the address to become /s/<id>.
  */
 export async function sendMessage(page: Page, text: string): Promise<void> {
-	const before = await userMessages(page).count();
+	// A compaction before the call may take earlier messages out of the transcript as this one
+	// goes in, so the count of messages says nothing; the new row is the one past every seq
+	// shown before (or, when the conversation went on in another session, in another address).
+	const seqs = await transcript(page).locator('article[data-seq]').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-seq'))));
+	const lastSeq = Math.max(-1, ...seqs);
+	const url = page.url();
 	const box = page.getByRole('textbox', { name: 'Message' });
 	await box.fill(text);
 	await box.press('Enter');
-	await expect(userMessages(page)).toHaveCount(before + 1);
+	await expect
+		.poll(async () => {
+			const last = userMessages(page).last();
+			if ((await last.count()) === 0) return false;
+			const seq = Number(await last.getAttribute('data-seq'));
+			if (page.url() === url || lastSeq < 0) return seq > lastSeq;
+			// Another session's rows start their own count: there, this message is the last one.
+			return ((await last.textContent()) ?? '').includes(text.split('\n')[0].slice(0, 80));
+		}, { message: `the message "${text.slice(0, 40)}" appears in the transcript`, timeout: 10_000 })
+		.toBe(true);
 	await expect(page).toHaveURL(/\/s\/[^/]+$/);
 }
 
