@@ -24,7 +24,8 @@ console.log(machine());
  */
 function printStored(where, stored) {
 	console.log(`    estimateSession, the app's path after an append (${where}): the session's tally in memory, only what changed is counted and stored`);
-	console.log(formatCost('      estimate ready, a new answer (its text counted in the worker)', stored.ready.answer));
+	console.log(formatCost('      estimate ready, a new answer (counted in the worker beside its final write, as the turn does)', stored.ready.answer));
+	console.log(`        (the answer's count was back after ${ms(stored.beside.countMs)}, its write committed after ${ms(stored.beside.writeMs)}, both started together)`);
 	console.log(formatCost('      estimate ready, a typed message (the Message box counted its draft while it was typed)', stored.ready.typed));
 	console.log(formatCost('      and its counts stored, a new answer', stored.stored.answer));
 	console.log(formatCost('      and its counts stored, a typed message', stored.stored.typed));

@@ -157,6 +157,8 @@ export interface StoredCost {
 	keysMs: number;
 	/** The time each append's commit notice took to reach the tally (part of the append), if measured. */
 	noticeMs?: number;
+	/** An answer's count and its write, started together: medians until each was done. */
+	beside: { countMs: number; writeMs: number };
 }
 
 /** Times, per commit, how long the app's own listeners took to take in its notice. */
@@ -177,7 +179,8 @@ interface AppendTimes {
  * estimateSession as the app runs it after an append: the session's tally is in memory, so the
  * estimate reads, counts and stores only what the append changed. Before each run (not timed)
  * one new message is stored with appendMessages, the verb the app appends with; for a typed
- * message the Message box has counted its draft first, as it does while the user types. Each
+ * message the Message box has counted its draft first, as it does while the user types, and an
+ * answer is counted while it is written, as the turn's final write does. Each
  * full recount starts with no stored count, no tally and a fresh worker (none of that timed).
  */
 export async function estimateStoredSession(
@@ -203,7 +206,15 @@ export async function estimateStoredSession(
 			// New text each run, and other text for typed messages than for answers.
 			const content = text(index + (typed ? options.appendRuns : 0));
 			if (typed) await counter.countTexts([content], model);
-			await appendMessages(db, sessionId, [{ id: `added-${(added += 1)}`, role: typed ? 'user' : 'assistant', kind: 'message', status: 'complete', created_at: Date.now(), content }]);
+			// An answer is counted beside its final write (settleAnswer), a typed message before it.
+			const started = performance.now();
+			const counting = typed ? undefined : counter.countTexts([content], model).then(() => counts.push(performance.now() - started));
+			await Promise.all([
+				appendMessages(db, sessionId, [{ id: `added-${(added += 1)}`, role: typed ? 'user' : 'assistant', kind: 'message', status: 'complete', created_at: Date.now(), content }]).then(
+					() => !typed && writes.push(performance.now() - started)
+				),
+				counting
+			]);
 			const times = await run(counter);
 			ready.push(times.readyMs);
 			stored.push(times.storedMs);
@@ -212,6 +223,9 @@ export async function estimateStoredSession(
 		return { kind, readyMs: median(ready), storedMs: median(stored), total };
 	};
 	const kinds = Object.entries(options.added);
+	/** Per answer: until its count was back, and until its write committed (both started together). */
+	const counts: number[] = [];
+	const writes: number[] = [];
 	const answers: AppendTimes[] = [];
 	const typed: AppendTimes[] = [];
 	options.notices?.reset();
@@ -251,6 +265,7 @@ export async function estimateStoredSession(
 		rows: read.value.length,
 		readMs: read.ms,
 		keysMs: keys.ms,
-		noticeMs
+		noticeMs,
+		beside: { countMs: median(counts), writeMs: median(writes) }
 	};
 }

@@ -154,3 +154,34 @@ describe('the cut-short table', () => {
 		for (const normal of ['stop', 'tool_calls', null, 'toString', 'a_reason_nobody_sends']) expect(cutShortMessage(normal)).toBeNull();
 	});
 });
+
+describe('the final write', () => {
+	const answering = () =>
+		scripted(async function* () {
+			yield { type: 'text', text: 'Hello world' };
+			yield { type: 'tool_call', call: { id: 'c1', name: 'lookup', arguments: '{"q":"tides"}' } };
+			yield { type: 'done', finish_reason: 'stop' };
+		});
+
+	it('counts the answer as it is written, so the estimate after it finds the count made', async () => {
+		const session = await newSession();
+		const asked: Array<{ texts: string[]; status: string | undefined }> = [];
+		const counter = {
+			async countTexts(texts: string[]) {
+				// What the database holds when the count is asked: the final write is still under way.
+				asked.push({ texts, status: (await listMessages(db, session.id))[1]?.status });
+				return { encoding: 'o200k_base' as const, counts: texts.map((text) => text.length) };
+			}
+		};
+		await runTurn(depsFor(answering(), { counter }), { sessionId: session.id, text: 'Hi' });
+		expect(asked).toEqual([{ texts: ['Hello world\nlookup({"q":"tides"})'], status: 'streaming' }]);
+		expect((await listMessages(db, session.id))[1]).toMatchObject({ status: 'complete', content: 'Hello world' });
+	});
+
+	it('stores the answer when the counter fails', async () => {
+		const session = await newSession();
+		const counter = { countTexts: () => Promise.reject(new Error('the worker stopped')) };
+		expect(await runTurn(depsFor(answering(), { counter }), { sessionId: session.id, text: 'Hi' })).toMatchObject({ status: 'complete', content: 'Hello world' });
+		expect((await listMessages(db, session.id))[1]).toMatchObject({ status: 'complete' });
+	});
+});

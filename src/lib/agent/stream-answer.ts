@@ -9,6 +9,7 @@ import type { MessageStatus } from '../db/schema';
 import { isAbortError } from '../providers/abort';
 import { fromProvider } from '../providers/native-family';
 import { ProviderError, type ChatRequest, type ContextLimit, type ToolCall, type Usage } from '../providers/types';
+import { costText } from '../context/context-rows';
 import type { ProviderCompaction } from './compaction-types';
 import type { TurnDeps, TurnEvent } from './turn-deps';
 import { cutShortMessage, OUTPUT_LIMIT_MESSAGE } from './cut-short';
@@ -154,7 +155,9 @@ export async function settleAnswer(
 	};
 	let failure: unknown;
 	try {
-		await updateMessage(deps.db, key, changes);
+		// Counted beside the write, not after it: the estimate that follows finds the count made.
+		const counting = deps.counter?.countTexts([costText({ content: answer.content, tool_calls: answer.toolCalls })], deps.model).catch(() => {});
+		await Promise.all([updateMessage(deps.db, key, changes), counting]);
 		return true;
 	} catch (error) {
 		failure = storageCause(deps.db, error);

@@ -3,7 +3,7 @@ import type { PalimpsestDb } from '../db/database';
 import type { InjectedContext, ToolDecision } from '../hooks/dispatch-results';
 import type { CollectorHookName, DirectiveHookName, HookPayload } from '../hooks/hook-map';
 import type { Provider, ToolSchema } from '../providers/types';
-import type { NotifyHooks, TurnCompaction } from './compaction-types';
+import type { ContextCounter, NotifyHooks, TurnCompaction } from './compaction-types';
 
 export interface TurnHooks extends NotifyHooks {
 	collect<N extends CollectorHookName>(name: N, payload: HookPayload<N>, signal?: AbortSignal): Promise<InjectedContext[]>;
@@ -29,6 +29,11 @@ export interface TurnDeps {
 	compaction?: TurnCompaction;
 	/** Display name of a plugin, for the "Context added by plugins" disclosure. */
 	pluginName?: (pluginId: string) => string;
+	/**
+	 * The token counter: an answer's text is counted while its final write commits, so the
+	 * request estimate after it is ready without a call to the worker.
+	 */
+	counter?: Pick<ContextCounter, 'countTexts'>;
 	/** How often streamed text is checkpointed to the database. */
 	checkpointMs?: number;
 	/** Upper bound on model requests in one turn (tool rounds). */

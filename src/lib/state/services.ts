@@ -263,6 +263,7 @@ export function createServices(parts: {
 				tools,
 				systemPrompt: systemPrompt(),
 				pluginName: services.pluginName,
+				counter: compaction.counter,
 				compaction: createTurnCompaction(compaction, { resumed: options.resumed ?? false })
 			};
 		}
