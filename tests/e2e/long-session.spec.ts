@@ -77,6 +77,11 @@ test('a big session opens at its last answer, keeps the reader in place while ea
 		await expect(log.getByText('Question number 0', { exact: true })).toBeInViewport({ timeout: 1000 });
 	}).toPass({ timeout: 60_000 });
 	await expect(log.getByRole('article')).toHaveCount(pairs * 2);
+	// Rows above the latest page are laid out and painted only near the screen (drawing each
+	// slice above must not touch every row already there); the latest page always is.
+	const visibility = await log.getByRole('article').evaluateAll((rows) => rows.map((row) => getComputedStyle(row).contentVisibility));
+	expect(visibility.slice(-40)).toEqual(Array(40).fill('visible'));
+	expect(new Set(visibility.slice(0, -40))).toEqual(new Set(['auto']));
 	await log.evaluate((node) => node.scrollTo({ top: node.scrollHeight }));
 	await expect(log.getByText(`Answer ${pairs - 1} ends here.`)).toBeInViewport();
 });
