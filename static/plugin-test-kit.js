@@ -1194,13 +1194,27 @@ var RateBudget = class {
 		this.#now = now;
 		this.#at = now();
 	}
-	take() {
+	/** Takes `amount` when the rate allows it now; false (and nothing taken) when it does not. */
+	take(amount = 1) {
+		this.#refill();
+		if (this.#tokens < amount) return false;
+		this.#tokens -= amount;
+		return true;
+	}
+	/** Takes `amount` whatever is left, for what is only known once done (bytes read): later takes wait for it. */
+	charge(amount) {
+		this.#refill();
+		this.#tokens -= amount;
+	}
+	/** How long until `amount` could be taken (0: now). */
+	waitMs(amount = 1) {
+		this.#refill();
+		return this.#tokens >= amount ? 0 : Math.ceil((amount - this.#tokens) / this.#rate * 1e3);
+	}
+	#refill() {
 		const now = this.#now();
 		this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#at) / 1e3 * this.#rate);
 		this.#at = now;
-		if (this.#tokens < 1) return false;
-		this.#tokens -= 1;
-		return true;
 	}
 };
 // src/lib/plugins/storage-key.ts
@@ -1344,6 +1358,15 @@ function formatOne(value) {
 	}
 }
 var MAX_LINE = 2e3;
+/** One `ctx.log` call as a line of text, cut to MAX_LINE characters. */
+function toLogLine(at, level, args) {
+	const text = formatLogArgs(args);
+	return {
+		at,
+		level,
+		text: text.length > MAX_LINE ? oneLine(text, MAX_LINE) : text
+	};
+}
 var PluginLogBook = class {
 	#lines = /* @__PURE__ */ new Map();
 	#listeners = /* @__PURE__ */ new Set();
@@ -1355,12 +1378,7 @@ var PluginLogBook = class {
 		this.#keep = keep;
 	}
 	append(pluginId, level, args) {
-		const text = formatLogArgs(args);
-		const line = {
-			at: this.#now(),
-			level,
-			text: text.length > MAX_LINE ? `${oneLine(text, MAX_LINE)}` : text
-		};
+		const line = toLogLine(this.#now(), level, args);
 		this.#keep?.(pluginId, line);
 		const lines = this.#lines.get(pluginId) ?? [];
 		lines.push(line);

@@ -1,5 +1,6 @@
 // Hook dispatch through the app's own plugin host, in Chromium: the same plugins loaded once
-// isolated (each in its sandboxed frame's worker, as the app runs them) and once in the page,
+// isolated (each in its sandboxed frame's worker, served by the plugin broker's worker, as the
+// app runs them) and once in the page,
 // on two buses that log their calls as the app does, dispatched in turn so that both see the
 // same machine. Returns the time of every dispatch; bench/plugin-dispatch.mjs prints them.
 import { CommandRegistry } from '../../src/lib/commands/command-registry';
@@ -14,7 +15,9 @@ import { inPageRunner, type PluginRunner } from '../../src/lib/plugins/plugin-ru
 import { ToolRegistry } from '../../src/lib/plugins/plugin-tools';
 import { pluginIdFromUrl } from '../../src/lib/plugins/plugin-url';
 import { openFrameSandbox } from '../../src/lib/plugins/sandbox/frame-sandbox';
-import { isolatedRunner } from '../../src/lib/plugins/sandbox/isolated-runner';
+import { startBroker } from '../../src/lib/plugins/broker/broker-client';
+import { BrokerSlot } from '../../src/lib/plugins/broker/broker-slot';
+import { brokeredRunner } from '../../src/lib/plugins/broker/brokered-runner';
 import { conversation } from './corpus';
 
 export type RunnerMode = 'in-page' | 'isolated';
@@ -85,8 +88,9 @@ export async function openBenchHost(mode: RunnerMode, sources: readonly string[]
 		if (source === undefined) return new Response('', { status: 404 });
 		return new Response(source, { headers: { 'content-type': 'text/javascript' } });
 	}) as typeof fetch;
-	const runner: PluginRunner = mode === 'isolated' ? isolatedRunner(() => openFrameSandbox('bench')) : inPageRunner(importFromBlob);
-	const host = new PluginHost({ db, hooks, commands, tools, timeoutMs: () => 30_000, runner, fetchImpl, logger: { info: () => {}, warn: () => {}, error: () => {} } });
+	const broker = mode === 'isolated' ? new BrokerSlot(() => startBroker(db.name)) : undefined;
+	const runner: PluginRunner = broker ? brokeredRunner(() => openFrameSandbox('bench'), () => broker.get()) : inPageRunner(importFromBlob);
+	const host = new PluginHost({ db, hooks, commands, tools, timeoutMs: () => 30_000, runner, broker, fetchImpl, logger: { info: () => {}, warn: () => {}, error: () => {} } });
 	const ids: string[] = [];
 	for (const url of served.keys()) {
 		const row = await addPlugin(db, {
@@ -104,7 +108,7 @@ export async function openBenchHost(mode: RunnerMode, sources: readonly string[]
 		/** Writes the logged calls now (the app writes them in batches, 150 ms after the first). */
 		flushLog: () => hookLog.flush(),
 		async close() {
-			host.unloadAll();
+			host.close();
 			await hookLog.flush();
 			db.close();
 			await db.delete();

@@ -8,7 +8,7 @@ import type { PreLlmCallPayload } from '../../src/lib/hooks/hook-payloads';
 import { importFromBlob } from '../../src/lib/plugins/import-plugin-module';
 import { openChannelSandbox } from '../../src/lib/plugins/sandbox/channel-sandbox';
 import { openFrameSandbox } from '../../src/lib/plugins/sandbox/frame-sandbox';
-import type { SandboxChannel } from '../../src/lib/plugins/sandbox/isolated-runner';
+import type { SandboxChannel } from '../../src/lib/plugins/sandbox/sandbox-channel';
 import { PluginChannel } from '../../src/lib/plugins/sandbox/plugin-channel';
 import { readLoadAnswer, readRecords, readTrue, readValue } from '../../src/lib/plugins/sandbox/read-answers';
 import { benchPayloads } from './plugin-dispatch';

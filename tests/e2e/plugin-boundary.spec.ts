@@ -7,43 +7,13 @@
 import { expect, test, type Page } from './test-base';
 import { messageBody, openApp, sendMessage, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, pluginRow, readRows, rowStatus, runCommand } from './plugin-helpers';
+import { watchLateness } from './lateness';
 import { useMockProvider, usePluginOrigins } from './test-servers';
 
 const API_KEY = 'sk-boundary-SECRET-7731';
 
 const origins = usePluginOrigins();
 const mock = useMockProvider({ reset: false });
-
-/**
- * Starts measuring how late the page's own timers run (every 10 ms). `worst` gives the worst
- * delay since, in ms: a page that stops answering shows as a long delay. `aside` runs a step of
- * the test's own (going to another page, which draws it) without counting its delay.
- */
-async function watchResponsiveness(page: Page) {
-	await page.evaluate(() => {
-		const state = { worst: 0, last: performance.now(), paused: false };
-		(globalThis as unknown as { __lag: typeof state }).__lag = state;
-		setInterval(() => {
-			const now = performance.now();
-			if (!state.paused) state.worst = Math.max(state.worst, now - state.last - 10);
-			state.last = now;
-		}, 10);
-	});
-	const setPaused = (paused: boolean) =>
-		page.evaluate((on) => {
-			const state = (globalThis as unknown as { __lag: { paused: boolean; last: number } }).__lag;
-			state.paused = on;
-			state.last = performance.now();
-		}, paused);
-	return {
-		worst: () => page.evaluate(() => (globalThis as unknown as { __lag: { worst: number } }).__lag.worst),
-		async aside(step: () => Promise<void>): Promise<void> {
-			await setPaused(true);
-			await step();
-			await setPaused(false);
-		}
-	};
-}
 
 /** What the page's own objects look like, for comparing before and after an attack. */
 function pagePrototypes(page: Page) {
@@ -101,7 +71,7 @@ test('a plugin logging or posting in a loop is throttled, and the page answers t
 	const row = await addPlugin(page, `${origins.cors}/greedy.js`, 'Greedy plugin');
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
 	await navigate(page, 'Chat');
-	const lag = await watchResponsiveness(page);
+	const lag = await watchLateness(page);
 
 	// Through ctx.log: lines over the budget are dropped and counted; the plugin stays.
 	await runCommand(page, '/logs');
@@ -121,8 +91,8 @@ test('a plugin logging or posting in a loop is throttled, and the page answers t
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
 	await expect(row.getByRole('definition').filter({ hasText: 'messages from the plugin that the app does not accept' })).toHaveCount(0);
 	// Unthrottled, the page froze for seconds. Drawing a page is left out (`aside`); what is
-	// left is the plugin's share, with room for a busy 2-core machine's scheduling.
-	expect(await lag.worst()).toBeLessThan(200);
+	// left is the plugin's share: the page's timers keep their time.
+	expect((await lag.read()).p99).toBeLessThan(50);
 });
 
 test('a plugin storing without end is refused past its budget, and its row shows what it holds', async ({ page }) => {
@@ -147,7 +117,7 @@ test('a plugin that allocates without bound, or spins in a timer, is stopped; th
 	await expect(rowStatus(hog, 'Loaded')).toBeVisible();
 	await expect(rowStatus(keeper, 'Loaded')).toBeVisible();
 	await navigate(page, 'Chat');
-	const lag = await watchResponsiveness(page);
+	const lag = await watchLateness(page);
 	await runCommand(page, '/hog');
 	await lag.aside(() => navigate(page, 'Plugins'));
 	await expect(rowStatus(hog, 'Stopped')).toBeVisible({ timeout: 30_000 });
@@ -159,7 +129,7 @@ test('a plugin that allocates without bound, or spins in a timer, is stopped; th
 	await lag.aside(() => navigate(page, 'Chat'));
 	await expect(await runCommand(page, '/keep still-here')).toContainText('kept still-here');
 	// Only the machine's cores are shared: the page's own thread never waits on the plugin.
-	expect(await lag.worst()).toBeLessThan(250);
+	expect((await lag.read()).p99).toBeLessThan(50);
 
 	await navigate(page, 'Plugins');
 	await pluginRow(page, 'Greedy plugin').getByRole('button', { name: 'Reload' }).click();
@@ -168,7 +138,7 @@ test('a plugin that allocates without bound, or spins in a timer, is stopped; th
 	await runCommand(page, '/spin');
 	await navigate(page, 'Plugins');
 	await expect(rowStatus(hog, 'Stopped')).toBeVisible({ timeout: 20_000 });
-	await expect(hog.getByRole('alert')).toContainText('its code stopped answering for 6 s outside any call');
+	await expect(hog.getByRole('alert')).toContainText('its code stopped answering for 6 s (an endless loop, or it ran out of memory)');
 	await expect(rowStatus(keeper, 'Loaded')).toBeVisible();
 	await navigate(page, 'Chat');
 	await sendMessage(page, 'Still chatting');

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6 } from './database';
+import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7 } from './database';
 import { appendMessages, listMessages, markInterruptedMessages } from './message-verbs';
 import { listSessions, renameSession, setPinned } from './session-verbs';
 import type { SessionRow } from './schema';
@@ -34,7 +34,7 @@ describe('schema migration', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(7);
+		expect(db.verno).toBe(8);
 		expect(await db.messages.where('status').equals('streaming').count()).toBe(0);
 		const row = await db.sessions.get('s1');
 		expect(row).toMatchObject({ archived: 0, pinned: 0, title_source: 'auto' });
@@ -62,7 +62,7 @@ describe('schema migration from version 2', () => {
 		v2.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(7);
+		expect(db.verno).toBe(8);
 		expect(await db.messages.where('status').equals('streaming').primaryKeys()).toEqual([['s1', 1]]);
 		expect(await markInterruptedMessages(db)).toBe(1);
 		expect((await listMessages(db, 's1'))[1]).toMatchObject({ status: 'incomplete', content: 'half' });
@@ -131,7 +131,7 @@ describe('schema version 6', () => {
 		v5.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(7);
+		expect(db.verno).toBe(8);
 		expect(await db.sessions.get('s1')).toMatchObject({ id: 's1' });
 		expect(await db.messages.count()).toBe(1);
 		expect(await db.search_index.count()).toBe(0);
@@ -162,10 +162,31 @@ describe('schema version 7', () => {
 		v6.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(7);
+		expect(db.verno).toBe(8);
 		expect((await db.settings.toCollection().primaryKeys()).sort()).toEqual(['request-frame:used', 'theme']);
 		expect(await db.messages.where('sent.frame').equals('request-frame:used').primaryKeys()).toEqual([['s1', 1], ['s2', 1]]);
 		expect(await db.messages.where('[session_id+sent.frame]').between(['s2', Dexie.minKey], ['s2', Dexie.maxKey]).primaryKeys()).toEqual([['s2', 1]]);
+		db.close();
+	});
+});
+
+describe('schema version 8', () => {
+	it('moves what each plugin stores, in bytes, off its row into plugin_usage', async () => {
+		const dbName = fresh();
+		const v7 = new Dexie(dbName);
+		v7.version(7).stores(SCHEMA_V7);
+		const plugin = { url: 'https://x.test/a.js', enabled: 1, pinned_sha256: null, cached_source: 'code', cached_sha256: null, manifest: null, last_error: null, added_at: 1 };
+		await v7.table('plugins').bulkAdd([
+			{ ...plugin, id: 'counted', position: 0, storage_bytes: 1234 },
+			{ ...plugin, id: 'never-wrote', position: 1 }
+		]);
+		v7.close();
+		const db = new PalimpsestDb(dbName);
+		await db.open();
+		expect(db.verno).toBe(8);
+		expect(await db.plugin_usage.toArray()).toEqual([{ plugin_id: 'counted', storage_bytes: 1234 }]);
+		expect(await db.plugins.get('counted')).not.toHaveProperty('storage_bytes');
+		expect(await db.plugins.get('never-wrote')).toMatchObject({ cached_source: 'code' });
 		db.close();
 	});
 });

@@ -8,6 +8,7 @@ import {
 	type PluginKvRow,
 	type PluginLogRow,
 	type PluginRow,
+	type PluginUsageRow,
 	type ReceiptRow,
 	type SearchIndexRow,
 	type SessionRow,
@@ -74,6 +75,13 @@ export const SCHEMA_V7 = {
 	messages: '[session_id+seq], id, status, [session_id+active+seq], sent.frame, [session_id+sent.frame]'
 };
 
+// Version 8: what each plugin's storage holds is counted in its own table, not on the plugin's
+// row, so a plugin's writes change nothing the page follows (see PluginUsageRow).
+export const SCHEMA_V8 = {
+	...SCHEMA_V7,
+	plugin_usage: 'plugin_id'
+};
+
 const DB_PREFIX = 'palimpsest-';
 
 /** The profile a database belongs to, from its name (`palimpsest-<profile>`). */
@@ -91,6 +99,7 @@ export class PalimpsestDb extends Dexie {
 	receipts!: EntityTable<ReceiptRow, 'op_id'>;
 	plugin_log!: EntityTable<PluginLogRow, 'id'>;
 	search_index!: EntityTable<SearchIndexRow, 'key'>;
+	plugin_usage!: EntityTable<PluginUsageRow, 'plugin_id'>;
 
 	constructor(name: string, options?: ConstructorParameters<typeof Dexie>[1]) {
 		let upgraded = false;
@@ -128,6 +137,19 @@ export class PalimpsestDb extends Dexie {
 		this.version(7)
 			.stores(SCHEMA_V7)
 			.upgrade((tx) => dropAllUnusedFrames({ messages: tx.table('messages'), settings: tx.table('settings') }));
+		this.version(8)
+			.stores(SCHEMA_V8)
+			.upgrade(async (tx) => {
+				const usage: PluginUsageRow[] = [];
+				await tx
+					.table('plugins')
+					.toCollection()
+					.modify((row: PluginRow) => {
+						if (typeof row.storage_bytes === 'number') usage.push({ plugin_id: row.id, storage_bytes: row.storage_bytes });
+						delete row.storage_bytes;
+					});
+				await tx.table('plugin_usage').bulkAdd(usage);
+			});
 		// Storage faults: no use under older code than the database's, a dropped connection
 		// reopens on the next use, and a schema upgrade is flushed to disk before first use.
 		guardVersion(this);

@@ -30,9 +30,10 @@ export async function updatePlugin(
 
 /** Removes a plugin, everything it stored and the log lines kept of it. */
 export async function removePlugin(db: PalimpsestDb, id: string): Promise<void> {
-	await db.transaction('rw', db.plugins, db.plugin_kv, db.plugin_log, async () => {
+	await db.transaction('rw', [db.plugins, db.plugin_kv, db.plugin_log, db.plugin_usage], async () => {
 		await db.plugins.delete(id);
 		await db.plugin_kv.where('plugin_id').equals(id).delete();
+		await db.plugin_usage.delete(id);
 		await clearPluginLog(db, id);
 	});
 }
@@ -82,11 +83,17 @@ export class StorageBudgetError extends Error {
 	}
 }
 
-async function storedBytes(db: PalimpsestDb, row: PluginRow, quota: StorageQuota): Promise<number> {
-	if (typeof row.storage_bytes === 'number') return row.storage_bytes;
+async function storedBytes(db: PalimpsestDb, pluginId: string, quota: StorageQuota): Promise<number> {
+	const counted = await db.plugin_usage.get(pluginId);
+	if (counted) return counted.storage_bytes;
 	let total = 0;
-	await db.plugin_kv.where('plugin_id').equals(row.id).each((entry) => (total += entry.bytes ?? quota.measure(entry.key, entry.value)));
+	await db.plugin_kv.where('plugin_id').equals(pluginId).each((entry) => (total += entry.bytes ?? quota.measure(entry.key, entry.value)));
 	return total;
+}
+
+/** What each plugin's storage holds, in bytes, by plugin id (plugins never counted are absent). */
+export async function listStorageUsage(db: PalimpsestDb): Promise<Map<string, number>> {
+	return new Map((await db.plugin_usage.toArray()).map((row) => [row.plugin_id, row.storage_bytes]));
 }
 
 /**
@@ -95,28 +102,27 @@ async function storedBytes(db: PalimpsestDb, row: PluginRow, quota: StorageQuota
  * entry is always allowed). The plugin's total is kept on its row, in the same transaction.
  */
 export async function kvSet(db: PalimpsestDb, owner: PluginOwner, key: string, value: unknown, quota: StorageQuota): Promise<void> {
-	await db.transaction('rw', db.plugins, db.plugin_kv, async () => {
-		const row = await assertInstalled(db, owner);
-		const used = await storedBytes(db, row, quota);
+	await db.transaction('rw', [db.plugins, db.plugin_kv, db.plugin_usage], async () => {
+		await assertInstalled(db, owner);
+		const used = await storedBytes(db, owner.pluginId, quota);
 		const old = await db.plugin_kv.get([owner.pluginId, key]);
 		const oldBytes = old ? (old.bytes ?? quota.measure(key, old.value)) : 0;
 		const total = used - oldBytes + quota.bytes;
 		if (quota.bytes > oldBytes && total > quota.budget) throw new StorageBudgetError(quota.bytes - oldBytes, used, quota.budget);
 		await db.plugin_kv.put({ plugin_id: owner.pluginId, key, value, bytes: quota.bytes });
-		await db.plugins.update(owner.pluginId, { storage_bytes: Math.max(0, total) });
+		await db.plugin_usage.put({ plugin_id: owner.pluginId, storage_bytes: Math.max(0, total) });
 	});
 }
 
 export async function kvDelete(db: PalimpsestDb, owner: PluginOwner, key: string, measure: StorageQuota['measure']): Promise<void> {
-	await db.transaction('rw', db.plugins, db.plugin_kv, async () => {
-		const row = await assertInstalled(db, owner);
+	await db.transaction('rw', [db.plugins, db.plugin_kv, db.plugin_usage], async () => {
+		await assertInstalled(db, owner);
 		const old = await db.plugin_kv.get([owner.pluginId, key]);
 		if (!old) return;
 		await db.plugin_kv.delete([owner.pluginId, key]);
 		// A total never counted stays uncounted: the next write counts it whole.
-		if (typeof row.storage_bytes === 'number') {
-			await db.plugins.update(owner.pluginId, { storage_bytes: Math.max(0, row.storage_bytes - (old.bytes ?? measure(key, old.value))) });
-		}
+		const counted = await db.plugin_usage.get(owner.pluginId);
+		if (counted) await db.plugin_usage.put({ plugin_id: owner.pluginId, storage_bytes: Math.max(0, counted.storage_bytes - (old.bytes ?? measure(key, old.value))) });
 	});
 }
 

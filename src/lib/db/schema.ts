@@ -210,8 +210,18 @@ export interface PluginRow {
 	manifest: { name?: string; version?: string; description?: string } | null;
 	last_error: string | null;
 	added_at: number;
-	/** About how many bytes its `ctx.storage` holds (absent until its first write since it was counted). */
+	/** Before version 8: what `plugin_usage` now keeps (read only by the upgrade). */
 	storage_bytes?: number;
+}
+
+/**
+ * About how many bytes a plugin's `ctx.storage` holds (no row until its first write since it
+ * was counted). Kept apart from the plugin's row, which the page follows: a plugin writing often
+ * then never makes the page read every plugin's row (and its code) again.
+ */
+export interface PluginUsageRow {
+	plugin_id: string;
+	storage_bytes: number;
 }
 
 export interface PluginKvRow {

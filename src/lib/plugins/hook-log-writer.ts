@@ -1,15 +1,18 @@
 // Persists hook calls to the bounded hook log in small batches, so a busy hook never turns
-// into one transaction per callback. Each call's details (payload, returned value, stack) stay
-// in this tab's memory only, for the newest calls: the stored row keeps its short lines.
+// into one transaction per callback; once the plugin broker runs, it writes them, off the
+// page's thread. Each call's details (payload, returned value, stack) stay in this tab's
+// memory only, for the newest calls: the stored row keeps its short lines.
 import type { PalimpsestDb } from '../db/database';
 import { appendHookLog, HOOK_LOG_LIMIT } from '../db/plugin-verbs';
+import type { HookLogRow } from '../db/schema';
 import type { HookCallDetail, HookLogEntry } from '../hooks/run-hook';
 
 const BATCH_MS = 150;
 /** How many calls' details this tab keeps. */
 export const DETAIL_LIMIT = 300;
 
-export function createHookLogWriter(db: PalimpsestDb) {
+/** `writer`: who writes a batch instead of the page, when someone does (the plugin broker, once it runs). */
+export function createHookLogWriter(db: PalimpsestDb, writer: () => ((rows: HookLogRow[]) => Promise<void>) | null = () => null) {
 	let pending: HookLogEntry[] = [];
 	let timer: ReturnType<typeof setTimeout> | null = null;
 	// Insertion order is age: the oldest detail is dropped first.
@@ -22,7 +25,9 @@ export function createHookLogWriter(db: PalimpsestDb) {
 		pending = [];
 		if (!batch.length) return;
 		try {
-			await appendHookLog(db, batch.map(({ id: _id, detail: _detail, ...entry }) => entry));
+			const rows = batch.map(({ id: _id, detail: _detail, ...entry }) => entry);
+			const write = writer();
+			await (write ? write(rows) : appendHookLog(db, rows));
 		} catch (error) {
 			console.warn('[hooks] could not save the hook log', error);
 		}

@@ -8,6 +8,16 @@ export { MAX_VALUE_BYTES };
 /** `ctx.log` lines a second, after a burst of LOG_BURST; the rest are dropped and counted. */
 export const LOG_LINES_PER_SECOND = 50;
 export const LOG_BURST = 200;
+/**
+ * Bytes of `ctx.storage` one plugin may read and write a second, after a burst (overwrites count
+ * in full: a plugin rewriting one key never runs out of space, but it does of this); calls
+ * over it are refused.
+ */
+export const STORAGE_BYTES_PER_SECOND = 1024 * 1024;
+export const STORAGE_BYTES_BURST = 8 * 1024 * 1024;
+/** Writes and deletes of `ctx.storage` a second, after a burst; more wait their turn. */
+export const STORAGE_WRITES_PER_SECOND = 50;
+export const STORAGE_WRITES_BURST = 200;
 /** Hooks, commands and tools one plugin may have registered at once. */
 export const MAX_REGISTRATIONS = 100;
 /** Storage calls of one plugin waiting for the page at once; more are refused until they settle. */
@@ -65,13 +75,30 @@ export class RateBudget {
 		this.#at = now();
 	}
 
-	take(): boolean {
+	/** Takes `amount` when the rate allows it now; false (and nothing taken) when it does not. */
+	take(amount = 1): boolean {
+		this.#refill();
+		if (this.#tokens < amount) return false;
+		this.#tokens -= amount;
+		return true;
+	}
+
+	/** Takes `amount` whatever is left, for what is only known once done (bytes read): later takes wait for it. */
+	charge(amount: number): void {
+		this.#refill();
+		this.#tokens -= amount;
+	}
+
+	/** How long until `amount` could be taken (0: now). */
+	waitMs(amount = 1): number {
+		this.#refill();
+		return this.#tokens >= amount ? 0 : Math.ceil(((amount - this.#tokens) / this.#rate) * 1000);
+	}
+
+	#refill(): void {
 		const now = this.#now();
 		this.#tokens = Math.min(this.#burst, this.#tokens + ((now - this.#at) / 1000) * this.#rate);
 		this.#at = now;
-		if (this.#tokens < 1) return false;
-		this.#tokens -= 1;
-		return true;
 	}
 }
 
@@ -85,7 +112,11 @@ export interface BudgetUsage {
 	refused: number;
 	/** Why the last refused message was refused. */
 	last?: string;
+	/** Storage calls refused for going over STORAGE_BYTES_PER_SECOND. */
+	storageRefused: number;
 }
+
+const NO_USAGE: BudgetUsage = { logDropped: 0, refused: 0, storageRefused: 0 };
 
 /** Counters per plugin, kept in memory for this tab; the Plugins page subscribes to them. */
 export class BudgetBook {
@@ -96,18 +127,22 @@ export class BudgetBook {
 	#timer: ReturnType<typeof setTimeout> | undefined;
 
 	usage(pluginId: string): BudgetUsage {
-		return { ...(this.#usage.get(pluginId) ?? { logDropped: 0, refused: 0 }) };
+		return { ...(this.#usage.get(pluginId) ?? NO_USAGE) };
 	}
 
 	droppedLogs(pluginId: string, count: number): void {
 		this.#change(pluginId, (u) => (u.logDropped += count));
 	}
 
-	refused(pluginId: string, why: string): void {
+	refused(pluginId: string, why: string, count = 1): void {
 		this.#change(pluginId, (u) => {
-			u.refused += 1;
+			u.refused += count;
 			u.last = why;
 		});
+	}
+
+	storageRefused(pluginId: string, count: number): void {
+		this.#change(pluginId, (u) => (u.storageRefused += count));
 	}
 
 	clear(pluginId: string): void {
@@ -121,7 +156,7 @@ export class BudgetBook {
 	}
 
 	#change(pluginId: string, apply: (usage: BudgetUsage) => void): void {
-		const usage = this.#usage.get(pluginId) ?? { logDropped: 0, refused: 0 };
+		const usage = this.#usage.get(pluginId) ?? { ...NO_USAGE };
 		apply(usage);
 		this.#usage.set(pluginId, usage);
 		this.#changed.add(pluginId);

@@ -15,6 +15,7 @@ import { inPageRunner, type PluginRunner, type StartedPlugin } from './plugin-ru
 import { createPluginStorage } from './plugin-storage';
 import { ScratchStorage } from './scratch-storage';
 import type { ToolRegistry } from './plugin-tools';
+import { BrokerSlot } from './broker/broker-slot';
 
 export interface LoadedPlugin {
 	id: string;
@@ -43,6 +44,8 @@ export interface PluginHostParts {
 	timeoutMs: () => number;
 	/** Where plugin code runs; defaults to `importer` in the page (tests), or isolated in a browser. */
 	runner?: PluginRunner;
+	/** The plugin broker isolated plugins are served by (in a browser, one is started with the first plugin). */
+	broker?: BrokerSlot;
 	/** In-page runs (tests, benchmarks): how the checked source becomes a module. */
 	importer?: ModuleImporter;
 	/**
@@ -73,15 +76,19 @@ function describeCall(call: string): string {
 	return call.includes('(') ? call : `its ${call} callback`;
 }
 
-/** In a browser, plugins run isolated; the sandbox code loads with the first plugin. */
-function defaultRunner(): PluginRunner {
-	if (typeof document === 'undefined') return inPageRunner(defaultImporter());
+/** In a browser, plugins run isolated, served by the tab's plugin broker; that code loads with the first plugin. */
+function isolatedRunner(broker: BrokerSlot): PluginRunner {
 	return {
 		async start(source, url, signal, report) {
-			const [{ isolatedRunner }, { openFrameSandbox }] = await Promise.all([import('./sandbox/isolated-runner'), import('./sandbox/frame-sandbox')]);
-			return isolatedRunner(() => openFrameSandbox(url)).start(source, url, signal, report);
+			const [{ brokeredRunner }, { openFrameSandbox }] = await Promise.all([import('./broker/brokered-runner'), import('./sandbox/frame-sandbox')]);
+			return brokeredRunner(() => openFrameSandbox(url), () => broker.get()).start(source, url, signal, report);
 		}
 	};
+}
+
+function browserBroker(db: PalimpsestDb): BrokerSlot | null {
+	if (typeof document === 'undefined') return null;
+	return new BrokerSlot(async () => (await import('./broker/broker-client')).startBroker(db.name));
 }
 
 function superseded(): LoadOutcome {
@@ -106,11 +113,15 @@ export class PluginHost {
 	readonly budgets = new BudgetBook();
 	/** Where test events from the Plugins page store what they write, unless told to use the real storage. */
 	readonly scratch: ScratchStorage;
+	/** The broker that serves isolated plugins; null where plugins run in the page. */
+	readonly broker: BrokerSlot | null;
 
 	constructor(parts: PluginHostParts) {
 		this.#parts = parts;
-		this.scratch = new ScratchStorage(parts.db, parts.storageBudget);
-		this.#runner = parts.runner ?? (parts.importer ? inPageRunner(parts.importer) : defaultRunner());
+		this.broker = parts.broker ?? (parts.runner || parts.importer ? null : browserBroker(parts.db));
+		// A test event's scratch copy is kept where the plugin's storage calls are served: here, and by the broker.
+		this.scratch = new ScratchStorage(parts.db, parts.storageBudget, (pluginId, step) => this.broker?.running()?.scratch(pluginId, step));
+		this.#runner = parts.runner ?? (parts.importer ? inPageRunner(parts.importer) : this.broker ? isolatedRunner(this.broker) : inPageRunner(defaultImporter()));
 		this.logBook = parts.logBook ?? new PluginLogBook();
 	}
 
@@ -145,8 +156,11 @@ export class PluginHost {
 				importTimeoutMs: limitMs,
 				runner: this.#runner,
 				report: {
-					logsDropped: (count) => this.budgets.droppedLogs(row.id, count),
-					refused: (why) => this.budgets.refused(row.id, why)
+					usage: (usage) => {
+						if (usage.logDropped) this.budgets.droppedLogs(row.id, usage.logDropped);
+						if (usage.refused) this.budgets.refused(row.id, usage.last ?? 'a message the app does not accept', usage.refused);
+						if (usage.storageRefused) this.budgets.storageRefused(row.id, usage.storageRefused);
+					}
 				},
 				// A plugin's first copy is kept as soon as it is fetched and checked, so a reload
 				// right after adding it starts offline too; once there is a copy, a newer one
@@ -184,7 +198,7 @@ export class PluginHost {
 			});
 			this.#starting.set(row.id, context);
 			const started = code;
-			await runRegister(hooks, row.id, (ctx) => started.register(ctx as Context['ctx'], this.#loadedIds()), context.ctx);
+			await runRegister(hooks, row.id, (ctx) => started.register(ctx as Context['ctx'], this.#loadedIds(), row.added_at), context.ctx);
 			if (!current()) return this.#abandon(context);
 			await updatePlugin(db, row.id, {
 				cached_source: mod.source,
@@ -288,6 +302,12 @@ export class PluginHost {
 
 	unloadAll(): void {
 		for (const id of new Set([...this.#loaded.keys(), ...this.#starting.keys()])) this.unload(id);
+	}
+
+	/** Unloads every plugin and ends the broker (the page is going, or switching profile). */
+	close(): void {
+		this.unloadAll();
+		this.broker?.close();
 	}
 
 	#bump(id: string): number {

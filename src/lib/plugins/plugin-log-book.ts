@@ -15,6 +15,12 @@ export interface PluginLogLine {
 export const LOG_LINES_PER_PLUGIN = 200;
 const MAX_LINE = 2000;
 
+/** One `ctx.log` call as a line of text, cut to MAX_LINE characters. */
+export function toLogLine(at: number, level: LogLevel, args: readonly unknown[]): PluginLogLine {
+	const text = formatLogArgs(args);
+	return { at, level, text: text.length > MAX_LINE ? oneLine(text, MAX_LINE) : text };
+}
+
 export class PluginLogBook {
 	#lines = new Map<string, PluginLogLine[]>();
 	#listeners = new Set<(pluginId: string) => void>();
@@ -28,8 +34,7 @@ export class PluginLogBook {
 	}
 
 	append(pluginId: string, level: LogLevel, args: readonly unknown[]): void {
-		const text = formatLogArgs(args);
-		const line: PluginLogLine = { at: this.#now(), level, text: text.length > MAX_LINE ? `${oneLine(text, MAX_LINE)}` : text };
+		const line = toLogLine(this.#now(), level, args);
 		this.#keep?.(pluginId, line);
 		const lines = this.#lines.get(pluginId) ?? [];
 		lines.push(line);

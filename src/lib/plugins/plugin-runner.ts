@@ -3,14 +3,18 @@
 // Either way the host sees one shape: a started plugin whose register(ctx) it runs through
 // the hook bus's choke point, and which it stops when the plugin is disabled, reloaded,
 // removed or found stuck.
+import type { UsageReport } from './broker/broker-protocol';
 import type { ModuleImporter } from './import-plugin-module';
 import type { PluginContext, PluginManifest } from './plugin-context';
 import { readPluginModule } from './read-plugin-module';
 
 export interface StartedPlugin {
 	manifest: PluginManifest | null;
-	/** Runs the plugin's register(ctx); `plugins`: the ids `ctx.has_plugin` knows of now. */
-	register(ctx: PluginContext, plugins: readonly string[]): unknown;
+	/**
+	 * Runs the plugin's register(ctx); `plugins`: the ids `ctx.has_plugin` knows of now;
+	 * `addedAt`: the `added_at` of the row it was loaded from (its storage closes once that row is gone).
+	 */
+	register(ctx: PluginContext, plugins: readonly string[], addedAt: number): unknown;
 	/** Loaded plugins changed: `ctx.has_plugin` answers from this list. */
 	setPlugins(ids: readonly string[]): void;
 	/**
@@ -35,10 +39,8 @@ export interface Halt {
 
 /** What a runner tells the host of a plugin's budgets, for its Plugins row. */
 export interface PluginReport {
-	/** `ctx.log` lines its context dropped, over the log budget. */
-	logsDropped(count: number): void;
-	/** A message from its context that the page dropped. */
-	refused(why: string): void;
+	/** What it ran into since the last report: log lines dropped, messages refused, storage calls refused. */
+	usage(report: UsageReport): void;
 }
 
 export interface PluginRunner {

@@ -7,6 +7,9 @@ import { kvEntries } from '../db/plugin-verbs';
 import { createMemoryStorage, type MemoryStorage } from './memory-storage';
 import type { PluginStorage } from './plugin-storage';
 
+/** A step of a test event's use of the scratch copy. */
+export type ScratchStep = 'begin' | 'end' | 'reset';
+
 /** The most entries a scratch copy takes from the real storage (the budget bounds their size). */
 const COPY_LIMIT = 100_000;
 
@@ -16,28 +19,43 @@ export class ScratchStorage {
 	#active = new Map<string, number>();
 	readonly #db: PalimpsestDb;
 	readonly #budget: () => number;
+	/** Where plugins served elsewhere (by the plugin broker) keep a scratch copy of their own, told of each step. */
+	readonly #remote: ((pluginId: string, step: ScratchStep) => Promise<void> | undefined) | undefined;
 
-	constructor(db: PalimpsestDb, budget: () => number = () => Number.POSITIVE_INFINITY) {
+	constructor(db: PalimpsestDb, budget: () => number = () => Number.POSITIVE_INFINITY, remote?: (pluginId: string, step: ScratchStep) => Promise<void> | undefined) {
 		this.#db = db;
 		this.#budget = budget;
+		this.#remote = remote;
 	}
 
 	/** Runs `work` with the plugin's storage calls going to its scratch copy. */
 	async run<T>(pluginId: string, work: () => Promise<T>): Promise<T> {
-		await this.#copy(pluginId);
-		this.#active.set(pluginId, (this.#active.get(pluginId) ?? 0) + 1);
+		await this.begin(pluginId);
 		try {
 			return await work();
 		} finally {
-			const left = (this.#active.get(pluginId) ?? 1) - 1;
-			if (left) this.#active.set(pluginId, left);
-			else this.#active.delete(pluginId);
+			this.end(pluginId);
 		}
+	}
+
+	/** From now until the matching `end`, the plugin's storage calls go to its scratch copy. */
+	async begin(pluginId: string): Promise<void> {
+		await this.#copy(pluginId);
+		this.#active.set(pluginId, (this.#active.get(pluginId) ?? 0) + 1);
+		await this.#remote?.(pluginId, 'begin');
+	}
+
+	end(pluginId: string): void {
+		const left = (this.#active.get(pluginId) ?? 1) - 1;
+		if (left) this.#active.set(pluginId, left);
+		else this.#active.delete(pluginId);
+		void this.#remote?.(pluginId, 'end')?.catch(() => {});
 	}
 
 	/** The next test event starts from a fresh copy of the real storage. */
 	reset(pluginId: string): void {
 		this.#copies.delete(pluginId);
+		void this.#remote?.(pluginId, 'reset')?.catch(() => {});
 	}
 
 	/** The plugin's `ctx.storage`: `real`, except while a test event runs against the scratch copy. */

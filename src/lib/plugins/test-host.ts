@@ -13,7 +13,9 @@ import { PluginLogBook } from './plugin-log-book';
 import { createPluginLogWriter } from './plugin-log-writer';
 import { inPageRunner, type PluginRunner } from './plugin-runner';
 import { openChannelSandbox } from './sandbox/channel-sandbox';
-import { isolatedRunner } from './sandbox/isolated-runner';
+import { brokeredRunner } from './broker/brokered-runner';
+import type { BrokerSlot } from './broker/broker-slot';
+import { threadBroker, type ThreadBrokerOptions } from './broker/thread-broker';
 import { ToolRegistry } from './plugin-tools';
 import { pluginIdFromUrl } from './plugin-url';
 
@@ -50,8 +52,14 @@ export type RunnerKind = 'in-page' | 'isolated';
 
 export const RUNNER_KINDS: RunnerKind[] = ['in-page', 'isolated'];
 
-export function testRunner(kind: RunnerKind): PluginRunner {
-	return kind === 'isolated' ? isolatedRunner(() => openChannelSandbox(importFromDataUrl)) : inPageRunner(importFromDataUrl);
+/** Isolated plugins run behind real ports, served by a broker in this thread over `dbName`. */
+export function isolatedTestRunner(dbName: string, options: ThreadBrokerOptions, onOpen?: (context: MessagePort) => void): { runner: PluginRunner; broker: BrokerSlot } {
+	const broker = threadBroker(dbName, options);
+	return { runner: brokeredRunner(() => openChannelSandbox(importFromDataUrl, onOpen), () => broker.get()), broker };
+}
+
+export function testRunner(kind: RunnerKind, dbName: string, log: PluginLogBook, options: Omit<ThreadBrokerOptions, 'log'> = {}): { runner: PluginRunner; broker?: BrokerSlot } {
+	return kind === 'isolated' ? isolatedTestRunner(dbName, { ...options, log }) : { runner: inPageRunner(importFromDataUrl) };
 }
 
 /** `name`: the database; two hosts on one name are two tabs of one profile. */
@@ -65,10 +73,14 @@ export function makeHost(timeoutMs = 200, busOptions: HookBusOptions = {}, name 
 	const fetchImpl = fakeFetch(served);
 	// ctx.log lines are kept in the database, as in the app.
 	const logWriter = createPluginLogWriter(db);
+	const logBook = new PluginLogBook(undefined, logWriter.record);
+	// The broker's own connection, as the app's worker has one: a test reaches it to inject faults.
+	let brokerDb: PalimpsestDb | undefined;
+	const openDb = (dbName: string) => (brokerDb = new PalimpsestDb(dbName));
 	const host = new PluginHost({
-		db, hooks, commands, tools, timeoutMs: () => timeoutMs, runner: testRunner(runner), fetchImpl,
+		db, hooks, commands, tools, timeoutMs: () => timeoutMs, ...testRunner(runner, name, logBook, { openDb }), fetchImpl,
 		logger: { info: () => {}, warn: () => {}, error: () => {} },
-		logBook: new PluginLogBook(undefined, logWriter.record)
+		logBook
 	});
 	const row = (url: string, extra: Partial<PluginRow> = {}) =>
 		addPlugin(db, {
@@ -76,10 +88,11 @@ export function makeHost(timeoutMs = 200, busOptions: HookBusOptions = {}, name 
 			cached_sha256: null, manifest: null, last_error: null, added_at: 1, ...extra
 		});
 	const close = async () => {
+		host.close();
 		await logWriter.flush();
 		await db.delete();
 	};
-	return { db, hooks, commands, tools, served, fetchImpl, host, row, close, logWriter };
+	return { db, hooks, commands, tools, served, fetchImpl, host, row, close, logWriter, brokerDb: () => brokerDb };
 }
 
 /** A promise and the function that settles it. */

@@ -108,7 +108,10 @@ export class AppState {
 		this.settings = new SettingsState(db);
 		const timeoutSeconds = () => Number(this.settings.get('plugins.hook_callback_timeout'));
 		const timeoutMs = () => resolveTimeoutMs(timeoutSeconds());
-		const hookLog = createHookLogWriter(db);
+		const hookLog = createHookLogWriter(db, () => {
+			const broker = host.broker?.running();
+			return broker ? (rows) => broker.writeHookLog(rows) : null;
+		});
 		// A call that timed out makes the host check that the plugin's code still answers.
 		// Every plugin runs isolated, sharing nothing with another: the bus need not wait for
 		// one plugin before calling the next.

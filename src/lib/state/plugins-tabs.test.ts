@@ -73,7 +73,7 @@ describe('following the plugin list from another tab', () => {
 			await expect.poll(() => state.status.get('notes')?.state).toBe('loaded');
 			const before = await b.commands.execute('/started', invocation);
 			// Removed and added again in one transaction: the other tab only ever sees the new row.
-			await a.db.transaction('rw', a.db.plugins, a.db.plugin_kv, a.db.plugin_log, async () => {
+			await a.db.transaction('rw', [a.db.plugins, a.db.plugin_kv, a.db.plugin_log, a.db.plugin_usage], async () => {
 				await removePlugin(a.db, 'notes');
 				await a.row(URL_, { added_at: 2 });
 			});

@@ -2,7 +2,7 @@
 // enable/disable/reload/remove, and the hook log.
 import { SvelteMap } from 'svelte/reactivity';
 import type { PalimpsestDb } from '../db/database';
-import { addPlugin, clearHookLog, getPlugin, listPlugins, recentHookLog, removePlugin, updatePlugin } from '../db/plugin-verbs';
+import { addPlugin, clearHookLog, getPlugin, listPlugins, listStorageUsage, recentHookLog, removePlugin, updatePlugin } from '../db/plugin-verbs';
 import type { HookLogRow, PluginRow } from '../db/schema';
 import { watch } from '../db/watch';
 import type { HookBus } from '../hooks/hook-bus';
@@ -38,6 +38,9 @@ export class PluginsState {
 	/** What each plugin ran into of its budgets in this tab (log lines dropped, messages refused). */
 	usage = new SvelteMap<string, BudgetUsage>();
 	log = $state<HookLogRow[]>([]);
+	/** Bytes each plugin's storage holds, while the Plugins page follows them (see followStorage). */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- replaced whole on each read, never changed in place
+	storageUsed = $state<ReadonlyMap<string, number>>(new Map());
 	/** A plugin waiting for the user's confirmation before it first runs. */
 	pending = $state<{ url: string; pin: string | null } | null>(null);
 	readonly safeMode: boolean;
@@ -113,8 +116,13 @@ export class PluginsState {
 		return () => {
 			stopRows();
 			stopUsage();
-			this.#host.unloadAll();
+			this.#host.close();
 		};
+	}
+
+	/** Keeps `storageUsed` live while the Plugins page shows it; a plugin writing often costs other pages nothing. */
+	followStorage(): () => void {
+		return watch(() => listStorageUsage(this.#db), (used) => (this.storageUsed = used));
 	}
 
 	/** Keeps `log` live while something shows it (the Hook log), so chat pages read nothing. */

@@ -10,7 +10,7 @@ import { DEFAULT_STORAGE_BUDGET_MB } from '../plugins/plugin-budgets';
 
 // The hook timeout's bounds, and the plugin budgets, for the fields and rows that show them.
 export { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../hooks/timeouts';
-export { DEFAULT_STORAGE_BUDGET_MB, LOG_LINES_PER_SECOND, MAX_STORAGE_BUDGET_MB, storageBudgetBytes } from '../plugins/plugin-budgets';
+export { DEFAULT_STORAGE_BUDGET_MB, LOG_LINES_PER_SECOND, MAX_STORAGE_BUDGET_MB, STORAGE_BYTES_PER_SECOND, storageBudgetBytes } from '../plugins/plugin-budgets';
 export { formatBytes } from '../hooks/plain-data';
 
 export type Theme = 'system' | 'light' | 'dark';

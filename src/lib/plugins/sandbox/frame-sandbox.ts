@@ -5,7 +5,7 @@
 // answers is bounded by the loader's import timeout.
 import runtimeSource from 'virtual:plugin-runtime-source';
 import { FRAME_DOCUMENT } from './frame-document.js';
-import type { SandboxChannel } from './isolated-runner';
+import type { SandboxChannel } from './sandbox-channel';
 
 export function openFrameSandbox(name = 'plugin'): SandboxChannel {
 	const frame = document.createElement('iframe');

@@ -4,13 +4,10 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HistoryMessage, PreLlmCallPayload } from '../../hooks/hook-payloads';
-import { importFromDataUrl } from '../import-plugin-module';
 import { PluginHost } from '../plugin-host';
 import { kvGet } from '../../db/plugin-verbs';
 import type { PalimpsestDb } from '../../db/database';
-import { makeHost, type RunnerKind } from '../test-host';
-import { openChannelSandbox } from './channel-sandbox';
-import { isolatedRunner } from './isolated-runner';
+import { isolatedTestRunner, makeHost, type RunnerKind } from '../test-host';
 
 // Keeps what it was given: the payload's fields in order, the history, and whether it could
 // change it (in its storage: a history is longer than the context a plugin may add to a turn).
@@ -52,17 +49,11 @@ afterEach(async () => {
 	for (const t of hosts.splice(0)) await t.close();
 });
 
-/** Isolated plugins behind a port that records how many characters each message from the page has. */
-function countingRunner(posted: number[]) {
-	return isolatedRunner(() => {
-		const channel = openChannelSandbox(importFromDataUrl);
-		const post = channel.port.postMessage.bind(channel.port);
-		channel.port.postMessage = (message: unknown, transfer?: Transferable[] | StructuredSerializeOptions) => {
-			posted.push(JSON.stringify(message)?.length ?? 0);
-			post(message, transfer as Transferable[]);
-		};
-		return channel;
-	});
+/** Isolated plugins whose context records how many characters each message it receives has. */
+function countingRunner(t: ReturnType<typeof makeHost>, posted: number[]) {
+	return isolatedTestRunner(t.db.name, { log: t.host.logBook }, (context) =>
+		context.addEventListener('message', (event) => posted.push(JSON.stringify((event as MessageEvent).data)?.length ?? 0))
+	);
 }
 
 /** A bus with the witness plugin loaded; `posted` (isolated only) collects what crossed. */
@@ -70,7 +61,7 @@ async function witness(kind: RunnerKind, posted?: number[]) {
 	const t = makeHost(1000, {}, undefined, kind);
 	hosts.push(t);
 	const host = posted
-		? new PluginHost({ db: t.db, hooks: t.hooks, commands: t.commands, tools: t.tools, timeoutMs: () => 1000, runner: countingRunner(posted), fetchImpl: t.fetchImpl })
+		? new PluginHost({ db: t.db, hooks: t.hooks, commands: t.commands, tools: t.tools, timeoutMs: () => 1000, ...countingRunner(t, posted), fetchImpl: t.fetchImpl })
 		: t.host;
 	t.served['https://x.test/witness.js'] = { body: WITNESS };
 	const outcome = await host.load(await t.row('https://x.test/witness.js'));

@@ -86,7 +86,8 @@ describe('isolated plugins', () => {
 				catch (error) { return 'not saved: ' + error.name + ': ' + error.message; }
 			});
 		}`);
-		const put = vi.spyOn(t.db.plugin_kv, 'put').mockRejectedValueOnce(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+		// The broker serves the plugin's storage, on its own connection.
+		const put = vi.spyOn(t.brokerDb()!.plugin_kv, 'put').mockRejectedValueOnce(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
 		expect((await t.commands.execute('/save one', invocation)).output).toMatch(/^not saved: QuotaExceededError: .*quota/);
 		put.mockRestore();
 		expect((await t.commands.execute('/save two', invocation)).output).toBe('saved');
@@ -163,7 +164,7 @@ describe('a plugin stopped while a call waits on it', () => {
 
 describe('a plugin whose call timed out', () => {
 	function runnerAnswering(answers: () => boolean): PluginRunner {
-		const inner = testRunner('isolated');
+		const { runner: inner } = testRunner('isolated', t.db.name, t.host.logBook);
 		return {
 			async start(source, url, signal) {
 				// The real plugin behind a real port; only whether its code answers is the test's.

@@ -1,21 +1,26 @@
 // The page-side stand-ins of one isolated plugin's registrations, by handle: each is a
-// function on the page's bus that asks the plugin's context to run the real one.
+// function on the page's bus that asks the plugin's context (through the plugin broker) to run
+// the real one.
 import { HOOK_KINDS, isHookName } from '../../hooks/hook-map';
 import type { PluginContext } from '../plugin-context';
 import { HistorySender, type HistoryEntry } from './history-delta';
-import type { PluginChannel } from './plugin-channel';
-import { readHistoryAnswer, readIgnored, readValue } from './read-answers';
-import type { IgnoredValue, RegistrationRecord } from './wire-protocol';
+import type { AnswerKind } from '../broker/broker-protocol';
+import type { HistoryAnswer, IgnoredValue, PageQuestion, RegistrationRecord } from './wire-protocol';
+
+/** How the page asks the plugin's context: the answer comes back checked as `kind` says. */
+export interface PluginLink {
+	ask(question: PageQuestion, kind: AnswerKind): Promise<unknown>;
+}
 
 export class ProxyRegistrations {
 	#undo = new Map<number, () => void>();
 	/** What the plugin's context holds of the conversation history, shared by its hooks. */
 	readonly #history = new HistorySender();
-	readonly #channel: PluginChannel;
+	readonly #link: PluginLink;
 	readonly #ctx: PluginContext;
 
-	constructor(channel: PluginChannel, ctx: PluginContext) {
-		this.#channel = channel;
+	constructor(link: PluginLink, ctx: PluginContext) {
+		this.#link = link;
 		this.#ctx = ctx;
 	}
 
@@ -26,14 +31,14 @@ export class ProxyRegistrations {
 		if (record.kind === 'hook') {
 			const observer = isHookName(record.name) && HOOK_KINDS[record.name] === 'observer';
 			const call = (payload: unknown) =>
-				carriesHistory(payload) ? this.#callWithHistory(record.handle, payload) : this.#channel.ask({ t: 'call', handle: record.handle, args: [payload] }, observer ? readIgnored : readValue);
+				carriesHistory(payload) ? this.#callWithHistory(record.handle, payload) : this.#link.ask({ t: 'call', handle: record.handle, args: [payload] }, observer ? 'ignored' : 'value');
 			undo = this.#ctx.register_hook(record.name, observer ? (payload: unknown) => call(payload).then(standIn) : call);
 		} else if (record.kind === 'command') {
-			const call = (args: unknown, invocation: unknown) => this.#channel.ask({ t: 'call', handle: record.handle, args: [args, invocation] }, readValue);
+			const call = (args: unknown, invocation: unknown) => this.#link.ask({ t: 'call', handle: record.handle, args: [args, invocation] }, 'value');
 			undo = this.#ctx.register_command(record.name, call, record.meta);
 		} else {
 			const { name, description, parameters, handle } = record;
-			const handler = (args: unknown, context: unknown) => this.#channel.ask({ t: 'call', handle, args: [args, context] }, readValue);
+			const handler = (args: unknown, context: unknown) => this.#link.ask({ t: 'call', handle, args: [args, context] }, 'value');
 			undo = this.#ctx.register_tool({ name, description, parameters, handler } as Parameters<PluginContext['register_tool']>[0]);
 		}
 		this.#undo.set(record.handle, undo);
@@ -47,7 +52,7 @@ export class ProxyRegistrations {
 	// Only what the context lacks of the history crosses; after a step it missed, all of it.
 	async #callWithHistory(handle: number, payload: PayloadWithHistory): Promise<unknown> {
 		const send = () =>
-			this.#channel.ask({ t: 'history', handle, payload: { ...payload, conversation_history: null }, delta: this.#history.encode(payload.conversation_history) }, readHistoryAnswer);
+			this.#link.ask({ t: 'history', handle, payload: { ...payload, conversation_history: null }, delta: this.#history.encode(payload.conversation_history) }, 'history') as Promise<HistoryAnswer>;
 		let answer = await send();
 		if ('resend' in answer) {
 			this.#history.forget();
