@@ -240,23 +240,9 @@ function list(open, close, items, show, limits, depth) {
 	const pad = "  ".repeat(depth + 1);
 	return `${open}\n${shown.map((s) => pad + s).join(",\n")}\n${"  ".repeat(depth)}${close}`;
 }
-// src/lib/hooks/freeze-payload.ts
-/** A structured clone, frozen all the way down. Throws DataCloneError on functions etc. */
-function freezeClone(value) {
-	return deepFreeze(structuredClone(value));
-}
-function deepFreeze(value) {
-	if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
-	if (Object.isFrozen(value)) return value;
-	Object.freeze(value);
-	if (value instanceof Map) for (const [key, item] of value) {
-		deepFreeze(key);
-		deepFreeze(item);
-	}
-	else if (value instanceof Set) for (const item of value) deepFreeze(item);
-	else for (const key of Reflect.ownKeys(value)) deepFreeze(value[key]);
-	return value;
-}
+// src/lib/hooks/injected-limit.ts
+/** The most characters of context one plugin may add to one turn; the rest is cut, with a note. */
+var MAX_INJECTED_CHARS = 16e3;
 // src/lib/hooks/read-results.ts
 var INJECTED_EXPECTED = "a string, { context: string }, or nothing";
 function readInjected(value) {
@@ -320,102 +306,6 @@ function describeShape(value) {
 }
 function isRecord(value) {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-// src/lib/hooks/dispatch-results.ts
-/** The most characters of context one plugin may add to one turn; the rest is cut, with a note. */
-var MAX_INJECTED_CHARS = 16e3;
-/** The texts joined with blank lines, ready to append to the user message copy. */
-function joinInjected(items) {
-	return items.map((item) => item.text).join("\n\n");
-}
-/**
-* `concurrent`: plugins are called without waiting for one another (see HookBusOptions); each
-* plugin's own callbacks still run in turn, and the texts keep the registrations' order.
-*/
-async function collectInjected(regs, payload, run, signal, concurrent = false) {
-	const texts = /* @__PURE__ */ new Map();
-	await eachPluginInTurn(regs, concurrent, async (reg) => {
-		if (signal?.aborted) return false;
-		if (!reg.active) return true;
-		const result = await run(reg, payload);
-		const text = result?.outcome === "ok" ? readInjected(result.value).text : void 0;
-		if (text) texts.set(reg, text);
-		return true;
-	});
-	return capPerPlugin(regs.flatMap((reg) => {
-		const text = texts.get(reg);
-		return text ? [{
-			plugin_id: reg.plugin_id,
-			text
-		}] : [];
-	}));
-}
-/** Each plugin's texts, in order, up to MAX_INJECTED_CHARS in all; a text past it is cut or left out. */
-function capPerPlugin(items) {
-	const used = /* @__PURE__ */ new Map();
-	return items.flatMap((item) => {
-		const left = MAX_INJECTED_CHARS - (used.get(item.plugin_id) ?? 0);
-		used.set(item.plugin_id, (used.get(item.plugin_id) ?? 0) + item.text.length);
-		if (item.text.length <= left) return [item];
-		return left > 0 ? [{
-			...item,
-			text: item.text.slice(0, left),
-			cut_from: item.text.length
-		}] : [];
-	});
-}
-/**
-* Runs `step` for each registration in order, waiting for each. With `concurrent`, each
-* plugin's registrations form their own sequence and the plugins' sequences run at once. A
-* step that returns false ends its sequence (all of them, when not concurrent).
-*/
-async function eachPluginInTurn(regs, concurrent, step, done = () => {}) {
-	const sequences = concurrent ? groupByPlugin(regs) : [regs];
-	await Promise.all(sequences.map(async (sequence) => {
-		for (const [i, reg] of sequence.entries()) {
-			if (!await step(reg)) break;
-			if (sequence[i + 1]?.plugin_id !== reg.plugin_id) done(reg.plugin_id);
-		}
-	}));
-}
-function groupByPlugin(regs) {
-	const groups = /* @__PURE__ */ new Map();
-	for (const reg of regs) {
-		const group = groups.get(reg.plugin_id);
-		if (group) group.push(reg);
-		else groups.set(reg.plugin_id, [reg]);
-	}
-	return [...groups.values()];
-}
-async function decideToolCall(regs, payload, run) {
-	let args;
-	for (const reg of regs) {
-		if (!reg.active) continue;
-		const result = await run(reg, args ? freezeClone({
-			...payload,
-			args
-		}) : payload);
-		if (!result) continue;
-		if (result.outcome !== "ok") return blocked(reg, failureReason(reg, result.outcome, result.error));
-		const reading = readDirective(result.value);
-		if (reading.block) return blocked(reg, reading.block.badArgs ? `Plugin "${reg.plugin_id}" returned args that are not a plain object; the tool call was blocked.` : reading.block.reason ?? `Blocked by plugin "${reg.plugin_id}".`);
-		if (reading.args) args = reading.args;
-	}
-	return args ? {
-		block: false,
-		args
-	} : { block: false };
-}
-function blocked(reg, reason) {
-	return {
-		block: true,
-		reason,
-		plugin_id: reg.plugin_id
-	};
-}
-function failureReason(reg, outcome, error) {
-	const what = outcome === "timeout" ? "timed out" : outcome === "skipped" ? "is paused after a timeout" : `failed (${error})`;
-	return `Plugin "${reg.plugin_id}" ${what} in pre_tool_call, so the tool call was blocked.`;
 }
 // src/lib/hooks/describe-result.ts
 var PREVIEW = 60;
@@ -698,6 +588,23 @@ function readOutput(value) {
 	if (copy === void 0 || copy === null) return {};
 	return { output: typeof copy === "string" ? copy : JSON.stringify(copy, null, 2) };
 }
+// src/lib/hooks/freeze-payload.ts
+/** A structured clone, frozen all the way down. Throws DataCloneError on functions etc. */
+function freezeClone(value) {
+	return deepFreeze(structuredClone(value));
+}
+function deepFreeze(value) {
+	if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
+	if (Object.isFrozen(value)) return value;
+	Object.freeze(value);
+	if (value instanceof Map) for (const [key, item] of value) {
+		deepFreeze(key);
+		deepFreeze(item);
+	}
+	else if (value instanceof Set) for (const item of value) deepFreeze(item);
+	else for (const key of Reflect.ownKeys(value)) deepFreeze(value[key]);
+	return value;
+}
 // src/lib/hooks/summarize-payload.ts
 var MAX_SUMMARY = 160;
 var MAX_VALUE = 48;
@@ -747,6 +654,100 @@ function resolveTimeoutMs(seconds) {
 /** How long a plugin's collector or directive waits to catch up on its queued events. */
 function catchUpLimitMs(timeoutMs) {
 	return timeoutMs > 0 ? timeoutMs : CATCH_UP_LIMIT_WITHOUT_TIMEOUT_MS;
+}
+// src/lib/hooks/dispatch-results.ts
+/** The texts joined with blank lines, ready to append to the user message copy. */
+function joinInjected(items) {
+	return items.map((item) => item.text).join("\n\n");
+}
+/**
+* `concurrent`: plugins are called without waiting for one another (see HookBusOptions); each
+* plugin's own callbacks still run in turn, and the texts keep the registrations' order.
+*/
+async function collectInjected(regs, payload, run, signal, concurrent = false) {
+	const texts = /* @__PURE__ */ new Map();
+	await eachPluginInTurn(regs, concurrent, async (reg) => {
+		if (signal?.aborted) return false;
+		if (!reg.active) return true;
+		const result = await run(reg, payload);
+		const text = result?.outcome === "ok" ? readInjected(result.value).text : void 0;
+		if (text) texts.set(reg, text);
+		return true;
+	});
+	return capPerPlugin(regs.flatMap((reg) => {
+		const text = texts.get(reg);
+		return text ? [{
+			plugin_id: reg.plugin_id,
+			text
+		}] : [];
+	}));
+}
+/** Each plugin's texts, in order, up to MAX_INJECTED_CHARS in all; a text past it is cut or left out. */
+function capPerPlugin(items) {
+	const used = /* @__PURE__ */ new Map();
+	return items.flatMap((item) => {
+		const left = MAX_INJECTED_CHARS - (used.get(item.plugin_id) ?? 0);
+		used.set(item.plugin_id, (used.get(item.plugin_id) ?? 0) + item.text.length);
+		if (item.text.length <= left) return [item];
+		return left > 0 ? [{
+			...item,
+			text: item.text.slice(0, left),
+			cut_from: item.text.length
+		}] : [];
+	});
+}
+/**
+* Runs `step` for each registration in order, waiting for each. With `concurrent`, each
+* plugin's registrations form their own sequence and the plugins' sequences run at once. A
+* step that returns false ends its sequence (all of them, when not concurrent).
+*/
+async function eachPluginInTurn(regs, concurrent, step, done = () => {}) {
+	const sequences = concurrent ? groupByPlugin(regs) : [regs];
+	await Promise.all(sequences.map(async (sequence) => {
+		for (const [i, reg] of sequence.entries()) {
+			if (!await step(reg)) break;
+			if (sequence[i + 1]?.plugin_id !== reg.plugin_id) done(reg.plugin_id);
+		}
+	}));
+}
+function groupByPlugin(regs) {
+	const groups = /* @__PURE__ */ new Map();
+	for (const reg of regs) {
+		const group = groups.get(reg.plugin_id);
+		if (group) group.push(reg);
+		else groups.set(reg.plugin_id, [reg]);
+	}
+	return [...groups.values()];
+}
+async function decideToolCall(regs, payload, run) {
+	let args;
+	for (const reg of regs) {
+		if (!reg.active) continue;
+		const result = await run(reg, args ? freezeClone({
+			...payload,
+			args
+		}) : payload);
+		if (!result) continue;
+		if (result.outcome !== "ok") return blocked(reg, failureReason(reg, result.outcome, result.error));
+		const reading = readDirective(result.value);
+		if (reading.block) return blocked(reg, reading.block.badArgs ? `Plugin "${reg.plugin_id}" returned args that are not a plain object; the tool call was blocked.` : reading.block.reason ?? `Blocked by plugin "${reg.plugin_id}".`);
+		if (reading.args) args = reading.args;
+	}
+	return args ? {
+		block: false,
+		args
+	} : { block: false };
+}
+function blocked(reg, reason) {
+	return {
+		block: true,
+		reason,
+		plugin_id: reg.plugin_id
+	};
+}
+function failureReason(reg, outcome, error) {
+	const what = outcome === "timeout" ? "timed out" : outcome === "skipped" ? "is paused after a timeout" : `failed (${error})`;
+	return `Plugin "${reg.plugin_id}" ${what} in pre_tool_call, so the tool call was blocked.`;
 }
 // src/lib/hooks/hook-bus.ts
 var HookBus = class {

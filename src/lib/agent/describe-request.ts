@@ -4,7 +4,8 @@
 import { contextRows } from '../db/context-rows';
 import type { MessageRow, SentRequest } from '../db/schema';
 import type { ToolSchema } from '../providers/types';
-import { buildWireRequest, formatCurl, type WireApi, type WireRequest } from '../providers/wire-request';
+import { buildWireRequest, formatCurl, type WireRequest } from '../providers/wire-request';
+import type { WireApi } from '../providers/wire-target';
 import { asSent, expandRuns, hashJson, injectedOf, rebuildChatRequest, type RequestFrame } from './request-recipe';
 
 export interface RequestPart {

@@ -4,7 +4,8 @@ import type { RequestFrames } from '../db/request-frames';
 import { updateMessage } from '../db/message-verbs';
 import type { InjectedContext, MessageRow, SentRequest } from '../db/schema';
 import type { ChatRequest } from '../providers/types';
-import { buildWireRequest, OFFLINE_TARGET } from '../providers/wire-request';
+import { buildWireRequest } from '../providers/wire-request';
+import { OFFLINE_TARGET } from '../providers/wire-target';
 import { makeRecipe, type RequestFrame } from './request-recipe';
 import type { TurnDeps } from './turn-deps';
 

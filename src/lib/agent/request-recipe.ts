@@ -5,7 +5,7 @@ import { REQUEST_FRAME_PREFIX } from '../db/request-frames';
 import type { InjectedContext, MessageRow, SentRequest } from '../db/schema';
 import { joinInjected } from '../hooks/dispatch-results';
 import type { ChatRequest, ToolSchema } from '../providers/types';
-import { OFFLINE_TARGET, type WireTarget } from '../providers/wire-request';
+import { OFFLINE_TARGET, type WireTarget } from '../providers/wire-target';
 import { buildRequestMessages } from './build-request';
 
 /** What many requests share, stored once: where they went, the system prompt, the tools. */

@@ -4,17 +4,22 @@
 // refer to one are written with it, in one transaction, and deleting sessions (every deletion
 // path) or answers (Retry) drops the frames they leave unused in the same transaction, found
 // through two indexes of messages on `sent.frame`, so no deletion reads the rows it removes.
-import Dexie from 'dexie';
-import type { PalimpsestDb } from './database';
-import type { MessageRow } from './schema';
+import Dexie, { type EntityTable, type Table } from 'dexie';
+import type { MessageRow, SettingRow } from './schema';
 
 export const REQUEST_FRAME_PREFIX = 'request-frame:';
 
 /** Frames by key, as they go with the rows that refer to them. */
 export type RequestFrames = Record<string, unknown>;
 
-/** The tables frames live by; a database, its strict twin, or an upgrade's tables. */
-export type FrameTables = Pick<PalimpsestDb, 'messages' | 'settings'>;
+/**
+ * The tables frames live by; a database, its strict twin, or an upgrade's tables (named here,
+ * not taken from the database class, whose version 7 upgrade uses this file).
+ */
+export interface FrameTables {
+	messages: Table<MessageRow, [string, number]>;
+	settings: EntityTable<SettingRow, 'key'>;
+}
 
 /**
  * Stores the frames `rows` refer to, taken from `frames`, that are not stored. Call it in the
@@ -28,7 +33,7 @@ export async function storeMissingFrames(db: FrameTables, frames: RequestFrames,
 	await db.settings.bulkAdd(keys.filter((_, i) => !stored[i]).map((key) => ({ key, value: frames[key] })));
 }
 
-export async function readRequestFrame(db: PalimpsestDb, key: string): Promise<unknown> {
+export async function readRequestFrame(db: FrameTables, key: string): Promise<unknown> {
 	return (await db.settings.get(key))?.value;
 }
 
@@ -38,7 +43,7 @@ export function frameKeysOf(rows: readonly MessageRow[]): string[] {
 }
 
 /** The stored frames that `rows` refer to, to go with a copy of the rows. */
-export async function readFramesOf(db: PalimpsestDb, rows: readonly MessageRow[]): Promise<RequestFrames> {
+export async function readFramesOf(db: FrameTables, rows: readonly MessageRow[]): Promise<RequestFrames> {
 	const found = await db.settings.bulkGet(frameKeysOf(rows));
 	return Object.fromEntries(found.flatMap((row) => (row ? [[row.key, row.value]] : [])));
 }
@@ -71,7 +76,7 @@ export async function dropAllUnusedFrames(db: FrameTables): Promise<string[]> {
 }
 
 /** The rows at these seqs of a session, in order; rows deleted since are left out. */
-export async function readRowsAt(db: PalimpsestDb, sessionId: string, seqs: number[]): Promise<MessageRow[]> {
+export async function readRowsAt(db: FrameTables, sessionId: string, seqs: number[]): Promise<MessageRow[]> {
 	const rows = await db.messages.bulkGet(seqs.map((seq): [string, number] => [sessionId, seq]));
 	return rows.filter((row): row is MessageRow => row !== undefined);
 }

@@ -3,7 +3,7 @@
 // the app cannot use comes back with a warning saying what was expected.
 import { HOOK_KINDS, type HookName } from './hook-map';
 import { LINE_LIMITS, oneLine, previewValue } from './preview-value';
-import { MAX_INJECTED_CHARS } from './dispatch-results';
+import { MAX_INJECTED_CHARS } from './injected-limit';
 import { readDirective, readInjected } from './read-results';
 
 export interface ResultNote {

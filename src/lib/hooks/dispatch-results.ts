@@ -2,6 +2,7 @@
 // bus supplies the ordered registrations and the function that calls one of them.
 import type { PreToolCallPayload } from './hook-payloads';
 import { freezeClone } from './freeze-payload';
+import { MAX_INJECTED_CHARS } from './injected-limit';
 import { readDirective, readInjected } from './read-results';
 import type { HookCallResult, Registration } from './run-hook';
 
@@ -12,9 +13,6 @@ export interface InjectedContext {
 	/** Set when the plugin's text was cut to its budget: how many characters it returned. */
 	cut_from?: number;
 }
-
-/** The most characters of context one plugin may add to one turn; the rest is cut, with a note. */
-export const MAX_INJECTED_CHARS = 16_000;
 
 export interface ToolDecision {
 	block: boolean;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { joinInjected, MAX_INJECTED_CHARS } from './dispatch-results';
+import { joinInjected } from './dispatch-results';
+import { MAX_INJECTED_CHARS } from './injected-limit';
 import { HookBus } from './hook-bus';
 import type { HookLogEntry } from './run-hook';
 import { compaction, llmCall, quietLogger, toolCall } from './test-fixtures';

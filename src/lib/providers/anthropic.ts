@@ -12,7 +12,7 @@ import { fetchModelIds, postForAnswer, postForJson } from './http-calls';
 import { guardStream, trimBaseUrl } from './guard-stream';
 import { readSSE } from './sse';
 import { ProviderError, type ChatMessage, type ChatRequest, type Provider, type ProviderConfig, type StreamEvent } from './types';
-import type { WireTarget } from './wire-request';
+import type { WireTarget } from './wire-target';
 
 function headersFor(config: ProviderConfig, betas: readonly string[] = []): Record<string, string> {
 	const headers: Record<string, string> = {

@@ -9,7 +9,7 @@ import { buildOpenAIBody } from './openai-request';
 import { decodeOpenAIStream } from './openai-stream';
 import { readSSE } from './sse';
 import type { ChatRequest, Provider, ProviderConfig, StreamEvent } from './types';
-import type { WireTarget } from './wire-request';
+import type { WireTarget } from './wire-target';
 
 const headersFor = (config: ProviderConfig) => bearerHeaders(config.api_key);
 

@@ -11,7 +11,7 @@ import { buildResponsesBody, responsesBase } from './responses-request';
 import { decodeResponsesStream } from './responses-stream';
 import { readSSE } from './sse';
 import type { ChatRequest, Provider, ProviderConfig, StreamEvent } from './types';
-import type { WireTarget } from './wire-request';
+import type { WireTarget } from './wire-target';
 
 const headersFor = (config: ProviderConfig) => bearerHeaders(config.api_key);
 

@@ -1,6 +1,6 @@
 // The provider contract: every adapter (offline, OpenAI-compatible, Anthropic) turns a
 // provider-neutral request into a stream of provider-neutral events.
-import type { WireTarget } from './wire-request';
+import type { WireTarget } from './wire-target';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 

@@ -5,19 +5,7 @@ import { buildAnthropicRequest } from './anthropic-request';
 import { buildOpenAIBody } from './openai-request';
 import { buildResponsesBody } from './responses-request';
 import type { ChatRequest } from './types';
-
-/** The wire protocols the app speaks; `offline` is the built-in model (nothing on the network). */
-export type WireApi = 'chat-completions' | 'responses' | 'anthropic' | 'offline';
-
-/** Where an adapter posts its answers, and what shapes its body and headers (never the key). */
-export interface WireTarget {
-	api: WireApi;
-	url: string;
-	/** Whether the provider has a key (sent as a header, shown as a placeholder). */
-	keyed: boolean;
-	/** OpenAI's own Chat Completions wants `max_completion_tokens` instead of `max_tokens`. */
-	maxCompletionTokens?: boolean;
-}
+import type { WireApi, WireTarget } from './wire-target';
 
 export interface WireRequest {
 	url: string;
@@ -25,8 +13,6 @@ export interface WireRequest {
 	headers: Record<string, string>;
 	body: Record<string, unknown>;
 }
-
-export const OFFLINE_TARGET: WireTarget = Object.freeze({ api: 'offline', url: '', keyed: false });
 
 /** The environment variable a copied curl command reads the key from. */
 export function keyPlaceholder(api: WireApi): string {

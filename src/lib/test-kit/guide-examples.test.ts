@@ -1,7 +1,7 @@
 // The guide's examples are real: the re-injection pattern shown in the post_compaction card is
-// static/plugins/conventions.js, the typed sidecar compiles under strict checking (and a typo
-// in it would not), the "Test your plugin" tests pass with node --test against the published
-// kit, and the reserved command names are the registry's.
+// static/plugins/conventions.js, the typed sidecar and the recipes compile under strict checking
+// (and a typo in the sidecar would not), the "Test your plugin" and recipe tests pass with
+// node --test against the published kit, and the reserved command names are the registry's.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -68,6 +68,36 @@ describe('docs/plugins.md examples', () => {
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}
+	}, 60_000);
+
+	it('types the recipes under strict checking', () => {
+		for (const file of ['reinject.js', 'notes.js']) {
+			expect(typeErrors(block(file)), file).toEqual([]);
+			expect(typeErrors(block(file).replace("'on_session_delete'", "'on_session_deleted'").replace("'post_compaction'", "'post_compacted'")).join('\n'), file).toMatch(/_compacted|_deleted/);
+		}
+	}, 60_000);
+
+	it('passes the recipes\' tests with node --test and the published kit, as ES modules by package.json or by .mjs names', async () => {
+		const files = { 'reinject.js': block('reinject.js'), 'notes.js': block('notes.js'), 'recipes.test.js': block('recipes.test.js') };
+		const kit = ['plugin-test-kit.js', 'plugin-test-kit.d.ts', 'plugin-api.d.ts'];
+		const runIn = async (type: string, rename: (file: string) => string) => {
+			const dir = await mkdtemp(join(tmpdir(), 'palimpsest-recipes-'));
+			try {
+				const toMjs = (code: string) => code.replace(/from '\.\/([\w-]+)\.js'/g, (_, name) => `from './${rename(`${name}.js`)}'`);
+				for (const [file, code] of Object.entries(files)) await writeFile(join(dir, rename(file)), toMjs(code));
+				for (const file of kit) await copyFile(resolve(ROOT, 'static', file), join(dir, rename(file)));
+				await writeFile(join(dir, 'package.json'), JSON.stringify({ type }));
+				const run = await promisify(execFile)(process.execPath, ['--test', rename('recipes.test.js')], { cwd: dir }).catch((error) => error);
+				return `${run.stdout ?? ''}${run.stderr ?? ''}`;
+			} finally {
+				await rm(dir, { recursive: true, force: true });
+			}
+		};
+		const asMjs = (file: string) => file.replace(/\.js$/, '.mjs');
+		expect(await runIn('module', (file) => file)).toMatch(/# pass 2\n# fail 0/);
+		expect(await runIn('commonjs', asMjs)).toMatch(/# pass 2\n# fail 0/);
+		// As the guide warns: .js files where package.json says CommonJS do not run.
+		expect(await runIn('commonjs', (file) => file)).toMatch(/Cannot use import statement outside a module/);
 	}, 60_000);
 
 	it('lists the reserved command names as the registry has them: each name, and which are built in', () => {

@@ -1,0 +1,17 @@
+// Where an adapter posts its requests, as the provider contract and the request builders both
+// name it: the wire protocol, the URL, and what shapes the body and headers (never the key).
+
+/** The wire protocols the app speaks; `offline` is the built-in model (nothing on the network). */
+export type WireApi = 'chat-completions' | 'responses' | 'anthropic' | 'offline';
+
+/** Where an adapter posts its answers, and what shapes its body and headers (never the key). */
+export interface WireTarget {
+	api: WireApi;
+	url: string;
+	/** Whether the provider has a key (sent as a header, shown as a placeholder). */
+	keyed: boolean;
+	/** OpenAI's own Chat Completions wants `max_completion_tokens` instead of `max_tokens`. */
+	maxCompletionTokens?: boolean;
+}
+
+export const OFFLINE_TARGET: WireTarget = Object.freeze({ api: 'offline', url: '', keyed: false });
