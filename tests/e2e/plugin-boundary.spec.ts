@@ -103,7 +103,10 @@ test('a plugin walking the stack from getters the runtime reads finds none of it
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
 	await navigate(page, 'Chat');
 	// Sloppy-mode getters (a classic script, as importScripts loads it) handed to every part of
-	// ctx, and returned from a command: each walks the stack whenever the runtime reads or copies it.
+	// ctx, and returned from a command: each walks the stack whenever the runtime reads or copies
+	// it. The frame's policy now lets plugin code make no Trusted Types policy, so importScripts
+	// refuses the script (next test); were one let through, its getters would still find nothing:
+	// the built runtime is strict (src/vite/plugin-runtime-source.test.ts runs this same script on it).
 	await runCommand(page, `/steal ${origins.cors}/stack-thief-classic.js`);
 	await runCommand(page, '/baited');
 	const report = JSON.parse((await messageBody(await runCommand(page, '/report')).textContent()) ?? '');
@@ -115,6 +118,23 @@ test('a plugin walking the stack from getters the runtime reads finds none of it
 	await navigate(page, 'Plugins');
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
 	await expect(row.getByRole('definition').filter({ hasText: 'messages from the plugin that the app does not accept' })).toHaveCount(0);
+});
+
+test('plugin code can make no Trusted Types policy, not even one of the names the page allows, so it loads no script itself', async ({ page }) => {
+	await openApp(page);
+	const row = await addPlugin(page, `${origins.cors}/stack-thief.js`, 'Stack thief');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await navigate(page, 'Chat');
+	const policies = JSON.parse((await messageBody(await runCommand(page, `/policies ${origins.cors}/stack-thief-classic.js`)).textContent()) ?? '');
+	// Its worker has Trusted Types: the runtime made the one policy its frame allows before the plugin ran.
+	expect(policies).toEqual({
+		trustedTypes: 'object',
+		made: [],
+		importScripts: "Failed to execute 'importScripts' on 'WorkerGlobalScope': This document requires 'TrustedScriptURL' assignment.",
+		worker: "Failed to construct 'Worker': This document requires 'TrustedScriptURL' assignment."
+	});
+	await navigate(page, 'Plugins');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
 });
 
 test('a plugin logging or posting in a loop is throttled, and the page answers throughout', async ({ page }) => {
