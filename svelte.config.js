@@ -1,7 +1,7 @@
 import adapter from '@sveltejs/adapter-static';
 import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
 import { createHash } from 'node:crypto';
-import { FRAME_SCRIPT } from './src/lib/plugins/sandbox/frame-document.js';
+import { FRAME_POLICY, FRAME_SCRIPT } from './src/lib/plugins/sandbox/frame-document.js';
 
 /** The one inline script of a plugin's sandboxed frame, which inherits this policy. */
 const FRAME_SCRIPT_HASH = `sha256-${createHash('sha256').update(FRAME_SCRIPT).digest('base64')}`;
@@ -50,9 +50,10 @@ export const CSP_DIRECTIVES = {
 	// Every string that would become HTML, a script URL or script code needs a Trusted Type:
 	// the app's default policy (src/lib/state/trusted-types.ts) lets through only the app's
 	// own workers and plugin frame document; Svelte, SvelteKit and DOMPurify make their own;
-	// each plugin frame makes one for its runtime's worker. No other policy can be created.
+	// each plugin frame makes one for its runtime's worker. No other policy can be created. A
+	// plugin's frame adds a policy of its own that allows only its one (frame-document.js).
 	'require-trusted-types-for': ['script'],
-	'trusted-types': ['default', 'palimpsest-plugin-frame', 'svelte-trusted-html', 'sveltekit-trusted-url', 'dompurify'],
+	'trusted-types': ['default', FRAME_POLICY, 'svelte-trusted-html', 'sveltekit-trusted-url', 'dompurify'],
 	// Dropped from the <meta> tag by SvelteKit; serve.mjs sends it as a header.
 	'frame-ancestors': ['self']
 };

@@ -23,6 +23,10 @@ export async function buildPluginRuntime(root) {
 			minify: true,
 			sourcemap: false,
 			target: 'es2022',
+			// Strict as a whole, as the modules it is built from are: V8 shows sloppy code no function
+			// of a strict frame, or of any frame below one (CallSite.getFunction, `.caller`), so a
+			// plugin's getter, however it was loaded, cannot take the runtime's functions off its stack.
+			rolldownOptions: { output: { strict: true } },
 			lib: { entry, formats: ['iife'], name: 'palimpsestPluginRuntime', fileName: () => 'plugin-runtime.js' }
 		}
 	});

@@ -1,7 +1,8 @@
 // The boundary between the page and a plugin holds against the plugin itself: one that looks
 // for every channel in its worker and posts raw messages on all it finds changes nothing in the
 // page and catches no API key (what the page does with raw messages that do reach it is tested
-// over real ports in src/lib/plugins/sandbox/*.test.ts); one that logs, posts or stores without end is throttled or refused while the page keeps
+// over real ports in src/lib/plugins/sandbox/*.test.ts); one whose getters walk the stack finds
+// none of its runtime's functions to post with; one that logs, posts or stores without end is throttled or refused while the page keeps
 // answering; one that allocates without bound or spins in a timer is stopped, and
 // its row says why.
 import { expect, test, type Page } from './test-base';
@@ -64,6 +65,46 @@ test('a plugin posting raw messages on every channel it can find changes nothing
 	await navigate(page, 'Plugins');
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
 	expect(await pagePrototypes(page)).toEqual(before);
+});
+
+test('a plugin walking the stack from getters the runtime reads finds none of its functions, and reaches nothing in the page', async ({ page }) => {
+	await openApp(page);
+	const row = await addPlugin(page, `${origins.cors}/stack-thief.js`, 'Stack thief');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await navigate(page, 'Chat');
+	// Sloppy-mode getters (a classic script, as importScripts loads it) handed to every part of
+	// ctx, and returned from a command: each walks the stack whenever the runtime reads or copies
+	// it. The frame's policy now lets plugin code make no Trusted Types policy, so importScripts
+	// refuses the script (next test); were one let through, its getters would still find nothing:
+	// the built runtime is strict (src/vite/plugin-runtime-source.test.ts runs this same script on it).
+	await runCommand(page, `/steal ${origins.cors}/stack-thief-classic.js`);
+	await runCommand(page, '/baited');
+	const report = JSON.parse((await messageBody(await runCommand(page, '/report')).textContent()) ?? '');
+	expect(report).toEqual(expect.objectContaining({ captured: [], called: 0, stored: null }));
+
+	// Nothing it could have posted with a captured function reached the page.
+	const stored = (await readRows(page, 'palimpsest-default', 'plugin_kv')).filter((entry) => entry.plugin_id === 'stack-thief');
+	expect(stored.map((entry) => entry.key)).not.toContain('captured');
+	await navigate(page, 'Plugins');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await expect(row.getByRole('definition').filter({ hasText: 'messages from the plugin that the app does not accept' })).toHaveCount(0);
+});
+
+test('plugin code can make no Trusted Types policy, not even one of the names the page allows, so it loads no script itself', async ({ page }) => {
+	await openApp(page);
+	const row = await addPlugin(page, `${origins.cors}/stack-thief.js`, 'Stack thief');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
+	await navigate(page, 'Chat');
+	const policies = JSON.parse((await messageBody(await runCommand(page, `/policies ${origins.cors}/stack-thief-classic.js`)).textContent()) ?? '');
+	// Its worker has Trusted Types: the runtime made the one policy its frame allows before the plugin ran.
+	expect(policies).toEqual({
+		trustedTypes: 'object',
+		made: [],
+		importScripts: "Failed to execute 'importScripts' on 'WorkerGlobalScope': This document requires 'TrustedScriptURL' assignment.",
+		worker: "Failed to construct 'Worker': This document requires 'TrustedScriptURL' assignment."
+	});
+	await navigate(page, 'Plugins');
+	await expect(rowStatus(row, 'Loaded')).toBeVisible();
 });
 
 test('a plugin logging or posting in a loop is throttled, and the page answers throughout', async ({ page }) => {

@@ -8,6 +8,16 @@
 // nothing from it. Under the policy's Trusted Types it may make exactly one script URL: that
 // worker's.
 
+/**
+ * The one Trusted Types policy a plugin's frame and its worker may make. The frame's own policy
+ * (below) allows no other name, and the worker, which inherits it, makes this one before any
+ * plugin code runs (worker-entry.ts): plugin code can make none.
+ */
+export const FRAME_POLICY = 'palimpsest-plugin-frame';
+
+// Added to the page's policy, which the frame inherits: both hold, so only names both allow.
+const FRAME_CSP = `trusted-types ${FRAME_POLICY}; require-trusted-types-for 'script'`;
+
 export const FRAME_SCRIPT = `onmessage = (event) => {
 	if (event.source !== parent) return;
 	onmessage = null;
@@ -15,7 +25,7 @@ export const FRAME_SCRIPT = `onmessage = (event) => {
 	const fail = (error) => parent.postMessage({ sandboxError: String(error && error.message || error).slice(0, 500) }, '*');
 	try {
 		const url = URL.createObjectURL(new Blob([event.data.runtime], { type: 'text/javascript' }));
-		const policy = self.trustedTypes && trustedTypes.createPolicy('palimpsest-plugin-frame', {
+		const policy = self.trustedTypes && trustedTypes.createPolicy('${FRAME_POLICY}', {
 			createScriptURL(input) {
 				if (input !== url) throw new TypeError('Only the plugin runtime starts here.');
 				return input;
@@ -33,4 +43,4 @@ export const FRAME_SCRIPT = `onmessage = (event) => {
 	}
 };`;
 
-export const FRAME_DOCUMENT = `<!doctype html><meta charset="utf-8"><script>${FRAME_SCRIPT}</script>`;
+export const FRAME_DOCUMENT = `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}"><script>${FRAME_SCRIPT}</script>`;

@@ -1,6 +1,7 @@
 // The `ctx` of an isolated plugin, with the same shape and the same immediate checks as the
 // in-page one, and the page's budgets applied before anything is sent: an honest plugin gets
-// its error at the line that caused it, and never trips the page's own checks.
+// its error at the line that caused it, and never trips the page's own checks. What it sends
+// is text or a structured clone made here, never a plugin's own object.
 import { checkPlainData } from '../../hooks/plain-data';
 import { assertHookName, HOOK_KINDS, type HookName } from '../../hooks/hook-map';
 import { formatLogArgs } from '../format-log-args';
@@ -92,12 +93,13 @@ export function createRemoteContext({ pluginId, manifest, page, handlers, has }:
 	function storage(op: StorageOp, key: unknown, ...value: unknown[]): Promise<unknown> {
 		// Checked here, so the plugin's own stack trace shows where it passed a bad key or value.
 		try {
-			if (op !== 'keys') checkStorageKey(key);
-			if (!value.length) return page.ask({ t: 'storage', op, key });
+			// A prefix crosses as text, as the page's storage reads it.
+			const name = op === 'keys' ? (key === undefined ? undefined : String(key)) : checkStorageKey(key);
+			if (!value.length) return page.ask({ t: 'storage', op, key: name });
 			const copy = clone(value[0]);
 			const check = checkPlainData(copy, { maxBytes: MAX_VALUE_BYTES });
 			if (!check.ok) throw new RangeError(`Plugin "${pluginId}" cannot store this value: ${check.reason}.`);
-			return page.ask({ t: 'storage', op, key, value: copy });
+			return page.ask({ t: 'storage', op, key: name, value: copy });
 		} catch (error) {
 			return Promise.reject(error);
 		}
@@ -133,7 +135,13 @@ export function createRemoteContext({ pluginId, manifest, page, handlers, has }:
 			} catch {
 				throw new TypeError(`Plugin "${pluginId}" cannot register tool ${JSON.stringify(String(name))}: parameters must be plain JSON data (no functions or class instances).`);
 			}
-			const record: RegistrationRecord = { kind: 'tool', handle: next++, name: plainName(name), description: plainName(description), parameters: schema };
+			let text: { name: unknown; description: unknown };
+			try {
+				text = { name: copyName(name), description: copyName(description) };
+			} catch {
+				throw new TypeError(`Plugin "${pluginId}" cannot register tool ${JSON.stringify(String(name))}: its name and description must be text.`);
+			}
+			const record: RegistrationRecord = { kind: 'tool', handle: next++, ...text, parameters: schema };
 			return add(record, { fn: handler as Handler['fn'], observer: false, hook: false });
 		},
 		storage: Object.freeze({
@@ -162,9 +170,12 @@ export function createRemoteContext({ pluginId, manifest, page, handlers, has }:
 	};
 }
 
-/** A name or description as given, when it can be copied; the page's checks word the refusal. */
-function plainName(value: unknown): unknown {
-	return typeof value === 'function' || typeof value === 'symbol' ? String(value) : value;
+/**
+ * A copy of a name or description as given (the page's checks word a refusal of what is not
+ * text): never the plugin's own object, whose getters would run again when it is sent.
+ */
+function copyName(value: unknown): unknown {
+	return typeof value === 'function' || typeof value === 'symbol' ? String(value) : clone(value);
 }
 
 /** ctx.log takes anything; what cannot be copied is logged as text. */

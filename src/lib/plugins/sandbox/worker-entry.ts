@@ -2,6 +2,7 @@
 // frame. The frame passes the port the page talks on; the plugin's checked source is then
 // imported from a blob URL made here, so the code that runs is the code the page hashed.
 import { importFromBlob } from '../import-plugin-module';
+import { FRAME_POLICY } from './frame-document.js';
 import { servePluginRuntime, type RuntimeEndpoint } from './plugin-runtime';
 import { provideRandomUuid } from './random-uuid';
 
@@ -15,9 +16,15 @@ interface WorkerScope {
 	addEventListener(type: 'message', listener: (event: MessageEvent) => void, options?: { once: boolean }): void;
 	addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
 	addEventListener(type: 'unhandledrejection', listener: (event: PromiseRejectionEvent) => void): void;
+	trustedTypes?: { createPolicy(name: string, rules: Record<string, never>): unknown };
 }
 
 const scope = self as unknown as WorkerScope;
+
+// The only Trusted Types policy this worker's policy (its frame's) lets be made, made now and
+// with no rules: plugin code can make none, so it turns no string of its own into a script
+// URL, HTML or script (importScripts, a nested worker). The runtime itself needs none.
+scope.trustedTypes?.createPolicy(FRAME_POLICY, {});
 
 // Taken now, before any plugin code runs: a plugin that later replaces postMessage,
 // addEventListener, MessageEvent's getters or Reflect.apply changes nothing for the runtime,
