@@ -18,6 +18,8 @@ export interface SeedMessage {
 	session: string;
 	seq: number;
 	content: string;
+	/** Stored fields to set beyond the defaults (a compacted row, a summary and its marker). */
+	fields?: Record<string, unknown>;
 }
 
 /** Writes `sessions` and `messages` into profile `profile`'s database in one transaction. */
@@ -39,10 +41,10 @@ export async function writeRows(page: Page, sessions: SeedSession[], messages: S
 					compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }
 				});
 			}
-			for (const { session, seq, content } of messages) {
+			for (const { session, seq, content, fields } of messages) {
 				tx.objectStore('messages').put({
 					session_id: session, seq, id: `${session}-${seq}`, role: seq % 2 ? 'assistant' : 'user', content,
-					status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: now
+					status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: now, ...fields
 				});
 			}
 			await new Promise((resolve, reject) => {

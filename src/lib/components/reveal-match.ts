@@ -2,6 +2,7 @@
 // it, and highlights the matching words with the CSS Custom Highlight API (no change to the
 // rendered Markdown). The words are found as the index found them (see search/snippet.ts).
 import { findMarks } from '$lib/search/snippet';
+import type { MessageRow } from '$lib/state/view-types';
 
 export const MATCH_HIGHLIGHT = 'search-match';
 /** The attribute that marks the message a search opened. */
@@ -28,6 +29,42 @@ export function revealMatch(log: HTMLElement, seq: number, terms: readonly strin
 	}
 	CSS.highlights.set(MATCH_HIGHLIGHT, new Highlight(...ranges));
 	return true;
+}
+
+/**
+ * Where the transcript shows a search match: the index of its own row in `rows`, or, for a
+ * message a compaction took out, the index of that compaction's marker (its messages are shown
+ * under it); null while neither is there.
+ */
+export function placeOfMatch(rows: readonly MessageRow[], seq: number, compactedBy: string | null): { index: number; compaction: string | null } | null {
+	const own = rows.findIndex((row) => row.seq === seq);
+	if (own >= 0) return { index: own, compaction: null };
+	const marker = compactedBy === null ? -1 : rows.findIndex((row) => row.compaction?.id === compactedBy);
+	return marker >= 0 ? { index: marker, compaction: compactedBy } : null;
+}
+
+/**
+ * Resolves with the message's row once it is on the page (compacted messages are drawn a few
+ * at a time), or null when `signal` aborts first (another session or query was opened).
+ */
+export function whenDrawn(log: HTMLElement, seq: number, signal: AbortSignal): Promise<HTMLElement | null> {
+	const find = () => log.querySelector<HTMLElement>(`article[data-seq="${seq}"]`);
+	return new Promise((resolve) => {
+		const found = find();
+		if (found || signal.aborted) return resolve(found);
+		const observer = new MutationObserver(() => {
+			const row = find();
+			if (row) done(row);
+		});
+		const done = (row: HTMLElement | null) => {
+			observer.disconnect();
+			signal.removeEventListener('abort', stop);
+			resolve(row);
+		};
+		const stop = () => done(null);
+		signal.addEventListener('abort', stop);
+		observer.observe(log, { childList: true, subtree: true });
+	});
 }
 
 /** Takes the highlight away (another session opened, the search cleared). */

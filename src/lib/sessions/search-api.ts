@@ -20,6 +20,8 @@ export interface SearchHit {
 	archived: boolean;
 	/** The matching message, or null when the title matched. */
 	seq: number | null;
+	/** The compaction that took the matching message out of the transcript (shown under its marker), if one did. */
+	compactedBy: string | null;
 	/** Index terms that matched, to highlight the same words in the opened message. */
 	terms: string[];
 	snippet: Snippet | null;
@@ -70,11 +72,19 @@ export function createSearchApi(open: (profile: string) => PalimpsestDb = (profi
 			const ranked = keeper.index.search(call.query);
 			const top = ranked.slice(0, SNIPPETS);
 			const rows = await dbFor(call.profile).messages.bulkGet(top.filter((hit) => hit.seq !== null).map((hit) => [hit.sessionId, hit.seq!] as [string, number]));
-			const bySeq = new Map(rows.filter((row) => !!row).map((row) => [`${row.session_id}\n${row.seq}`, row.content]));
+			const bySeq = new Map(rows.filter((row) => !!row).map((row) => [`${row.session_id}\n${row.seq}`, row]));
 			const hits = top.map(({ sessionId, seq, terms }): SearchHit => {
 				const meta = keeper.index.sessions.get(sessionId);
-				const text = seq === null ? undefined : bySeq.get(`${sessionId}\n${seq}`);
-				return { sessionId, seq, terms, title: meta?.title ?? '', archived: meta?.archived ?? false, snippet: text === undefined ? null : makeSnippet(text, new Set(terms)) };
+				const row = seq === null ? undefined : bySeq.get(`${sessionId}\n${seq}`);
+				return {
+					sessionId,
+					seq,
+					terms,
+					title: meta?.title ?? '',
+					archived: meta?.archived ?? false,
+					snippet: row === undefined ? null : makeSnippet(row.content, new Set(terms)),
+					compactedBy: row?.active === 0 ? row.compacted_by : null
+				};
 			});
 			return { ids: ranked.map((hit) => hit.sessionId), hits, progress: keeper.progress, ms: performance.now() - started };
 		},

@@ -108,8 +108,11 @@ export class ChatState {
 
 	/** "Show compacted messages": reads the rows one compaction took out of the context. */
 	async showCompacted(compactionId: string): Promise<void> {
-		if (!this.sessionId || this.compacted.has(compactionId)) return;
-		this.compacted.set(compactionId, await listCompactedBy(this.#services.db, this.sessionId, compactionId));
+		const id = this.sessionId;
+		if (!id || this.compacted.has(compactionId)) return;
+		const rows = await listCompactedBy(this.#services.db, id, compactionId);
+		// Another session opened meanwhile: these rows are not its.
+		if (this.sessionId === id) this.compacted.set(compactionId, rows);
 	}
 
 	hideCompacted(compactionId: string): void {
