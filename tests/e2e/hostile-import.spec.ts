@@ -1,7 +1,7 @@
 // An imported file is untrusted: its links cannot reach your sessions, a deletion asks about
 // every session it takes, a row that cannot be drawn shows as one error row instead of
 // emptying the session, and a file too large to import is refused before it is read.
-import { expect, test, type Page } from './test-base';
+import { expect, test, type Locator, type Page } from './test-base';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -147,6 +147,44 @@ test('Continue in the earlier session never adds to a session of another origin:
 	const sessions = await readRows(page, 'palimpsest-default', 'sessions');
 	expect(sessions.find((s) => s.id === 'trap')).toMatchObject({ ended_at: null });
 	expect(sessions.find((s) => s.id === mine)).toMatchObject({ message_count: 2 });
+});
+
+/** `scope` shows `title` in an element of its own, isolated: its direction its own, reordering nothing around it. */
+async function expectIsolated(scope: Locator, title: string): Promise<void> {
+	const shown = scope.locator('[dir="auto"]').filter({ hasText: title });
+	await expect(shown).toHaveCount(1);
+	expect(await shown.textContent()).toBe(title);
+	expect(await shown.evaluate((element) => getComputedStyle(element).unicodeBidi)).toBe('isolate');
+}
+
+test('a title with a bidi override and a bell: both left out on import and in Rename, and each title shown isolated', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'echo: my own work');
+	await waitForAnswer(page);
+	await importEntries(page, [sessionEntry('odd', 'Invoice \u202Efdp.exe\u0007')]);
+	await expect(status(page)).toHaveText('Imported 1 session (1 message).');
+	const imported = sidebar(page).getByRole('link', { name: 'Invoice fdp.exe', exact: true });
+	await expectIsolated(imported, 'Invoice fdp.exe');
+
+	await sessionAction(page, row(page, 'Invoice fdp.exe'), 'Rename');
+	const input = sidebar(page).getByRole('textbox', { name: 'Session title' });
+	await expect(input).toHaveAttribute('dir', 'auto');
+	await input.fill('Plan \u202Eevil\u0007 copy');
+	await input.press('Enter');
+	const renamed = sidebar(page).getByRole('link', { name: 'Plan evil copy', exact: true });
+	await expectIsolated(renamed, 'Plan evil copy');
+	const shown = (await sidebar(page).textContent()) ?? '';
+	expect([shown.includes('\u202E'), shown.includes('\u0007')]).toEqual([false, false]);
+
+	// The header, and the question before a deletion.
+	await renamed.click();
+	await expectIsolated(page.getByRole('heading', { level: 1 }), 'Plan evil copy');
+	await expectIsolated(sidebar(page).getByRole('link', { name: 'echo: my own work', exact: true }), 'echo: my own work');
+	await sessionAction(page, row(page, 'Plan evil copy'), 'Delete');
+	const dialog = page.getByRole('dialog', { name: 'Delete this session?' });
+	await expect(dialog).toContainText('“Plan evil copy” and all its messages will be deleted.');
+	await expectIsolated(dialog, 'Plan evil copy');
+	await dialog.getByRole('button', { name: 'Cancel' }).click();
 });
 
 test('deleting one link of an imported conversation lists every session it takes', async ({ page }) => {
