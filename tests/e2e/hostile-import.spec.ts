@@ -1,7 +1,7 @@
 // An imported file is untrusted: its links cannot reach your sessions, a deletion asks about
 // every session it takes, a row that cannot be drawn shows as one error row instead of
 // emptying the session, and a file too large to import is refused before it is read.
-import { expect, test, type Page } from './test-base';
+import { expect, test, type Locator, type Page } from './test-base';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,7 +57,7 @@ test('a file that links to my session: the link is cut, and deleting what it bro
 	const mine = sessionIdFromUrl(page);
 
 	await importEntries(page, [sessionEntry('trap', 'Imported trap', { parent_session_id: mine, parent_kind: 'compression' })]);
-	await expect(status(page)).toHaveText('Imported 1 session (1 message). 1 link to a session outside this file was removed.');
+	await expect(status(page)).toHaveText('Imported 1 session (1 message). 1 link to a session not imported from this file was removed.');
 
 	await sessionAction(page, row(page, 'Imported trap'), 'Delete');
 	const dialog = page.getByRole('dialog', { name: 'Delete this session?' });
@@ -69,6 +69,122 @@ test('a file that links to my session: the link is cut, and deleting what it bro
 	expect((await readRows(page, 'palimpsest-default', 'sessions')).map((s) => s.id)).toEqual([mine]);
 	const messages = await readRows(page, 'palimpsest-default', 'messages');
 	expect(messages.map((m) => m.content)).toEqual(['echo: my own work', 'my own work']);
+});
+
+/** A summary row that says the session continues `earlier` (as a compaction that rotated writes it). */
+function continuing(id: string, title: string, earlier: string | null) {
+	const entry = sessionEntry(id, title, earlier === null ? {} : { parent_session_id: earlier, parent_kind: 'compression' });
+	const at = Date.now();
+	const marker = { id: `${id}-op`, kind: 'summarize', reason: 'manual', before_tokens: 900, after_tokens: 40, messages_removed: 4, at, ...(earlier === null ? {} : { old_session_id: earlier }) };
+	entry.messages = [{ ...entry.messages[0], role: 'assistant', kind: 'summary', content: `Summary of ${title}`, compaction: marker } as (typeof entry.messages)[number]];
+	return entry;
+}
+
+/** Writes `row` into a store of the profile's database past the app, as an earlier version could have left it. */
+async function putRow(page: Page, store: string, row: Row): Promise<void> {
+	await page.evaluate(
+		([store, row]) =>
+			new Promise<void>((resolve, reject) => {
+				const request = indexedDB.open('palimpsest-default');
+				request.onerror = () => reject(request.error);
+				request.onsuccess = () => {
+					const db = request.result;
+					const tx = db.transaction(store, 'readwrite');
+					tx.objectStore(store).put(row);
+					tx.oncomplete = () => {
+						db.close();
+						resolve();
+					};
+					tx.onerror = () => reject(tx.error);
+				};
+			}),
+		[store, row] as const
+	);
+}
+
+const marker = (page: Page) => transcript(page).getByRole('region', { name: 'Context compacted' });
+
+test('a file holding a copy of my session cannot continue it: the copy is skipped and the links to mine are cut', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'echo: my own work');
+	await waitForAnswer(page);
+	const mine = sessionIdFromUrl(page);
+
+	await importEntries(page, [sessionEntry(mine, 'A copy of yours'), continuing('trap', 'Imported trap', mine)]);
+	await expect(status(page)).toHaveText(
+		'Imported 1 session (1 message). Skipped 1 session already in this profile (1 message). 2 links to sessions not imported from this file were removed.'
+	);
+	await row(page, 'Imported trap').getByRole('link').click();
+	await expect(marker(page)).toContainText('Context compacted');
+	await expect(marker(page).getByRole('button', { name: 'Undo compaction' })).toBeVisible();
+	await expect(marker(page).getByRole('button', { name: 'Continue in the earlier session' })).toHaveCount(0);
+	const [trap] = (await readRows(page, 'palimpsest-default', 'sessions')).filter((s) => s.id === 'trap');
+	expect(trap).toMatchObject({ parent_session_id: null, parent_kind: null });
+	// Mine is as it was; the file's copy of it is nowhere.
+	await expect(sidebar(page).getByRole('link', { name: 'echo: my own work', exact: true })).toHaveCount(1);
+	await expect(sidebar(page).getByRole('link', { name: 'A copy of yours' })).toHaveCount(0);
+});
+
+test('Continue in the earlier session never adds to a session of another origin: it says why and changes nothing', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'echo: my own work');
+	await waitForAnswer(page);
+	const mine = sessionIdFromUrl(page);
+	await importEntries(page, [continuing('trap', 'Imported trap', null)]);
+	await expect(status(page)).toHaveText('Imported 1 session (1 message).');
+	// The summary names my session as the earlier one, as an import by an earlier version could leave it.
+	const [summary] = (await readRows(page, 'palimpsest-default', 'messages')).filter((m) => m.session_id === 'trap');
+	await putRow(page, 'messages', { ...summary, compaction: { ...(summary.compaction as Row), old_session_id: mine } });
+	const before = await readRows(page, 'palimpsest-default', 'messages');
+
+	await openApp(page, '/s/trap');
+	await marker(page).getByRole('button', { name: 'Continue in the earlier session' }).click();
+	await expect(marker(page).getByRole('alert')).toHaveText(
+		'This session and the earlier one did not come from the same place (one was imported, or they came with different imports), so what was said here cannot be added to it. Nothing changed; the conversation goes on here.'
+	);
+	await expect(page).toHaveURL(/\/s\/trap$/);
+	expect(await readRows(page, 'palimpsest-default', 'messages')).toEqual(before);
+	const sessions = await readRows(page, 'palimpsest-default', 'sessions');
+	expect(sessions.find((s) => s.id === 'trap')).toMatchObject({ ended_at: null });
+	expect(sessions.find((s) => s.id === mine)).toMatchObject({ message_count: 2 });
+});
+
+/** `scope` shows `title` in an element of its own, isolated: its direction its own, reordering nothing around it. */
+async function expectIsolated(scope: Locator, title: string): Promise<void> {
+	const shown = scope.locator('[dir="auto"]').filter({ hasText: title });
+	await expect(shown).toHaveCount(1);
+	expect(await shown.textContent()).toBe(title);
+	expect(await shown.evaluate((element) => getComputedStyle(element).unicodeBidi)).toBe('isolate');
+}
+
+test('a title with a bidi override and a bell: both left out on import and in Rename, and each title shown isolated', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'echo: my own work');
+	await waitForAnswer(page);
+	await importEntries(page, [sessionEntry('odd', 'Invoice \u202Efdp.exe\u0007')]);
+	await expect(status(page)).toHaveText('Imported 1 session (1 message).');
+	const imported = sidebar(page).getByRole('link', { name: 'Invoice fdp.exe', exact: true });
+	await expectIsolated(imported, 'Invoice fdp.exe');
+
+	await sessionAction(page, row(page, 'Invoice fdp.exe'), 'Rename');
+	const input = sidebar(page).getByRole('textbox', { name: 'Session title' });
+	await expect(input).toHaveAttribute('dir', 'auto');
+	await input.fill('Plan \u202Eevil\u0007 copy');
+	await input.press('Enter');
+	const renamed = sidebar(page).getByRole('link', { name: 'Plan evil copy', exact: true });
+	await expectIsolated(renamed, 'Plan evil copy');
+	const shown = (await sidebar(page).textContent()) ?? '';
+	expect([shown.includes('\u202E'), shown.includes('\u0007')]).toEqual([false, false]);
+
+	// The header, and the question before a deletion.
+	await renamed.click();
+	await expectIsolated(page.getByRole('heading', { level: 1 }), 'Plan evil copy');
+	await expectIsolated(sidebar(page).getByRole('link', { name: 'echo: my own work', exact: true }), 'echo: my own work');
+	await sessionAction(page, row(page, 'Plan evil copy'), 'Delete');
+	const dialog = page.getByRole('dialog', { name: 'Delete this session?' });
+	await expect(dialog).toContainText('“Plan evil copy” and all its messages will be deleted.');
+	await expectIsolated(dialog, 'Plan evil copy');
+	await dialog.getByRole('button', { name: 'Cancel' }).click();
 });
 
 test('deleting one link of an imported conversation lists every session it takes', async ({ page }) => {

@@ -14,7 +14,8 @@ export interface BuiltinHost {
 	exit(invocation: CommandInvocation, options: { remove: boolean }): Promise<boolean>;
 	/** `/archive`: archive this session and leave it. */
 	archive(invocation: CommandInvocation): Promise<void>;
-	setTitle(invocation: CommandInvocation, title: string): Promise<void>;
+	/** `/title`: renames this session; resolves to the title as stored (control characters left out). */
+	setTitle(invocation: CommandInvocation, title: string): Promise<string>;
 	usage(invocation: CommandInvocation): Promise<string>;
 	/** `/compress [focus]`: compacts now; says what happened, and where the thread goes on. */
 	compress(invocation: CommandInvocation, focus: string): Promise<{ output: string; sessionId: string }>;
@@ -60,8 +61,7 @@ export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): 
 		{ name: 'title', description: 'Rename this session', args_hint: '<text>' },
 		async (args, invocation) => {
 			if (!args) throw new Error('Usage: /title <text>');
-			await host.setTitle(invocation, args);
-			return { output: `Session renamed to “${args}”.` };
+			return { output: `Session renamed to “${await host.setTitle(invocation, args)}”.` };
 		}
 	);
 	registry.addBuiltin(

@@ -1,5 +1,6 @@
 // Transactional verbs on messages: appends keep the session's counters in the same
 // transaction, checkpoints are short single-row writes.
+import { cleanTitle } from './clean-title';
 import { Dexie, type PalimpsestDb } from './database';
 import type { MessageRow } from './schema';
 import { dropUnusedFrames, frameKeysOf, storeMissingFrames, type RequestFrames } from './request-frames';
@@ -10,9 +11,9 @@ export type NewMessage = Omit<MessageRow, 'session_id' | 'seq' | 'active' | 'com
 
 const TITLE_LENGTH = 60;
 
-/** The auto title a session gets from its first user message. */
+/** The auto title a session gets from its first user message: its first words, on one line, without control characters. */
 export function titleFromMessage(text: string): string {
-	const line = text.replace(/\s+/g, ' ').trim();
+	const line = cleanTitle(text).replace(/\s+/g, ' ').trim();
 	if (line.length <= TITLE_LENGTH) return line || 'New session';
 	return `${line.slice(0, TITLE_LENGTH - 1).trimEnd()}…`;
 }

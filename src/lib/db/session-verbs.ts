@@ -1,4 +1,5 @@
 // Transactional verbs on session rows. Each verb is one short transaction over plain data.
+import { cleanTitle } from './clean-title';
 import type { PalimpsestDb } from './database';
 import type { SessionRow } from './schema';
 
@@ -32,10 +33,12 @@ export async function updateSession(
 	return (await db.sessions.update(id, changes)) === 1;
 }
 
-export async function renameSession(db: PalimpsestDb, id: string, title: string): Promise<void> {
-	const clean = title.trim().slice(0, 200);
+/** Sets the title the user gave, without control characters (clean-title.ts); returns it as stored. */
+export async function renameSession(db: PalimpsestDb, id: string, title: string): Promise<string> {
+	const clean = cleanTitle(title).trim().slice(0, 200);
 	if (!clean) throw new Error('A session title cannot be empty.');
 	await updateSession(db, id, { title: clean, title_source: 'user' });
+	return clean;
 }
 
 export async function setPinned(db: PalimpsestDb, id: string, pinned: boolean): Promise<void> {

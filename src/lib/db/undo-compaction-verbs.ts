@@ -4,6 +4,15 @@
 import { Dexie, type PalimpsestDb } from './database';
 import { CompactionRaceError } from './compaction-verbs';
 import type { MessageRow } from './schema';
+import { sameOrigin } from './session-links';
+
+/** Continue in the earlier session refused: the two sessions are of different origins. */
+export class SessionOriginError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'SessionOriginError';
+	}
+}
 
 /** The compaction markers still in effect among a session's active rows, oldest first. */
 export function liveMarkers(active: readonly MessageRow[]): MessageRow[] {
@@ -36,7 +45,10 @@ export async function commitUndoCompaction(db: PalimpsestDb, sessionId: string, 
 /**
  * Undoing a compaction that continued in a new session: the earlier session is reopened with
  * what was said in the later one since (appended), and the later one ends, kept as a branch
- * of it (so the thread goes on in the earlier one). Returns the earlier session's id.
+ * of it (so the thread goes on in the earlier one). Returns the earlier session's id. Only
+ * between sessions of one origin (both made here, or both brought by the same import): an
+ * imported file could otherwise name one of your sessions, or another import's, as the earlier
+ * one, and have what was said here appended to it.
  */
 export async function commitContinueEarlier(db: PalimpsestDb, childId: string, compactionId: string, now: number): Promise<{ parentId: string; sessionKey: string }> {
 	return db.transaction('rw', db.sessions, db.messages, async () => {
@@ -47,6 +59,11 @@ export async function commitContinueEarlier(db: PalimpsestDb, childId: string, c
 		const parentId = marker?.compaction?.old_session_id;
 		const parent = parentId ? await db.sessions.get(parentId) : undefined;
 		if (!child || child.ended_at !== null || !marker || !parent) throw new CompactionRaceError('This session no longer continues the earlier one; nothing changed.');
+		if (!sameOrigin(child, parent)) {
+			throw new SessionOriginError(
+				'This session and the earlier one did not come from the same place (one was imported, or they came with different imports), so what was said here cannot be added to it. Nothing changed; the conversation goes on here.'
+			);
+		}
 		if (markers.at(-1) !== marker) throw new CompactionRaceError('The conversation was compacted again meanwhile: only the latest compaction can be undone. Nothing changed.');
 		if (parent.end_reason !== 'compression') throw new CompactionRaceError('The earlier session is no longer waiting to be continued; nothing changed.');
 		// What was said since the compaction goes on in the earlier session, after its last row.

@@ -1,5 +1,6 @@
 // The one place a session row is built: new sessions, compaction rotation, branches and
 // imports all start from here, so a new field is added once.
+import { cleanTitle } from '../db/clean-title';
 import { NO_COMPACTION_STATE, type ParentKind, type SessionRow } from '../db/schema';
 import { nowOf, threadKey, type SessionContext } from './session-context';
 
@@ -17,7 +18,7 @@ export interface NewSessionOptions {
 
 export function buildSessionRow(ctx: SessionContext, options: NewSessionOptions, id: string = crypto.randomUUID()): SessionRow {
 	const now = nowOf(ctx);
-	const title = options.title?.trim();
+	const title = options.title === undefined ? '' : cleanTitle(options.title).trim();
 	return {
 		id,
 		profile: ctx.profile,

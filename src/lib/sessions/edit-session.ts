@@ -2,7 +2,8 @@
 import { renameSession as writeTitle, setPinned as writePinned, updateSession } from '../db/session-verbs';
 import type { SessionContext } from './session-context';
 
-export function renameSession(ctx: SessionContext, id: string, title: string): Promise<void> {
+/** Returns the title as stored (control characters left out). */
+export function renameSession(ctx: SessionContext, id: string, title: string): Promise<string> {
 	return writeTitle(ctx.db, id, title);
 }
 

@@ -1,4 +1,4 @@
-// An imported file is untrusted: it may only link its own sessions, its rows are read into
+// An imported file is untrusted: it may only link sessions it brings itself, its rows are read into
 // exactly the shapes the app stores, and deleting what it brought never takes your sessions.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,10 @@ import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import { getSession } from '../db/session-verbs';
 import { testSessionRow } from '../db/test-session-row';
+import { strictTwin } from '../db/strict-twin';
+import { simulateFullDisk } from '../db/test-full-disk';
 import { deleteSessions } from './delete-sessions';
+import { fileImportId } from './file-import-id';
 import { importSessions } from './import-sessions';
 import { createSession } from './session-lifecycle';
 import type { SessionContext } from './session-context';
@@ -109,28 +112,69 @@ describe('links in an imported file reach only sessions of the same file', () =>
 	});
 });
 
-describe('a deletion takes only sessions of the same origin', () => {
-	it('a file that reuses the id of your session keeps its link, yet neither deletion takes the other', async () => {
-		// The file's copy of "mine" is skipped (the profile has it); its child links to your session.
-		const report = await importSessions(db, 'home', fileOf([entry(mine), entry('child', { parent_session_id: mine, parent_kind: 'compression' })]));
+describe('links in an imported file reach only sessions this import writes', () => {
+	const marker = (old: string) => ({ id: 'op', kind: 'summarize', reason: 'manual', before_tokens: 10, after_tokens: 2, messages_removed: 3, at: 1, old_session_id: old });
+	const rotated = (id: string, parent: string) =>
+		entry(id, { parent_session_id: parent, parent_kind: 'compression' }, [messageRow(id, { kind: 'summary', role: 'assistant', compaction: marker(parent) })]);
+
+	it("a file's copy of one of your sessions is skipped and is none of the file's: links to it are cut and counted", async () => {
+		await db.sessions.update(mine, { ended_at: 2, end_reason: 'compression' });
+		const report = await importSessions(db, 'home', fileOf([entry(mine), rotated('child', mine)]));
+		expect(report).toMatchObject({ sessions_added: 1, sessions_skipped: 1, links_removed: 2 });
+		expect(await getSession(db, 'child')).toMatchObject({ parent_session_id: null, parent_kind: null });
+		const [summary] = await listMessages(db, 'child');
+		expect(summary.compaction).not.toHaveProperty('old_session_id');
+		// Your session is as it was, and neither deletion takes the other.
+		expect(await getSession(db, mine)).toMatchObject({ title: 'My own work', end_reason: 'compression' });
+		expect(await getSession(db, mine)).not.toHaveProperty('import_id');
+		expect((await deleteSessions(ctx, ['child'])).ids).toEqual(['child']);
+		expect((await listMessages(db, mine)).map((m) => m.content)).toEqual(['my words']);
+	});
+
+	it("a session another import brought is none of this one's: links to it are cut, and the two never go together", async () => {
+		await importSessions(db, 'home', fileOf([entry('first', { ended_at: 2, end_reason: 'compression' })]), undefined, 'file-one');
+		const report = await importSessions(db, 'home', fileOf([entry('first', { ended_at: 2, end_reason: 'compression' }), rotated('second', 'first')]), undefined, 'file-two');
+		expect(report).toMatchObject({ sessions_added: 1, sessions_skipped: 1, links_removed: 2 });
+		const [first, second] = await db.sessions.bulkGet(['first', 'second']);
+		expect(first!.import_id).toBe('file-one');
+		expect(second).toMatchObject({ import_id: 'file-two', parent_session_id: null, parent_kind: null });
+		expect((await deleteSessions(ctx, ['second'])).ids).toEqual(['second']);
+		expect((await deleteSessions(ctx, ['first'])).ids).toEqual(['first']);
+	});
+
+	it('importing the same file again after it stopped keeps the links to what the first attempt wrote', async () => {
+		const file = fileOf([entry('part-1', { ended_at: 2, end_reason: 'compression' }), rotated('part-2', 'part-1')]);
+		const importId = await fileImportId(file);
+		const disk = await simulateFullDisk(strictTwin(db));
+		// Slices of one message: the disk fills once the first session has landed.
+		const first = importSessions(db, 'home', file, (p) => void (p.phase === 'writing' && p.done >= 1 && disk.fill()), importId, 1);
+		await expect(first).rejects.toMatchObject({ name: 'ImportStoppedError' });
+		expect(await getSession(db, 'part-2')).toBeUndefined();
+		disk.free();
+
+		const report = await importSessions(db, 'home', file, undefined, importId, 1);
 		expect(report).toMatchObject({ sessions_added: 1, sessions_skipped: 1, links_removed: 0 });
+		expect(await getSession(db, 'part-2')).toMatchObject({ parent_session_id: 'part-1', parent_kind: 'compression', import_id: importId });
+		expect((await listMessages(db, 'part-2'))[0].compaction?.old_session_id).toBe('part-1');
+		// One imported conversation: deleting its later part takes the earlier one, and nothing of yours.
+		expect((await deleteSessions(ctx, ['part-2'])).ids.sort()).toEqual(['part-1', 'part-2']);
+		expect(await getSession(db, mine)).toBeDefined();
+	});
+});
+
+describe('a deletion takes only sessions of the same origin', () => {
+	it('a session whose link to yours is older than the import check (left by an earlier version) goes alone, and yours alone', async () => {
+		await importSessions(db, 'home', fileOf([entry('child')]));
+		// As an import before links to skipped sessions were cut could leave it.
+		await db.sessions.update('child', { parent_session_id: mine, parent_kind: 'compression' });
 		expect((await deleteSessions(ctx, ['child'])).ids).toEqual(['child']);
 		expect(await getSession(db, mine)).toBeDefined();
 
-		await importSessions(db, 'home', fileOf([entry(mine), entry('child2', { parent_session_id: mine, parent_kind: 'delegate' })]));
+		await importSessions(db, 'home', fileOf([entry('child2')]));
+		await db.sessions.update('child2', { parent_session_id: mine, parent_kind: 'delegate' });
 		expect((await deleteSessions(ctx, [mine])).ids).toEqual([mine]);
 		// What stays loses its link to the session that went.
 		expect(await getSession(db, 'child2')).toMatchObject({ parent_session_id: null, parent_kind: null });
-	});
-
-	it('sessions of two different imports never go together', async () => {
-		await importSessions(db, 'home', fileOf([entry('first')]));
-		await importSessions(db, 'home', fileOf([entry('first'), entry('second', { parent_session_id: 'first', parent_kind: 'compression' })]));
-		const [first, second] = await db.sessions.bulkGet(['first', 'second']);
-		expect(first!.import_id).toBeDefined();
-		expect(second!.import_id).not.toBe(first!.import_id);
-		expect((await deleteSessions(ctx, ['second'])).ids).toEqual(['second']);
-		expect((await deleteSessions(ctx, ['first'])).ids).toEqual(['first']);
 	});
 });
 

@@ -1,6 +1,8 @@
-// Links between the sessions of an imported file. A file may only link its own sessions: a
-// link naming any other session (one of yours, say) would make deleting the imported session
-// take yours with it, so it is cut, and so is a link that leads round in a loop. Pure.
+// Links between the sessions of an imported file, before anything is written: a parent link
+// without a kind is a branch (as when the app makes one), and a link that leads round in a loop
+// is cut. Which links an import may write at all (only to sessions it writes itself, so none to
+// one of yours, which deleting the imported session would take with it) is decided as each
+// slice commits (db/transfer-verbs.ts). Pure.
 import type { MessageRow } from '../db/schema';
 import type { ImportedSession } from './import-rows';
 
@@ -9,40 +11,19 @@ export interface ImportedEntry {
 	messages: MessageRow[];
 }
 
-export interface LinkCuts {
-	/** Parent links and compaction markers that named a session not in the file. */
-	outside: number;
-	/** Parent links that led back to the session itself. */
-	loops: number;
-}
-
-export function cutForeignLinks(entries: readonly ImportedEntry[]): { entries: ImportedEntry[]; cuts: LinkCuts } {
-	const inFile = new Set(entries.map((entry) => entry.session.id));
-	const cuts: LinkCuts = { outside: 0, loops: 0 };
+/** The entries with their parent kinds made whole and loops cut; `loops` counts the parent links cut. */
+export function cutLoops(entries: readonly ImportedEntry[]): { entries: ImportedEntry[]; loops: number } {
 	const kept = entries.map(({ session, messages }) => {
-		let parent = session.parent_session_id;
-		if (parent !== null && !inFile.has(parent)) {
-			cuts.outside += 1;
-			parent = null;
-		}
-		const rows = messages.map((row) => {
-			const old = row.compaction?.old_session_id;
-			if (old === undefined || inFile.has(old)) return row;
-			cuts.outside += 1;
-			const { old_session_id: _cut, ...marker } = row.compaction!;
-			return { ...row, compaction: marker };
-		});
-		// A kind without a parent means nothing; a parent without a kind is a branch, as when the app makes one.
-		const kind = parent === null ? null : (session.parent_kind ?? 'branch');
-		return { session: { ...session, parent_session_id: parent, parent_kind: kind }, messages: rows };
+		// A kind without a parent means nothing; a parent without a kind is a branch.
+		const kind = session.parent_session_id === null ? null : (session.parent_kind ?? 'branch');
+		return { session: { ...session, parent_kind: kind }, messages };
 	});
 	const looping = loopClosers(kept.map((entry) => entry.session));
-	cuts.loops = looping.size;
 	return {
 		entries: kept.map((entry) =>
 			looping.has(entry.session.id) ? { ...entry, session: { ...entry.session, parent_session_id: null, parent_kind: null } } : entry
 		),
-		cuts
+		loops: looping.size
 	};
 }
 

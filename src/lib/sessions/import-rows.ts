@@ -12,6 +12,7 @@ import {
 	type VersionPoint
 } from '../db/schema';
 import type { NativeCompaction, ToolCall, Usage } from '../providers/types';
+import { cleanTitle } from '../db/clean-title';
 import { bool, json, list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
 
 /** The bounds of an import, generous for anything this app writes, far short of what breaks it. */
@@ -47,6 +48,11 @@ export const IMPORT_LIMITS = {
 const L = IMPORT_LIMITS;
 const id = text(L.idChars, { nonEmpty: true });
 const label = text(L.labelChars);
+/**
+ * A title is shown in the sidebar and in confirmations: its control characters (a bell, a bidi
+ * override) are left out, and one left empty reads as the app's own untitled session.
+ */
+const title: Parse<string> = (v, dropped) => cleanTitle(label(v, dropped)).trim() || 'New session';
 const note = text(L.noteChars);
 const body = text(L.textChars);
 // Tool call ids are the provider's: some are long, a few local servers send empty ones.
@@ -121,7 +127,7 @@ export type ImportedSession = Omit<SessionRow, 'profile' | 'import_id'>;
 export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>({
 	required: {
 		id,
-		title: label,
+		title,
 		title_source: oneOf(['auto', 'message', 'user'] as const),
 		session_key: text(L.labelChars, { nonEmpty: true }),
 		created_at: time,

@@ -5,7 +5,7 @@
 import type { PalimpsestDb } from '../db/database';
 import { describeStorageError } from '../db/storage-errors';
 import { writeImportedSessions } from '../db/transfer-verbs';
-import { cutForeignLinks } from './import-links';
+import { cutLoops } from './import-links';
 import { IMPORT_SLICE_ROWS, orderParentsFirst, sliceEntries } from './plan-import-slices';
 import { ImportStoppedError, type ImportReport, type TransferProgress } from './transfer-format';
 import { parseExportFile, prepareEntry } from './validate-import';
@@ -20,15 +20,15 @@ export async function importSessions(
 ): Promise<ImportReport> {
 	onProgress({ phase: 'checking', done: 0, total: 0 });
 	const parsed = parseExportFile(text, (done, total) => onProgress({ phase: 'checking', done, total }));
-	const { entries, cuts } = cutForeignLinks(parsed.entries);
+	const { entries, loops } = cutLoops(parsed.entries);
 	const slices = sliceEntries(orderParentsFirst(entries).map((entry) => prepareEntry(entry, profile, importId)), sliceRows);
 	const report: ImportReport = {
 		sessions_added: 0,
 		messages_added: 0,
 		sessions_skipped: 0,
 		messages_skipped: 0,
-		links_removed: cuts.outside,
-		loops_removed: cuts.loops,
+		links_removed: 0,
+		loops_removed: loops,
 		fields_dropped: parsed.droppedFields
 	};
 	const total = entries.reduce((sum, entry) => sum + entry.messages.length, 0);
@@ -41,6 +41,7 @@ export async function importSessions(
 		} catch (error) {
 			throw report.sessions_added ? stopped(report, entries.length, error) : error;
 		}
+		report.links_removed += written.linksCut;
 		for (const entry of written.added) {
 			report.sessions_added += 1;
 			report.messages_added += entry.messages.length;

@@ -4,13 +4,9 @@
 // Links are followed only between sessions of one origin (made here, or brought in by the same
 // import), so no file can tie a session of yours to one it brought.
 import type { ParentKind, SessionRow } from '../db/schema';
+import { sameOrigin } from '../db/session-links';
 
 export type SessionLink = Pick<SessionRow, 'id' | 'parent_session_id' | 'parent_kind' | 'import_id'>;
-
-/** Whether two sessions were made in this profile, or came in with the same import. */
-export function sameOrigin(a: SessionLink, b: SessionLink): boolean {
-	return (a.import_id ?? null) === (b.import_id ?? null);
-}
 
 /** Whether a child is deleted or archived along with its parent. */
 export function goesWithParent(kind: ParentKind | null): boolean {

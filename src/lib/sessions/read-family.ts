@@ -5,7 +5,8 @@
 import { getSessions, listChildSessions } from '../db/deletion-verbs';
 import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
-import { goesWithParent, sameOrigin, SessionFamily, takesParent } from './plan-cascade';
+import { sameOrigin } from '../db/session-links';
+import { goesWithParent, SessionFamily, takesParent } from './plan-cascade';
 
 export async function readFamily(db: PalimpsestDb, ids: readonly string[]): Promise<SessionFamily<SessionRow>> {
 	const rows = new Map<string, SessionRow>();

@@ -56,7 +56,10 @@ export interface ImportReport {
 	/** Sessions whose id this profile already has: kept as they are here, with all their messages. */
 	sessions_skipped: number;
 	messages_skipped: number;
-	/** Links to sessions outside the file, cut (an import may only link its own sessions). */
+	/**
+	 * Links of the added sessions to sessions this import did not write (outside the file, or
+	 * already in the profile from elsewhere), cut: an import may only link its own sessions.
+	 */
 	links_removed: number;
 	/** Parent links that led round in a loop, cut. */
 	loops_removed: number;

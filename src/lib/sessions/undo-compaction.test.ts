@@ -110,4 +110,41 @@ describe('Continue in the earlier session', () => {
 		expect(env.bus.of('on_session_end')).toEqual([expect.objectContaining({ session_id: child, end_reason: 'compression_undone' })]);
 		expect(env.bus.of('post_compaction')).toHaveLength(0);
 	});
+
+	const rotatedWithLater = async () => {
+		const parent = await env.newSession();
+		await seedConversation(env.db, parent, 12);
+		const outcome = await compact(parent, false);
+		const child = outcome.status === 'compacted' ? outcome.sessionId : '';
+		await appendMessages(env.db, child, [{ id: 'later-q', role: 'user', kind: 'message', status: 'complete', created_at: Date.now() + 1000, content: 'Asked after the compaction' }]);
+		const [markerId] = await markerIds(child);
+		return { parent, child, markerId };
+	};
+	const snapshot = async (...ids: string[]) => Promise.all(ids.map(async (id) => ({ row: await getSession(env.db, id), rows: await listMessages(env.db, id) })));
+
+	// Origins as an import made before links to other sessions were cut could leave them: an
+	// imported session whose marker names one of yours, yours naming an imported one, or two imports.
+	it.each([
+		['an imported session, an earlier one of yours', 'file-a', undefined],
+		['a session of yours, an earlier imported one', undefined, 'file-a'],
+		['sessions of two imports', 'file-a', 'file-b']
+	])('never adds to an earlier session of another origin (%s): it says why and changes nothing', async (_name, childOrigin, parentOrigin) => {
+		const { parent, child, markerId } = await rotatedWithLater();
+		await env.db.sessions.update(child, { import_id: childOrigin });
+		await env.db.sessions.update(parent, { import_id: parentOrigin });
+		const before = await snapshot(parent, child);
+		await expect(continueInEarlier(env.sessions, child, markerId, parent)).rejects.toMatchObject({
+			name: 'SessionOriginError',
+			message: expect.stringMatching(/^This session and the earlier one did not come from the same place .* Nothing changed; the conversation goes on here\.$/)
+		});
+		expect(await snapshot(parent, child)).toEqual(before);
+	});
+
+	it('continues between two sessions of the same import', async () => {
+		const { parent, child, markerId } = await rotatedWithLater();
+		await env.db.sessions.update(child, { import_id: 'file-a' });
+		await env.db.sessions.update(parent, { import_id: 'file-a' });
+		expect(await continueInEarlier(env.sessions, child, markerId, parent)).toBe(parent);
+		expect((await listMessages(env.db, parent)).at(-1)?.content).toBe('Asked after the compaction');
+	});
 });

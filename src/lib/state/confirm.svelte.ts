@@ -1,14 +1,25 @@
 // One confirmation dialog for the whole app (deleting sessions, archiving several, /exit
 // --delete): whoever needs a yes asks here and awaits the answer; ConfirmHost shows it.
 
+/**
+ * Words that may name sessions: a `{ title }` part is shown isolated from the words around it,
+ * so a title's direction (right-to-left, say) never reorders them.
+ */
+export type Wording = string | readonly (string | { title: string })[];
+
+/** The plain text of `wording`. */
+export function wordingText(wording: Wording): string {
+	return typeof wording === 'string' ? wording : wording.map((part) => (typeof part === 'string' ? part : part.title)).join('');
+}
+
 export interface ConfirmRequest {
 	title: string;
-	message: string;
+	message: Wording;
 	/** The confirming button's name: the action itself ("Delete", "Archive"). */
 	confirmLabel: string;
 	danger?: boolean;
 	/** Lines listed under the message (the sessions a deletion takes), with the list's name. */
-	items?: string[];
+	items?: Wording[];
 	itemsLabel?: string;
 }
 

@@ -4,7 +4,7 @@
 import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
 import { readFamily } from '../sessions/read-family';
-import type { ConfirmRequest } from './confirm.svelte';
+import type { ConfirmRequest, Wording } from './confirm.svelte';
 
 /** Sessions listed by name; past this, "and N more". */
 export const LISTED_SESSIONS = 10;
@@ -17,18 +17,19 @@ export interface DeletionPlan {
 	taken: readonly Pick<SessionRow, 'id' | 'title' | 'end_reason' | 'parent_kind'>[];
 }
 
-function quoted(title: string): string {
+/** The title in quotes, shortened; the title itself a part of its own, shown isolated. */
+function quoted(title: string): Wording {
 	const short = title.length > TITLE_CHARS ? `${title.slice(0, TITLE_CHARS - 1)}…` : title;
-	return `“${short}”`;
+	return ['“', { title: short }, '”'];
 }
 
-function describeTaken(row: DeletionPlan['taken'][number]): string {
+function describeTaken(row: DeletionPlan['taken'][number]): Wording {
 	const note = row.end_reason === 'compression' ? ' (earlier part of the conversation)' : row.parent_kind === 'delegate' ? ' (sub-agent)' : '';
-	return `${quoted(row.title)}${note}`;
+	return [...quoted(row.title), note];
 }
 
 /** The session titles a dialog lists, bounded: the first few, then "and N more". */
-export function listTitles(taken: DeletionPlan['taken']): string[] {
+export function listTitles(taken: DeletionPlan['taken']): Wording[] {
 	const shown = taken.length > LISTED_SESSIONS ? taken.slice(0, LISTED_SESSIONS - 1) : taken;
 	const items = shown.map(describeTaken);
 	if (shown.length < taken.length) items.push(`and ${(taken.length - shown.length).toLocaleString('en')} more`);
@@ -43,9 +44,7 @@ export function deletionPrompt(plan: DeletionPlan, { exiting = false } = {}): Co
 		return {
 			...base,
 			title: named.length > 1 ? `Delete these ${named.length} sessions?` : 'Delete this session?',
-			message: exiting
-				? `${title} will be ended and deleted with all its messages. This cannot be undone.`
-				: `${title} and all its messages will be deleted. This cannot be undone.`
+			message: [...title, exiting ? ' will be ended and deleted with all its messages. This cannot be undone.' : ' and all its messages will be deleted. This cannot be undone.']
 		};
 	}
 	const n = taken.length;

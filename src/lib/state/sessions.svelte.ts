@@ -188,8 +188,8 @@ export class SessionsState {
 		this.#search.set(query);
 	}
 
-	rename(id: string, title: string): Promise<void> {
-		return renameSession(this.#services.sessionContext(), id, title);
+	async rename(id: string, title: string): Promise<void> {
+		await renameSession(this.#services.sessionContext(), id, title);
 	}
 
 	togglePin(session: SessionRow): Promise<void> {

@@ -21,7 +21,7 @@ const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n
 function describeCuts(report: ImportReport): string {
 	const was = (n: number) => (n === 1 ? 'was' : 'were');
 	const parts = [
-		report.links_removed ? `${report.links_removed === 1 ? '1 link to a session' : `${count(report.links_removed, 'link')} to sessions`} outside this file ${was(report.links_removed)} removed.` : '',
+		report.links_removed ? `${report.links_removed === 1 ? '1 link to a session' : `${count(report.links_removed, 'link')} to sessions`} not imported from this file ${was(report.links_removed)} removed.` : '',
 		report.loops_removed ? `${count(report.loops_removed, 'link')} that led round in a loop ${was(report.loops_removed)} removed.` : '',
 		report.fields_dropped ? `${count(report.fields_dropped, 'unknown field')} ${was(report.fields_dropped)} left out.` : ''
 	];
