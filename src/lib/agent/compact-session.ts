@@ -7,7 +7,8 @@ import { commitCompaction, commitRotation, CompactionRaceError, listActiveMessag
 import { contextRows } from '../db/context-rows';
 import type { CompactionMarker, CompactionState, MessageRow, SessionRow } from '../db/schema';
 import { getSession } from '../db/session-verbs';
-import { anchoredTotal, estimateMessages } from '../context/estimate-session';
+import { anchoredTotal } from '../context/anchor-estimate';
+import { estimateMessages } from '../context/estimate-session';
 import { freesEnough, MIN_FREED_RATIO } from '../context/summary-budget';
 import type { CompactionKind, PostCompactionPayload } from '../hooks/hook-payloads';
 import { isAbortError } from '../providers/abort';
