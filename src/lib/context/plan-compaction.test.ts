@@ -20,17 +20,42 @@ describe('the kept tail', () => {
 	it('fits the budget from the end', () => {
 		seq = 0;
 		const rows = [user(100), assistant(100), user(100), assistant(100), user(10), assistant(10)];
+		expect(findTailStart(rows, 300)).toBe(2);
 		expect(findTailStart(rows, 220)).toBe(2);
-		expect(findTailStart(rows, 219)).toBe(3);
 	});
 
 	it('always holds the last user and the last assistant message, even over budget', () => {
 		seq = 0;
 		const rows = [user(100), assistant(100), user(5000), assistant(5000)];
 		expect(findTailStart(rows, 10)).toBe(2);
-		// The pending user message after the last answer: the answer before it stays too.
+		// The pending user message after the last answer: the answer before it stays too, with its question.
 		const pending = [user(100), assistant(100), user(100), assistant(3000), user(3000)];
-		expect(findTailStart(pending, 10)).toBe(3);
+		expect(findTailStart(pending, 10)).toBe(2);
+	});
+
+	it('starts at a user message: an answer is never kept without its question', () => {
+		seq = 0;
+		// 219 tokens reach back into the second answer only: its question comes with it.
+		const rows = [user(100), assistant(100), user(100), assistant(100), user(10), assistant(10)];
+		expect(findTailStart(rows, 219)).toBe(2);
+		// A budget ending inside a tool round goes back to the question that started it.
+		const tools = [user(10), assistant(10), user(10), call(10, 'a'), result(30, 'a'), assistant(20), user(10), assistant(10)];
+		for (const budget of [40, 60, 70, 80]) expect(tools[findTailStart(tools, budget)]).toMatchObject({ role: 'user', kind: 'message' });
+		// Only an answer whose question an earlier summary holds may start the tail.
+		seq = 1;
+		const afterSummary = [summary(40), assistant(100), user(10), assistant(10)];
+		expect(findTailStart(afterSummary, 200)).toBe(1);
+	});
+
+	it('never separates a question from its answer in what a summary replaces', () => {
+		seq = 0;
+		const rows = [user(100), assistant(300), user(100), assistant(300), user(50), assistant(50)];
+		for (const tailTokens of [0, 120, 400, 450, 700]) {
+			const plan = planSummarize(rows, { tailTokens })!;
+			const kept = rows.find((row) => row.seq === plan.firstKeptSeq);
+			expect(kept, `tail of ${tailTokens} tokens`).toMatchObject({ role: 'user', kind: 'message' });
+			expect(rows.filter((row) => plan.removed.includes(row.seq)).at(-1)?.role).toBe('assistant');
+		}
 	});
 
 	it('never separates a tool call from its results', () => {
