@@ -85,6 +85,23 @@ describe('planSummarize', () => {
 		expect(plan.previousSummary).toBe('## Goal\n- ship it');
 	});
 
+	it('keeps a summary the user edited as it is, ahead of the new one, and updates only the others', () => {
+		seq = 1;
+		const edited: CountedRow = { ...summary(40, 'My own notes: rivers, then harbours.'), seq: 0.25, edited: true };
+		const rows = [edited, summary(30, '## Goal\n- ship it'), user(100), assistant(300), user(50), assistant(50)];
+		const plan = planSummarize(rows, { tailTokens: 100 })!;
+		expect(plan.removed).toEqual([0.5, 1, 2]);
+		expect(plan.previousSummary).toBe('## Goal\n- ship it');
+		expect(plan.removedTokens).toBe(430);
+		expect(plan.firstKeptSeq).toBe(3);
+		// Also when the kept tail shrinks to the last message, and when summaries are rewritten.
+		expect(planSummarize(rows, { tailTokens: 0, minimalTail: true })!.removed).not.toContain(edited.seq);
+		expect(planSummarize(rows, { tailTokens: 0, rewriteSummaries: true })!.removed).not.toContain(edited.seq);
+		expect(planMicroSummarize(rows, { tailTokens: 100 })!.removed).not.toContain(edited.seq);
+		// With nothing but the edited summary before the tail, there is nothing to compact.
+		expect(planSummarize([edited, user(10), assistant(10)], { tailTokens: 0, rewriteSummaries: true })).toBeNull();
+	});
+
 	it('has nothing to do when everything fits in the tail, or only a summary would go', () => {
 		seq = 0;
 		expect(planSummarize([user(10), assistant(10)], { tailTokens: 1000 })).toBeNull();

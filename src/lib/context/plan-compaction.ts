@@ -11,10 +11,13 @@ export interface PlanOptions {
 	rewriteSummaries?: boolean;
 }
 
-/** A summary plan: `removed` leave the context, a summary takes their place before the tail. */
+/**
+ * A summary plan: `removed` leave the context, a summary takes their place before the tail
+ * (after any summary the user edited, which stays).
+ */
 export interface SummaryPlan {
 	kind: 'summarize' | 'micro_summarize';
-	/** Seqs of every row that leaves the context (an earlier summary included). */
+	/** Seqs of every row that leaves the context (an earlier summary included, unless the user edited it). */
 	removed: number[];
 	/** Seqs of the rows whose text the summary must cover (not the earlier summary: that is updated). */
 	summarized: number[];
@@ -59,8 +62,12 @@ export function findTailStart(rows: readonly CountedRow[], tailTokens: number, m
 	return start;
 }
 
+/**
+ * Everything before `end` leaves for the new summary, except a summary the user edited: it
+ * stays as it is, ahead of the new one, so their words are never rewritten or dropped.
+ */
 function summaryPlan(kind: SummaryPlan['kind'], rows: readonly CountedRow[], end: number, firstKept: CountedRow | undefined, rewrite = false): SummaryPlan | null {
-	const middle = rows.slice(0, end);
+	const middle = rows.slice(0, end).filter((row) => !(row.kind === 'summary' && row.edited));
 	const summarized = middle.filter((row) => row.kind !== 'summary');
 	if (!summarized.length && !(rewrite && middle.length)) return null;
 	const previous = middle.filter((row) => row.kind === 'summary');
