@@ -3,7 +3,10 @@
 // compaction is described in one wording wherever it shows.
 import { expect, test, type Page } from './test-base';
 import { openApp, sendAndWait, transcript } from './helpers';
-import { runCommand } from './plugin-helpers';
+import { addCustomProvider, navigate, runCommand } from './plugin-helpers';
+import { useMockProvider } from './test-servers';
+
+const mock = useMockProvider();
 
 const meter = (page: Page) => page.getByRole('status', { name: 'Context usage' });
 
@@ -13,6 +16,16 @@ async function meterTokens(page: Page): Promise<number> {
 	const match = /([\d,]+) \/ [\d,]+ tokens/.exec(text);
 	if (!match) throw new Error(`No token count in the meter: "${text}"`);
 	return Number(match[1].replaceAll(',', ''));
+}
+
+/** Opens the meter's details and reads each part's count once counted. */
+async function breakdown(page: Page): Promise<{ labels: string[]; counts: number[] }> {
+	await meter(page).getByRole('button').click();
+	const details = page.getByRole('dialog', { name: 'Context usage' });
+	const list = details.getByRole('definition');
+	await expect(list.first()).toBeVisible();
+	const counts = (await list.allTextContents()).map((text) => Number(text.replaceAll(',', '')));
+	return { labels: await details.getByRole('term').allTextContents(), counts };
 }
 
 /** The total /usage prints ("Estimated context: 3,217 of 32,000 tokens (…)"). */
@@ -53,9 +66,9 @@ test('clicking the meter shows what the context holds, part by part, and the com
 	await expect(details).toContainText(`${total.toLocaleString('en')} of 32,000 tokens`);
 	const parts = details.getByRole('definition');
 	const labels = details.getByRole('term');
-	await expect(labels).toHaveText(['System prompt', 'Tools', /^Messages \(\d+\)$/, 'Plugin context', 'Kept for the answer']);
+	await expect(labels).toHaveText(['System prompt and tools', /^Messages \(\d+\)$/, 'Plugin context', 'Kept for the answer']);
 	const counts = (await parts.allTextContents()).map((text) => Number(text.replaceAll(',', '')));
-	expect(counts[4]).toBe(3_200);
+	expect(counts[3]).toBe(3_200);
 	// The parts add up to the total (the offline model counts with the app's own tokenizer).
 	expect(counts.reduce((a, b) => a + b, 0)).toBe(total);
 	await expect(details).toContainText('None yet.');
@@ -77,4 +90,37 @@ test('clicking the meter shows what the context holds, part by part, and the com
 	await page.keyboard.press('Escape');
 	await expect(details).toBeHidden();
 	await expect(meter(page).getByRole('button')).toBeFocused();
+});
+
+test('an empty chat names what its count is made of, and the parts add up to the meter', async ({ page }) => {
+	await openApp(page);
+	await expect.poll(() => meterTokens(page)).toBeGreaterThan(1000);
+	const { labels, counts } = await breakdown(page);
+	const details = page.getByRole('dialog', { name: 'Context usage' });
+	expect(labels).toEqual(['System prompt and tools', 'Messages (0)', 'Plugin context', 'Kept for the answer']);
+	expect(counts[0]).toBeGreaterThan(0);
+	expect(counts[1]).toBe(0);
+	await expect.poll(() => meterTokens(page)).toBe(counts.reduce((a, b) => a + b, 0));
+	await expect(details).toContainText('Before the first message, a request already holds the system prompt and tools');
+});
+
+test("once a provider reported its own count, the parts still add up to the meter's number", async ({ page }) => {
+	await openApp(page);
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
+	// A small window, so the turn counts its request exactly (and compares the provider's count with it).
+	await page.getByRole('combobox', { name: 'Model name' }).fill('mock-model');
+	await page.getByRole('spinbutton', { name: 'Context window (tokens)' }).fill('2000');
+	await page.getByRole('button', { name: 'Set window' }).click();
+	await expect(page.getByText('mock-model: 2,000 tokens')).toBeVisible();
+	await navigate(page, 'Chat');
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label });
+	// The provider counts the request differently from this app: the estimate is scaled to its count from then on.
+	mock.script([{ type: 'text', text: 'They did, every night.', usage: { input_tokens: 700, output_tokens: 6 } }]);
+	await sendAndWait(page, `Tell me about lighthouses. ${'The keepers trimmed the wicks every night. '.repeat(45)}`);
+	const { counts } = await breakdown(page);
+	const details = page.getByRole('dialog', { name: 'Context usage' });
+	await expect(details).toContainText("Adjusted to the provider's own count");
+	const sum = counts.reduce((a, b) => a + b, 0);
+	await expect(details).toContainText(`${sum.toLocaleString('en')} of 2,000 tokens`);
+	await expect.poll(() => meterTokens(page)).toBe(sum);
 });

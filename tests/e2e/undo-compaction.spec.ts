@@ -82,3 +82,57 @@ test('Edit summary: the marker says it was edited and the next request carries t
 	await expect(dialog.getByLabel('Request body')).toContainText('EDITED SUMMARY: lighthouses and tides.');
 	await expect(dialog.getByRole('list', { name: 'Request parts' }).getByRole('listitem').filter({ hasText: 'Summary (compaction)' })).toContainText('EDITED SUMMARY');
 });
+
+/** The estimated tokens the meter shows ("1,234 / 32,000 tokens (…)"). */
+async function meterTokens(page: Page): Promise<number> {
+	const text = (await page.getByRole('status', { name: 'Context usage' }).textContent()) ?? '';
+	const match = /([\d,]+) \/ [\d,]+ tokens/.exec(text);
+	if (!match) throw new Error(`No token count in the meter: "${text}"`);
+	return Number(match[1].replaceAll(',', ''));
+}
+
+test('an Undo that would not fit the window asks first, says the next message compacts again, and Cancel keeps things as they are', async ({ page }) => {
+	await openApp(page);
+	await sendAndWait(page, 'long 2000 about lighthouses');
+	await sendAndWait(page, 'long 200 about tides');
+	await page.getByRole('button', { name: 'Compact now' }).click();
+	const result = page.getByRole('status', { name: 'Compaction result' });
+	await expect(result).toContainText(/Context compacted from [\d,]+ to [\d,]+ tokens/);
+	const [before, after] = /from ([\d,]+) to ([\d,]+) tokens/.exec((await result.textContent()) ?? '')!.slice(1).map((n) => Number(n.replaceAll(',', '')));
+	// A window (a tenth of it kept for the answer; Settings takes thousands) that holds what the
+	// compaction left, not what an undo brings back.
+	const windowTokens = Math.round(((before + after) / 2 - 3_200) / 0.9 / 1000) * 1000;
+	expect(windowTokens).toBeGreaterThan((after - 3_200) / 0.9);
+	expect(windowTokens).toBeLessThan((before - 3_200) / 0.9);
+	await navigate(page, 'Settings');
+	await page.getByRole('combobox', { name: 'Model name' }).fill('offline-mini');
+	await page.getByRole('spinbutton', { name: 'Context window (tokens)' }).fill(String(windowTokens));
+	await page.getByRole('button', { name: 'Set window' }).click();
+	await expect(page.getByText(`offline-mini: ${windowTokens.toLocaleString('en')} tokens`)).toBeVisible();
+	await navigate(page, 'Chat');
+	await expect.poll(() => meterTokens(page)).toBeLessThan(windowTokens);
+
+	await marker(page).getByRole('button', { name: 'Undo compaction' }).click();
+	const question = page.getByRole('dialog', { name: 'Undo compaction?' });
+	await expect(question).toContainText(`more than the ${windowTokens.toLocaleString('en')}-token window of offline-mini`);
+	await expect(question).toContainText('Your next message will then compact the conversation again');
+	const said = /about ([\d,]+) tokens/.exec((await question.textContent()) ?? '');
+	const undone = Number(said![1].replaceAll(',', ''));
+	expect(undone).toBeGreaterThan(windowTokens);
+	await question.getByRole('button', { name: 'Cancel' }).click();
+	await expect(question).toBeHidden();
+	await expect(userMessages(page).filter({ hasText: 'lighthouses' })).toHaveCount(0);
+	await expect(marker(page).getByRole('button', { name: 'Undo compaction' })).toBeEnabled();
+
+	await marker(page).getByRole('button', { name: 'Undo compaction' }).click();
+	await question.getByRole('button', { name: 'Undo compaction' }).click();
+	await expect(marker(page).getByRole('status')).toContainText('Compaction undone');
+	await expect(userMessages(page).filter({ hasText: 'lighthouses' })).toHaveCount(1);
+	// The meter shows what the question said.
+	await expect.poll(() => meterTokens(page)).toBe(undone);
+
+	// As it said: the next message compacts the conversation again, and is answered.
+	await sendAndWait(page, 'And the harbour?');
+	await expect.poll(() => marker(page).count()).toBeGreaterThanOrEqual(2);
+	await expect.poll(() => meterTokens(page)).toBeLessThan(windowTokens);
+});

@@ -54,6 +54,20 @@ function dropOrphanResults(messages: ChatMessage[]): ChatMessage[] {
 	});
 }
 
+/** How many of the user's messages a context row stands for: itself, or what a summary folded. */
+export function userMessagesIn(row: MessageRow): number {
+	if (row.kind === 'summary') return row.compaction?.user_messages_folded ?? 0;
+	return row.role === 'user' && row.kind === 'message' ? 1 : 0;
+}
+
+/**
+ * Which of the session's user messages the one at `userSeq` is, over its whole history: those
+ * still in the context before it, and those its summaries stand for.
+ */
+export function userMessageNumber(rows: readonly MessageRow[], userSeq: number): number {
+	return contextRows(rows.filter((row) => row.seq <= userSeq) as MessageRow[]).reduce((sum, row) => sum + userMessagesIn(row), 0);
+}
+
 export function buildRequestMessages(options: {
 	systemPrompt: string;
 	rows: MessageRow[];

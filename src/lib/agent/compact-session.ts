@@ -7,12 +7,14 @@ import { commitCompaction, commitRotation, CompactionRaceError, listActiveMessag
 import { contextRows } from '../db/context-rows';
 import type { CompactionMarker, CompactionState, MessageRow, SessionRow } from '../db/schema';
 import { getSession } from '../db/session-verbs';
-import { anchoredTotal, estimateMessages } from '../context/estimate-session';
+import { anchoredTotal } from '../context/anchor-estimate';
+import { estimateMessages } from '../context/estimate-session';
 import { freesEnough, MIN_FREED_RATIO } from '../context/summary-budget';
 import type { CompactionKind, PostCompactionPayload } from '../hooks/hook-payloads';
 import { isAbortError } from '../providers/abort';
 import { buildSessionRow } from '../sessions/build-session-row';
 import { buildChange, type BuiltChange } from './build-change';
+import { userMessagesIn } from './build-request';
 import type { CompactionChange } from './compaction-changes';
 import { USER_REASONS, type CompactionProgress, type CompactionDeps, type CompactionOutcome, type CompactionRequest, type NoopReason } from './compaction-types';
 
@@ -113,6 +115,7 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 		before_tokens: before,
 		after_tokens: after,
 		messages_removed: change.removed.length,
+		user_messages_folded: foldedUserMessages(context, change),
 		at: now(),
 		...(rotate ? { old_session_id: session.id } : {})
 	};
@@ -144,6 +147,12 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 	if (rotate) announceRotation(deps, session, resultId);
 	void deps.hooks?.notify('post_compaction', payload);
 	return { status: 'compacted', sessionId: resultId, rotated: rotate, payload };
+}
+
+/** The user's messages the change takes out of the context, with those earlier summaries it replaces stood for. */
+function foldedUserMessages(context: readonly MessageRow[], change: CompactionChange): number {
+	const removed = new Set(change.removed);
+	return context.reduce((sum, row) => sum + (removed.has(row.seq) ? userMessagesIn(row) : 0), 0);
 }
 
 /** True when the change takes a provider's compaction item out of the context. */

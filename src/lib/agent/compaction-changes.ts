@@ -22,6 +22,7 @@ export function toContextRow(row: MessageRow): ContextRow {
 		seq: row.seq,
 		role: row.role,
 		kind: row.kind === 'summary' ? 'summary' : 'message',
+		...(row.kind === 'summary' && row.compaction?.edited_at !== undefined ? { edited: true } : {}),
 		content: row.content,
 		tool_calls: row.tool_calls,
 		tool_call_id: row.tool_call_id,

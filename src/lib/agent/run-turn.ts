@@ -8,7 +8,7 @@ import type { InjectedContext, MessageRow, SentRequest } from '../db/schema';
 import { keepEarlierInjected, recordRequest } from './record-request';
 import { getSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
-import { buildRequestMessages, DEFAULT_SYSTEM_PROMPT } from './build-request';
+import { buildRequestMessages, DEFAULT_SYSTEM_PROMPT, userMessageNumber } from './build-request';
 import { settleAnswer, streamAnswer } from './stream-answer';
 import { isAbortError } from '../providers/abort';
 import { joinInjected } from '../hooks/dispatch-results';
@@ -107,7 +107,8 @@ class Turn {
 				messages: buildRequestMessages({ systemPrompt, rows: this.#rows, userSeq: this.#user.seq, injected: joinInjected(this.#injected), provider: deps.provider.id }),
 				tools: deps.tools?.schemas(),
 				signal,
-				context_management: gate?.contextManagement()
+				context_management: gate?.contextManagement(),
+				turn: userMessageNumber(this.#rows, this.#user.seq)
 			};
 			const recorded = await recordRequest(deps, request, { systemPrompt, rows: this.#rows, userSeq: this.#user.seq });
 			const sent = recorded?.sent;

@@ -6,6 +6,8 @@ export interface ContextRow {
 	role: Role;
 	/** 'summary' rows hold an earlier compaction's summary and sit before what they replaced. */
 	kind: 'message' | 'summary';
+	/** A summary the user edited: later compactions keep it word for word, ahead of their own. */
+	edited?: boolean;
 	content: string;
 	tool_calls?: ToolCall[];
 	tool_call_id?: string;

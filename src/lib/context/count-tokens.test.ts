@@ -101,7 +101,8 @@ describe('estimateRequestTokens', () => {
 		expect(result.systemPrompt).toBe(3);
 		expect(result.toolSchemas).toBe(JSON.stringify(tools).length);
 		expect(result.injected).toBe(7);
-		expect(result.overhead).toBe(4 * 3);
+		expect(result.overhead).toBe(4 * 2);
+		expect(result.systemOverhead).toBe(4);
 		expect(result.total).toBe(30 + 3 + JSON.stringify(tools).length + 7 + 12 + 1000);
 	});
 

@@ -60,7 +60,10 @@ export interface RequestEstimate {
 	systemPrompt: number;
 	toolSchemas: number;
 	injected: number;
+	/** Role and separator tokens around the conversation's messages. */
 	overhead: number;
+	/** The same around the system prompt (part of the request's fixed cost). */
+	systemOverhead: number;
 	reservedOutput: number;
 	/** Count for every message, cached or fresh, in input order. */
 	messageCounts: number[];
@@ -91,13 +94,14 @@ export type RequestTotals = Omit<RequestEstimate, 'messageCounts' | 'recounted'>
 
 /** The request estimate from counts already made: what the worker's estimate and the session tally share. */
 export function composeEstimate(parts: CountedParts): RequestTotals {
-	const overhead = (parts.perMessageOverhead ?? 4) * (parts.messageCount + (parts.hasSystemPrompt ? 1 : 0));
+	const perMessage = parts.perMessageOverhead ?? 4;
 	const totals = {
 		messages: parts.messages,
 		systemPrompt: parts.systemPrompt,
 		toolSchemas: parts.toolSchemas,
 		injected: parts.injected,
-		overhead,
+		overhead: perMessage * parts.messageCount,
+		systemOverhead: parts.hasSystemPrompt ? perMessage : 0,
 		reservedOutput: parts.reservedOutput ?? 0
 	};
 	return { total: Object.values(totals).reduce((a, b) => a + b, 0), ...totals };

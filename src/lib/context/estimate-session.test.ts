@@ -13,7 +13,8 @@ import { createSession } from '../sessions/session-lifecycle';
 import { contextApi } from './context-api';
 import { costText } from './context-rows';
 import { NO_COMPACTION_STATE } from '../db/schema';
-import { anchoredTotal, boundSession, estimateSession, type RequestExtras } from './estimate-session';
+import { anchoredTotal } from './anchor-estimate';
+import { boundSession, estimateSession, type RequestExtras } from './estimate-session';
 import { sessionTallies } from './session-tallies';
 
 type Middleware = Parameters<PalimpsestDb['use']>[0];
@@ -218,6 +219,19 @@ describe('estimateSession', () => {
 		await updateSession(db, id, { token_ratio: 1.25 });
 		await estimateAndCheck(counter, id, 'gpt-4');
 		expect(lastCounted(counter)).toEqual([]);
+	});
+
+	it('gives parts that add up to the total, also on the scale of the provider’s own count', async () => {
+		const id = await newSession();
+		const counter = recordingCounter();
+		const extras = { ...EXTRAS, toolSchemas: [{ name: 'search', parameters: { type: 'object' } }], injected: ['Conventions: tabs, not spaces.'] };
+		for (const ratio of [undefined, 0.996, 1.137, 1.9]) {
+			await updateSession(db, id, { token_ratio: ratio });
+			const { estimate } = await estimateAndCheck(counter, id, MODEL, extras);
+			const { total, ...parts } = estimate!.parts;
+			expect(Object.values(parts).reduce((a, b) => a + b, 0), `ratio ${ratio}`).toBe(total);
+			expect(total).toBe(estimate!.total);
+		}
 	});
 
 	it('counts the system prompt, tool schemas and plugin context of each call as given', async () => {

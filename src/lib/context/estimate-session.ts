@@ -8,7 +8,8 @@ import type { PalimpsestDb } from '../db/database';
 import type { MessageRow } from '../db/schema';
 import type { ContextWorker } from './context-client';
 import { costText } from './context-rows';
-import { composeEstimate, encodingForModel, type EncodingName, type EstimateMessage, type RequestEstimate, type RequestTotals } from './count-tokens';
+import { anchoredTotal, anchorParts } from './anchor-estimate';
+import { composeEstimate, encodingForModel, type EncodingName, type EstimateMessage, type RequestTotals } from './count-tokens';
 import { sessionTallies } from './session-tallies';
 import type { UnstoredCount } from './session-tally';
 
@@ -34,18 +35,12 @@ export function estimateMessages(rows: readonly MessageRow[], model: string): Es
 	);
 }
 
-/** The estimate scaled by what the provider reported for an earlier request (its tokenizer may differ). */
-export function anchoredTotal(estimate: Pick<RequestEstimate, 'total' | 'reservedOutput'>, ratio: number | undefined): number {
-	const counted = estimate.total - estimate.reservedOutput;
-	return Math.round(counted * (ratio ?? 1)) + estimate.reservedOutput;
-}
-
 export interface SessionEstimate {
 	/** What the meter shows and the thresholds compare: anchored on the provider's count. */
 	total: number;
 	/** This app's own count of the request, reserved output excluded (what usage is compared with). */
 	counted: number;
-	/** What the count is made of (this app's counts, before the provider's ratio is applied). */
+	/** What the total is made of: each part on the same scale as the total, so they add up to it. */
 	parts: RequestTotals;
 	/** The rows of the conversation in the request. */
 	rows: number;
@@ -89,11 +84,12 @@ export async function estimateSession(
 		injected: injected.reduce((a, b) => a + b, 0),
 		reservedOutput: extras.reservedOutput
 	});
-	const total = anchoredTotal(totals, session.token_ratio);
+	const parts = anchorParts(totals, session.token_ratio);
+	const total = parts.total;
 	// Nothing new: no write, so live queries (the sidebar, other tabs) do not wake up.
 	const newTotal = tallies.storedTotal(sessionId) === total ? null : total;
 	const unstored = tally.unstored();
-	const estimate = { total, counted: totals.total - totals.reservedOutput, parts: totals, rows: known.rows, ratio: session.token_ratio };
+	const estimate = { total, counted: totals.total - totals.reservedOutput, parts, rows: known.rows, ratio: session.token_ratio };
 	if (!unstored.length && newTotal === null) return { ...estimate, stored: Promise.resolve() };
 	tally.markStoring(unstored, true);
 	const stored = tallies.write(sessionId, newTotal, () => storeCounts(db, sessionId, tally.encoding, unstored, newTotal));

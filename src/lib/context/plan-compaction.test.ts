@@ -20,17 +20,42 @@ describe('the kept tail', () => {
 	it('fits the budget from the end', () => {
 		seq = 0;
 		const rows = [user(100), assistant(100), user(100), assistant(100), user(10), assistant(10)];
+		expect(findTailStart(rows, 300)).toBe(2);
 		expect(findTailStart(rows, 220)).toBe(2);
-		expect(findTailStart(rows, 219)).toBe(3);
 	});
 
 	it('always holds the last user and the last assistant message, even over budget', () => {
 		seq = 0;
 		const rows = [user(100), assistant(100), user(5000), assistant(5000)];
 		expect(findTailStart(rows, 10)).toBe(2);
-		// The pending user message after the last answer: the answer before it stays too.
+		// The pending user message after the last answer: the answer before it stays too, with its question.
 		const pending = [user(100), assistant(100), user(100), assistant(3000), user(3000)];
-		expect(findTailStart(pending, 10)).toBe(3);
+		expect(findTailStart(pending, 10)).toBe(2);
+	});
+
+	it('starts at a user message: an answer is never kept without its question', () => {
+		seq = 0;
+		// 219 tokens reach back into the second answer only: its question comes with it.
+		const rows = [user(100), assistant(100), user(100), assistant(100), user(10), assistant(10)];
+		expect(findTailStart(rows, 219)).toBe(2);
+		// A budget ending inside a tool round goes back to the question that started it.
+		const tools = [user(10), assistant(10), user(10), call(10, 'a'), result(30, 'a'), assistant(20), user(10), assistant(10)];
+		for (const budget of [40, 60, 70, 80]) expect(tools[findTailStart(tools, budget)]).toMatchObject({ role: 'user', kind: 'message' });
+		// Only an answer whose question an earlier summary holds may start the tail.
+		seq = 1;
+		const afterSummary = [summary(40), assistant(100), user(10), assistant(10)];
+		expect(findTailStart(afterSummary, 200)).toBe(1);
+	});
+
+	it('never separates a question from its answer in what a summary replaces', () => {
+		seq = 0;
+		const rows = [user(100), assistant(300), user(100), assistant(300), user(50), assistant(50)];
+		for (const tailTokens of [0, 120, 400, 450, 700]) {
+			const plan = planSummarize(rows, { tailTokens })!;
+			const kept = rows.find((row) => row.seq === plan.firstKeptSeq);
+			expect(kept, `tail of ${tailTokens} tokens`).toMatchObject({ role: 'user', kind: 'message' });
+			expect(rows.filter((row) => plan.removed.includes(row.seq)).at(-1)?.role).toBe('assistant');
+		}
 	});
 
 	it('never separates a tool call from its results', () => {
@@ -58,6 +83,23 @@ describe('planSummarize', () => {
 		expect(plan.removed).toEqual([0.5, 1, 2]);
 		expect(plan.summarized).toEqual([1, 2]);
 		expect(plan.previousSummary).toBe('## Goal\n- ship it');
+	});
+
+	it('keeps a summary the user edited as it is, ahead of the new one, and updates only the others', () => {
+		seq = 1;
+		const edited: CountedRow = { ...summary(40, 'My own notes: rivers, then harbours.'), seq: 0.25, edited: true };
+		const rows = [edited, summary(30, '## Goal\n- ship it'), user(100), assistant(300), user(50), assistant(50)];
+		const plan = planSummarize(rows, { tailTokens: 100 })!;
+		expect(plan.removed).toEqual([0.5, 1, 2]);
+		expect(plan.previousSummary).toBe('## Goal\n- ship it');
+		expect(plan.removedTokens).toBe(430);
+		expect(plan.firstKeptSeq).toBe(3);
+		// Also when the kept tail shrinks to the last message, and when summaries are rewritten.
+		expect(planSummarize(rows, { tailTokens: 0, minimalTail: true })!.removed).not.toContain(edited.seq);
+		expect(planSummarize(rows, { tailTokens: 0, rewriteSummaries: true })!.removed).not.toContain(edited.seq);
+		expect(planMicroSummarize(rows, { tailTokens: 100 })!.removed).not.toContain(edited.seq);
+		// With nothing but the edited summary before the tail, there is nothing to compact.
+		expect(planSummarize([edited, user(10), assistant(10)], { tailTokens: 0, rewriteSummaries: true })).toBeNull();
 	});
 
 	it('has nothing to do when everything fits in the tail, or only a summary would go', () => {

@@ -11,10 +11,13 @@ export interface PlanOptions {
 	rewriteSummaries?: boolean;
 }
 
-/** A summary plan: `removed` leave the context, a summary takes their place before the tail. */
+/**
+ * A summary plan: `removed` leave the context, a summary takes their place before the tail
+ * (after any summary the user edited, which stays).
+ */
 export interface SummaryPlan {
 	kind: 'summarize' | 'micro_summarize';
-	/** Seqs of every row that leaves the context (an earlier summary included). */
+	/** Seqs of every row that leaves the context (an earlier summary included, unless the user edited it). */
 	removed: number[];
 	/** Seqs of the rows whose text the summary must cover (not the earlier summary: that is updated). */
 	summarized: number[];
@@ -24,28 +27,47 @@ export interface SummaryPlan {
 	removedTokens: number;
 }
 
+const isQuestion = (row: CountedRow) => row.role === 'user' && row.kind === 'message';
+
 /**
- * Where the kept tail starts. It fits `tailTokens` where it can, always holds the last user
- * and the last assistant message, and never starts at a tool result (its call stays with it).
+ * Where the recent part of the context starts: it fits `tailTokens` where it can, always holds
+ * the last user and the last assistant message, and never starts at a tool result (its call
+ * stays with it). Tool-output pruning leaves this part alone.
  */
-export function findTailStart(rows: readonly CountedRow[], tailTokens: number, minimal = false): number {
+export function findRecentStart(rows: readonly CountedRow[], tailTokens: number, minimal = false): number {
 	let start = rows.length;
 	let used = 0;
 	while (!minimal && start > 0 && used + rows[start - 1].tokens <= tailTokens) {
 		start -= 1;
 		used += rows[start].tokens;
 	}
-	const lastUser = rows.findLastIndex((row) => row.role === 'user' && row.kind === 'message');
+	const lastUser = rows.findLastIndex(isQuestion);
 	const lastAssistant = rows.findLastIndex((row) => row.role === 'assistant');
 	for (const index of minimal && lastUser >= 0 ? [lastUser] : [lastUser, lastAssistant]) if (index >= 0) start = Math.min(start, index);
 	while (start > 0 && rows[start].role === 'tool') start -= 1;
+	return start;
+}
+
+/**
+ * Where the tail a summary keeps starts: the recent part, from the user message it begins
+ * with, so an answer (its tool calls and results included) is never kept without the question
+ * it answers. Only an answer whose question an earlier summary already holds may start it.
+ */
+export function findTailStart(rows: readonly CountedRow[], tailTokens: number, minimal = false): number {
+	let start = findRecentStart(rows, tailTokens, minimal);
+	const question = rows.findLastIndex((row, index) => index <= start && isQuestion(row));
+	if (question >= 0) start = question;
 	// An earlier summary is never part of a tail: it is either updated or kept as the head.
 	while (start < rows.length && rows[start].kind === 'summary') start += 1;
 	return start;
 }
 
+/**
+ * Everything before `end` leaves for the new summary, except a summary the user edited: it
+ * stays as it is, ahead of the new one, so their words are never rewritten or dropped.
+ */
 function summaryPlan(kind: SummaryPlan['kind'], rows: readonly CountedRow[], end: number, firstKept: CountedRow | undefined, rewrite = false): SummaryPlan | null {
-	const middle = rows.slice(0, end);
+	const middle = rows.slice(0, end).filter((row) => !(row.kind === 'summary' && row.edited));
 	const summarized = middle.filter((row) => row.kind !== 'summary');
 	if (!summarized.length && !(rewrite && middle.length)) return null;
 	const previous = middle.filter((row) => row.kind === 'summary');
@@ -120,7 +142,7 @@ const isUnprunedResult = (row: CountedRow) => row.role === 'tool' && !row.conten
  * keep their call id, so the request stays valid. No model call.
  */
 export function planPrune(rows: readonly CountedRow[], options: PlanOptions): PrunePlan | null {
-	const tailStart = findTailStart(rows, options.tailTokens);
+	const tailStart = findRecentStart(rows, options.tailTokens);
 	return stubbing(rows, rows.slice(0, tailStart).filter((row) => isUnprunedResult(row) && row.tokens >= MIN_PRUNE_TOKENS));
 }
 

@@ -96,6 +96,11 @@ export interface CompactionMarker {
 	before_tokens: number;
 	after_tokens: number | null;
 	messages_removed: number | null;
+	/**
+	 * How many of the user's messages the context holds only through this compaction's summary
+	 * (those of an earlier summary it replaced included). Absent on compactions from before it was kept.
+	 */
+	user_messages_folded?: number;
 	/** Set in a rotated session: the parent whose rows this summary replaces. */
 	old_session_id?: string;
 	at: number;

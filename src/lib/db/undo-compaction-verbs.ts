@@ -19,19 +19,25 @@ export function liveMarkers(active: readonly MessageRow[]): MessageRow[] {
 	return active.filter((row) => row.compaction && row.compaction.undone_at === undefined).sort((a, b) => a.compaction!.at - b.compaction!.at);
 }
 
+/** What undoing a compaction changes, read from the session's rows (inside a transaction). */
+async function planUndo(db: PalimpsestDb, sessionId: string, compactionId: string) {
+	const range = (active: 0 | 1) => db.messages.where('[session_id+active+seq]').between([sessionId, active, Dexie.minKey], [sessionId, active, Dexie.maxKey]);
+	const active = await range(1).toArray();
+	const markers = liveMarkers(active);
+	const marker = markers.find((row) => row.compaction!.id === compactionId);
+	if (!marker) throw new CompactionRaceError('This compaction is no longer in effect (it was undone, or folded into a later one); nothing changed.');
+	if (marker.compaction!.old_session_id) throw new CompactionRaceError('This compaction continued in a new session: continue in the earlier session instead.');
+	if (markers.at(-1) !== marker) throw new CompactionRaceError('The conversation was compacted again meanwhile: only the latest compaction can be undone. Nothing changed.');
+	// Rows a compaction adds besides its marker (pruned-output stubs, provider items) were
+	// written with it, at fractional seqs.
+	const added = active.filter((row) => row !== marker && !row.compaction && row.created_at === marker.created_at && !Number.isInteger(row.seq));
+	const removed = await range(0).filter((row) => row.compacted_by === compactionId).toArray();
+	return { active, marker, added, removed };
+}
+
 export async function commitUndoCompaction(db: PalimpsestDb, sessionId: string, compactionId: string, now: number): Promise<{ restored: number }> {
 	return db.transaction('rw', db.sessions, db.messages, async () => {
-		const range = (active: 0 | 1) => db.messages.where('[session_id+active+seq]').between([sessionId, active, Dexie.minKey], [sessionId, active, Dexie.maxKey]);
-		const active = await range(1).toArray();
-		const markers = liveMarkers(active);
-		const marker = markers.find((row) => row.compaction!.id === compactionId);
-		if (!marker) throw new CompactionRaceError('This compaction is no longer in effect (it was undone, or folded into a later one); nothing changed.');
-		if (marker.compaction!.old_session_id) throw new CompactionRaceError('This compaction continued in a new session: continue in the earlier session instead.');
-		if (markers.at(-1) !== marker) throw new CompactionRaceError('The conversation was compacted again meanwhile: only the latest compaction can be undone. Nothing changed.');
-		// Rows a compaction adds besides its marker (pruned-output stubs, provider items) were
-		// written with it, at fractional seqs.
-		const added = active.filter((row) => row !== marker && !row.compaction && row.created_at === marker.created_at && !Number.isInteger(row.seq));
-		const removed = await range(0).filter((row) => row.compacted_by === compactionId).toArray();
+		const { marker, added, removed } = await planUndo(db, sessionId, compactionId);
 		await db.messages.bulkPut([
 			...removed.map((row) => ({ ...row, active: 1 as const, compacted_by: null })),
 			...added.map((row) => ({ ...row, active: 0 as const })),
@@ -39,6 +45,16 @@ export async function commitUndoCompaction(db: PalimpsestDb, sessionId: string, 
 		]);
 		await db.sessions.update(sessionId, { last_activity_at: now });
 		return { restored: removed.length };
+	});
+}
+
+/** The session's active rows as they would be after undoing the compaction, oldest first; nothing is written. */
+export async function readUndoneRows(db: PalimpsestDb, sessionId: string, compactionId: string): Promise<MessageRow[]> {
+	return db.transaction('r', db.messages, async () => {
+		const { active, marker, added, removed } = await planUndo(db, sessionId, compactionId);
+		const leaving = new Set([marker, ...added]);
+		const back = removed.map((row) => ({ ...row, active: 1 as const, compacted_by: null }));
+		return [...active.filter((row) => !leaving.has(row)), ...back].sort((a, b) => a.seq - b.seq);
 	});
 }
 

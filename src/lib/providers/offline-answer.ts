@@ -87,7 +87,8 @@ function summary(messages: ChatMessage[]): string {
 	return `## Summary\n\n${lines.join('\n')}`;
 }
 
-export function composeOfflineAnswer(messages: ChatMessage[]): string {
+/** `turn`: which of the session's user messages this answers (see ChatRequest.turn); by default, the count of user messages given. */
+export function composeOfflineAnswer(messages: ChatMessage[], turn?: number): string {
 	const users = messages.filter((message) => message.role === 'user');
 	const last = users[users.length - 1]?.content ?? '';
 	if (last.startsWith('echo:')) return last.slice(5).replace(/^ /, '');
@@ -95,5 +96,5 @@ export function composeOfflineAnswer(messages: ChatMessage[]): string {
 	const words = requestedWordCount(last);
 	if (words !== null) return writeEssay(words, seed);
 	if (/\bsummari[sz]e\b/i.test(last)) return summary(messages);
-	return shortReply(last, seed, users.length);
+	return shortReply(last, seed, turn ?? users.length);
 }

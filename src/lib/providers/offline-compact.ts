@@ -9,11 +9,18 @@ function excerpt(text: string): string {
 	return line.length > EXCERPT ? `${line.slice(0, EXCERPT - 1)}…` : line;
 }
 
-/** Index of the last exchange: from the last user message on (with the answer before it). */
+const isQuestion = (m: ChatMessage) => m.role === 'user' && !m.summary;
+
+/**
+ * Index of the last exchange: from the last user message on, with the answer before it and
+ * that answer's question (an answer is never kept without it).
+ */
 function lastExchangeStart(history: readonly ChatMessage[]): number {
-	const lastUser = history.findLastIndex((m) => m.role === 'user' && !m.summary);
+	const lastUser = history.findLastIndex(isQuestion);
 	const lastAssistant = history.findLastIndex((m) => m.role === 'assistant');
 	let start = Math.min(...[lastUser, lastAssistant].filter((i) => i >= 0), history.length);
+	const question = history.findLastIndex((m, index) => index <= start && isQuestion(m));
+	if (question >= 0) start = question;
 	while (start > 0 && history[start].role === 'tool') start -= 1;
 	return start;
 }

@@ -148,7 +148,7 @@ describe('offline tool use and context management', () => {
 		expect((await stream(8))[0]).toEqual({ type: 'context_compacted', cleared_tool_results: 5 });
 	});
 
-	it('compacts a history natively into a recap and the last exchange', async () => {
+	it('compacts a history natively into a recap and the last exchange, never keeping an answer without its question', async () => {
 		const history: ChatMessage[] = [
 			{ role: 'system', content: 'sys' },
 			{ role: 'user', content: 'Plan the trip to Lisbon' },
@@ -158,11 +158,12 @@ describe('offline tool use and context management', () => {
 			{ role: 'user', content: 'Book it' }
 		];
 		const compacted = await offline.compact!({ model: 'offline-mini', messages: history });
-		expect(compacted).toHaveLength(3);
+		expect(compacted).toHaveLength(4);
 		expect(compacted[0]).toMatchObject({ role: 'user', summary: true });
 		expect(compacted[0].content).toContain('- The user asked: Plan the trip to Lisbon');
 		expect(compacted[0].content).toContain('- The assistant answered: Day one: Alfama.');
-		expect(compacted.slice(1)).toEqual(history.slice(4));
+		// The answer kept before the last message comes with the question it answers.
+		expect(compacted.slice(1)).toEqual(history.slice(3));
 		// Compacting again keeps the recap's lines and adds nothing new: there is nothing to drop.
 		expect(await offline.compact!({ model: 'offline-mini', messages: [history[0], ...compacted] })).toEqual(compacted);
 	});

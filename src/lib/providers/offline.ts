@@ -51,7 +51,7 @@ export function createOfflineProvider(options: OfflineOptions = {}): Provider {
 			yield { type: 'done', finish_reason: 'tool_calls' };
 			return;
 		}
-		const answer = answerAfterTools(request.messages) ?? composeOfflineAnswer(request.messages);
+		const answer = answerAfterTools(request.messages) ?? composeOfflineAnswer(request.messages, request.turn);
 		const chunks = chunkAnswer(answer);
 		for (let i = 0; i < chunks.length; i++) {
 			const delay = options.delayMs ?? 15 + ((i * 7) % 11);

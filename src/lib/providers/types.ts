@@ -71,6 +71,12 @@ export interface ChatRequest {
 	signal?: AbortSignal;
 	/** Server-side context management, for providers that have it (others ignore it). */
 	context_management?: ContextManagement;
+	/**
+	 * Which of the session's user messages the request answers, counted over its whole history
+	 * (messages a compaction folded into a summary included). The offline model numbers its
+	 * replies with it; nothing of it is sent to a provider.
+	 */
+	turn?: number;
 }
 
 export interface Usage {

@@ -45,6 +45,40 @@ describe('Edit summary', () => {
 		expect(after).not.toContain(original.content);
 	});
 
+	it('keeps the edited text word for word through later compactions, an undo and a harder compaction after it', async () => {
+		const id = await env.newSession();
+		await seedConversation(env.db, id, 12);
+		await compactSession(env.deps(), { sessionId: id, reason: 'manual' });
+		const first = (await listActiveMessages(env.db, id)).find((row) => row.kind === 'summary')!;
+		// Free text, without the summary's headings: nothing a summarizer would pick up as its own.
+		const text = 'MY NOTES: the user studies rivers and harbours.\nKeep the Lisbon plan exactly as agreed.';
+		await editSummary(env.sessions, id, first.compaction!.id, text);
+		const editedRow = async () => (await listActiveMessages(env.db, id)).filter((row) => row.kind === 'summary' && row.content === text);
+		const sentWith = async () => {
+			const { provider, requests } = scripted(() => say('Fine.'));
+			await runTurn({ db: env.db, provider, model: 'offline-mini', profile: 'default', platform: 'web', systemPrompt: 'SYS', checkpointMs: 0 }, { sessionId: id, text: 'Go on' });
+			return requests[0].messages.map((m) => m.content);
+		};
+
+		// A later compaction updates the summary of what came since, after the user's own.
+		await seedConversation(env.db, id, 8);
+		const second = await compactSession(env.deps(), { sessionId: id, reason: 'manual' });
+		expect(second.status).toBe('compacted');
+		expect(await editedRow()).toHaveLength(1);
+		const summaries = contextRows(await listActiveMessages(env.db, id)).filter((row) => row.kind === 'summary');
+		expect(summaries.map((row) => row.content === text)).toEqual([true, false]);
+		expect(await sentWith()).toContain(text);
+
+		// Undone, the context is long again; the next compaction, however hard, still keeps it.
+		const latest = summaries[1].compaction!.id;
+		await undoCompaction(env.sessions, id, latest);
+		expect(await editedRow()).toHaveLength(1);
+		const harder = await compactSession(env.deps(), { sessionId: id, reason: 'overflow', tailTokens: 0, minimalTail: true });
+		expect(harder.status).toBe('compacted');
+		expect(await editedRow()).toHaveLength(1);
+		expect(await sentWith()).toContain(text);
+	});
+
 	it('refuses an empty summary and changes nothing', async () => {
 		const id = await env.newSession();
 		await seedConversation(env.db, id, 12);

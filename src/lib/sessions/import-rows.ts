@@ -99,7 +99,7 @@ const compactionMarker = record<CompactionMarker>(
 			messages_removed: nullable(count),
 			at: time
 		},
-		optional: { old_session_id: id, undone_at: time, edited_at: time }
+		optional: { old_session_id: id, undone_at: time, edited_at: time, user_messages_folded: count }
 	},
 	'a compaction marker (an object)'
 );

@@ -10,7 +10,7 @@ import { listActiveMessages, CompactionRaceError } from '../db/compaction-verbs'
 import { contextRows } from '../db/context-rows';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import { findThreadHead, getSession } from '../db/session-verbs';
-import { continueInEarlier, undoCompaction } from './undo-compaction';
+import { continueInEarlier, previewUndo, undoCompaction } from './undo-compaction';
 import { SessionBusyError, withWorkLock } from './work-lock';
 
 const setup = useCompactionEnv('undo');
@@ -49,6 +49,19 @@ describe('Undo compaction', () => {
 		expect(env.bus.of('post_compaction')).toHaveLength(1);
 		// Undone once is undone: a second click changes nothing.
 		await expect(undoCompaction(env.sessions, id, markerId)).rejects.toBeInstanceOf(CompactionRaceError);
+	});
+
+	it('says beforehand which rows an undo leaves in the context, changing nothing until it is done', async () => {
+		const id = await env.newSession();
+		await seedConversation(env.db, id, 12);
+		await compact(id);
+		const [markerId] = await markerIds(id);
+		const transcript = await listMessages(env.db, id);
+		const preview = await previewUndo(env.sessions, id, markerId);
+		expect(await listMessages(env.db, id)).toEqual(transcript);
+		await undoCompaction(env.sessions, id, markerId);
+		expect(contextRows(preview).map((row) => [row.seq, row.content])).toEqual(contextRows(await listActiveMessages(env.db, id)).map((row) => [row.seq, row.content]));
+		await expect(previewUndo(env.sessions, id, markerId)).rejects.toBeInstanceOf(CompactionRaceError);
 	});
 
 	it('refuses an older compaction when another tab compacted meanwhile, and changes nothing', async () => {

@@ -2,7 +2,8 @@
 // or a compaction in any tab is never interleaved with it). An undo is no compaction:
 // post_compaction does not fire. Continuing in the earlier session ends the later one
 // (on_session_end with end_reason `compression_undone`).
-import { commitContinueEarlier, commitUndoCompaction } from '../db/undo-compaction-verbs';
+import { commitContinueEarlier, commitUndoCompaction, readUndoneRows } from '../db/undo-compaction-verbs';
+import type { MessageRow } from '../db/schema';
 import { commitSummaryEdit } from '../db/edit-summary-verbs';
 import { nowOf, type SessionContext } from './session-context';
 import { finalizeSession } from './session-lifecycle';
@@ -13,6 +14,11 @@ const busy = () => new SessionBusyError('The session is busy (answering or compa
 /** Brings the rows of the session's latest compaction back into its context. */
 export async function undoCompaction(ctx: SessionContext, sessionId: string, compactionId: string): Promise<{ restored: number }> {
 	return withWorkLock(ctx.profile, sessionId, { kind: 'compaction', refusal: busy }, () => commitUndoCompaction(ctx.db, sessionId, compactionId, nowOf(ctx)));
+}
+
+/** The session's active rows as an undo of the compaction would leave them (nothing changes). */
+export function previewUndo(ctx: SessionContext, sessionId: string, compactionId: string): Promise<MessageRow[]> {
+	return readUndoneRows(ctx.db, sessionId, compactionId);
 }
 
 /** Reopens the session a rotation ended and ends this one; returns the session to show. */

@@ -1,12 +1,37 @@
 // The compaction marker's actions: Undo compaction (in place), Edit summary and Continue in the earlier
 // session (after a rotation), with what each says back to the user.
-import { continueInEarlier, editSummary, undoCompaction } from '../sessions/undo-compaction';
+import { continueInEarlier, editSummary, previewUndo, undoCompaction } from '../sessions/undo-compaction';
 import type { MessageRow } from '../db/schema';
+import type { ConfirmRequest } from './confirm.svelte';
 import type { Services } from './services';
 
 /** The marker row of the session's latest compaction still in effect, among the rows shown. */
 export function latestMarker(rows: readonly MessageRow[]): MessageRow | undefined {
 	return rows.filter((row) => row.active === 1 && row.compaction && row.compaction.undone_at === undefined).sort((a, b) => a.compaction!.at - b.compaction!.at).at(-1);
+}
+
+/**
+ * The question to ask before an undo that would take the context past the model's window (the
+ * next message then compacts again at once), or null when the undo fits. An estimate that
+ * cannot be made asks nothing: the undo itself says what went wrong, if anything.
+ */
+export async function undoWarning(services: Services, row: MessageRow): Promise<ConfirmRequest | null> {
+	try {
+		const rows = await previewUndo(services.sessionContext(), row.session_id, row.compaction!.id);
+		const after = await services.estimateContext(row.session_id, rows);
+		if (!after || after.total <= after.windowTokens) return null;
+		const tokens = (n: number) => n.toLocaleString('en');
+		return {
+			title: 'Undo compaction?',
+			message:
+				`The compacted messages would bring the context to about ${tokens(after.total)} tokens, more than the ${tokens(after.windowTokens)}-token window of ${after.model}. ` +
+				'Your next message will then compact the conversation again before it is sent, maybe more than this compaction did. Cancel keeps the conversation as it is.',
+			confirmLabel: 'Undo compaction'
+		};
+	} catch (error) {
+		console.warn('Could not estimate the context after an undo', error);
+		return null;
+	}
 }
 
 export async function undoMarker(services: Services, row: MessageRow): Promise<string> {

@@ -1,17 +1,44 @@
 import { describe, expect, it } from 'vitest';
+import { anchorParts } from '../context/anchor-estimate';
 import { composeEstimate } from '../context/count-tokens';
 import { describeFolded, describeTotal, describeUsage, usageParts, type ContextUsage } from './context-usage';
 
-function usage(ratio?: number): ContextUsage {
-	const parts = composeEstimate({ messages: 120, messageCount: 4, systemPrompt: 40, hasSystemPrompt: true, toolSchemas: 0, injected: 0, reservedOutput: 3_200 });
-	return { model: 'offline-mini', total: parts.total, windowTokens: 32_000, threshold: 0.8, parts, rows: 4, ratio };
+function usage(ratio?: number, counts = { messages: 120, rows: 4, tools: 0, injected: 0 }): ContextUsage {
+	const counted = composeEstimate({ messages: counts.messages, messageCount: counts.rows, systemPrompt: 40, hasSystemPrompt: true, toolSchemas: counts.tools, injected: counts.injected, reservedOutput: 3_200 });
+	// As the session's estimate gives them: on the provider's scale when it reported a count.
+	const parts = anchorParts(counted, ratio);
+	return { model: 'offline-mini', total: parts.total, windowTokens: 32_000, threshold: 0.8, parts, rows: counts.rows, ratio };
 }
+
+const added = (u: ContextUsage) => usageParts(u).reduce((sum, part) => sum + part.tokens, 0);
 
 describe('context usage in words', () => {
 	it('lists parts that add up to the total the meter shows', () => {
 		const u = usage();
-		expect(usageParts(u).reduce((sum, part) => sum + part.tokens, 0)).toBe(u.total);
-		expect(usageParts(u).map((part) => part.label)).toEqual(['System prompt', 'Tools', 'Messages (4)', 'Plugin context', 'Kept for the answer']);
+		expect(added(u)).toBe(u.total);
+		expect(usageParts(u).map((part) => part.label)).toEqual(['System prompt and tools', 'Messages (4)', 'Plugin context', 'Kept for the answer']);
+	});
+
+	it('adds up to the total also once the provider’s own count scaled it, whatever the ratio', () => {
+		for (const ratio of [0.5, 0.731, 0.996, 1, 1.004, 1.1, 1.337, 2]) {
+			for (const counts of [
+				{ messages: 14_907, rows: 9, tools: 0, injected: 0 },
+				{ messages: 3, rows: 1, tools: 517, injected: 41 },
+				{ messages: 0, rows: 0, tools: 0, injected: 0 }
+			]) {
+				const u = usage(ratio, counts);
+				expect(added(u), `ratio ${ratio}, ${counts.messages} tokens of messages`).toBe(u.total);
+			}
+		}
+	});
+
+	it('names the fixed part that explains an empty chat’s count', () => {
+		const empty = usage(undefined, { messages: 0, rows: 0, tools: 0, injected: 0 });
+		const [fixed, messages, , answer] = usageParts(empty);
+		// The system prompt and its message overhead; nothing for messages not yet written.
+		expect(fixed).toEqual({ label: 'System prompt and tools', tokens: 44 });
+		expect(messages).toEqual({ label: 'Messages (0)', tokens: 0 });
+		expect(fixed.tokens + answer.tokens).toBe(empty.total);
 	});
 
 	it('gives /usage the same total, window and threshold as the meter', () => {

@@ -6,7 +6,7 @@ import { COMPACTION_REASON_LABELS } from './compaction-words';
 
 export interface ContextUsage {
 	model: string;
-	/** What the meter shows: the parts' sum, scaled by the provider's own count when it gave one. */
+	/** What the meter shows: the sum of the parts (scaled, like them, by the provider's own count when it gave one). */
 	total: number;
 	windowTokens: number;
 	/** Compaction starts above this share of the window (0–1). */
@@ -22,12 +22,17 @@ export interface UsagePart {
 	tokens: number;
 }
 
-/** The parts in the order a request holds them; the overhead of each message goes with the messages. */
+/** The name of what every request costs before its first message. */
+export const FIXED_PART = 'System prompt and tools';
+
+/**
+ * The parts in the order a request holds them, adding up to the total exactly; the overhead of
+ * each message goes with it (the system prompt's with the fixed part).
+ */
 export function usageParts(usage: ContextUsage): UsagePart[] {
 	const { parts } = usage;
 	return [
-		{ label: 'System prompt', tokens: parts.systemPrompt },
-		{ label: 'Tools', tokens: parts.toolSchemas },
+		{ label: FIXED_PART, tokens: parts.systemPrompt + parts.systemOverhead + parts.toolSchemas },
 		{ label: `Messages (${usage.rows.toLocaleString('en')})`, tokens: parts.messages + parts.overhead },
 		{ label: 'Plugin context', tokens: parts.injected },
 		{ label: 'Kept for the answer', tokens: parts.reservedOutput }

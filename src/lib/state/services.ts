@@ -15,7 +15,10 @@ import type { SessionContext } from '../sessions/session-context';
 import { ContextWorker, type ContextWorkerStatus } from '../context/context-client';
 import { contextWindowFor, reservedOutputFor } from '../context/context-window';
 import { localModelWindows } from '../providers/local-model/local-model-windows';
-import { estimateSession, type RequestExtras } from '../context/estimate-session';
+import { estimateMessages, estimateSession, type RequestExtras } from '../context/estimate-session';
+import { anchoredTotal } from '../context/anchor-estimate';
+import { contextRows } from '../db/context-rows';
+import type { MessageRow } from '../db/schema';
 import { composeEstimate } from '../context/count-tokens';
 import type { ContextUsage } from './context-usage';
 import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../agent/compaction-types';
@@ -68,6 +71,11 @@ export interface Services {
 	 * meter shows the same), or of a new session with `model` when `sessionId` is null.
 	 */
 	contextUsage(sessionId: string | null, model?: string): Promise<ContextUsage | null>;
+	/**
+	 * What the session's next request would cost with `rows` as its context (the rows an undo
+	 * would leave, say), on the same scale as the meter, with the window it must fit.
+	 */
+	estimateContext(sessionId: string, rows: MessageRow[]): Promise<{ model: string; total: number; windowTokens: number } | null>;
 	/** The model's context window (Settings may override the built-in table). */
 	windowFor(model: string): number;
 	compactionSettings(): CompactionSettings;
@@ -202,6 +210,12 @@ export function createServices(parts: {
 			// Counts that could not be stored are logged, and stored again by the next estimate.
 			await estimate.stored.catch(() => {});
 			return { model: chosen, total: estimate.total, windowTokens, threshold, parts: estimate.parts, rows: estimate.rows, ratio: estimate.ratio };
+		},
+		async estimateContext(sessionId, rows) {
+			const session = await getSession(db, sessionId);
+			if (!session) return null;
+			const estimate = await worker.estimate({ ...requestExtras(session.model), messages: estimateMessages(contextRows(rows), session.model) }, session.model);
+			return { model: session.model, total: anchoredTotal(estimate, session.token_ratio), windowTokens: windowFor(session.model) };
 		},
 		async compactionDeps(sessionId, onProgress) {
 			const session = await getSession(db, sessionId);
