@@ -3,7 +3,6 @@
 // Either way the host sees one shape: a started plugin whose register(ctx) it runs through
 // the hook bus's choke point, and which it stops when the plugin is disabled, reloaded,
 // removed or found stuck.
-import type { UsageReport } from './broker/broker-protocol';
 import type { ModuleImporter } from './import-plugin-module';
 import type { PluginContext, PluginManifest } from './plugin-context';
 import { readPluginModule } from './read-plugin-module';
@@ -35,6 +34,16 @@ export interface Halt {
 	reason: string;
 	/** Its code stopped answering: an endless loop, or its context ran out of memory. */
 	unresponsive: boolean;
+}
+
+/** What a plugin's row shows of its budgets, counted since the last report. */
+export interface UsageReport {
+	logDropped: number;
+	refused: number;
+	/** Why the last refused message was refused. */
+	last?: string;
+	/** Storage calls refused for going over the bytes-per-second budget. */
+	storageRefused: number;
 }
 
 /** What a runner tells the host of a plugin's budgets, for its Plugins row. */

@@ -6,10 +6,10 @@
 // reaches the page.
 import type { HookLogRow } from '../../db/schema';
 import type { PageNotice, PageQuestion, RegistrationRecord } from '../sandbox/wire-protocol';
-import type { Halt } from '../plugin-runner';
+import type { Halt, UsageReport } from '../plugin-runner';
 import type { ScratchStep } from '../scratch-storage';
 
-export type { ScratchStep };
+export type { ScratchStep, UsageReport };
 
 /** How the broker reads the plugin's answer to a question (see read-answers.ts). */
 export type AnswerKind = 'load' | 'records' | 'true' | 'ignored' | 'value' | 'history';
@@ -20,15 +20,6 @@ export interface StorageOwner {
 	addedAt: number;
 }
 
-/** What a plugin's row shows of its budgets, counted since the last report. */
-export interface UsageReport {
-	logDropped: number;
-	refused: number;
-	/** Why the last refused message was refused. */
-	last?: string;
-	/** Storage calls refused for going over the bytes-per-second budget. */
-	storageRefused: number;
-}
 
 /** What the broker tells the page of one plugin. */
 export interface PluginEvents {
