@@ -18,7 +18,8 @@ export function createHookLogWriter(db: PalimpsestDb, writer: () => ((rows: Hook
 	// Insertion order is age: the oldest detail is dropped first.
 	const details = new Map<string, HookCallDetail>();
 
-	async function flush(): Promise<void> {
+	/** `leaving`: the tab is going; the page writes the batch itself (a worker may end before it reads it). */
+	async function flush(leaving = false): Promise<void> {
 		if (timer) clearTimeout(timer);
 		timer = null;
 		const batch = pending;
@@ -26,7 +27,7 @@ export function createHookLogWriter(db: PalimpsestDb, writer: () => ((rows: Hook
 		if (!batch.length) return;
 		try {
 			const rows = batch.map(({ id: _id, detail: _detail, ...entry }) => entry);
-			const write = writer();
+			const write = leaving ? null : writer();
 			await (write ? write(rows) : appendHookLog(db, rows));
 		} catch (error) {
 			console.warn('[hooks] could not save the hook log', error);
@@ -42,7 +43,7 @@ export function createHookLogWriter(db: PalimpsestDb, writer: () => ((rows: Hook
 			pending.push(entry);
 			// The stored log keeps only its newest HOOK_LOG_LIMIT rows: a burst never holds more in memory.
 			if (pending.length > HOOK_LOG_LIMIT) pending.splice(0, pending.length - HOOK_LOG_LIMIT);
-			timer ??= setTimeout(flush, BATCH_MS);
+			timer ??= setTimeout(() => void flush(), BATCH_MS);
 		},
 		/** The details of a call made in this tab, while it is among the newest DETAIL_LIMIT. */
 		detail(callId: string): HookCallDetail | undefined {

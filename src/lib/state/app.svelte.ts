@@ -178,7 +178,7 @@ export class AppState {
 				() => {
 					this.chat.finalizeOpen();
 					// Hook calls still waiting for their batch are saved before the tab goes.
-					void hookLog.flush();
+					void hookLog.flush(true);
 				},
 				() => this.chat.resume()
 			));

@@ -105,6 +105,28 @@ describe('a hostile plugin context', () => {
 		expect(host.isLoaded('quiet')).toBe(false);
 	});
 
+	it('has its storage calls refused past the bytes-a-second budget, overwrites counted, and its row counts them', async () => {
+		const { host } = hostileHost();
+		await load(host, 'https://x.test/writer.js', `export function register(ctx) {
+			ctx.register_command('rewrite', async () => {
+				const value = 'x'.repeat(480 * 1024);
+				let refused = 0;
+				let last = '';
+				for (let i = 0; i < 20; i++) {
+					try { await ctx.storage.set('big-' + (i % 3), value); } catch (error) { refused++; last = error.message; }
+				}
+				return JSON.stringify({ refused, last });
+			});
+		}`);
+		const { refused, last } = JSON.parse(String((await t.commands.execute('/rewrite', invocation)).output));
+		// 8 MB of burst takes eight of the twenty 960 KB writes; the rest come too fast.
+		expect(refused).toBeGreaterThanOrEqual(10);
+		expect(last).toMatch(/^Plugin "writer" read and wrote more than 1 MB a second of its storage, so this call was refused/);
+		await vi.waitFor(() => expect(host.budgets.usage('writer').storageRefused).toBe(refused));
+		// Overwriting three keys never fills the storage: only the rate refused them.
+		expect((await t.db.plugin_usage.get('writer'))?.storage_bytes).toBeLessThan(3 * 1024 * 1024);
+	});
+
 	it('is left alone by the watchdog while it answers', async () => {
 		const { host, stopped } = hostileHost({ pingEveryMs: 10, stuckAfterMs: 30 });
 		await load(host, 'https://x.test/calm.js', ECHO);
