@@ -17,7 +17,9 @@ export default defineConfig({
 	timeout: 60_000,
 	expect: { timeout: 10_000 },
 	fullyParallel: false,
-	workers: 1,
+	// Spec files run two at a time (a machine of two cores); tests tagged @timing measure the
+	// page's own time and run alone, in a pass of their own (see package.json's test:e2e).
+	workers: Number(process.env.E2E_WORKERS ?? 2),
 	retries: 0,
 	reporter: [['list']],
 	use: {

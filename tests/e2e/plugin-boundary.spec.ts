@@ -5,7 +5,7 @@
 // none of its runtime's functions to post with; one that logs, posts or stores without end is throttled or refused while the page keeps
 // answering; one that allocates without bound or spins in a timer is stopped, and
 // its row says why.
-import { expect, test, type Page } from './test-base';
+import { expect, test, TIMING, type Page } from './test-base';
 import { messageBody, openApp, sendMessage, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, pluginRow, readRows, rowStatus, runCommand } from './plugin-helpers';
 import { watchLateness } from './lateness';
@@ -107,7 +107,7 @@ test('plugin code can make no Trusted Types policy, not even one of the names th
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
 });
 
-test('a plugin logging or posting in a loop is throttled, and the page answers throughout', async ({ page }) => {
+test('a plugin logging or posting in a loop is throttled, and the page answers throughout', TIMING, async ({ page }) => {
 	await openApp(page);
 	const row = await addPlugin(page, `${origins.cors}/greedy.js`, 'Greedy plugin');
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
@@ -151,7 +151,7 @@ test('a plugin storing without end is refused past its budget, and its row shows
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
 });
 
-test('a plugin that allocates without bound, or spins in a timer, is stopped; the page and other plugins go on', async ({ page }) => {
+test('a plugin that allocates without bound, or spins in a timer, is stopped; the page and other plugins go on', TIMING, async ({ page }) => {
 	await openApp(page);
 	const hog = await addPlugin(page, `${origins.cors}/greedy.js`, 'Greedy plugin');
 	const keeper = await addPlugin(page, `${origins.cors}/keeper.js`, 'Secret keeper');

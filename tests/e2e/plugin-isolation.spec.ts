@@ -2,7 +2,7 @@
 // bus. A plugin cannot read the app's IndexedDB (sessions, API keys), localStorage, cookies,
 // the DOM or another plugin's storage, while the app itself still can; and a plugin stuck in
 // an endless loop is stopped after the hook timeout while the page keeps responding.
-import { expect, test, type Page } from './test-base';
+import { expect, test, TIMING, type Page } from './test-base';
 import { messageBody, openApp, sendMessage, waitForAnswer } from './helpers';
 import { addPlugin, hookLogRows, navigate, readRows, rowStatus, runCommand, setHookTimeout } from './plugin-helpers';
 import { usePluginOrigins } from './test-servers';
@@ -81,7 +81,7 @@ test('a plugin cannot read the app’s database, storage, cookies, DOM or anothe
 	expect(await page.evaluate(() => [localStorage.getItem('palimpsest-probe'), document.cookie.includes('palimpsest-probe=page-only')])).toEqual(['page-only', true]);
 });
 
-test('a plugin stuck in an endless loop is stopped after the timeout; the turn goes on and the page keeps responding', async ({ page }) => {
+test('a plugin stuck in an endless loop is stopped after the timeout; the turn goes on and the page keeps responding', TIMING, async ({ page }) => {
 	await openApp(page);
 	const row = await addPlugin(page, `${origins.cors}/spin.js`, 'Spinning hook');
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();

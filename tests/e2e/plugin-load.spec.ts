@@ -1,7 +1,7 @@
 // A plugin never makes the page late: whatever it does through its storage, its log or raw
 // messages, the page's own timers keep their time (the receiving end of every plugin channel
 // works off the page's thread), and the plugin's row says what was throttled or why it was stopped.
-import { expect, test } from './test-base';
+import { expect, test, TIMING } from './test-base';
 import { watchLateness } from './lateness';
 import { openApp } from './helpers';
 import { addPlugin, navigate, rowStatus, runCommand } from './plugin-helpers';
@@ -9,7 +9,7 @@ import { usePluginOrigins } from './test-servers';
 
 const origins = usePluginOrigins();
 
-test('a plugin writing near-megabyte values in a loop is throttled, and the page keeps its time', async ({ page }) => {
+test('a plugin writing near-megabyte values in a loop is throttled, and the page keeps its time', TIMING, async ({ page }) => {
 	await openApp(page);
 	const row = await addPlugin(page, `${origins.cors}/flood.js`, 'Flooding plugin');
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
@@ -26,7 +26,7 @@ test('a plugin writing near-megabyte values in a loop is throttled, and the page
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
 });
 
-test('a plugin that keeps its processor busy nine tenths of the time is stopped, and its row says why', async ({ page }) => {
+test('a plugin that keeps its processor busy nine tenths of the time is stopped, and its row says why', TIMING, async ({ page }) => {
 	test.setTimeout(90_000);
 	await openApp(page);
 	const row = await addPlugin(page, `${origins.cors}/flood.js`, 'Flooding plugin');
