@@ -102,6 +102,41 @@ test('a session whose provider was removed says so, and another model can be cho
 	await expect(messageBody(await waitForAnswer(page))).toHaveText('back offline');
 });
 
+test('a message sent while another model is still being put in place goes to that model, on a slow machine too', async ({ page }) => {
+	// A loaded machine, played slow: a session lock is granted 400 ms late and the token counter
+	// answers 500 ms late, so the check that follows a model change is still waiting for its lock
+	// when the message goes.
+	await page.addInitScript(() => {
+		const locks = navigator.locks;
+		const request = locks.request.bind(locks) as (...args: unknown[]) => Promise<unknown>;
+		const seen = window as unknown as { workLockRequests: number };
+		seen.workLockRequests = 0;
+		Object.defineProperty(locks, 'request', {
+			value: (name: string, ...rest: unknown[]) => {
+				if (name.startsWith('palimpsest-work:')) seen.workLockRequests++;
+				return new Promise((resolve) => setTimeout(resolve, 400)).then(() => request(name, ...rest));
+			}
+		});
+		const post = Worker.prototype.postMessage as (this: Worker, ...args: unknown[]) => void;
+		Worker.prototype.postMessage = function (this: Worker, ...args: unknown[]) {
+			setTimeout(() => post.apply(this, args), 500);
+		};
+	});
+	await openSettings(page);
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
+	await page.getByRole('link', { name: 'Chat' }).click();
+	await sendMessage(page, 'echo: offline first');
+	await waitForAnswer(page);
+
+	const requests = () => page.evaluate(() => (window as unknown as { workLockRequests: number }).workLockRequests);
+	const before = await requests();
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label });
+	await expect.poll(requests).toBeGreaterThan(before);
+	await sendMessage(page, 'Right after the switch');
+	await expect(messageBody(await waitForAnswer(page))).toHaveText('Mock answer to: Right after the switch');
+	await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
 test('the system prompt is sent first in every request, and is never shown in the transcript', async ({ page }) => {
 	await openSettings(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
