@@ -97,7 +97,7 @@ test('a saved provider can be edited: model and address change, the key is kept 
 		await expect(page.getByRole('button', { name: /^Edit / })).toHaveCount(1);
 
 		await navigate(page, 'Chat');
-		await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'Custom (OpenAI-compatible) · mock-large' });
+		await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `mock-large · Custom (OpenAI-compatible) · ${new URL(mock.url).host}` });
 		await sendMessage(page, 'Which model?');
 		await waitForAnswer(page);
 		const chat = mock.requests.filter((r) => r.path.endsWith('/chat/completions'));
@@ -120,7 +120,7 @@ test('"Failed to fetch" says what to check, and offers switching back to the off
 	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText(`OLLAMA_ORIGINS=${origin}`);
 	await page.getByRole('button', { name: 'Save' }).click();
 	await navigate(page, 'Chat');
-	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'Ollama · llama3.2' });
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'llama3.2 · Ollama · 127.0.0.1:9' });
 	await sendMessage(page, 'Anyone there?');
 	const failed = await waitForAnswer(page, 'error');
 	await expect(failed).toContainText('The browser could not reach Ollama at http://127.0.0.1:9/v1');

@@ -4,6 +4,7 @@ import { expect, test, type Page } from './test-base';
 import { addCustomProvider } from './plugin-helpers';
 import { sendMessage, waitForAnswer, messageBody, newSession } from './helpers';
 import { useMockProvider } from './test-servers';
+import { OFFLINE_LABEL } from './provider-helpers';
 
 const mock = useMockProvider();
 
@@ -30,7 +31,7 @@ test('add a provider with a key, test the connection, and chat through it', asyn
 	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved OpenAI · mock-model');
 
 	await page.getByRole('link', { name: 'Chat' }).click();
-	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'OpenAI · mock-model' });
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `mock-model · OpenAI · ${new URL(mock.url).host}` });
 	await sendMessage(page, 'Hello provider');
 	const answer = await waitForAnswer(page);
 	await expect(messageBody(answer)).toHaveText('Mock answer to: Hello provider');
@@ -72,7 +73,7 @@ test('the theme and the default model persist across a reload', async ({ page })
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Ollama' });
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('llama3.2');
 	await page.getByRole('button', { name: 'Save' }).click();
-	await page.getByRole('combobox', { name: 'Default model' }).selectOption({ label: 'Ollama · llama3.2' });
+	await page.getByRole('combobox', { name: 'Default model' }).selectOption({ label: 'llama3.2 · Ollama · localhost:11434' });
 	await expect(page.getByRole('status', { name: 'Save status' })).toHaveText('Saved');
 	await page.reload();
 	await expect(page.getByRole('combobox', { name: 'Default model' })).toHaveValue(/llama3\.2/);
@@ -97,7 +98,7 @@ test('a session whose provider was removed says so, and another model can be cho
 	await page.getByRole('link', { name: 'Chat' }).click();
 	const picker = page.getByRole('combobox', { name: 'Model', exact: true });
 	await expect(picker.locator('option:checked')).toHaveText('mock-model (provider removed: choose another)');
-	await picker.selectOption({ label: 'Offline model (built-in) · offline-mini' });
+	await picker.selectOption({ label: OFFLINE_LABEL });
 	await sendMessage(page, 'echo: back offline');
 	await expect(messageBody(await waitForAnswer(page))).toHaveText('back offline');
 });
