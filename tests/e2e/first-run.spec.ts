@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { expect, test, type Page } from './test-base';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
-import { assistantMessages, messageBody, openApp, sendMessage, transcript, waitForAnswer } from './helpers';
+import { assistantMessages, messageBody, openApp, sendMessage, transcript, userMessages, waitForAnswer } from './helpers';
 import { addCustomProvider, navigate } from './plugin-helpers';
 
 const OLLAMA_PORT = 11434;
@@ -24,17 +24,19 @@ async function startClosedServer(port: number): Promise<Server> {
 const card = (page: Page) => transcript(page).getByRole('region', { name: 'Start a conversation' });
 const modelSearch = (page: Page) => page.getByRole('status', { name: 'Model search' });
 
-test('the empty chat explains the offline model and offers prompts to try', async ({ page }) => {
+test('the empty chat explains the offline model and offers prompts to try, each sent by a click', async ({ page }) => {
 	await openApp(page);
 	await expect(card(page)).toContainText('built-in offline model');
 	await expect(card(page)).toContainText('needs no key and no network');
+	// A click on an example sends it, as if typed and sent.
 	await card(page).getByRole('group', { name: 'Example prompts' }).getByRole('button', { name: 'Explain how tides work' }).click();
-	const box = page.getByRole('textbox', { name: 'Message' });
-	await expect(box).toHaveValue('Explain how tides work');
-	await expect(box).toBeFocused();
-	await box.press('Enter');
+	await expect(messageBody(userMessages(page))).toHaveText(['Explain how tides work']);
 	await waitForAnswer(page);
 	await expect(card(page)).toHaveCount(0);
+	await expect(page).toHaveURL(/\/s\/[^/]+$/);
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await expect(box).toHaveValue('');
+	await expect(box).toBeFocused();
 });
 
 test('Connect a model finds Ollama with its models, says how to let LM Studio in, and chats through the model chosen', async ({ page }) => {

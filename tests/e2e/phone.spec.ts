@@ -72,6 +72,14 @@ test('the chat takes the screen: one-line header, transcript over 60% of the hei
 	expect(await sidewaysScroll(page)).toBe(0);
 });
 
+test('an example prompt on the empty chat is sent with one tap, without bringing up the keyboard', async ({ page }) => {
+	await openApp(page);
+	await transcript(page).getByRole('group', { name: 'Example prompts' }).getByRole('button', { name: 'Explain how tides work' }).tap();
+	await expect(transcript(page).getByRole('article', { name: 'You' })).toHaveText(/Explain how tides work/);
+	await expect(transcript(page).getByRole('article', { name: 'Assistant' })).toHaveAttribute('data-status', 'complete');
+	await expect(page.getByRole('textbox', { name: 'Message' })).not.toBeFocused();
+});
+
 test('the sessions drawer opens with the menu button or a swipe from the edge, and closes with Escape, a swipe or a choice', async ({ page }) => {
 	await openApp(page);
 	await sendAndWait(page, 'echo: first session');
