@@ -88,7 +88,7 @@ try {
 		await page.getByRole('status', { name: 'Provider status' }).filter({ hasText: 'Saved' }).waitFor({ timeout: 60_000 });
 		const added = await page.evaluate(() => performance.now());
 		await page.getByRole('link', { name: 'Chat' }).click();
-		await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'In-browser model (llama.cpp) · tiny.gguf' });
+		await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'tiny.gguf · In-browser model (llama.cpp)' });
 		const box = page.getByRole('textbox', { name: 'Message' });
 		const answers = page.getByRole('log', { name: 'Transcript' }).getByRole('article', { name: 'Assistant' });
 		// The first message also creates the session (a new row, the address changes); the

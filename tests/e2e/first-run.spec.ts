@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { expect, test, type Page } from './test-base';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
-import { assistantMessages, messageBody, openApp, sendMessage, transcript, waitForAnswer } from './helpers';
+import { assistantMessages, messageBody, openApp, sendMessage, transcript, userMessages, waitForAnswer } from './helpers';
 import { addCustomProvider, navigate } from './plugin-helpers';
 
 const OLLAMA_PORT = 11434;
@@ -24,17 +24,19 @@ async function startClosedServer(port: number): Promise<Server> {
 const card = (page: Page) => transcript(page).getByRole('region', { name: 'Start a conversation' });
 const modelSearch = (page: Page) => page.getByRole('status', { name: 'Model search' });
 
-test('the empty chat explains the offline model and offers prompts to try', async ({ page }) => {
+test('the empty chat explains the offline model and offers prompts to try, each sent by a click', async ({ page }) => {
 	await openApp(page);
 	await expect(card(page)).toContainText('built-in offline model');
 	await expect(card(page)).toContainText('needs no key and no network');
+	// A click on an example sends it, as if typed and sent.
 	await card(page).getByRole('group', { name: 'Example prompts' }).getByRole('button', { name: 'Explain how tides work' }).click();
-	const box = page.getByRole('textbox', { name: 'Message' });
-	await expect(box).toHaveValue('Explain how tides work');
-	await expect(box).toBeFocused();
-	await box.press('Enter');
+	await expect(messageBody(userMessages(page))).toHaveText(['Explain how tides work']);
 	await waitForAnswer(page);
 	await expect(card(page)).toHaveCount(0);
+	await expect(page).toHaveURL(/\/s\/[^/]+$/);
+	const box = page.getByRole('textbox', { name: 'Message' });
+	await expect(box).toHaveValue('');
+	await expect(box).toBeFocused();
 });
 
 test('Connect a model finds Ollama with its models, says how to let LM Studio in, and chats through the model chosen', async ({ page }) => {
@@ -97,7 +99,7 @@ test('a saved provider can be edited: model and address change, the key is kept 
 		await expect(page.getByRole('button', { name: /^Edit / })).toHaveCount(1);
 
 		await navigate(page, 'Chat');
-		await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'Custom (OpenAI-compatible) · mock-large' });
+		await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `mock-large · Custom (OpenAI-compatible) · ${new URL(mock.url).host}` });
 		await sendMessage(page, 'Which model?');
 		await waitForAnswer(page);
 		const chat = mock.requests.filter((r) => r.path.endsWith('/chat/completions'));
@@ -120,7 +122,7 @@ test('"Failed to fetch" says what to check, and offers switching back to the off
 	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText(`OLLAMA_ORIGINS=${origin}`);
 	await page.getByRole('button', { name: 'Save' }).click();
 	await navigate(page, 'Chat');
-	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'Ollama · llama3.2' });
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'llama3.2 · Ollama · 127.0.0.1:9' });
 	await sendMessage(page, 'Anyone there?');
 	const failed = await waitForAnswer(page, 'error');
 	await expect(failed).toContainText('The browser could not reach Ollama at http://127.0.0.1:9/v1');

@@ -58,8 +58,8 @@ test('a picked GGUF is kept in the browser, answers with streamed tokens, stops 
 	await page.getByRole('link', { name: 'Chat' }).click();
 	// Adding a model does not change the default: a new chat still starts on the offline model.
 	const model = page.getByRole('combobox', { name: 'Model', exact: true });
-	await expect(model.locator('option:checked')).toHaveText(/^Offline model \(built-in\)/);
-	await model.selectOption({ label: `${LABEL} · tiny.gguf` });
+	await expect(model.locator('option:checked')).toHaveText('offline-mini · Offline model (built-in)');
+	await model.selectOption({ label: `tiny.gguf · ${LABEL}` });
 	await sendMessage(page, 'Tell me about rivers');
 	// The answer streams: text shows while it is still being written. The tiny model never says
 	// it is done, so its answer ends at the output budget (819 tokens), with the model's speed.
@@ -144,7 +144,7 @@ test('a split model and a model without a chat template load and answer; a file 
 	for (const model of ['split.gguf', 'plain.gguf']) {
 		await navigate(page, 'Chat');
 		await page.getByRole('button', { name: 'New session' }).click();
-		await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `${LABEL} · ${model}` });
+		await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `${model} · ${LABEL}` });
 		await sendMessage(page, `Hello ${model}`);
 		await waitForAnswer(page, 'incomplete', 30_000);
 		expect(await messageText(assistantMessages(page).last())).toMatch(/\w+ \w+ \w+/);
@@ -161,7 +161,7 @@ test('the in-browser model writes compaction summaries from Settings → Compact
 	await addLocalModel(page, await modelFiles(testInfo.outputDir, { base: 'brief', ends: true }));
 	await expect(status).toContainText('Saved brief.gguf', { timeout: 30_000 });
 	const compactionModel = page.getByRole('combobox', { name: 'Compaction model' });
-	await compactionModel.selectOption({ label: `${LABEL} · endless.gguf` });
+	await compactionModel.selectOption({ label: `endless.gguf · ${LABEL}` });
 	// A small window for the chat's own (offline) model, so the older exchanges leave the kept tail.
 	await page.getByRole('combobox', { name: 'Model name' }).fill('offline-mini');
 	await page.getByRole('spinbutton', { name: 'Context window (tokens)' }).fill('4000');
@@ -179,7 +179,7 @@ test('the in-browser model writes compaction summaries from Settings → Compact
 	await expect(transcript(page).getByRole('region', { name: 'Context compacted' })).toHaveCount(0);
 
 	await navigate(page, 'Settings');
-	await compactionModel.selectOption({ label: `${LABEL} · brief.gguf` });
+	await compactionModel.selectOption({ label: `brief.gguf · ${LABEL}` });
 	await navigate(page, 'Chat');
 	await page.getByRole('button', { name: 'Compact now' }).click();
 	const marker = transcript(page).getByRole('region', { name: 'Context compacted' });
@@ -226,7 +226,7 @@ test('with the network off, a reload still chats with the in-browser model', asy
 	await page.reload();
 	await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
 	await navigate(page, 'Chat');
-	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `${LABEL} · tiny.gguf` });
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `tiny.gguf · ${LABEL}` });
 	await sendMessage(page, 'Hello with no network');
 	await waitForAnswer(page, 'incomplete', 30_000);
 	expect(await messageText(assistantMessages(page).last())).toMatch(/\w+ \w+ \w+/);

@@ -6,7 +6,7 @@ import { expect, test, type Locator, type Page } from './test-base';
 import type { RecordedRequest } from '../support/mock-provider.mjs';
 import { assistantMessages, openApp, sendAndWait, transcript } from './helpers';
 import { addPlugin, navigate, rowStatus } from './plugin-helpers';
-import { addProvider, chooseModel, expectCompactions, useNativeCompaction } from './provider-helpers';
+import { addProvider, chooseModel, expectCompactions, OFFLINE_LABEL, useNativeCompaction } from './provider-helpers';
 import { useMockProvider, usePluginOrigins } from './test-servers';
 
 const origins = usePluginOrigins();
@@ -75,7 +75,7 @@ test('OpenAI compacts on demand: one provider_native / manual, its window replay
 	await expectCompactions(page, ['provider_native/manual']);
 
 	// The offline model cannot read OpenAI's item: the app summarises it here before going on.
-	await chooseModel(page, 'Offline model (built-in) · offline-mini');
+	await chooseModel(page, OFFLINE_LABEL);
 	await expectCompactions(page, ['provider_native/manual', 'summarize/unknown']);
 	await navigate(page, 'Chat');
 	await sendAndWait(page, 'Still there?');

@@ -1,7 +1,7 @@
 // A 390 × 844 touch screen: the chat takes the screen (a one-line header, the transcript, the
 // Message box at the bottom), the sessions list slides in as a drawer (menu button, a swipe,
 // Escape), every control is at least 44 × 44 px, and no page scrolls sideways.
-import { expect, test, type Page } from './test-base';
+import { expect, test, type Locator, type Page } from './test-base';
 import { openApp, openSessionActions, sendAndWait, sessionLinks, sidebar, startSelecting, transcript } from './helpers';
 import { addPlugin, navigate } from './plugin-helpers';
 
@@ -72,6 +72,14 @@ test('the chat takes the screen: one-line header, transcript over 60% of the hei
 	expect(await sidewaysScroll(page)).toBe(0);
 });
 
+test('an example prompt on the empty chat is sent with one tap, without bringing up the keyboard', async ({ page }) => {
+	await openApp(page);
+	await transcript(page).getByRole('group', { name: 'Example prompts' }).getByRole('button', { name: 'Explain how tides work' }).tap();
+	await expect(transcript(page).getByRole('article', { name: 'You' })).toHaveText(/Explain how tides work/);
+	await expect(transcript(page).getByRole('article', { name: 'Assistant' })).toHaveAttribute('data-status', 'complete');
+	await expect(page.getByRole('textbox', { name: 'Message' })).not.toBeFocused();
+});
+
 test('the sessions drawer opens with the menu button or a swipe from the edge, and closes with Escape, a swipe or a choice', async ({ page }) => {
 	await openApp(page);
 	await sendAndWait(page, 'echo: first session');
@@ -118,6 +126,39 @@ test('the sessions drawer opens with the menu button or a swipe from the edge, a
 	await expect(sidebar(page)).toBeHidden();
 	await expect(transcript(page)).toContainText('first session');
 	await expect(page.locator('header').first().getByRole('heading', { level: 1 })).toHaveText('echo: first session');
+});
+
+/** Words of up to 30 characters inside `root` that the layout broke across lines ("word@top,top"). */
+function brokenWords(root: Locator): Promise<string[]> {
+	return root.evaluate((node) => {
+		const broken: string[] = [];
+		const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+		for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+			for (const match of (text.textContent ?? '').matchAll(/\S{2,30}/g)) {
+				const range = document.createRange();
+				range.setStart(text, match.index);
+				range.setEnd(text, match.index + match[0].length);
+				const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+				if (tops.size > 1) broken.push(`${match[0]}@${[...tops].join(',')}`);
+			}
+		}
+		return broken;
+	});
+}
+
+test('the hook log keeps its words whole: each call shows its hook, time, plugin, outcome and result', async ({ page }) => {
+	await openApp(page);
+	await sendAndWait(page, 'echo: words for the hook log');
+	await page.getByRole('button', { name: 'Menu' }).click();
+	await navigate(page, 'Plugins');
+	await addPlugin(page, '/plugins/whoami.js', 'whoami');
+	const log = page.getByRole('region', { name: 'Hook log' });
+	const started = log.getByRole('row').filter({ has: page.getByRole('cell', { name: 'on_session_start', exact: true }) });
+	await expect(started).toBeVisible();
+	await expect(started.getByRole('cell', { name: 'no plugin listens', exact: true })).toBeVisible();
+	await expect(started.getByRole('button', { name: 'Details' })).toBeVisible();
+	expect(await brokenWords(log)).toEqual([]);
+	expect(await sidewaysScroll(page)).toBe(0);
 });
 
 test('no page scrolls sideways: Settings, Plugins with its hook log, Archived', async ({ page }) => {

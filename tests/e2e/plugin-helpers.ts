@@ -117,9 +117,9 @@ export async function addCustomProvider(page: Page, baseUrl: string, model: stri
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill(model);
 	if (apiKey) await page.getByRole('textbox', { name: 'API key' }).fill(apiKey);
 	await page.getByRole('button', { name: 'Save' }).click();
-	const label = `Custom (OpenAI-compatible) · ${model}`;
-	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText(`Saved ${label}`);
-	return label;
+	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText(`Saved Custom (OpenAI-compatible) · ${model}`);
+	// Named by its preset and host, as no name was given.
+	return `${model} · Custom (OpenAI-compatible) · ${new URL(baseUrl).host}`;
 }
 
 /** Sets "Hook timeout (seconds)" in Settings (saved on change) and checks it stuck. */

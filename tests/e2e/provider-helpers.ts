@@ -4,7 +4,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { navigate } from './plugin-helpers';
 
-/** Adds a provider of `preset` (its label in "Preset") in Settings; returns its label in "Model". */
+/** Adds a provider of `preset` (its label in "Preset") in Settings; returns its model's label in "Model". */
 export async function addProvider(page: Page, preset: string, baseUrl: string, model: string, apiKey = 'sk-test'): Promise<string> {
 	await navigate(page, 'Settings');
 	await page.getByRole('button', { name: 'Add provider' }).click();
@@ -13,10 +13,17 @@ export async function addProvider(page: Page, preset: string, baseUrl: string, m
 	await page.getByRole('textbox', { name: 'API key' }).fill(apiKey);
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill(model);
 	await page.getByRole('button', { name: 'Save' }).click();
-	const label = `${preset} · ${model}`;
-	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText(`Saved ${label}`);
-	return label;
+	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText(`Saved ${preset} · ${model}`);
+	return modelLabel(model, `${preset} · ${new URL(baseUrl).host}`);
 }
+
+/** A model as "Model" lists it: the model first, then its provider's name (by default its preset and host). */
+export function modelLabel(model: string, provider: string): string {
+	return `${model} · ${provider}`;
+}
+
+/** The built-in offline model as "Model" lists it. */
+export const OFFLINE_LABEL = modelLabel('offline-mini', 'Offline model (built-in)');
 
 export async function useNativeCompaction(page: Page): Promise<void> {
 	await navigate(page, 'Settings');

@@ -4,6 +4,7 @@ import { expect, test, type Page } from './test-base';
 import { addCustomProvider } from './plugin-helpers';
 import { sendMessage, waitForAnswer, messageBody, newSession } from './helpers';
 import { useMockProvider } from './test-servers';
+import { OFFLINE_LABEL } from './provider-helpers';
 
 const mock = useMockProvider();
 
@@ -30,7 +31,7 @@ test('add a provider with a key, test the connection, and chat through it', asyn
 	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved OpenAI · mock-model');
 
 	await page.getByRole('link', { name: 'Chat' }).click();
-	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'OpenAI · mock-model' });
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `mock-model · OpenAI · ${new URL(mock.url).host}` });
 	await sendMessage(page, 'Hello provider');
 	const answer = await waitForAnswer(page);
 	await expect(messageBody(answer)).toHaveText('Mock answer to: Hello provider');
@@ -72,7 +73,7 @@ test('the theme and the default model persist across a reload', async ({ page })
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Ollama' });
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('llama3.2');
 	await page.getByRole('button', { name: 'Save' }).click();
-	await page.getByRole('combobox', { name: 'Default model' }).selectOption({ label: 'Ollama · llama3.2' });
+	await page.getByRole('combobox', { name: 'Default model' }).selectOption({ label: 'llama3.2 · Ollama · localhost:11434' });
 	await expect(page.getByRole('status', { name: 'Save status' })).toHaveText('Saved');
 	await page.reload();
 	await expect(page.getByRole('combobox', { name: 'Default model' })).toHaveValue(/llama3\.2/);
@@ -97,9 +98,44 @@ test('a session whose provider was removed says so, and another model can be cho
 	await page.getByRole('link', { name: 'Chat' }).click();
 	const picker = page.getByRole('combobox', { name: 'Model', exact: true });
 	await expect(picker.locator('option:checked')).toHaveText('mock-model (provider removed: choose another)');
-	await picker.selectOption({ label: 'Offline model (built-in) · offline-mini' });
+	await picker.selectOption({ label: OFFLINE_LABEL });
 	await sendMessage(page, 'echo: back offline');
 	await expect(messageBody(await waitForAnswer(page))).toHaveText('back offline');
+});
+
+test('a message sent while another model is still being put in place goes to that model, on a slow machine too', async ({ page }) => {
+	// A loaded machine, played slow: a session lock is granted 400 ms late and the token counter
+	// answers 500 ms late, so the check that follows a model change is still waiting for its lock
+	// when the message goes.
+	await page.addInitScript(() => {
+		const locks = navigator.locks;
+		const request = locks.request.bind(locks) as (...args: unknown[]) => Promise<unknown>;
+		const seen = window as unknown as { workLockRequests: number };
+		seen.workLockRequests = 0;
+		Object.defineProperty(locks, 'request', {
+			value: (name: string, ...rest: unknown[]) => {
+				if (name.startsWith('palimpsest-work:')) seen.workLockRequests++;
+				return new Promise((resolve) => setTimeout(resolve, 400)).then(() => request(name, ...rest));
+			}
+		});
+		const post = Worker.prototype.postMessage as (this: Worker, ...args: unknown[]) => void;
+		Worker.prototype.postMessage = function (this: Worker, ...args: unknown[]) {
+			setTimeout(() => post.apply(this, args), 500);
+		};
+	});
+	await openSettings(page);
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
+	await page.getByRole('link', { name: 'Chat' }).click();
+	await sendMessage(page, 'echo: offline first');
+	await waitForAnswer(page);
+
+	const requests = () => page.evaluate(() => (window as unknown as { workLockRequests: number }).workLockRequests);
+	const before = await requests();
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label });
+	await expect.poll(requests).toBeGreaterThan(before);
+	await sendMessage(page, 'Right after the switch');
+	await expect(messageBody(await waitForAnswer(page))).toHaveText('Mock answer to: Right after the switch');
+	await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
 test('the system prompt is sent first in every request, and is never shown in the transcript', async ({ page }) => {

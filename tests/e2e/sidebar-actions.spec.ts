@@ -61,6 +61,33 @@ test('Export selected saves just the ticked sessions, as JSON or as Markdown', a
 	await expect(bar).toContainText('2 selected');
 });
 
+test('in selection mode a click (or Enter) on a session ticks it, and another click unticks it, without opening it', async ({ page }) => {
+	await openApp(page);
+	await say(page, 'echo: tick me', false);
+	await say(page, 'echo: open here');
+	const open = page.url();
+	await startSelecting(page);
+	const target = row(page, 'echo: tick me');
+	const link = target.getByRole('link', { name: 'echo: tick me', exact: true });
+	await link.click();
+	await expect(target.getByRole('checkbox', { name: 'Select' })).toBeChecked();
+	await expect(sidebar(page).getByRole('group', { name: 'Selected sessions' })).toContainText('1 selected');
+	expect(page.url()).toBe(open);
+	await link.click();
+	await expect(target.getByRole('checkbox', { name: 'Select' })).not.toBeChecked();
+	expect(page.url()).toBe(open);
+	// Enter on a session does what a click does.
+	await link.press('Enter');
+	await expect(target.getByRole('checkbox', { name: 'Select' })).toBeChecked();
+	expect(page.url()).toBe(open);
+
+	// Out of selection mode (which clears the selection), a click opens the session again.
+	await sidebar(page).getByRole('button', { name: 'Select', exact: true }).click();
+	await link.click();
+	await expect(page).not.toHaveURL(open);
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('echo: tick me');
+});
+
 test('when storage is full, Delete sessions lists the largest first; deleting the ticked one frees its space', async ({ page }) => {
 	await openApp(page);
 	await say(page, 'echo: a short one', false);

@@ -227,6 +227,8 @@ export interface ProviderConfig {
 	id: string;
 	preset: ProviderPreset;
 	label: string;
+	/** What the user calls it; without one, its preset and host (see provider-name.ts). */
+	name?: string;
 	base_url: string;
 	api_key: string;
 	model: string;

@@ -72,6 +72,13 @@ export class ChatState {
 	#finalizedId: string | null = null;
 	/** Unsent text per session ('' for the new-session view), kept across page changes. */
 	#drafts = new SvelteMap<string, string>();
+	/**
+	 * Model changes this tab is still applying, by session (the row written, the pass after it
+	 * done). A message sent meanwhile waits for it: else it would meet that pass's lock and be
+	 * told the session is answering in another tab, or go out with the old model.
+	 */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity
+	#modelChanges = new Map<string, Promise<void>>();
 
 	get draftText(): string {
 		return this.#drafts.get(this.sessionId ?? '') ?? '';
@@ -193,6 +200,7 @@ export class ChatState {
 	async sendRefusal(): Promise<string | null> {
 		const id = this.sessionId;
 		if (!id) return null;
+		await this.#modelChanges.get(id);
 		if (this.running.has(id)) return ANSWERING_HERE;
 		const here = localWork(this.#services.profile.name, id);
 		// An idle pass after the last answer gives way to a new message; a compaction the user asked for does not.
@@ -215,6 +223,7 @@ export class ChatState {
 			const sessionId = await this.ensureSession();
 			target = sessionId;
 			if (created) await onCreated?.(sessionId);
+			await this.#modelChanges.get(sessionId);
 			if (parseCommand(trimmed)) {
 				const recordedIn = await runTypedCommand(this.#services, sessionId, trimmed);
 				void this.#services.refreshTokens(recordedIn ?? sessionId);
@@ -247,6 +256,18 @@ export class ChatState {
 			return;
 		}
 		const id = this.sessionId;
+		// One change after another: each pass sees the model chosen last.
+		const change = (this.#modelChanges.get(id) ?? Promise.resolve()).then(() => this.#applyModel(id, provider, model));
+		const settled = change.catch(() => {});
+		this.#modelChanges.set(id, settled);
+		try {
+			await change;
+		} finally {
+			if (this.#modelChanges.get(id) === settled) this.#modelChanges.delete(id);
+		}
+	}
+
+	async #applyModel(id: string, provider: string, model: string): Promise<void> {
 		await setSessionModel(this.#services.sessionContext(), id, provider, model);
 		await this.#services.refreshTokens(id);
 		// Items the new model cannot read, or a window that no longer holds the conversation.

@@ -4,6 +4,7 @@
 // list its models still offers the one the user named.
 import { SvelteMap } from 'svelte/reactivity';
 import type { ProviderConfig } from '../providers/types';
+import { modelLabel } from '../providers/provider-name';
 import type { ModelChoice, ModelOption, Services } from './services';
 
 const LIST_TIMEOUT_MS = 15_000;
@@ -43,7 +44,7 @@ export class ModelListState {
 		const add = (provider: string, model: string) => {
 			const base = configured.find((option) => option.provider === provider);
 			if (!base || !model || options.some((o) => o.provider === provider && o.model === model)) return;
-			options.push({ ...base, model, label: `${base.providerLabel} · ${model}` });
+			options.push({ ...base, model, label: modelLabel(model, base.providerLabel) });
 		};
 		for (const [provider, models] of this.#listed) for (const model of models) add(provider, model);
 		if (current) add(current.provider, current.model);

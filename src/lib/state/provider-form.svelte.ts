@@ -1,14 +1,15 @@
 // The provider form, to add a provider or edit a saved one: preset defaults, validation, and
-// a connection test that lists the provider's models (or says what to check when the browser
-// cannot reach it).
+// a connection test that lists the provider's models for the Model field (or says what to
+// check when the browser cannot reach it).
 import { PRESETS } from '../providers/presets';
+import { defaultProviderName, providerName } from '../providers/provider-name';
 import { loadCode } from './turn-code';
 import type { ProviderConfig, ProviderPreset } from '../providers/types';
 import type { SettingsState } from './settings.svelte';
 import { explainUnreachable } from './local-servers';
 
-// The form's preset labels, for the component that lists them.
-export { PRESETS };
+// The form's preset labels and the providers' names, for the component that lists them.
+export { PRESETS, providerName };
 
 export const PRESET_ORDER: ProviderPreset[] = [
 	'openai',
@@ -28,6 +29,11 @@ export class ProviderForm {
 	baseUrl = $state(PRESETS.openai.baseUrl);
 	apiKey = $state('');
 	model = $state(PRESETS.openai.defaultModel);
+	/** What the user calls the provider; '' for the default, its preset and host. */
+	name = $state('');
+	defaultName = $derived(defaultProviderName(PRESETS[this.preset].label, this.baseUrl.trim()));
+	/** The models the server listed when the connection was tested, offered in the Model field. */
+	models = $state<string[]>([]);
 	testing = $state(false);
 	result = $state<{ ok: boolean; text: string } | null>(null);
 	/** The saved provider being edited (its key is kept unless a new one is typed), or null to add one. */
@@ -42,6 +48,7 @@ export class ProviderForm {
 		this.preset = preset;
 		this.baseUrl = PRESETS[preset].baseUrl;
 		this.model = PRESETS[preset].defaultModel;
+		this.models = [];
 		this.result = null;
 	}
 
@@ -51,6 +58,8 @@ export class ProviderForm {
 		this.preset = config.preset;
 		this.baseUrl = config.base_url;
 		this.model = config.model;
+		this.name = config.name ?? '';
+		this.models = [];
 		this.apiKey = '';
 		this.result = null;
 	}
@@ -59,11 +68,20 @@ export class ProviderForm {
 	reset(): void {
 		this.editing = null;
 		this.apiKey = '';
+		this.name = '';
 		this.choosePreset('openai');
 	}
 
 	/** A config from the form, or an error message saying what to fix. */
 	config(): ProviderConfig | string {
+		const config = this.#connection();
+		if (typeof config === 'string') return config;
+		if (!config.model) return 'Enter the model to use, or press Test connection to list the models of the server.';
+		return config;
+	}
+
+	/** What a connection needs (the model may still be empty: the test lists them). */
+	#connection(): ProviderConfig | string {
 		const baseUrl = this.baseUrl.trim().replace(/\/+$/, '');
 		try {
 			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- validation only, not state
@@ -72,7 +90,6 @@ export class ProviderForm {
 		} catch {
 			return 'Enter the provider\u2019s base URL, for example https://api.openai.com/v1.';
 		}
-		if (!this.model.trim()) return 'Enter the model to use.';
 		const apiKey = this.apiKey.trim() || (this.editing?.preset === this.preset ? this.editing.api_key : '');
 		if (PRESETS[this.preset].needsKey && !apiKey) return `${PRESETS[this.preset].label} needs an API key.`;
 		return {
@@ -81,12 +98,13 @@ export class ProviderForm {
 			label: PRESETS[this.preset].label,
 			base_url: baseUrl,
 			api_key: apiKey,
-			model: this.model.trim()
+			model: this.model.trim(),
+			...(this.name.trim() ? { name: this.name.trim() } : {})
 		};
 	}
 
 	async test(): Promise<void> {
-		const config = this.config();
+		const config = this.#connection();
 		if (typeof config === 'string') {
 			this.result = { ok: false, text: config };
 			return;
@@ -96,8 +114,14 @@ export class ProviderForm {
 		try {
 			const { createProvider } = await loadCode(() => import('../providers/create-provider'));
 			const provider = createProvider(config);
-			const models = (await provider.listModels?.(AbortSignal.timeout(15_000))) ?? [];
-			this.result = { ok: true, text: models.length ? `Connected. Models: ${models.slice(0, 8).join(', ')}` : 'Connected.' };
+			const listed = (await provider.listModels?.(AbortSignal.timeout(15_000))) ?? [];
+			const models = listed.filter((m, i) => m && listed.indexOf(m) === i);
+			this.models = models;
+			if (!this.model.trim() && models.length) this.model = models[0];
+			this.result = {
+				ok: true,
+				text: models.length ? `Connected. Model offers the ${models.length === 1 ? 'one model' : `${models.length} models`} it lists: ${models.slice(0, 8).join(', ')}${models.length > 8 ? ', …' : ''}.` : 'Connected.'
+			};
 		} catch (error) {
 			const message = error instanceof Error ? error.message : String(error);
 			this.result = { ok: false, text: explainUnreachable(message, config, location.origin) ?? `Could not connect: ${message}` };

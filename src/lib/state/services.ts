@@ -9,6 +9,7 @@ import type { HookBus } from '../hooks/hook-bus';
 import type { CommandRegistry } from '../commands/command-registry';
 import type { ToolRegistry } from '../plugins/plugin-tools';
 import { PRESETS } from '../providers/presets';
+import { modelLabel, providerName } from '../providers/provider-name';
 import { loadCode } from './turn-code';
 import type { Provider } from '../providers/types';
 import type { SessionContext } from '../sessions/session-context';
@@ -45,7 +46,7 @@ export interface ModelChoice {
 
 export interface ModelOption extends ModelChoice {
 	label: string;
-	/** The provider's own label, for other models of it. */
+	/** The provider's name, for other models of it. */
 	providerLabel: string;
 	offline: boolean;
 }
@@ -166,8 +167,11 @@ export function createServices(parts: {
 
 	function modelOptions(): ModelOption[] {
 		return [
-			{ provider: OFFLINE_PROVIDER_ID, model: OFFLINE_MODEL, label: `${OFFLINE_LABEL} · ${OFFLINE_MODEL}`, providerLabel: OFFLINE_LABEL, offline: true },
-			...settings.get('providers').map((p) => ({ provider: p.id, model: p.model, label: `${p.label} · ${p.model}`, providerLabel: p.label, offline: false }))
+			{ provider: OFFLINE_PROVIDER_ID, model: OFFLINE_MODEL, label: modelLabel(OFFLINE_MODEL, OFFLINE_LABEL), providerLabel: OFFLINE_LABEL, offline: true },
+			...settings.get('providers').map((p) => {
+				const name = providerName(p);
+				return { provider: p.id, model: p.model, label: modelLabel(p.model, name), providerLabel: name, offline: false };
+			})
 		];
 	}
 
