@@ -20,7 +20,7 @@ async function meterTokens(page: Page): Promise<number> {
 
 /** Opens the meter's details and reads each part's count once counted. */
 async function breakdown(page: Page): Promise<{ labels: string[]; counts: number[] }> {
-	await meter(page).getByRole('button').click();
+	await meter(page).getByRole('button', { name: / tokens \(/ }).click();
 	const details = page.getByRole('dialog', { name: 'Context usage' });
 	const list = details.getByRole('definition');
 	await expect(list.first()).toBeVisible();
@@ -60,7 +60,7 @@ test('clicking the meter shows what the context holds, part by part, and the com
 	await sendAndWait(page, 'long 400 about tides');
 	const total = await usageTokens(page);
 
-	await meter(page).getByRole('button').click();
+	await meter(page).getByRole('button', { name: / tokens \(/ }).click();
 	const details = page.getByRole('dialog', { name: 'Context usage' });
 	await expect(details).toBeVisible();
 	await expect(details).toContainText(`${total.toLocaleString('en')} of 32,000 tokens`);
@@ -83,13 +83,13 @@ test('clicking the meter shows what the context holds, part by part, and the com
 	// The word on the compaction leaves by itself, and the header keeps the title's room meanwhile.
 	await expect(result).toBeHidden({ timeout: 15_000 });
 
-	await meter(page).getByRole('button').click();
+	await meter(page).getByRole('button', { name: / tokens \(/ }).click();
 	const list = details.getByRole('list', { name: 'Compactions in this session' });
 	await expect(list.getByRole('listitem')).toHaveCount(1);
 	await expect(list).toContainText(/you asked for it · [\d,]+ → [\d,]+ tokens · \d+ messages? folded/);
 	await page.keyboard.press('Escape');
 	await expect(details).toBeHidden();
-	await expect(meter(page).getByRole('button')).toBeFocused();
+	await expect(meter(page).getByRole('button', { name: / tokens \(/ })).toBeFocused();
 });
 
 test('an empty chat names what its count is made of, and the parts add up to the meter', async ({ page }) => {

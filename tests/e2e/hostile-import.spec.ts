@@ -143,7 +143,8 @@ test('Continue in the earlier session never adds to a session of another origin:
 		'This session and the earlier one did not come from the same place (one was imported, or they came with different imports), so what was said here cannot be added to it. Nothing changed; the conversation goes on here.'
 	);
 	await expect(page).toHaveURL(/\/s\/trap$/);
-	expect(await readRows(page, 'palimpsest-default', 'messages')).toEqual(before);
+	// The same messages, word for word (a token count the app caches on a row meanwhile is no change).
+	expect(withoutCounts(await readRows(page, 'palimpsest-default', 'messages'))).toEqual(withoutCounts(before));
 	const sessions = await readRows(page, 'palimpsest-default', 'sessions');
 	expect(sessions.find((s) => s.id === 'trap')).toMatchObject({ ended_at: null });
 	expect(sessions.find((s) => s.id === mine)).toMatchObject({ message_count: 2 });
@@ -252,3 +253,8 @@ test('a file larger than an import takes is refused at once, saying both sizes',
 	await importPath(page, path);
 	await expect(status(page)).toHaveText('Import refused: This file is 300 MB; Palimpsest imports files of up to 256 MB. Export fewer sessions at a time (Chosen sessions) and import each file. Nothing was changed.');
 });
+
+/** Rows without the token count the app caches on them as it counts (`tokens`, `encoding`). */
+function withoutCounts(rows: Row[]): Row[] {
+	return rows.map(({ tokens: _tokens, encoding: _encoding, ...row }) => row);
+}
