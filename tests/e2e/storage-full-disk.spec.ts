@@ -7,12 +7,13 @@
 // Service workers are blocked here: with one registered, this Chromium answers the full disk by
 // deleting its service-worker storage and, with it, the origin's IndexedDB (persistent storage
 // granted or not), which no page code can prevent; this test is about what the app does.
-import { expect, test } from './test-base';
+import { expect, test, TIMING } from './test-base';
 import { LONG_PROMPT, assistantMessages, messageBody, messageText, newSession, sendAndWait, sendMessage, sessionLinks, waitForAnswer } from './helpers';
 import { canMountSmallDisk, launchOnSmallDisk } from './small-disk';
 import { fillWhileStreaming } from './storage-helpers';
 
-test('a disk that fills while an answer streams loses nothing stored, says so plainly, and the app works again once there is room', async ({
+// Run alone (TIMING): a filler process races the stream for the last bytes of the disk.
+test('a disk that fills while an answer streams loses nothing stored, says so plainly, and the app works again once there is room', TIMING, async ({
 	baseURL,
 	pageErrors
 }) => {

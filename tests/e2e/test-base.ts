@@ -7,9 +7,9 @@ import { expect, test as base, type BrowserContext, type Page } from '@playwrigh
 export { expect };
 
 /**
- * Marks a test that measures the page's time (how late its timers run, its long tasks): `npm
- * test` runs these on their own, one at a time, after the rest ran two at a time, so that no
- * other test's browser shares the machine's cores with them.
+ * Marks a test that measures the page's time (how late its timers run, its long tasks), or
+ * races another process: `npm test` runs these on their own, one at a time, after the rest ran
+ * two at a time, so that no other test's browser shares the machine's cores with them.
  */
 export const TIMING = { tag: '@timing' } as const;
 export type { BrowserContext, Download, Locator, Page, Request } from '@playwright/test';

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { probeConnection } from './connection-loss';
+import { probeConnection, storageCause } from './connection-loss';
+import { isQuotaError } from './storage-errors';
 import { PalimpsestDb } from './database';
 
 let db: PalimpsestDb;
@@ -73,6 +74,30 @@ describe('a connection the browser dropped', () => {
 		full = false;
 		await vi.waitFor(() => expect(db.isOpen()).toBe(true), { timeout: 3_000 });
 		expect(await db.settings.get('theme')).toEqual({ key: 'theme', value: 'dark' });
+	});
+
+	it('closed by the browser on a full disk gives the full disk as the reason of every failure meanwhile', async () => {
+		const dir = {
+			getFileHandle: async () => ({
+				createWritable: async () => ({
+					write: async () => {
+						throw new DOMException('The operation failed because it would cause the application to exceed its storage quota.', 'QuotaExceededError');
+					},
+					close: async () => {},
+					abort: async () => {}
+				})
+			}),
+			removeEntry: async () => {}
+		};
+		vi.stubGlobal('navigator', { storage: { getDirectory: async () => dir } });
+		restore.push(() => vi.unstubAllGlobals());
+		await db.settings.put({ key: 'theme', value: 'dark' });
+		// As Chromium does when the disk fills: the connection's own 'close' event, before any write failed.
+		const connection = db.backendDB();
+		connection.onclose?.call(connection, new Event('close'));
+		const failure = await db.settings.put({ key: 'theme', value: 'light' }).catch((error: unknown) => error);
+		await vi.waitFor(() => expect(isQuotaError(storageCause(db, failure))).toBe(true));
+		expect(db.isOpen()).toBe(false);
 	});
 
 	it('is found and replaced by a probe, so the user’s next action does not meet it', async () => {

@@ -199,7 +199,15 @@ export function keepConnection(db: Dexie): void {
 		'ready',
 		() => {
 			// In place of Dexie's own handler, which would reopen at the next query.
-			db.backendDB().onclose = () => suspend(db, new Error('The browser closed the connection.'));
+			db.backendDB().onclose = () => {
+				const why = new Error('The browser closed the connection.');
+				suspend(db, why);
+				// Chromium closes every connection of an origin whose disk is full, often before any
+				// write says so: with no room on the disk, that is the reason every failure gives.
+				void hasRoom().then((room) => {
+					if (room === false && reasons.get(db) === why) reasons.set(db, new DOMException('The disk is full, so the browser closed the database.', 'QuotaExceededError'));
+				});
+			};
 		},
 		true
 	);
