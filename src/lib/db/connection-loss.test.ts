@@ -37,6 +37,24 @@ function loseConnection(connection: IDBDatabase): void {
 	}
 }
 
+/** The origin's private file system, as the space probe sees it: its writes fail while `full()`. */
+function stubDisk(full: () => boolean): void {
+	const dir = {
+		getFileHandle: async () => ({
+			createWritable: async () => ({
+				write: async () => {
+					if (full()) throw new DOMException('The operation failed because it would cause the application to exceed its storage quota.', 'QuotaExceededError');
+				},
+				close: async () => {},
+				abort: async () => {}
+			})
+		}),
+		removeEntry: async () => {}
+	};
+	vi.stubGlobal('navigator', { storage: { getDirectory: async () => dir } });
+	restore.push(() => vi.unstubAllGlobals());
+}
+
 describe('a connection the browser dropped', () => {
 	it('is replaced by a fresh one, without a reload: the next uses work', async () => {
 		await db.settings.put({ key: 'theme', value: 'dark' });
@@ -50,20 +68,7 @@ describe('a connection the browser dropped', () => {
 
 	it('is not reopened while the disk is full (reopening then is what makes Chromium delete the data), and is once there is room', async () => {
 		let full = true;
-		const dir = {
-			getFileHandle: async () => ({
-				createWritable: async () => ({
-					write: async () => {
-						if (full) throw new DOMException('The operation failed because it would cause the application to exceed its storage quota.', 'QuotaExceededError');
-					},
-					close: async () => {},
-					abort: async () => {}
-				})
-			}),
-			removeEntry: async () => {}
-		};
-		vi.stubGlobal('navigator', { storage: { getDirectory: async () => dir } });
-		restore.push(() => vi.unstubAllGlobals());
+		stubDisk(() => full);
 		await db.settings.put({ key: 'theme', value: 'dark' });
 		loseConnection(db.backendDB());
 		await expect(db.settings.get('theme')).rejects.toMatchObject({ name: 'UnknownError' });
@@ -77,20 +82,7 @@ describe('a connection the browser dropped', () => {
 	});
 
 	it('closed by the browser on a full disk gives the full disk as the reason of every failure meanwhile', async () => {
-		const dir = {
-			getFileHandle: async () => ({
-				createWritable: async () => ({
-					write: async () => {
-						throw new DOMException('The operation failed because it would cause the application to exceed its storage quota.', 'QuotaExceededError');
-					},
-					close: async () => {},
-					abort: async () => {}
-				})
-			}),
-			removeEntry: async () => {}
-		};
-		vi.stubGlobal('navigator', { storage: { getDirectory: async () => dir } });
-		restore.push(() => vi.unstubAllGlobals());
+		stubDisk(() => true);
 		await db.settings.put({ key: 'theme', value: 'dark' });
 		// As Chromium does when the disk fills: the connection's own 'close' event, before any write failed.
 		const connection = db.backendDB();
