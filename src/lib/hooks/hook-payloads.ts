@@ -129,6 +129,8 @@ export type PreToolCallPayload = {
 	session_id: string;
 	tool_name: string;
 	args: Record<string, unknown>;
+	/** The name of the tool server (MCP) the tool comes from; absent for a plugin's or a built-in tool. */
+	server?: string;
 };
 
 /** `post_tool_call`: after a tool ran. */
@@ -138,6 +140,8 @@ export type PostToolCallPayload = {
 	args: Record<string, unknown>;
 	result: unknown;
 	duration_ms: number;
+	/** The name of the tool server (MCP) the tool comes from; absent for a plugin's or a built-in tool. */
+	server?: string;
 };
 
 /** `post_compaction`: once per effective compaction, after it was saved. */

@@ -65,7 +65,9 @@ const SAMPLES: Samples = {
 
 /** Fields a hook's payload may carry that its sample leaves out: field → its type and when it appears. */
 export const OPTIONAL_FIELDS: Partial<Record<HookName, Record<string, string>>> = {
-	on_session_delete: { deleted_ids: 'string[]: every removed session, present only when more than one went' }
+	on_session_delete: { deleted_ids: 'string[]: every removed session, present only when more than one went' },
+	pre_tool_call: { server: 'string: the tool server (MCP) the tool comes from, present only for a tool server’s tool' },
+	post_tool_call: { server: 'string: the tool server (MCP) the tool comes from, present only for a tool server’s tool' }
 };
 
 /** Every documented field of `name`'s payload, made up, for `session_id`. */
