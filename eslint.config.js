@@ -27,7 +27,7 @@ function layer(files, forbidden, message, { types = true } = {}) {
 	};
 }
 
-const APP_LAYERS = ['**/db/*', '**/hooks/*', '**/plugins/*', '**/commands/*', '**/context/*', '**/providers/*', '**/sessions/*', '**/agent/*', '**/state/*', '**/components/*', '**/test-kit/*'];
+const APP_LAYERS = ['**/db/*', '**/hooks/*', '**/plugins/*', '**/commands/*', '**/context/*', '**/providers/*', '**/tool-servers/*', '**/sessions/*', '**/agent/*', '**/state/*', '**/components/*', '**/test-kit/*'];
 const except = (...kept) => APP_LAYERS.filter((l) => !kept.some((k) => l.includes(`/${k}/`)));
 const UI = ['svelte', 'svelte/*', '$app/*', '**/*.svelte', '**/*.svelte.ts', '**/*.svelte.js'];
 
@@ -55,12 +55,13 @@ export default ts.config(
 	layer(['src/lib/db/**'], except('db'), 'db/ imports nothing app-level.'),
 	layer(['src/lib/hooks/**'], [...except('hooks'), ...UI, 'dexie'], 'hooks/ is plain TypeScript with no app-level imports.'),
 	layer(['src/lib/providers/**'], [...except('providers'), ...UI, 'dexie'], 'providers/ is plain TypeScript with no app-level imports.'),
+	layer(['src/lib/tool-servers/**'], [...except('tool-servers'), ...UI, 'dexie'], 'tool-servers/ is plain TypeScript with no app-level imports.'),
 	layer(['src/lib/context/**'], [...except('context', 'db'), ...UI, 'dexie'], 'context/ may import only db (client side).'),
 	layer(['src/lib/plugins/**'], [...except('plugins', 'hooks', 'db'), ...UI, 'dexie'], 'plugins/ may import hooks and db.'),
 	layer(['src/lib/sessions/**'], [...except('sessions', 'db', 'hooks'), ...UI, 'dexie'], 'sessions/ may import db and hooks.'),
 	layer(['src/lib/commands/**'], [...except('commands', 'hooks', 'plugins', 'sessions', 'context'), ...UI, 'dexie'], 'commands/ may import hooks, plugins, sessions and context.'),
 	layer(['src/lib/test-kit/**'], [...except('test-kit', 'hooks', 'plugins', 'commands'), ...UI, 'dexie'], 'test-kit/ is the bus, plugin context and registries without the database or the UI.'),
-	layer(['src/lib/agent/**'], [...except('agent', 'db', 'hooks', 'plugins', 'commands', 'context', 'providers', 'sessions'), ...UI, 'dexie'], 'agent/ is plain TypeScript below the UI.'),
+	layer(['src/lib/agent/**'], [...except('agent', 'db', 'hooks', 'plugins', 'commands', 'context', 'providers', 'tool-servers', 'sessions'), ...UI, 'dexie'], 'agent/ is plain TypeScript below the UI.'),
 	// What a component needs from a lower layer, a state/ module re-exports (e.g. state/view-types.ts).
 	layer(
 		['src/lib/components/**', 'src/routes/**'],

@@ -1,8 +1,9 @@
-// The local servers a spec's browser tests talk to: the mock provider and the plugin origins,
+// The local servers a spec's browser tests talk to: the mock provider, the plugin origins and the MCP reference server,
 // each started once before the first test and stopped after the last. Each function returns a
 // handle that is filled in once its server has started: read it in tests and hooks, not while
 // the spec loads.
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
+import { startReferenceToolServer } from '../support/tool-server.mjs';
 import { startPluginOrigins, type PluginOrigins } from './plugin-helpers';
 import { test } from './test-base';
 
@@ -25,4 +26,14 @@ export function usePluginOrigins(): PluginOrigins {
 		await origins.close?.();
 	});
 	return origins;
+}
+
+/** The MCP reference server, started once for the spec on a free port and stopped by its process id. */
+export function useReferenceToolServer(): { url: string } {
+	const server = {} as Awaited<ReturnType<typeof startReferenceToolServer>>;
+	test.beforeAll(async () => void Object.assign(server, await startReferenceToolServer()));
+	test.afterAll(async () => {
+		await server.close?.();
+	});
+	return server;
 }

@@ -1,6 +1,7 @@
 // "What the model received": a sent request rebuilt from its recipe, as the wire body, a curl
 // command and a readable list of its parts (the summary and each plugin's context marked).
 // Pure: the caller reads the recipe's frame and rows.
+import { splitServerInstructions } from '../tool-servers/server-instructions';
 import { contextRows } from '../db/context-rows';
 import type { MessageRow, SentRequest } from '../db/schema';
 import type { ToolSchema } from '../providers/types';
@@ -40,7 +41,10 @@ function describeParts(sent: SentRequest, frame: RequestFrame, rows: readonly Me
 	const wanted = new Set(expandRuns(sent.seqs));
 	const carried = contextRows(rows.filter((row) => wanted.has(row.seq)).map(asSent));
 	const injected = injectedOf(sent, rows).map((item) => ({ plugin: item.plugin_name, text: item.text }));
-	const parts: RequestPart[] = frame.system ? [{ label: 'System prompt', text: frame.system }] : [];
+	// Each tool server's instructions show as a part of their own, named after the server.
+	const parts: RequestPart[] = frame.system
+		? splitServerInstructions(frame.system).map(({ server, text }) => ({ label: server === null ? 'System prompt' : `Instructions from the tool server "${server}"`, text }))
+		: [];
 	for (const row of carried) {
 		const part: RequestPart = { label: partLabel(row), text: row.native?.opaque ? '(opaque: only the provider can read it)' : row.content };
 		if (row.seq === sent.user_seq && injected.length) part.injected = injected;

@@ -3,6 +3,7 @@
 import { appendMessages } from '../db/message-verbs';
 import { raceAbort } from './race-abort';
 import { isAbortError } from '../providers/abort';
+import type { StoredToolResult } from '../db/schema';
 import type { ToolCall } from '../providers/types';
 import type { TurnDeps } from './turn-deps';
 
@@ -25,13 +26,18 @@ export async function runToolCalls(
 	for (const [index, call] of calls.entries()) {
 		if (signal?.aborted) return recordStopped(deps, sessionId, calls.slice(index));
 		let result: string;
+		let stored: StoredToolResult | undefined;
 		let args: Record<string, unknown> = {};
 		const started = now();
+		// Plugins learn which tool server a tool comes from (its name only), never more of it.
+		const server = deps.tools?.serverOf?.(call.name);
+		const where = server === undefined ? {} : { server };
+		let running = false;
 		try {
 			args = parseArgs(call.arguments);
 			// Stop ends the wait for a plugin's verdict or a tool at once.
 			const decision = (await raceAbort(
-				deps.hooks?.decide('pre_tool_call', { session_id: sessionId, tool_name: call.name, args }) ??
+				deps.hooks?.decide('pre_tool_call', { session_id: sessionId, tool_name: call.name, args, ...where }) ??
 					Promise.resolve(undefined),
 				signal
 			)) ?? { block: false };
@@ -39,35 +45,42 @@ export async function runToolCalls(
 				result = `Tool call blocked: ${decision.reason ?? 'a plugin refused it.'}`;
 			} else {
 				args = decision.args ?? args;
-				result = await raceAbort(deps.tools!.run(call.name, args, { session_id: sessionId }), signal);
+				running = true;
+				const ran = await raceAbort(deps.tools!.run(call.name, args, { session_id: sessionId, call_id: call.id, signal }), signal);
+				result = typeof ran === 'string' ? ran : ran.text;
+				stored = typeof ran === 'string' ? undefined : ran.stored;
 			}
 		} catch (error) {
-			if (isAbortError(error)) return recordStopped(deps, sessionId, calls.slice(index));
+			if (isAbortError(error)) return recordStopped(deps, sessionId, calls.slice(index), running);
 			result = `Tool error: ${error instanceof Error ? error.message : String(error)}`;
 		}
 		await appendMessages(deps.db, sessionId, [
-			{ id: crypto.randomUUID(), role: 'tool', content: result, tool_call_id: call.id, status: 'complete', kind: 'message', created_at: now() }
+			{ id: crypto.randomUUID(), role: 'tool', content: result, tool_call_id: call.id, status: 'complete', kind: 'message', created_at: now(), ...(stored ? { tool_result: stored } : {}) }
 		], now());
 		void deps.hooks?.notify('post_tool_call', {
 			session_id: sessionId,
 			tool_name: call.name,
 			args,
 			result,
-			duration_ms: now() - started
+			duration_ms: now() - started,
+			...where
 		});
 	}
 }
 
-/** Calls that will not run because the turn was stopped: stored as stopped, so Retry is offered. */
-async function recordStopped(deps: TurnDeps, sessionId: string, calls: ToolCall[]): Promise<void> {
+/**
+ * Calls that will not run because the turn was stopped (`running`: the first was under way and
+ * was stopped while it ran): stored as stopped, so Retry is offered.
+ */
+async function recordStopped(deps: TurnDeps, sessionId: string, calls: ToolCall[], running = false): Promise<void> {
 	const now = deps.now ?? Date.now;
 	await appendMessages(
 		deps.db,
 		sessionId,
-		calls.map((call) => ({
+		calls.map((call, i) => ({
 			id: crypto.randomUUID(),
 			role: 'tool' as const,
-			content: 'Tool call stopped before it ran.',
+			content: running && i === 0 ? 'Tool call stopped while it ran.' : 'Tool call stopped before it ran.',
 			tool_call_id: call.id,
 			status: 'aborted' as const,
 			kind: 'message' as const,

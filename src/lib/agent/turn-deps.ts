@@ -1,5 +1,6 @@
 // Everything a turn talks to, as narrow interfaces so the loop is testable with fakes.
 import type { PalimpsestDb } from '../db/database';
+import type { StoredToolResult } from '../db/schema';
 import type { InjectedContext, ToolDecision } from '../hooks/dispatch-results';
 import type { CollectorHookName, DirectiveHookName, HookPayload } from '../hooks/hook-map';
 import type { Provider, ToolSchema } from '../providers/types';
@@ -10,10 +11,22 @@ export interface TurnHooks extends NotifyHooks {
 	decide<N extends DirectiveHookName>(name: N, payload: HookPayload<N>): Promise<ToolDecision>;
 }
 
+/** What a tool's run gives beside its text: parts for the transcript (a tool server's result). */
+export interface ToolRunResult {
+	text: string;
+	stored?: StoredToolResult;
+}
+
 export interface TurnTools {
 	schemas(): ToolSchema[];
-	/** Runs a tool and returns its result as text; throws with a readable message on failure. */
-	run(name: string, args: Record<string, unknown>, context: { session_id: string }): Promise<string>;
+	/**
+	 * Runs a tool and returns its result as text (or text and what the transcript shows of it);
+	 * throws with a readable message on failure. `signal` stops it (a tool server's call is
+	 * cancelled on the server).
+	 */
+	run(name: string, args: Record<string, unknown>, context: { session_id: string; call_id: string; signal?: AbortSignal }): Promise<string | ToolRunResult>;
+	/** The tool server a tool comes from, by its name; undefined for a plugin's or a built-in tool. */
+	serverOf?(name: string): string | undefined;
 }
 
 export interface TurnDeps {

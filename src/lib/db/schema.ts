@@ -1,5 +1,6 @@
 // Row shapes of a profile database. Field names are snake_case because rows cross the plugin
 // boundary as payload data and are exported as JSON.
+import type { ResultPart } from '../tool-servers/types';
 import type { NativeCompaction, ToolCall, Role, Usage } from '../providers/types';
 import type { CompactionKind, CompactionReason } from '../hooks/hook-payloads';
 import type { HookLogEntry } from '../hooks/run-hook';
@@ -134,6 +135,8 @@ export interface MessageRow {
 	created_at: number;
 	tool_calls?: ToolCall[];
 	tool_call_id?: string;
+	/** On a tool server's result: what the transcript shows of it (the model was sent `content`). */
+	tool_result?: StoredToolResult;
 	tokens?: number;
 	encoding?: string;
 	error?: string;
@@ -200,6 +203,20 @@ export interface ReceiptRow {
 export interface SettingRow {
 	key: string;
 	value: unknown;
+}
+
+/**
+ * A part of a tool server's result as a message row keeps it. An image is shown while its turn
+ * runs; the row keeps a note of it (image bytes are never kept as text in a row).
+ */
+export type StoredResultPart = Exclude<ResultPart, { type: 'image' }>;
+
+/** What the transcript shows of a tool server's result, read and bounded when it came. */
+export interface StoredToolResult {
+	/** The tool server's name, as it names itself. */
+	server: string;
+	is_error: boolean;
+	parts: StoredResultPart[];
 }
 
 export interface PluginRow {

@@ -9,11 +9,13 @@ import {
 	type InjectedContext,
 	type MessageRow,
 	type SessionRow,
+	type StoredResultPart,
+	type StoredToolResult,
 	type VersionPoint
 } from '../db/schema';
 import type { NativeCompaction, ToolCall, Usage } from '../providers/types';
 import { cleanTitle } from '../db/clean-title';
-import { bool, json, list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
+import { bool, FieldError, isPlainObject, json, list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
 
 /** The bounds of an import, generous for anything this app writes, far short of what breaks it. */
 export const IMPORT_LIMITS = {
@@ -35,6 +37,8 @@ export const IMPORT_LIMITS = {
 	/** Times in ms since the epoch: the largest a Date holds. */
 	maxTime: 8_640_000_000_000_000,
 	toolCalls: 256,
+	/** Parts of one tool server's result. */
+	resultParts: 1_000,
 	injected: 64,
 	/** A provider's compaction items: a few, each up to the largest event a stream may carry. */
 	nativeItems: 64,
@@ -148,6 +152,35 @@ export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>({
 	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS), versions: list(versionPoint, L.versionPoints) }
 }, 'a session (an object)', { ignored: ['profile', 'import_id'] });
 
+/** A link a tool result shows: only http(s), which the app never fetches itself. */
+const link: Parse<string> = (v, dropped) => {
+	const uri = label(v, dropped);
+	if (!/^https?:\/\//i.test(uri)) throw new FieldError([], v, 'an http(s) address');
+	return uri;
+};
+
+type PartOf<T extends StoredResultPart['type']> = Extract<StoredResultPart, { type: T }>;
+
+const RESULT_PARTS: { [T in StoredResultPart['type']]: Parse<PartOf<T>> } = {
+	text: record<PartOf<'text'>>({ required: { type: oneOf(['text'] as const), text: body }, optional: {} }, 'a text part'),
+	note: record<PartOf<'note'>>({ required: { type: oneOf(['note'] as const), text: note }, optional: {} }, 'a note'),
+	structured: record<PartOf<'structured'>>({ required: { type: oneOf(['structured'] as const), json: body }, optional: {} }, 'structured content'),
+	resource_link: record<PartOf<'resource_link'>>({ required: { type: oneOf(['resource_link'] as const), uri: link, name: label }, optional: { description: note } }, 'a link'),
+	resource: record<PartOf<'resource'>>({ required: { type: oneOf(['resource'] as const), uri: label, text: body }, optional: { mimeType: label } }, 'an embedded resource')
+};
+
+/** One part of a tool server's result, by its type; a part of any other type (an image's bytes) is refused. */
+const resultPart: Parse<StoredResultPart> = (v, dropped) => {
+	const type = isPlainObject(v) && typeof v.type === 'string' && Object.hasOwn(RESULT_PARTS, v.type) ? (v.type as StoredResultPart['type']) : null;
+	if (!type) throw new FieldError([], v, 'a part of a tool result (text, note, structured, resource_link or resource)');
+	return RESULT_PARTS[type](v, dropped);
+};
+
+const toolResult = record<StoredToolResult>(
+	{ required: { server: label, is_error: bool, parts: list(resultPart, L.resultParts) }, optional: {} },
+	"a tool server's result (an object)"
+);
+
 // A request's recipe is not imported: the frames it points to stay in the profile that sent it.
 export const parseMessageRow: Parse<MessageRow> = record<Omit<MessageRow, 'sent'>>({
 	required: {
@@ -165,6 +198,7 @@ export const parseMessageRow: Parse<MessageRow> = record<Omit<MessageRow, 'sent'
 	optional: {
 		tool_calls: list(toolCall, L.toolCalls),
 		tool_call_id: toolId,
+		tool_result: toolResult,
 		tokens: count,
 		encoding: label,
 		error: note,

@@ -24,6 +24,7 @@ import { createServices, type Services } from './services';
 import { ConfirmState } from './confirm.svelte';
 import { MaintenanceState } from './maintenance.svelte';
 import { SessionsState } from './sessions.svelte';
+import { ToolServersState } from './tool-servers.svelte';
 import { SettingsState, storageBudgetBytes } from './settings.svelte';
 import { CompactionsState } from './compaction.svelte';
 import { ModelListState } from './model-list.svelte';
@@ -47,6 +48,7 @@ export class AppState {
 	sessions!: SessionsState;
 	chat!: ChatState;
 	plugins!: PluginsState;
+	toolServers!: ToolServersState;
 	compactions!: CompactionsState;
 	/** The models each provider offers, for the Model picker. */
 	models!: ModelListState;
@@ -131,7 +133,10 @@ export class AppState {
 			onStopped: (id, reason, unresponsive) => this.plugins.noteStopped(id, reason, unresponsive)
 		});
 		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode(), hookDetails: hookLog.detail });
+		this.toolServers = new ToolServersState(this.settings);
 		this.services = createServices({
+			serverTools: () => this.toolServers.serverTools(),
+			toolServersReady: () => this.toolServers.ready(),
 			db,
 			profile,
 			hooks,
@@ -157,6 +162,7 @@ export class AppState {
 		this.maintenance = new MaintenanceState(this.services, () => this.chat.sessionId);
 		this.#stops.push(
 			this.settings.start(),
+			this.toolServers.start(),
 			this.sessions.start(),
 			() => this.chat.close(),
 			() => this.services.worker.dispose(),

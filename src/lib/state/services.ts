@@ -8,6 +8,9 @@ import { getSession, updateSession } from '../db/session-verbs';
 import type { HookBus } from '../hooks/hook-bus';
 import type { CommandRegistry } from '../commands/command-registry';
 import type { ToolRegistry } from '../plugins/plugin-tools';
+import type { ServerTools } from '../tool-servers/server-tools';
+import { withServerInstructions } from '../tool-servers/server-instructions';
+import { combineTools } from '../agent/turn-tools';
 import { PRESETS } from '../providers/presets';
 import { modelLabel, providerName } from '../providers/provider-name';
 import { loadCode } from './turn-code';
@@ -98,6 +101,10 @@ export function createServices(parts: {
 	commands?: CommandRegistry;
 	pluginsReady?: () => Promise<void>;
 	onWorkerStatus?: (status: ContextWorkerStatus) => void;
+	/** The connected tool servers' tools, once a server is configured. */
+	serverTools?: () => ServerTools | undefined;
+	/** Settles once configured tool servers had their first chance to connect (bounded). */
+	toolServersReady?: () => Promise<void>;
 }): Services {
 	const { db, profile, hooks, settings } = parts;
 	const worker = new ContextWorker({ onStatus: parts.onWorkerStatus });
@@ -120,8 +127,11 @@ export function createServices(parts: {
 		return createProvider(config);
 	}
 
-	/** What is sent as the system prompt: the setting, or the built-in one when it is empty. */
-	const systemPrompt = () => settings.get('system_prompt') || DEFAULT_SYSTEM_PROMPT;
+	/** What is sent as the system prompt: the setting (or the built-in one), then each tool server's instructions. */
+	const systemPrompt = () => withServerInstructions(settings.get('system_prompt') || DEFAULT_SYSTEM_PROMPT, parts.serverTools?.()?.instructions() ?? []);
+
+	/** The plugins' and the tool servers' tools, or undefined when there are none. */
+	const turnTools = () => combineTools(services.tools, parts.serverTools?.());
 
 	/** Windows providers stated in their overflow errors, by model. */
 	const learnedWindows = () => Object.fromEntries(Object.entries(settings.get('context.learned')).flatMap(([model, learned]) => (learned.window ? [[model, learned.window]] : [])));
@@ -138,8 +148,7 @@ export function createServices(parts: {
 
 	/** What every request of the session adds around its messages. */
 	function requestExtras(model: string): RequestExtras {
-		const tools = services.tools?.list().length ? services.tools.schemas() : undefined;
-		return { systemPrompt: systemPrompt(), toolSchemas: tools, reservedOutput: reservedOutputFor(windowFor(model)) };
+		return { systemPrompt: systemPrompt(), toolSchemas: turnTools()?.schemas(), reservedOutput: reservedOutputFor(windowFor(model)) };
 	}
 
 	function compactionSettings(): CompactionSettings {
@@ -267,8 +276,8 @@ export function createServices(parts: {
 			// A plugin's pre_llm_call must not miss the first turn after a reload, but a plugin
 			// still loading after a few seconds is not worth holding the conversation for (the wait
 			// is bounded once, at start-up: see STARTUP_PLUGIN_WAIT_MS).
-			await services.pluginsReady?.();
-			const tools = services.tools?.list().length ? services.tools : undefined;
+			await Promise.all([services.pluginsReady?.(), parts.toolServersReady?.()]);
+			const tools = turnTools();
 			const compaction = await services.compactionDeps(sessionId, options.onProgress);
 			const { createTurnCompaction } = await loadCode(() => import('../agent/compaction-gates'));
 			return {

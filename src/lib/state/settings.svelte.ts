@@ -4,6 +4,7 @@ import type { PalimpsestDb } from '../db/database';
 import { readAllSettings, writeSettings } from '../db/settings-verbs';
 import { watch } from '../db/watch';
 import type { ProviderConfig } from '../providers/types';
+import type { ToolServerConfig } from '../tool-servers/types';
 import { describeError } from './turn-helpers';
 import { DEFAULT_TIMEOUT_SECONDS } from '../hooks/timeouts';
 import { DEFAULT_STORAGE_BUDGET_MB } from '../plugins/plugin-budgets';
@@ -58,7 +59,11 @@ export const SETTING_DEFAULTS = {
 	/** Ended, unpinned sessions idle longer than this many days are removed; 0 = never. */
 	'sessions.retention_days': 90,
 	/** Sessions idle longer than this many days are archived quietly; 0 = never. */
-	'sessions.auto_archive_days': 0
+	'sessions.auto_archive_days': 0,
+	/** The user's tool servers (MCP), their Authorization headers and sign-ins kept like API keys. */
+	tool_servers: [] as ToolServerConfig[],
+	/** How long one call of a tool server's tool may take, in seconds. */
+	'tools.call_timeout_seconds': 120
 };
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -1,0 +1,151 @@
+// The tools of the user's connected tool servers, as the turn uses them: offered to the model
+// under names unique across servers and plugins, asked for on their first call (Allow once,
+// Always allow, Deny), run in the tool-server worker with progress, a time limit and Stop, and
+// answered with text for the model and parts for the transcript.
+import type { ToolSchema } from '../providers/types';
+import { toolNamesFor } from './tool-names';
+import type { CallProgress, ResultPart, ServerInfo, ServerTool, ToolServerConfig } from './types';
+
+/** What a user is asked before a tool of a server first runs. */
+export interface ApprovalRequest {
+	serverId: string;
+	serverName: string;
+	tool: string;
+	args: Record<string, unknown>;
+}
+
+export type Approval = 'once' | 'always' | 'deny';
+
+/** What a tool server's call gives the turn: text for the model, and what the transcript keeps of it. */
+export interface ServerToolResult {
+	text: string;
+	stored: { server: string; is_error: boolean; parts: StoredPart[] };
+}
+
+type StoredPart = Exclude<ResultPart, { type: 'image' }>;
+
+/** The parts a message row keeps: an image becomes a note of it (its bytes are not kept as text). */
+export function partsToKeep(parts: readonly ResultPart[]): StoredPart[] {
+	return parts.map((part) =>
+		part.type === 'image' ? { type: 'note', text: `An image (${part.mimeType}, about ${Math.ceil((part.data.length * 3) / 4 / 1024)} KB) the tool returned; it is not kept in the transcript.` } : part
+	);
+}
+
+/** The worker's side, as seen from here (a comlink remote in the app, the API itself in tests). */
+export interface ToolServerCalls {
+	call(
+		request: { serverId: string; callId: string; tool: string; args: Record<string, unknown>; timeoutMs: number },
+		onProgress: (progress: CallProgress) => void
+	): Promise<{ isError: boolean; forModel: string; parts: ResultPart[] }>;
+	cancel(callId: string): unknown;
+}
+
+export interface ServerToolsDeps {
+	calls: () => Promise<ToolServerCalls>;
+	configs: () => readonly ToolServerConfig[];
+	/** Asks the user; a stopped turn (`signal`) takes its question back. */
+	approve(request: ApprovalRequest, signal?: AbortSignal): Promise<Approval>;
+	/** Keeps "Always allow" for the tool on its server's row. */
+	allowAlways(serverId: string, tool: string): Promise<unknown>;
+	timeoutMs(): number;
+	/** A call's progress, or null once it ended. */
+	onProgress(callId: string, progress: CallProgress | null): void;
+}
+
+interface Connected {
+	info: ServerInfo;
+	tools: ServerTool[];
+}
+
+interface Exposed {
+	serverId: string;
+	serverName: string;
+	tool: ServerTool;
+}
+
+export const DENIED = 'The user denied this tool call.';
+
+export class ServerTools {
+	#connected = new Map<string, Connected>();
+	readonly #deps: ServerToolsDeps;
+
+	constructor(deps: ServerToolsDeps) {
+		this.#deps = deps;
+	}
+
+	/** A server connected (or reconnected): its tools are offered from the next request on. */
+	setConnected(serverId: string, info: ServerInfo, tools: ServerTool[]): void {
+		this.#connected.set(serverId, { info, tools });
+	}
+
+	/** A server went (removed, unreachable): its tools are no longer offered. */
+	setGone(serverId: string): void {
+		this.#connected.delete(serverId);
+	}
+
+	/** The enabled tools of connected servers, by the name the model knows them by. */
+	exposed(reserved: ReadonlySet<string>): Map<string, Exposed> {
+		const configs = new Map(this.#deps.configs().map((config) => [config.id, config]));
+		const servers = [...this.#connected].flatMap(([serverId, connected]) => {
+			const config = configs.get(serverId);
+			if (!config) return [];
+			const disabled = new Set(config.disabled_tools);
+			const tools = connected.tools.filter((tool) => !disabled.has(tool.name));
+			return [{ serverId, serverName: connected.info.name, tools }];
+		});
+		const names = toolNamesFor(
+			servers.map(({ serverId, serverName, tools }) => ({ serverId, serverName, tools: tools.map((tool) => tool.name) })),
+			reserved
+		);
+		const exposed = new Map<string, Exposed>();
+		for (const [name, { serverId, tool }] of names) {
+			const server = servers.find((s) => s.serverId === serverId)!;
+			exposed.set(name, { serverId, serverName: server.serverName, tool: server.tools.find((t) => t.name === tool)! });
+		}
+		return exposed;
+	}
+
+	schemas(reserved: ReadonlySet<string>): ToolSchema[] {
+		return [...this.exposed(reserved)].map(([name, { tool }]) => ({ name, description: tool.description, parameters: tool.inputSchema }));
+	}
+
+	/** Every connected server's instructions, by its name, for the system prompt. */
+	instructions(): Array<{ server: string; text: string }> {
+		return [...this.#connected.values()].filter(({ info }) => info.instructions).map(({ info }) => ({ server: info.name, text: info.instructions }));
+	}
+
+	/** The server a tool the model knows by `name` comes from, if any. */
+	serverOf(name: string, reserved: ReadonlySet<string>): string | undefined {
+		return this.exposed(reserved).get(name)?.serverName;
+	}
+
+	/**
+	 * Runs the tool the model knows by `name`: asks first unless always allowed, then calls it.
+	 * A denial is the tool's answer; a failure of the call throws with what to do.
+	 */
+	async run(name: string, args: Record<string, unknown>, context: { callId: string; signal?: AbortSignal }, reserved: ReadonlySet<string>): Promise<ServerToolResult> {
+		const found = this.exposed(reserved).get(name);
+		if (!found) throw new Error(`The model called "${name}", which no connected tool server offers now.`);
+		const { serverId, serverName, tool } = found;
+		const config = this.#deps.configs().find((c) => c.id === serverId);
+		if (!config?.always_allowed.includes(tool.name)) {
+			const approval = await this.#deps.approve({ serverId, serverName, tool: tool.name, args }, context.signal);
+			if (approval === 'deny') return { text: DENIED, stored: { server: serverName, is_error: true, parts: [{ type: 'note', text: 'You denied this tool call.' }] } };
+			if (approval === 'always') await this.#deps.allowAlways(serverId, tool.name);
+		}
+		context.signal?.throwIfAborted();
+		const calls = await this.#deps.calls();
+		const stop = () => void Promise.resolve(calls.cancel(context.callId)).catch(() => {});
+		context.signal?.addEventListener('abort', stop, { once: true });
+		try {
+			const result = await calls.call(
+				{ serverId, callId: context.callId, tool: tool.name, args, timeoutMs: this.#deps.timeoutMs() },
+				(progress) => this.#deps.onProgress(context.callId, progress)
+			);
+			return { text: result.forModel, stored: { server: serverName, is_error: result.isError, parts: partsToKeep(result.parts) } };
+		} finally {
+			context.signal?.removeEventListener('abort', stop);
+			this.#deps.onProgress(context.callId, null);
+		}
+	}
+}

@@ -1,0 +1,185 @@
+// What the tool-server worker serves: connections to the user's MCP servers through the
+// official SDK (Streamable HTTP, falling back to the older HTTP+SSE transport when a server
+// refuses the POST), their tools, and calls with progress, a time limit and cancellation.
+// Everything a server sends is read here, off the page's thread, and bounded before the page
+// sees it.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { limitedFetch } from './limited-fetch';
+import { boundedText } from './plain-text';
+import { readToolList } from './read-tool-list';
+import { readToolResult } from './read-tool-result';
+import type { CallProgress, ServerInfo, ServerStatus, ToolResultView } from './types';
+
+/** What the worker needs of a server to connect: its address and, if any, its Authorization header. */
+export interface ConnectRequest {
+	id: string;
+	url: string;
+	authorization: string;
+}
+
+export interface CallRequest {
+	serverId: string;
+	callId: string;
+	tool: string;
+	args: Record<string, unknown>;
+	timeoutMs: number;
+}
+
+/** Pages of tools/list read at the most (a server offering more is cut; see read-tool-list.ts). */
+const MAX_TOOL_PAGES = 20;
+/** Characters of a server's instructions kept for the system prompt. */
+export const MAX_INSTRUCTIONS_CHARS = 8_000;
+/** How long connecting (initialize and the tool list) may take. */
+const CONNECT_TIMEOUT_MS = 20_000;
+const CLIENT_INFO = { name: 'palimpsest', version: '1' };
+
+/** A server's text (a name, its instructions, an error), as plain text of at most `max` characters. */
+function cleanText(value: unknown, max: number): string {
+	return typeof value === 'string' ? boundedText(value, max) : '';
+}
+
+// Structured results are shown as JSON and never trusted, so they are not checked against the
+// tool's output schema: compiling thousands of schemas a hostile server lists would be work for nothing.
+const ACCEPT_ALL: jsonSchemaValidator = { getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }) };
+
+interface Connection {
+	client: Client;
+	close(): Promise<void>;
+}
+
+export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => fetch(input, init)) {
+	const bounded = limitedFetch(fetchImpl);
+	const connections = new Map<string, Connection>();
+	const calls = new Map<string, AbortController>();
+
+	async function open(request: ConnectRequest): Promise<Connection> {
+		const url = new URL(request.url);
+		const headers: Record<string, string> = request.authorization ? { Authorization: request.authorization } : {};
+		const make = () => new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL });
+		const client = make();
+		try {
+			await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: bounded }), { timeout: CONNECT_TIMEOUT_MS });
+			return { client, close: () => client.close() };
+		} catch (error) {
+			await client.close().catch(() => {});
+			// A server of the older HTTP+SSE transport refuses the POST (4xx other than 401).
+			if (!(error instanceof StreamableHTTPError) || error.code === 401 || !error.code || error.code < 400 || error.code >= 500) throw error;
+		}
+		const legacy = make();
+		await legacy.connect(new SSEClientTransport(url, { requestInit: { headers }, fetch: bounded, eventSourceInit: { fetch: bounded } }), { timeout: CONNECT_TIMEOUT_MS });
+		return { client: legacy, close: () => legacy.close() };
+	}
+
+	async function listTools(client: Client) {
+		const pages: unknown[] = [];
+		let cursor: string | undefined;
+		for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+			const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: CONNECT_TIMEOUT_MS });
+			pages.push(...(Array.isArray(result.tools) ? result.tools : []));
+			cursor = typeof result.nextCursor === 'string' && result.nextCursor ? result.nextCursor : undefined;
+			if (!cursor) break;
+		}
+		return readToolList(pages);
+	}
+
+	return {
+		/** Connects (again, if it was) and reads the server's name, instructions and tools. */
+		async connect(request: ConnectRequest): Promise<ServerStatus> {
+			await connections.get(request.id)?.close().catch(() => {});
+			connections.delete(request.id);
+			try {
+				const connection = await open(request);
+				connections.set(request.id, connection);
+				const server = connection.client.getServerVersion();
+				const info: ServerInfo = {
+					name: cleanText(server?.name, 200) || new URL(request.url).host,
+					version: cleanText(server?.version, 100),
+					instructions: cleanText(connection.client.getInstructions(), MAX_INSTRUCTIONS_CHARS)
+				};
+				const tools = connection.client.getServerCapabilities()?.tools ? await listTools(connection.client) : { tools: [], notes: ['The server offers no tools.'] };
+				return { state: 'connected', info, tools };
+			} catch (error) {
+				connections.get(request.id)?.close().catch(() => {});
+				connections.delete(request.id);
+				return describeFailure(error);
+			}
+		},
+
+		async disconnect(id: string): Promise<void> {
+			const connection = connections.get(id);
+			connections.delete(id);
+			await connection?.close().catch(() => {});
+		},
+
+		/**
+		 * Calls a tool; `onProgress` hears the server's progress notifications. Rejects on a
+		 * failure of the call itself (the server gone, the time limit); a tool that reports an
+		 * error resolves with `isError`.
+		 */
+		async call(request: CallRequest, onProgress: (progress: CallProgress) => void): Promise<ToolResultView> {
+			const connection = connections.get(request.serverId);
+			if (!connection) throw new Error('The tool server is not connected.');
+			const controller = new AbortController();
+			calls.set(request.callId, controller);
+			try {
+				const raw = await connection.client.callTool({ name: request.tool, arguments: request.args }, undefined, {
+					signal: controller.signal,
+					timeout: request.timeoutMs,
+					maxTotalTimeout: request.timeoutMs,
+					onprogress: (progress) => onProgress(readProgress(progress))
+				});
+				return readToolResult(raw);
+			} catch (error) {
+				if (controller.signal.aborted) throw new DOMException('The tool call was stopped.', 'AbortError');
+				throw new Error(describeCallFailure(error, request.timeoutMs), { cause: error });
+			} finally {
+				calls.delete(request.callId);
+			}
+		},
+
+		/** Stops a call: the server is sent notifications/cancelled. */
+		cancel(callId: string): void {
+			calls.get(callId)?.abort();
+		}
+	};
+}
+
+export type ToolServerApi = ReturnType<typeof createToolServerApi>;
+
+function readProgress(raw: { progress?: unknown; total?: unknown; message?: unknown }): CallProgress {
+	const progress: CallProgress = { progress: Number.isFinite(raw.progress) ? Number(raw.progress) : 0 };
+	if (typeof raw.total === 'number' && Number.isFinite(raw.total)) progress.total = raw.total;
+	if (typeof raw.message === 'string') progress.message = cleanText(raw.message, 200);
+	return progress;
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** Why connecting failed, and what the user can do about it. */
+export function describeFailure(error: unknown): ServerStatus {
+	const code = error instanceof StreamableHTTPError ? error.code : undefined;
+	const message = messageOf(error);
+	if (code === 401 || /\b401\b|unauthori[sz]ed/i.test(message)) {
+		return { state: 'failed', error: 'The server wants you to sign in (it answered 401 Unauthorized). Sign in, or give an Authorization header it accepts.', signIn: true };
+	}
+	if (code === 403) return { state: 'failed', error: 'The server refused this app (403 Forbidden): check the Authorization header.' };
+	if (error instanceof TypeError && /fetch|network/i.test(message)) {
+		return {
+			state: 'failed',
+			error: 'The server cannot be reached from this page: check the URL and that the server is running, and that it lets this page in (CORS: it must allow this origin and the Mcp-Session-Id header). It is tried again when you reconnect.'
+		};
+	}
+	if (/timed? ?out/i.test(message)) return { state: 'failed', error: 'The server did not answer in time. It is tried again when you reconnect.' };
+	return { state: 'failed', error: `The server could not be used as an MCP tool server: ${cleanText(message, 300)}` };
+}
+
+function describeCallFailure(error: unknown, timeoutMs: number): string {
+	const message = messageOf(error);
+	if (/timed? ?out/i.test(message)) return `The tool did not answer within ${Math.round(timeoutMs / 1000)} s (Settings → Tool servers sets the limit).`;
+	return `The tool server failed: ${cleanText(message, 500)}`;
+}
