@@ -5,6 +5,7 @@
 import { copyResult } from '../hooks/copy-result';
 import { describeToolResult } from '../hooks/describe-result';
 import { SUPPRESS_AFTER_TIMEOUT_MS, type PluginCaller, type PluginCallTarget } from '../hooks/run-hook';
+import { describeValue, NO_ARGUMENTS, schemaProblem, TOOL_NAME } from '../hooks/tool-schema';
 import type { ToolSchema } from '../providers/types';
 
 export interface PluginTool extends ToolSchema {
@@ -23,9 +24,6 @@ export interface ToolDefinitionInput {
 	handler: unknown;
 }
 
-/** The providers' rule for function names (OpenAI and Anthropic alike). */
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-const NO_ARGUMENTS = { type: 'object', properties: {} };
 
 export class ToolRegistry {
 	#tools = new Map<string, PluginTool>();
@@ -107,47 +105,4 @@ function checkTool(input: ToolDefinitionInput): PluginTool {
 		handler: handler as PluginTool['handler'],
 		target: { plugin_id, hook: `tool ${name}`, suppressedUntil: -Infinity }
 	};
-}
-
-/** What providers would reject in a tool's `parameters`, or null. */
-function schemaProblem(parameters: unknown): string | null {
-	if (!isPlainObject(parameters)) return `parameters must be a JSON Schema object, not ${describeValue(parameters)}`;
-	if (parameters.type !== 'object') {
-		return `parameters.type must be "object", not ${describeValue(parameters.type)}`;
-	}
-	const { properties, required } = parameters;
-	if (properties !== undefined) {
-		if (!isPlainObject(properties)) return `parameters.properties must be an object, not ${describeValue(properties)}`;
-		for (const [key, schema] of Object.entries(properties)) {
-			if (!isPlainObject(schema)) {
-				return `parameters.properties.${key} must be a JSON Schema object such as { "type": "string" }, not ${describeValue(schema)}`;
-			}
-		}
-	}
-	if (required !== undefined) {
-		if (!Array.isArray(required)) return `parameters.required must be an array of property names, not ${describeValue(required)}`;
-		for (const key of required) {
-			if (typeof key !== 'string') return `parameters.required must list property names (strings), not ${describeValue(key)}`;
-			if (!isPlainObject(properties) || !Object.hasOwn(properties, key)) {
-				return `parameters.required names "${key}", which is not in parameters.properties`;
-			}
-		}
-	}
-	return null;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-	if (typeof value !== 'object' || value === null) return false;
-	const proto = Object.getPrototypeOf(value);
-	return proto === Object.prototype || proto === null;
-}
-
-/** A short phrase for a value in an error message: `the string "x"`, `an array`, `5`. */
-function describeValue(value: unknown): string {
-	if (value === null || value === undefined) return String(value);
-	if (Array.isArray(value)) return 'an array';
-	if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	if (typeof value === 'object') return isPlainObject(value) ? 'an object' : `a ${value.constructor?.name ?? 'class instance'}`;
-	return `a ${typeof value}`;
 }

@@ -46,7 +46,7 @@ export interface ServerTool {
 /** What reading a server's tools/list gave: the tools kept, and what was left out and why. */
 export interface ToolList {
 	tools: ServerTool[];
-	/** Plain-text notes for the server's row ("1,000 more tools were left out: a server may offer 500"). */
+	/** Plain-text notes for the server's row ("1,000 more tools were left out: a server may offer at most 500."). */
 	notes: string[];
 }
 
