@@ -55,7 +55,7 @@ export default ts.config(
 	layer(['src/lib/db/**'], except('db'), 'db/ imports nothing app-level.'),
 	layer(['src/lib/hooks/**'], [...except('hooks'), ...UI, 'dexie'], 'hooks/ is plain TypeScript with no app-level imports.'),
 	layer(['src/lib/providers/**'], [...except('providers'), ...UI, 'dexie'], 'providers/ is plain TypeScript with no app-level imports.'),
-	layer(['src/lib/tool-servers/**'], [...except('tool-servers'), ...UI, 'dexie'], 'tool-servers/ is plain TypeScript with no app-level imports.'),
+	layer(['src/lib/tool-servers/**'], [...except('tool-servers', 'hooks'), ...UI, 'dexie'], 'tool-servers/ is plain TypeScript that may import only hooks.'),
 	layer(['src/lib/context/**'], [...except('context', 'db'), ...UI, 'dexie'], 'context/ may import only db (client side).'),
 	layer(['src/lib/plugins/**'], [...except('plugins', 'hooks', 'db'), ...UI, 'dexie'], 'plugins/ may import hooks and db.'),
 	layer(['src/lib/sessions/**'], [...except('sessions', 'db', 'hooks'), ...UI, 'dexie'], 'sessions/ may import db and hooks.'),

@@ -31,6 +31,7 @@ export async function startReferenceToolServer() {
 	let output = '';
 	await new Promise((resolve, reject) => {
 		const timer = setTimeout(() => reject(new Error(`The reference tool server did not start within 20 s:\n${output}`)), 20_000);
+		/** @param {Buffer} chunk */
 		const listen = (chunk) => {
 			output += String(chunk);
 			if (/listening on port/i.test(output)) {

@@ -26,7 +26,7 @@ export class ToolServersState {
 	status = new SvelteMap<string, ServerStatus>();
 	/** Progress of the calls running now, by tool call id. */
 	progress = new SvelteMap<string, CallProgress>();
-	approval = $state<PendingApproval | null>(null);
+	approval = $state.raw<PendingApproval | null>(null);
 	#settings: SettingsState;
 	#worker: ToolServerWorker | null = null;
 	#tools: ServerTools | undefined;
@@ -109,7 +109,7 @@ export class ToolServersState {
 	setToolEnabled(id: string, tool: string, enabled: boolean): Promise<boolean> {
 		return this.#change(id, (config) => ({
 			...config,
-			disabled_tools: enabled ? config.disabled_tools.filter((name) => name !== tool) : [...new Set([...config.disabled_tools, tool])]
+			disabled_tools: enabled ? config.disabled_tools.filter((name) => name !== tool) : withItem(config.disabled_tools, tool)
 		}));
 	}
 
@@ -137,7 +137,7 @@ export class ToolServersState {
 			}
 		} else {
 			tools.setGone(id);
-			if (!status.signIn) this.#retryLater(id);
+			if (status.state === 'failed' && !status.signIn) this.#retryLater(id);
 		}
 	}
 
@@ -189,7 +189,7 @@ export class ToolServersState {
 				configs: () => this.configs,
 				approve: (request, signal) => this.#ask(request, signal),
 				allowAlways: (serverId, tool) =>
-					this.#change(serverId, (config) => ({ ...config, always_allowed: [...new Set([...config.always_allowed, tool])] })),
+					this.#change(serverId, (config) => ({ ...config, always_allowed: withItem(config.always_allowed, tool) })),
 				timeoutMs: () => Math.max(1, Number(this.#settings.get('tools.call_timeout_seconds')) || 120) * 1000,
 				onProgress: (callId, progress) => (progress ? this.progress.set(callId, progress) : this.progress.delete(callId))
 			});
@@ -224,6 +224,7 @@ export class ToolServersState {
 export function readServerUrl(input: string): string {
 	let url: URL;
 	try {
+		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- parsed once, never rendered
 		url = new URL(input.trim());
 	} catch {
 		throw new Error('Enter the tool server’s full address, such as https://tools.example.com/mcp.');
@@ -231,4 +232,8 @@ export function readServerUrl(input: string): string {
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('A tool server’s address starts with https:// (or http:// for one on this computer).');
 	if (url.username || url.password) throw new Error('Put no user name or password in the address: give them in Authorization instead.');
 	return url.href;
+}
+
+function withItem(list: readonly string[], item: string): string[] {
+	return list.includes(item) ? [...list] : [...list, item];
 }

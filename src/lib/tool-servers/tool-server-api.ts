@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { limitedFetch } from './limited-fetch';
 import { boundedText } from './plain-text';
@@ -73,12 +74,14 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 		return { client: legacy, close: () => legacy.close() };
 	}
 
+	// Requests answered under the loosest result schema: the SDK's strict one refuses a whole list
+	// for one bad tool, where read-tool-list.ts keeps the good ones and says what it left out.
 	async function listTools(client: Client) {
 		const pages: unknown[] = [];
 		let cursor: string | undefined;
 		for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-			const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: CONNECT_TIMEOUT_MS });
-			pages.push(...(Array.isArray(result.tools) ? result.tools : []));
+			const result = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ResultSchema, { timeout: CONNECT_TIMEOUT_MS });
+			if (Array.isArray(result.tools)) pages.push(...result.tools);
 			cursor = typeof result.nextCursor === 'string' && result.nextCursor ? result.nextCursor : undefined;
 			if (!cursor) break;
 		}
@@ -125,7 +128,7 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 			const controller = new AbortController();
 			calls.set(request.callId, controller);
 			try {
-				const raw = await connection.client.callTool({ name: request.tool, arguments: request.args }, undefined, {
+				const raw = await connection.client.request({ method: 'tools/call', params: { name: request.tool, arguments: request.args } }, ResultSchema, {
 					signal: controller.signal,
 					timeout: request.timeoutMs,
 					maxTotalTimeout: request.timeoutMs,
