@@ -3,7 +3,7 @@
 // and their results shown as text and sent back to the model; plugins hear of every call.
 import { expect, test, type Page } from './test-base';
 import { messageBody, openApp, sendMessage, transcript, waitForAnswer } from './helpers';
-import { addCustomProvider, addPlugin, navigate } from './plugin-helpers';
+import { addCustomProvider, addPlugin, navigate, runCommand } from './plugin-helpers';
 import { useMockProvider, usePluginOrigins, useReferenceToolServer } from './test-servers';
 
 const mock = useMockProvider();
@@ -73,7 +73,7 @@ test('a tool server added in Settings lists its tools; the model calls one after
 test('Always allow runs the tool from then on without asking; its row takes it back; plugins see the server by name', async ({ page }) => {
 	await openApp(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
-	await addPlugin(page, `${origins.cors}/lifecycle-log.js`, 'Lifecycle log');
+	await addPlugin(page, `${origins.cors}/tool-watch.js`, 'Tool watch');
 	const row = await addToolServer(page);
 	const name = await offeredName(page, label, 'echo');
 
@@ -88,9 +88,21 @@ test('Always allow runs the tool from then on without asking; its row takes it b
 	await expect(page.getByRole('dialog', { name: 'Run a tool?' })).toHaveCount(0);
 	await expect(transcript(page).getByRole('article', { name: 'Tool result' }).last()).toContainText('second');
 
+	// Plugins heard of both calls, with the server's name and nothing else of it.
+	const seen = await runCommand(page, '/tool-calls');
+	const fields = '[args,server,session_id,tool_name]';
+	await expect(seen).toContainText(`pre ${name} from ${SERVER_NAME} ${fields}`);
+	await expect(seen).toContainText(`post ${name} from ${SERVER_NAME} [args,duration_ms,result,server,session_id,tool_name]`);
+
 	await navigate(page, 'Settings');
 	await row.getByRole('button', { name: 'Ask again before echo runs' }).click();
 	await expect(row.getByRole('button', { name: 'Ask again before echo runs' })).toHaveCount(0);
+	// Asked again from then on.
+	await navigate(page, 'Chat');
+	mock.script([{ type: 'tool_call', name, arguments: { message: 'third' } }, { type: 'text', text: 'Asked.' }]);
+	await sendMessage(page, 'Echo third.');
+	await page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Allow once' }).click();
+	await expect(messageBody(await waitForAnswer(page))).toContainText('Asked.');
 });
 
 test('a long-running tool shows its progress, and Stop ends the turn at once and cancels the call on the server', async ({ page }) => {
@@ -107,4 +119,59 @@ test('a long-running tool shows its progress, and Stop ends the turn at once and
 	await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
 	expect(Date.now() - stopAt).toBeLessThan(2_000);
 	await expect(transcript(page).getByRole('article', { name: 'Tool result' }).last()).toContainText('Tool call stopped while it ran.');
+});
+
+/** Sets a number field of Settings → Context and compaction (saved on change). */
+async function setNumber(page: Page, label: string, value: number): Promise<void> {
+	const field = page.getByRole('spinbutton', { name: label });
+	await field.fill(String(value));
+	await field.blur();
+	await expect(field).toHaveValue(String(value));
+}
+
+test('a large tool result prunes older ones after the tool ran (post_tool), once; the stub shows the full result on request', async ({ page }) => {
+	await openApp(page);
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
+	await page.getByRole('combobox', { name: 'Model name' }).fill('mock-model');
+	await page.getByRole('spinbutton', { name: 'Context window (tokens)' }).fill('16000');
+	await page.getByRole('button', { name: 'Set window' }).click();
+	await expect(page.getByText('mock-model: 16,000 tokens')).toBeVisible();
+	// Only the pass after a tool prunes here: the idle pass never frees that much.
+	await setNumber(page, 'Recent context always kept (tokens)', 500);
+	await setNumber(page, 'Prune old tool outputs once that frees (tokens)', 1_000_000);
+	await addToolServer(page);
+	const name = await offeredName(page, label, 'echo');
+	const allow = () => page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Always allow' }).click();
+
+	// About 2,250 tokens each, counted twice (the call's arguments and its result), on top of some
+	// 4,900 (system prompt, the server's tools and instructions, the room kept for the answer): the
+	// first call leaves the request near 9,500 of the 12,800 where it compacts; the second takes it
+	// near 14,000, and pruning the first result brings it back near 11,700.
+	const words = (tag: string) => Array.from({ length: 2_250 }, () => tag).join(' ');
+	mock.script([{ type: 'tool_call', name, arguments: { message: words('alpha') } }, { type: 'text', text: 'First echoed.' }]);
+	await sendMessage(page, 'Echo the first long text.');
+	await allow();
+	await expect(messageBody(await waitForAnswer(page))).toContainText('First echoed.');
+	await expect(transcript(page).getByRole('region', { name: 'Context compacted' })).toHaveCount(0);
+
+	mock.script([{ type: 'tool_call', name, arguments: { message: words('beta') } }, { type: 'text', text: 'Second echoed.' }]);
+	await sendMessage(page, 'Echo the second long text.');
+	await expect(messageBody(await waitForAnswer(page))).toContainText('Second echoed.');
+	// The first result became a stub in the request that followed the second tool call.
+	const lastRequest = mock.requests.at(-1)!.body.messages.filter((m: { role: string }) => m.role === 'tool');
+	expect(lastRequest[0].content).toMatch(/^\[Tool output pruned: [\d,]+ tokens of output from /);
+	expect(lastRequest[1].content).toContain('beta beta');
+
+	const stub = transcript(page).getByRole('article', { name: 'Tool result' }).filter({ hasText: 'Tool output pruned' });
+	await expect(stub).toHaveCount(1);
+	await stub.getByRole('button', { name: 'Show full result' }).click();
+	await expect(stub.getByLabel('Full result')).toContainText('alpha alpha');
+	await stub.getByRole('button', { name: 'Hide full result' }).click();
+	await expect(stub.getByLabel('Full result')).toHaveCount(0);
+
+	await navigate(page, 'Plugins');
+	const fired = page.getByRole('region', { name: 'Hook log' }).getByRole('row').filter({ has: page.getByRole('cell', { name: 'post_compaction', exact: true }) });
+	await expect(fired).toHaveCount(1);
+	await expect(fired).toContainText('prune_tool_results');
+	await expect(fired).toContainText('post_tool');
 });

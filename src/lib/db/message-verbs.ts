@@ -96,6 +96,20 @@ export function listMessages(db: PalimpsestDb, sessionId: string): Promise<Messa
 }
 
 /**
+ * The tool result a pruned stub stands for: the compacted row of the same call just before it
+ * (a stub is placed right after what it replaced). Null when there is none any more.
+ */
+export async function readPrunedOriginal(db: PalimpsestDb, stub: Pick<MessageRow, 'session_id' | 'seq' | 'tool_call_id'>): Promise<MessageRow | null> {
+	const found = await db.messages
+		.where('[session_id+seq]')
+		.between([stub.session_id, Dexie.minKey], [stub.session_id, stub.seq], true, false)
+		.reverse()
+		.filter((row) => row.role === 'tool' && row.active === 0 && row.tool_call_id === stub.tool_call_id)
+		.first();
+	return found ?? null;
+}
+
+/**
  * Removes some messages of a session (Retry drops a failed answer), keeping counters right, and
  * the request frames only they referred to.
  */

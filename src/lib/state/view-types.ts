@@ -4,3 +4,4 @@ export type { CommandInfo } from '../commands/command-registry';
 export type { MessageRow, PluginRow, SessionRow, VersionPoint } from '../db/schema';
 export type { ProviderConfig, ProviderPreset } from '../providers/types';
 export { MAX_INJECTED_CHARS } from '../hooks/injected-limit';
+export { PRUNED_STUB_PREFIX } from '../context/context-rows';
