@@ -1,6 +1,7 @@
 // Tool servers (MCP) against the reference server: added in Settings, their tools offered to
 // the model, each asked for before it first runs, called with progress, stopped on the server,
 // and their results shown as text and sent back to the model; plugins hear of every call.
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from './test-base';
 import { messageBody, openApp, sendMessage, transcript, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, runCommand } from './plugin-helpers';
@@ -174,4 +175,46 @@ test('a large tool result prunes older ones after the tool ran (post_tool), once
 	await expect(fired).toHaveCount(1);
 	await expect(fired).toContainText('prune_tool_results');
 	await expect(fired).toContainText('post_tool');
+});
+
+test('a tool server’s Authorization reaches that server only: never exported, shown, logged, in a request to the model or given to a plugin', async ({ page }) => {
+	const SECRET = 'Bearer tool-server-SENTINEL-5521';
+	const logged: string[] = [];
+	page.on('console', (message) => logged.push(message.text()));
+	await openApp(page);
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
+	await addPlugin(page, `${origins.cors}/tool-watch.js`, 'Tool watch');
+	await navigate(page, 'Settings');
+	await page.getByRole('textbox', { name: 'Tool server URL' }).fill(server.url);
+	const authorization = page.getByRole('textbox', { name: 'Authorization' });
+	await expect(authorization).toHaveAttribute('type', 'password');
+	await authorization.fill(SECRET);
+	await page.getByRole('button', { name: 'Add tool server' }).click();
+	const row = page.getByRole('list', { name: 'Tool servers' }).getByRole('listitem', { name: SERVER_NAME, exact: true });
+	await expect(row.getByText('Connected', { exact: true })).toBeVisible();
+	await expect(row).not.toContainText(SECRET);
+
+	const name = await offeredName(page, label, 'get-sum');
+	mock.script([{ type: 'tool_call', name, arguments: { a: 4, b: 5 } }, { type: 'text', text: 'Nine.' }]);
+	await sendMessage(page, 'Add 4 and 5.');
+	await page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Allow once' }).click();
+	const answer = await waitForAnswer(page);
+	await expect(messageBody(answer)).toContainText('Nine.');
+
+	// Nothing the model was sent, nor its view and curl, carries it.
+	expect(JSON.stringify(mock.requests)).not.toContain('SENTINEL');
+	await answer.getByRole('button', { name: 'What the model received' }).click();
+	const received = page.getByRole('dialog', { name: 'What the model received' });
+	await expect(received.getByLabel('Request body')).toBeVisible();
+	await expect(received).not.toContainText('SENTINEL');
+	await received.getByRole('button', { name: 'Close' }).click();
+	// Plugins got the server's name and nothing else of it.
+	await expect(await runCommand(page, '/tool-calls')).not.toContainText('SENTINEL');
+	// The export holds sessions, never settings.
+	await navigate(page, 'Settings');
+	const download = page.waitForEvent('download');
+	await page.getByRole('button', { name: 'Export', exact: true }).click();
+	const file = await (await download).path();
+	expect(await readFile(file, 'utf8')).not.toContain('SENTINEL');
+	expect(logged.join('\n')).not.toContain('SENTINEL');
 });
