@@ -6,6 +6,7 @@ import { expect, test, type Page } from './test-base';
 import { messageBody, openApp, sendMessage, transcript, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, runCommand } from './plugin-helpers';
 import { useMockProvider, usePluginOrigins, useReferenceToolServer } from './test-servers';
+import { startReferenceToolServer } from '../support/tool-server.mjs';
 
 const mock = useMockProvider();
 const server = useReferenceToolServer();
@@ -217,4 +218,44 @@ test('a tool server’s Authorization reaches that server only: never exported, 
 	const file = await (await download).path();
 	expect(await readFile(file, 'utf8')).not.toContain('SENTINEL');
 	expect(logged.join('\n')).not.toContain('SENTINEL');
+});
+
+test('a tool server that goes away has its call fail with the reason, its row says so and its tools leave the request; it connects again once back', async ({ page }) => {
+	const own = await startReferenceToolServer();
+	try {
+		await openApp(page);
+		const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
+		await navigate(page, 'Settings');
+		await page.getByRole('textbox', { name: 'Tool server URL' }).fill(own.url);
+		await page.getByRole('button', { name: 'Add tool server' }).click();
+		const row = page.getByRole('list', { name: 'Tool servers' }).getByRole('listitem', { name: SERVER_NAME, exact: true });
+		await expect(row.getByText('Connected', { exact: true })).toBeVisible();
+		const name = await offeredName(page, label, 'get-sum');
+		await own.close();
+
+		mock.script([{ type: 'tool_call', name, arguments: { a: 1, b: 2 } }, { type: 'text', text: 'It failed.' }]);
+		await sendMessage(page, 'Add 1 and 2.');
+		await page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Allow once' }).click();
+		await expect(messageBody(await waitForAnswer(page))).toContainText('It failed.');
+		const failed = mock.requests.at(-1)!.body.messages.findLast((m: { role: string }) => m.role === 'tool');
+		expect(failed.content).toMatch(/^Tool error: The tool server failed/);
+
+		// The turn goes on without the server's tools.
+		await sendMessage(page, 'Anything else?');
+		await waitForAnswer(page);
+		expect((mock.requests.at(-1)!.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name)).not.toContain(name);
+		await navigate(page, 'Settings');
+		await expect(row.getByText('Not connected', { exact: true })).toBeVisible();
+		await expect(row.getByRole('alert')).toContainText('cannot be reached');
+
+		// Back on the same address: tried again on its own.
+		const back = await startReferenceToolServer({ port: Number(new URL(own.url).port) });
+		try {
+			await expect(row.getByText('Connected', { exact: true })).toBeVisible({ timeout: 20_000 });
+		} finally {
+			await back.close();
+		}
+	} finally {
+		await own.close();
+	}
 });

@@ -21,12 +21,13 @@ export function freePort() {
 }
 
 /**
- * Starts the reference server; resolves once it listens.
+ * Starts the reference server (on `port`, or a free one); resolves once it listens.
+ * @param {{ port?: number }} [options]
  * @returns {Promise<{ url: string, pid: number, close: () => Promise<void> }>}
  */
-export async function startReferenceToolServer() {
+export async function startReferenceToolServer({ port } = {}) {
 	const entry = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
-	const port = await freePort();
+	port ??= await freePort();
 	const child = spawn(process.execPath, [entry, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
 	let output = '';
 	await new Promise((resolve, reject) => {
@@ -55,7 +56,7 @@ export async function startReferenceToolServer() {
 		pid: /** @type {number} */ (child.pid),
 		close: () =>
 			new Promise((resolve) => {
-				if (child.exitCode !== null) return resolve(undefined);
+				if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
 				child.once('exit', () => resolve(undefined));
 				process.kill(/** @type {number} */ (child.pid), 'SIGTERM');
 			})

@@ -207,7 +207,10 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		['a provider item nested too deep', withMessage({ native: { api: 'anthropic', model: 'm', items: [JSON.parse('['.repeat(40) + ']'.repeat(40))], opaque: false } }), /“native\.items\[0\]” .*expected JSON data/],
 		['versions that are not a list', withSession({ versions: { after: 0, shown: 1, count: 2 } }), /“versions” = .*expected a list/],
 		['a version number of 0', withSession({ versions: [{ after: null, shown: 0, count: 2 }] }), /“versions\[0\]\.shown” = 0, expected a whole number from 1/],
-		['a shelved version at a place that is text', withMessage({ active: 0, shelved: { after: 'start', version: 1 } }), /“shelved\.after” = "start", expected a number .* or null/]
+		['a shelved version at a place that is text', withMessage({ active: 0, shelved: { after: 'start', version: 1 } }), /“shelved\.after” = "start", expected a number .* or null/],
+		["a tool result's image bytes", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'image', mimeType: 'image/png', data: 'AAAA' }] } }), /“tool_result\.parts\[0\]” = .*expected a part of a tool result/],
+		["a tool result's link that is not http(s)", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'resource_link', uri: 'javascript:alert(1)', name: 'x' }] } }), /“tool_result\.parts\[0\]\.uri” = "javascript:alert\(1\)", expected an http\(s\) address/],
+		['a tool result without its server', withMessage({ role: 'tool', tool_result: { is_error: false, parts: [] } }), /“tool_result\.server” missing/]
 	];
 
 	it.each(cases)('%s is refused, naming the field, and nothing changes', async (_name, file, message) => {
@@ -242,6 +245,22 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		expect(first.tool_calls).toEqual([{ id: 'c', name: 'clock', arguments: '{}' }]);
 		expect(second.injected).toEqual([{ plugin_id: 'p', plugin_name: 'P', text: 'ctx' }]);
 		expect(third.compaction).not.toHaveProperty('shout');
+	});
+
+	it("a tool server's result comes along as the transcript showed it", async () => {
+		const tool_result = {
+			server: 'calc',
+			is_error: false,
+			parts: [
+				{ type: 'text', text: 'The sum is 5.' },
+				{ type: 'resource_link', uri: 'https://calc.test/doc', name: 'Docs', description: 'How sums work' },
+				{ type: 'resource', uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'notes' },
+				{ type: 'structured', json: '{"sum": 5}' },
+				{ type: 'note', text: 'An image (image/png, about 1 KB) the tool returned; it is not kept in the transcript.' }
+			]
+		};
+		await importSessions(db, 'home', fileOf([entry('s', {}, [messageRow('s', { role: 'tool', tool_call_id: 'c1', content: 'The sum is 5.', tool_result })])]));
+		expect((await listMessages(db, 's'))[0].tool_result).toEqual(tool_result);
 	});
 
 	it("a provider's compaction item is kept exactly, to be sent back", async () => {

@@ -162,19 +162,19 @@ export class AppState {
 		this.maintenance = new MaintenanceState(this.services, () => this.chat.sessionId);
 		this.#stops.push(
 			this.settings.start(),
-			this.toolServers.start(),
 			this.sessions.start(),
 			() => this.chat.close(),
 			() => this.services.worker.dispose(),
 			this.maintenance.start()
 		);
-		// Plugins load after the first paint (or soon, in a tab that paints nothing while hidden);
+		// Plugins (and tool servers) load after the first paint (or soon, in a tab that paints nothing while hidden);
 		// the first turn waits for them a few seconds at most (STARTUP_PLUGIN_WAIT_MS).
 		let pluginsStarted = false;
 		const startPlugins = () => {
 			if (pluginsStarted || this.status === 'failed') return;
 			pluginsStarted = true;
-			this.#stops.push(this.plugins.start());
+			// Tool servers connect then too: their client loads after the Message box is ready.
+			this.#stops.push(this.plugins.start(), this.toolServers.start());
 		};
 		requestAnimationFrame(() => setTimeout(startPlugins, 0));
 		setTimeout(startPlugins, 100);

@@ -191,7 +191,9 @@ export class ToolServersState {
 				allowAlways: (serverId, tool) =>
 					this.#change(serverId, (config) => ({ ...config, always_allowed: withItem(config.always_allowed, tool) })),
 				timeoutMs: () => Math.max(1, Number(this.#settings.get('tools.call_timeout_seconds')) || 120) * 1000,
-				onProgress: (callId, progress) => (progress ? this.progress.set(callId, progress) : this.progress.delete(callId))
+				onProgress: (callId, progress) => (progress ? this.progress.set(callId, progress) : this.progress.delete(callId)),
+				// A server gone since it connected: its row says so, its tools leave the next request, and it is tried again.
+				onCallFailed: (serverId) => void this.connect(serverId)
 			});
 			return this.#tools;
 		});

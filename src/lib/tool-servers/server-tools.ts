@@ -50,6 +50,8 @@ export interface ServerToolsDeps {
 	timeoutMs(): number;
 	/** A call's progress, or null once it ended. */
 	onProgress(callId: string, progress: CallProgress | null): void;
+	/** A call failed on the server's side (gone, refusing): its connection is looked at again. */
+	onCallFailed?(serverId: string): void;
 }
 
 interface Connected {
@@ -143,6 +145,9 @@ export class ServerTools {
 				(progress) => this.#deps.onProgress(context.callId, progress)
 			);
 			return { text: result.forModel, stored: { server: serverName, is_error: result.isError, parts: partsToKeep(result.parts) } };
+		} catch (error) {
+			if (!context.signal?.aborted) this.#deps.onCallFailed?.(serverId);
+			throw error;
 		} finally {
 			context.signal?.removeEventListener('abort', stop);
 			this.#deps.onProgress(context.callId, null);
