@@ -19,6 +19,7 @@ import { medianOf } from '../lib/timing';
 import { measureDispatch, type DispatchOptions } from '../lib/plugin-dispatch';
 import { measureRoundTrips } from '../lib/sandbox-round-trips';
 import { measureLocalModel } from '../lib/local-model';
+import { measureToolRoundTrips, type ToolRoundTripOptions } from '../lib/tool-round-trips';
 
 const MODEL = 'offline-mini';
 const raw = (text: string) => countTokens(text);
@@ -116,7 +117,10 @@ const bench = {
 	pluginRoundTrips: (source: string, plugins: number, runs: number) => measureRoundTrips(source, plugins, runs),
 
 	/** The in-browser model at `modelUrl`, loaded with `threads` threads, answering `runs` times. */
-	localModel: (modelUrl: string, threads: number, runs: number, maxTokens: number) => measureLocalModel(modelUrl, threads, runs, maxTokens)
+	localModel: (modelUrl: string, threads: number, runs: number, maxTokens: number) => measureLocalModel(modelUrl, threads, runs, maxTokens),
+
+	/** Tool calls to the MCP server at `url`: the SDK's Client straight from the page against the app's tool-server worker. */
+	toolRoundTrips: (url: string, options: ToolRoundTripOptions) => measureToolRoundTrips(url, options)
 };
 
 declare global {
