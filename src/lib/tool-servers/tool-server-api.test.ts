@@ -20,12 +20,11 @@ function track<T extends TestServer>(server: T): T {
 	return server;
 }
 
+/** An API whose connections (the tests use ids 's' and 't') are closed after the test. */
 function newApi(limits: ToolServerLimits = {}): ToolServerApi {
 	const api = createToolServerApi(undefined, limits);
-	const connect = api.connect.bind(api);
-	const ids = new Set<string>();
-	cleanups.push(() => Promise.all([...ids].map((id) => api.disconnect(id))));
-	return Object.assign(api, { connect: (request: Parameters<ToolServerApi['connect']>[0]) => (ids.add(request.id), connect(request)) });
+	cleanups.push(() => Promise.all(['s', 't'].map((id) => api.disconnect(id))));
+	return api;
 }
 
 function connected(status: ServerStatus) {
