@@ -4,14 +4,15 @@
 // Everything a server sends is read here, off the page's thread, and bounded before the page
 // sees it.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { limitedFetch } from './limited-fetch';
 import { boundedText } from './plain-text';
 import { readToolList } from './read-tool-list';
 import { readToolResult } from './read-tool-result';
+import { requestScopedFetch } from './request-scoped-fetch';
 import type { CallProgress, ServerInfo, ServerStatus, ToolResultView } from './types';
 
 /** What the worker needs of a server to connect: its address and, if any, its Authorization header. */
@@ -34,7 +35,7 @@ const MAX_TOOL_PAGES = 20;
 /** Characters of a server's instructions kept for the system prompt. */
 export const MAX_INSTRUCTIONS_CHARS = 8_000;
 /** How long connecting (initialize and the tool list) may take. */
-const CONNECT_TIMEOUT_MS = 20_000;
+export const CONNECT_TIMEOUT_MS = 20_000;
 const CLIENT_INFO = { name: 'palimpsest', version: '1' };
 
 /** A server's text (a name, its instructions, an error), as plain text of at most `max` characters. */
@@ -51,9 +52,18 @@ interface Connection {
 	close(): Promise<void>;
 }
 
-export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => fetch(input, init)) {
-	const bounded = limitedFetch(fetchImpl);
+/** Bounds the app uses; tests give smaller ones so a hung or huge server is quick to show. */
+export interface ToolServerLimits {
+	connectTimeoutMs?: number;
+	maxResponseBytes?: number;
+}
+
+export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => fetch(input, init), limits: ToolServerLimits = {}) {
+	const connectTimeoutMs = limits.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+	const bounded = limitedFetch(fetchImpl, limits.maxResponseBytes);
 	const connections = new Map<string, Connection>();
+	/** Each server's latest connect, so an earlier one still under way gives way to it. */
+	const attempts = new Map<string, Promise<ServerStatus>>();
 	const calls = new Map<string, AbortController>();
 
 	async function open(request: ConnectRequest): Promise<Connection> {
@@ -61,8 +71,13 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 		const headers: Record<string, string> = request.authorization ? { Authorization: request.authorization } : {};
 		const make = () => new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL });
 		const client = make();
+		// A request whose answer was cut fails with why, as if the server had said so.
+		const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(url, {
+			requestInit: { headers },
+			fetch: requestScopedFetch(bounded, (id, reason) => transport.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: reason } }))
+		});
 		try {
-			await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: bounded }), { timeout: CONNECT_TIMEOUT_MS });
+			await client.connect(transport, { timeout: connectTimeoutMs });
 			return { client, close: () => client.close() };
 		} catch (error) {
 			await client.close().catch(() => {});
@@ -70,51 +85,78 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 			if (!(error instanceof StreamableHTTPError) || error.code === 401 || !error.code || error.code < 400 || error.code >= 500) throw error;
 		}
 		const legacy = make();
-		await legacy.connect(new SSEClientTransport(url, { requestInit: { headers }, fetch: bounded, eventSourceInit: { fetch: bounded } }), { timeout: CONNECT_TIMEOUT_MS });
+		await legacy.connect(new SSEClientTransport(url, { requestInit: { headers }, fetch: bounded, eventSourceInit: { fetch: bounded } }), { timeout: connectTimeoutMs });
 		return { client: legacy, close: () => legacy.close() };
 	}
 
 	// Requests answered under the loosest result schema: the SDK's strict one refuses a whole list
 	// for one bad tool, where read-tool-list.ts keeps the good ones and says what it left out.
-	async function listTools(client: Client) {
+	// `until`: when connecting must be done by, however many pages a server lists slowly.
+	async function listTools(client: Client, until: number) {
 		const pages: unknown[] = [];
 		let cursor: string | undefined;
 		for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-			const result = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ResultSchema, { timeout: CONNECT_TIMEOUT_MS });
+			const result = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ResultSchema, { timeout: Math.max(0, until - Date.now()) });
 			if (Array.isArray(result.tools)) pages.push(...result.tools);
 			cursor = typeof result.nextCursor === 'string' && result.nextCursor ? result.nextCursor : undefined;
 			if (!cursor) break;
 		}
-		return readToolList(pages);
+		const list = readToolList(pages);
+		if (cursor) list.notes.push(`The server has more tools than the ${MAX_TOOL_PAGES} pages of its list that were read; the rest were left out.`);
+		return list;
+	}
+
+	async function drop(id: string): Promise<void> {
+		const connection = connections.get(id);
+		connections.delete(id);
+		await connection?.close().catch(() => {});
+	}
+
+	/** `isCurrent()`: no newer connect or disconnect of the same server came since. */
+	async function connectOnce(request: ConnectRequest, isCurrent: () => boolean): Promise<ServerStatus> {
+		const until = Date.now() + connectTimeoutMs;
+		await drop(request.id);
+		let connection: Connection | undefined;
+		try {
+			connection = await open(request);
+			if (!isCurrent()) {
+				await connection.close().catch(() => {});
+				return { state: 'failed', error: 'The server was disconnected.' };
+			}
+			connections.set(request.id, connection);
+			const server = connection.client.getServerVersion();
+			const info: ServerInfo = {
+				name: cleanText(server?.name, 200) || new URL(request.url).host,
+				version: cleanText(server?.version, 100),
+				instructions: cleanText(connection.client.getInstructions(), MAX_INSTRUCTIONS_CHARS)
+			};
+			const tools = connection.client.getServerCapabilities()?.tools ? await listTools(connection.client, until) : { tools: [], notes: ['The server offers no tools.'] };
+			return { state: 'connected', info, tools };
+		} catch (error) {
+			if (connection && connections.get(request.id) === connection) connections.delete(request.id);
+			await connection?.close().catch(() => {});
+			return describeFailure(error);
+		}
 	}
 
 	return {
-		/** Connects (again, if it was) and reads the server's name, instructions and tools. */
-		async connect(request: ConnectRequest): Promise<ServerStatus> {
-			await connections.get(request.id)?.close().catch(() => {});
-			connections.delete(request.id);
-			try {
-				const connection = await open(request);
-				connections.set(request.id, connection);
-				const server = connection.client.getServerVersion();
-				const info: ServerInfo = {
-					name: cleanText(server?.name, 200) || new URL(request.url).host,
-					version: cleanText(server?.version, 100),
-					instructions: cleanText(connection.client.getInstructions(), MAX_INSTRUCTIONS_CHARS)
-				};
-				const tools = connection.client.getServerCapabilities()?.tools ? await listTools(connection.client) : { tools: [], notes: ['The server offers no tools.'] };
-				return { state: 'connected', info, tools };
-			} catch (error) {
-				connections.get(request.id)?.close().catch(() => {});
-				connections.delete(request.id);
-				return describeFailure(error);
-			}
+		/**
+		 * Connects (again, if it was) and reads the server's name, instructions and tools. Of two
+		 * connects of one server at once (its Authorization changed while it connected), the later
+		 * one is kept, and both answer with its status.
+		 */
+		connect(request: ConnectRequest): Promise<ServerStatus> {
+			const attempt: Promise<ServerStatus> = connectOnce(request, () => attempts.get(request.id) === attempt).then((status) => {
+				const newest = attempts.get(request.id);
+				return newest && newest !== attempt ? newest : status;
+			});
+			attempts.set(request.id, attempt);
+			return attempt;
 		},
 
 		async disconnect(id: string): Promise<void> {
-			const connection = connections.get(id);
-			connections.delete(id);
-			await connection?.close().catch(() => {});
+			attempts.delete(id);
+			await drop(id);
 		},
 
 		/**
@@ -160,12 +202,27 @@ function readProgress(raw: { progress?: unknown; total?: unknown; message?: unkn
 }
 
 function messageOf(error: unknown): string {
+	if (error instanceof McpError) return error.message.replace(/^MCP error -?\d+: /, '');
 	return error instanceof Error ? error.message : String(error);
+}
+
+/** The HTTP status a transport failed with (the older transport's event stream too), if any. */
+function statusOf(error: unknown): number | undefined {
+	return error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
+}
+
+/** What was wrong with an answer that was no MCP at all (a web page, not JSON, not JSON-RPC), if that was it. */
+function notMcp(error: unknown): string | undefined {
+	const type = error instanceof StreamableHTTPError && /Unexpected content type: (.*)/.exec(error.message)?.[1];
+	if (type) return `it answered with ${cleanText(type, 100)}`;
+	if (error instanceof SyntaxError) return 'its answer is not JSON';
+	if (error instanceof Error && error.name === 'ZodError') return "its answer is not MCP's JSON-RPC";
+	return undefined;
 }
 
 /** Why connecting failed, and what the user can do about it. */
 export function describeFailure(error: unknown): ServerStatus {
-	const code = error instanceof StreamableHTTPError ? error.code : undefined;
+	const code = statusOf(error);
 	const message = messageOf(error);
 	if (code === 401 || /\b401\b|unauthori[sz]ed/i.test(message)) {
 		return { state: 'failed', error: 'The server wants you to sign in (it answered 401 Unauthorized). Sign in, or give an Authorization header it accepts.', signIn: true };
@@ -178,6 +235,8 @@ export function describeFailure(error: unknown): ServerStatus {
 		};
 	}
 	if (/timed? ?out/i.test(message)) return { state: 'failed', error: 'The server did not answer in time. It is tried again when you reconnect.' };
+	const wrong = notMcp(error);
+	if (wrong) return { state: 'failed', error: `This address is not an MCP server (${wrong}): check that the URL is the server's MCP endpoint, often ending in /mcp.` };
 	return { state: 'failed', error: `The server could not be used as an MCP tool server: ${cleanText(message, 300)}` };
 }
 
