@@ -37,6 +37,33 @@ export async function openBench({ root = 'build', isolated = false, args = [] } 
 	};
 }
 
+/**
+ * Builds the benchmarks' own page (bench/harness), opens it in Chromium once `window.bench` is
+ * there, runs `work(page, browser)`, and closes and removes everything after.
+ * @template T
+ * @param {(page: import('@playwright/test').Page, browser: import('@playwright/test').Browser) => Promise<T>} work
+ * @returns {Promise<T>}
+ */
+export async function withHarnessPage(work) {
+	const { buildBench } = await import('./build-bench.mjs');
+	const built = await buildBench();
+	try {
+		const bench = await openBench({ root: built.browserDir });
+		try {
+			const page = await bench.browser.newPage();
+			await page.goto(bench.url + '/');
+			await page.waitForFunction(() => 'bench' in window);
+			const result = await work(page, bench.browser);
+			await page.close();
+			return result;
+		} finally {
+			await bench.close();
+		}
+	} finally {
+		await built.remove();
+	}
+}
+
 /** A desktop-sized page of the app (no service worker), once its Message box is ready. */
 export async function openAppPage(bench) {
 	const context = await bench.browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });

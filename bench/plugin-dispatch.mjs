@@ -11,8 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../src/server/serve.mjs';
-import { buildBench } from './build-bench.mjs';
-import { median, openBench, seedDatabase } from './browser.mjs';
+import { median, openBench, seedDatabase, withHarnessPage } from './browser.mjs';
 import { machine, ms } from './print.mjs';
 import { headline, size } from './quick.mjs';
 
@@ -81,22 +80,10 @@ let brokerAdds = { one: NaN, most: NaN };
 
 // 1. Dispatch cost, in the benchmark harness page.
 if (PART !== 'startup') {
-	const built = await buildBench();
-	try {
-		const bench = await openBench({ root: built.browserDir });
-		try {
-			const page = await bench.browser.newPage();
-			await page.goto(bench.url + '/');
-			await page.waitForFunction(() => 'bench' in window);
-			await measureDispatchCost(page, bench.browser);
-			await measureRoundTrips(page, await sandboxOutOfProcess(page, bench.browser));
-			await page.close();
-		} finally {
-			await bench.close();
-		}
-	} finally {
-		await built.remove();
-	}
+	await withHarnessPage(async (page, browser) => {
+		await measureDispatchCost(page, browser);
+		await measureRoundTrips(page, await sandboxOutOfProcess(page, browser));
+	});
 }
 
 async function measureDispatchCost(page, browser) {

@@ -11,8 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startReferenceToolServer } from '../tests/support/tool-server.mjs';
-import { buildBench } from './build-bench.mjs';
-import { median, openBench, seedDatabase } from './browser.mjs';
+import { median, openBench, seedDatabase, withHarnessPage } from './browser.mjs';
 import { machine, ms } from './print.mjs';
 import { headline, size } from './quick.mjs';
 
@@ -49,36 +48,24 @@ try {
 
 // 1. Round trips, in the benchmark harness page.
 async function measureCalls() {
-	const built = await buildBench();
-	try {
-		const bench = await openBench({ root: built.browserDir });
-		try {
-			const page = await bench.browser.newPage();
-			await page.goto(bench.url + '/');
-			await page.waitForFunction(() => 'bench' in window);
-			const report = await page.evaluate(({ url, options }) => window.bench.toolRoundTrips(url, options), {
-				url: server.url,
-				options: { warmup: WARMUP, runs: RUNS, echoChars: ECHO_CHARS }
-			});
-			await page.close();
-			console.log(`\nA tool call's round trip in Chromium ${bench.browser.version()}, the page on one local origin and the server on another (CORS): the SDK's Client with StreamableHTTPClientTransport called from the page (callTool: the floor) against the app's path (the tool-server worker through comlink: the same SDK behind the app's bounded fetch, the result read and bounded for the transcript and the model) (goal: the app adds under ${ADDED_GOAL_MS} ms a call)`);
-			console.log(`  First connection: SDK (initialize, tools/list) ${ms(report.connectMs.sdk)}; the app (worker started, initialize, tools/list read: ${report.tools} tools) ${ms(report.connectMs.app)}`);
-			console.log(`  Per call, after ${WARMUP} warm-up rounds, over ${RUNS} rounds in which the two paths take turns`);
-			const added = {};
-			for (const [label, samples] of Object.entries(report.samples)) {
-				const [sdk, app] = [samples.sdk, samples.app];
-				added[label] = median(app) - median(sdk);
-				console.log(`    ${label}: SDK alone median ${ms(median(sdk))}, p95 ${ms(percentile(sdk, 0.95))}; through the app median ${ms(median(app))}, p95 ${ms(percentile(app, 0.95))}`);
-				console.log(`      the app adds ${signed(added[label], ms)} (median), ${signed(percentile(app, 0.95) - percentile(sdk, 0.95), ms)} (p95)${added[label] < ADDED_GOAL_MS ? ' (within the goal)' : ' (OVER the goal)'}`);
-			}
-			console.log(`  Results, the app against the SDK alone: ${report.disagreements.length ? `DIFFER for ${report.disagreements.join(', ')}` : 'the same text in every call'}`);
-			return added;
-		} finally {
-			await bench.close();
+	return withHarnessPage(async (page, browser) => {
+		const report = await page.evaluate(({ url, options }) => window.bench.toolRoundTrips(url, options), {
+			url: server.url,
+			options: { warmup: WARMUP, runs: RUNS, echoChars: ECHO_CHARS }
+		});
+		console.log(`\nA tool call's round trip in Chromium ${browser.version()}, the page on one local origin and the server on another (CORS): the SDK's Client with StreamableHTTPClientTransport called from the page (callTool: the floor) against the app's path (the tool-server worker through comlink: the same SDK behind the app's bounded fetch, the result read and bounded for the transcript and the model) (goal: the app adds under ${ADDED_GOAL_MS} ms a call)`);
+		console.log(`  First connection: SDK (initialize, tools/list) ${ms(report.connectMs.sdk)}; the app (worker started, initialize, tools/list read: ${report.tools} tools) ${ms(report.connectMs.app)}`);
+		console.log(`  Per call, after ${WARMUP} warm-up rounds, over ${RUNS} rounds in which the two paths take turns`);
+		const added = {};
+		for (const [label, samples] of Object.entries(report.samples)) {
+			const [sdk, app] = [samples.sdk, samples.app];
+			added[label] = median(app) - median(sdk);
+			console.log(`    ${label}: SDK alone median ${ms(median(sdk))}, p95 ${ms(percentile(sdk, 0.95))}; through the app median ${ms(median(app))}, p95 ${ms(percentile(app, 0.95))}`);
+			console.log(`      the app adds ${signed(added[label], ms)} (median), ${signed(percentile(app, 0.95) - percentile(sdk, 0.95), ms)} (p95)${added[label] < ADDED_GOAL_MS ? ' (within the goal)' : ' (OVER the goal)'}`);
 		}
-	} finally {
-		await built.remove();
-	}
+		console.log(`  Results, the app against the SDK alone: ${report.disagreements.length ? `DIFFER for ${report.disagreements.join(', ')}` : 'the same text in every call'}`);
+		return added;
+	});
 }
 
 // 2. Start-up of the built app, with the reference server configured and without.

@@ -1401,13 +1401,47 @@ var PluginLogBook = class {
 		return () => this.#listeners.delete(listener);
 	}
 };
-// src/lib/plugins/plugin-tools.ts
-/** The providers' rule for function names (OpenAI and Anthropic alike). */
+// src/lib/hooks/tool-schema.ts
+/** The providers' rule for function names. */
 var TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-var NO_ARGUMENTS = {
+/** The schema of a tool that takes no arguments. */
+var NO_ARGUMENTS = Object.freeze({
 	type: "object",
 	properties: {}
-};
+});
+/** What providers would reject in a tool's argument schema, or null; `label` names it in the message. */
+function schemaProblem(schema, label = "parameters") {
+	if (!isPlainObject(schema)) return `${label} must be a JSON Schema object, not ${describeValue(schema)}`;
+	if (schema.type !== "object") return `${label}.type must be "object", not ${describeValue(schema.type)}`;
+	const { properties, required } = schema;
+	if (properties !== void 0) {
+		if (!isPlainObject(properties)) return `${label}.properties must be an object, not ${describeValue(properties)}`;
+		for (const [key, property] of Object.entries(properties)) if (!isPlainObject(property)) return `${label}.properties.${key} must be a JSON Schema object such as { "type": "string" }, not ${describeValue(property)}`;
+	}
+	if (required !== void 0) {
+		if (!Array.isArray(required)) return `${label}.required must be an array of property names, not ${describeValue(required)}`;
+		for (const key of required) {
+			if (typeof key !== "string") return `${label}.required must list property names (strings), not ${describeValue(key)}`;
+			if (!isPlainObject(properties) || !Object.hasOwn(properties, key)) return `${label}.required names "${key}", which is not in ${label}.properties`;
+		}
+	}
+	return null;
+}
+function isPlainObject(value) {
+	if (typeof value !== "object" || value === null) return false;
+	const proto = Object.getPrototypeOf(value);
+	return proto === Object.prototype || proto === null;
+}
+/** A short phrase for a value in an error message: `the string "x"`, `an array`, `5`. */
+function describeValue(value) {
+	if (value === null || value === void 0) return String(value);
+	if (Array.isArray(value)) return "an array";
+	if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+	if (typeof value === "number" || typeof value === "boolean") return String(value);
+	if (typeof value === "object") return isPlainObject(value) ? "an object" : `a ${value.constructor?.name ?? "class instance"}`;
+	return `a ${typeof value}`;
+}
+// src/lib/plugins/plugin-tools.ts
 var ToolRegistry = class {
 	#tools = /* @__PURE__ */ new Map();
 	#caller;
@@ -1485,38 +1519,6 @@ function checkTool(input) {
 			suppressedUntil: -1e400
 		}
 	};
-}
-/** What providers would reject in a tool's `parameters`, or null. */
-function schemaProblem(parameters) {
-	if (!isPlainObject(parameters)) return `parameters must be a JSON Schema object, not ${describeValue(parameters)}`;
-	if (parameters.type !== "object") return `parameters.type must be "object", not ${describeValue(parameters.type)}`;
-	const { properties, required } = parameters;
-	if (properties !== void 0) {
-		if (!isPlainObject(properties)) return `parameters.properties must be an object, not ${describeValue(properties)}`;
-		for (const [key, schema] of Object.entries(properties)) if (!isPlainObject(schema)) return `parameters.properties.${key} must be a JSON Schema object such as { "type": "string" }, not ${describeValue(schema)}`;
-	}
-	if (required !== void 0) {
-		if (!Array.isArray(required)) return `parameters.required must be an array of property names, not ${describeValue(required)}`;
-		for (const key of required) {
-			if (typeof key !== "string") return `parameters.required must list property names (strings), not ${describeValue(key)}`;
-			if (!isPlainObject(properties) || !Object.hasOwn(properties, key)) return `parameters.required names "${key}", which is not in parameters.properties`;
-		}
-	}
-	return null;
-}
-function isPlainObject(value) {
-	if (typeof value !== "object" || value === null) return false;
-	const proto = Object.getPrototypeOf(value);
-	return proto === Object.prototype || proto === null;
-}
-/** A short phrase for a value in an error message: `the string "x"`, `an array`, `5`. */
-function describeValue(value) {
-	if (value === null || value === void 0) return String(value);
-	if (Array.isArray(value)) return "an array";
-	if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-	if (typeof value === "number" || typeof value === "boolean") return String(value);
-	if (typeof value === "object") return isPlainObject(value) ? "an object" : `a ${value.constructor?.name ?? "class instance"}`;
-	return `a ${typeof value}`;
 }
 // src/lib/plugins/plugin-url.ts
 function decodes(text) {
