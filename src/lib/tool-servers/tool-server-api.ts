@@ -8,17 +8,20 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { limitedFetch } from './limited-fetch';
 import { boundedText } from './plain-text';
 import { readToolList } from './read-tool-list';
 import { readToolResult } from './read-tool-result';
-import type { CallProgress, ServerInfo, ServerStatus, ToolResultView } from './types';
+import { SIGN_IN_ENDED, SignInNeeded, storedSignIn, type SignInChange } from './stored-sign-in';
+import type { CallProgress, ServerInfo, ServerStatus, StoredOAuth, ToolResultView } from './types';
 
-/** What the worker needs of a server to connect: its address and, if any, its Authorization header. */
+/** What the worker needs of a server to connect: its address and, if any, its Authorization header or sign-in. */
 export interface ConnectRequest {
 	id: string;
 	url: string;
 	authorization: string;
+	oauth?: StoredOAuth;
 }
 
 export interface CallRequest {
@@ -56,13 +59,14 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 	const connections = new Map<string, Connection>();
 	const calls = new Map<string, AbortController>();
 
-	async function open(request: ConnectRequest): Promise<Connection> {
+	async function open(request: ConnectRequest, onSignIn: (change: SignInChange) => void): Promise<Connection> {
 		const url = new URL(request.url);
 		const headers: Record<string, string> = request.authorization ? { Authorization: request.authorization } : {};
+		const authProvider = storedSignIn(request.oauth, onSignIn);
 		const make = () => new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL });
 		const client = make();
 		try {
-			await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: bounded }), { timeout: CONNECT_TIMEOUT_MS });
+			await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: bounded, authProvider }), { timeout: CONNECT_TIMEOUT_MS });
 			return { client, close: () => client.close() };
 		} catch (error) {
 			await client.close().catch(() => {});
@@ -70,7 +74,7 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 			if (!(error instanceof StreamableHTTPError) || error.code === 401 || !error.code || error.code < 400 || error.code >= 500) throw error;
 		}
 		const legacy = make();
-		await legacy.connect(new SSEClientTransport(url, { requestInit: { headers }, fetch: bounded, eventSourceInit: { fetch: bounded } }), { timeout: CONNECT_TIMEOUT_MS });
+		await legacy.connect(new SSEClientTransport(url, { requestInit: { headers }, fetch: bounded, eventSourceInit: { fetch: bounded }, authProvider }), { timeout: CONNECT_TIMEOUT_MS });
 		return { client: legacy, close: () => legacy.close() };
 	}
 
@@ -89,12 +93,15 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 	}
 
 	return {
-		/** Connects (again, if it was) and reads the server's name, instructions and tools. */
-		async connect(request: ConnectRequest): Promise<ServerStatus> {
+		/**
+		 * Connects (again, if it was) and reads the server's name, instructions and tools.
+		 * `onSignIn` hears of a stored sign-in's refreshed tokens, and of its end.
+		 */
+		async connect(request: ConnectRequest, onSignIn: (change: SignInChange) => void = () => {}): Promise<ServerStatus> {
 			await connections.get(request.id)?.close().catch(() => {});
 			connections.delete(request.id);
 			try {
-				const connection = await open(request);
+				const connection = await open(request, onSignIn);
 				connections.set(request.id, connection);
 				const server = connection.client.getServerVersion();
 				const info: ServerInfo = {
@@ -167,6 +174,8 @@ function messageOf(error: unknown): string {
 export function describeFailure(error: unknown): ServerStatus {
 	const code = error instanceof StreamableHTTPError ? error.code : undefined;
 	const message = messageOf(error);
+	// A stored sign-in the server no longer takes, and that could not be renewed.
+	if (error instanceof SignInNeeded || error instanceof OAuthError) return { state: 'failed', error: SIGN_IN_ENDED, signIn: true };
 	if (code === 401 || /\b401\b|unauthori[sz]ed/i.test(message)) {
 		return { state: 'failed', error: 'The server wants you to sign in (it answered 401 Unauthorized). Sign in, or give an Authorization header it accepts.', signIn: true };
 	}
