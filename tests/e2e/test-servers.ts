@@ -1,9 +1,9 @@
-// The local servers a spec's browser tests talk to: the mock provider, the plugin origins and the MCP reference server,
+// The local servers a spec's browser tests talk to: the mock provider, the plugin origins and the MCP servers,
 // each started once before the first test and stopped after the last. Each function returns a
 // handle that is filled in once its server has started: read it in tests and hooks, not while
 // the spec loads.
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
-import { startReferenceToolServer } from '../support/tool-server.mjs';
+import { startReferenceToolServer, startSignInToolServer } from '../support/tool-server.mjs';
 import { startPluginOrigins, type PluginOrigins } from './plugin-helpers';
 import { test } from './test-base';
 
@@ -32,6 +32,16 @@ export function usePluginOrigins(): PluginOrigins {
 export function useReferenceToolServer(): { url: string } {
 	const server = {} as Awaited<ReturnType<typeof startReferenceToolServer>>;
 	test.beforeAll(async () => void Object.assign(server, await startReferenceToolServer()));
+	test.afterAll(async () => {
+		await server.close?.();
+	});
+	return server;
+}
+
+/** The MCP server that asks for sign-in, and its authorization server, started once for the spec and stopped by process id. */
+export function useSignInToolServer(): { url: string; authUrl: string } {
+	const server = {} as Awaited<ReturnType<typeof startSignInToolServer>>;
+	test.beforeAll(async () => void Object.assign(server, await startSignInToolServer(new URL(String(test.info().project.use.baseURL)).origin)));
 	test.afterAll(async () => {
 		await server.close?.();
 	});

@@ -1,7 +1,7 @@
 // The Settings page's tool servers and the turn's way to them: the configured servers (kept in
-// the profile's settings, their secrets with them), each one's connection status, a call's
-// progress, and the question asked before a tool first runs. The SDK and the worker it runs in
-// load only once a server is configured.
+// the profile's settings, their secrets with them), each one's connection status and sign-in, a
+// call's progress, and the question asked before a tool first runs. The SDK and the worker it
+// runs in load only once a server is configured; signing in loads only when the user does.
 import { untrack } from 'svelte';
 import { SvelteMap } from 'svelte/reactivity';
 import type { Approval, ApprovalRequest, ServerTools } from '../tool-servers/server-tools';
@@ -81,7 +81,7 @@ export class ToolServersState {
 	follow(): void {
 		const configs = this.configs;
 		for (const config of configs) {
-			const key = `${config.url}\u0000${config.authorization}\u0000${JSON.stringify(config.oauth?.tokens ?? null)}`;
+			const key = connectionKey(config);
 			if (this.#connectedWith.get(config.id) === key) continue;
 			this.#connectedWith.set(config.id, key);
 			void this.connect(config.id);
@@ -125,7 +125,22 @@ export class ToolServersState {
 		this.#clearRetry(id);
 		this.status.set(id, { state: 'connecting' });
 		const tools = await this.#load();
-		const status = await this.#worker!.api.connect({ id, url: config.url, authorization: config.authorization });
+		// Plain data for the worker (settings are reactive proxies, which cannot be posted).
+		const oauth = config.oauth?.tokens ? $state.snapshot(config.oauth) : undefined;
+		const status = await this.#worker!.connect({ id, url: config.url, authorization: config.authorization, oauth }, oauth && {
+			stored: () => this.configs.find((c) => c.id === id)?.oauth?.tokens,
+			// Kept without a reconnect: the connection has them already.
+			refreshed: (tokens) =>
+				this.#change(id, (c) => {
+					const next = { ...c, oauth: { ...c.oauth, tokens } };
+					this.#connectedWith.set(id, connectionKey(next));
+					return next;
+				}),
+			ended: (error) => {
+				this.status.set(id, { state: 'failed', error, signIn: true });
+				this.#tools?.setGone(id);
+			}
+		});
 		// Removed, or changed, while it connected: that answer is not this server's any more.
 		if (!this.configs.some((c) => c.id === id && c.url === config.url)) return;
 		this.status.set(id, status);
@@ -139,6 +154,22 @@ export class ToolServersState {
 			tools.setGone(id);
 			if (status.state === 'failed' && !status.signIn) this.#retryLater(id);
 		}
+	}
+
+	/** Signs in to a server in a window of its own; its tokens are kept with it, like an API key, and it connects with them. */
+	async signIn(id: string): Promise<void> {
+		// Opened in the click itself: later, a pop-up blocker would refuse it. The sign-in loads after.
+		const popup = window.open('about:blank', '_blank', 'popup,width=520,height=720');
+		const { signIn } = await import('../tool-servers/sign-in');
+		await signIn(popup, this.configs.find((c) => c.id === id)?.url, {
+			client: () => $state.snapshot(this.configs.find((c) => c.id === id)?.oauth?.client),
+			save: (oauth) => this.#change(id, (c) => ({ ...c, oauth: { ...c.oauth, ...oauth } }))
+		});
+	}
+
+	/** Forgets the server's tokens; it then asks to be signed in again. */
+	signOut(id: string): Promise<boolean> {
+		return this.#change(id, (config) => ({ ...config, oauth: { client: config.oauth?.client } }));
 	}
 
 	stop(): void {
@@ -234,6 +265,11 @@ export function readServerUrl(input: string): string {
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('A tool server’s address starts with https:// (or http:// for one on this computer).');
 	if (url.username || url.password) throw new Error('Put no user name or password in the address: give them in Authorization instead.');
 	return url.href;
+}
+
+/** What a connection was made with: a change to any of it reconnects. */
+function connectionKey(config: ToolServerConfig): string {
+	return `${config.url}\u0000${config.authorization}\u0000${JSON.stringify(config.oauth?.tokens ?? null)}`;
 }
 
 function withItem(list: readonly string[], item: string): string[] {

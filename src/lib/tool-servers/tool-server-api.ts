@@ -8,18 +8,21 @@ import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/s
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { limitedFetch } from './limited-fetch';
 import { boundedText } from './plain-text';
 import { readToolList } from './read-tool-list';
 import { readToolResult } from './read-tool-result';
 import { requestScopedFetch } from './request-scoped-fetch';
-import type { CallProgress, ServerInfo, ServerStatus, ToolResultView } from './types';
+import { SIGN_IN_ENDED, SignInNeeded, storedSignIn, type SignInChange } from './stored-sign-in';
+import type { CallProgress, ServerInfo, ServerStatus, StoredOAuth, ToolResultView } from './types';
 
-/** What the worker needs of a server to connect: its address and, if any, its Authorization header. */
+/** What the worker needs of a server to connect: its address and, if any, its Authorization header or sign-in. */
 export interface ConnectRequest {
 	id: string;
 	url: string;
 	authorization: string;
+	oauth?: StoredOAuth;
 }
 
 export interface CallRequest {
@@ -66,14 +69,16 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 	const attempts = new Map<string, Promise<ServerStatus>>();
 	const calls = new Map<string, AbortController>();
 
-	async function open(request: ConnectRequest): Promise<Connection> {
+	async function open(request: ConnectRequest, onSignIn: (change: SignInChange) => void): Promise<Connection> {
 		const url = new URL(request.url);
 		const headers: Record<string, string> = request.authorization ? { Authorization: request.authorization } : {};
+		const authProvider = storedSignIn(request.oauth, onSignIn);
 		const make = () => new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL });
 		const client = make();
 		// A request whose answer was cut fails with why, as if the server had said so.
 		const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(url, {
 			requestInit: { headers },
+			authProvider,
 			fetch: requestScopedFetch(bounded, (id, reason) => transport.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: reason } }))
 		});
 		try {
@@ -85,7 +90,7 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 			if (!(error instanceof StreamableHTTPError) || error.code === 401 || !error.code || error.code < 400 || error.code >= 500) throw error;
 		}
 		const legacy = make();
-		await legacy.connect(new SSEClientTransport(url, { requestInit: { headers }, fetch: bounded, eventSourceInit: { fetch: bounded } }), { timeout: connectTimeoutMs });
+		await legacy.connect(new SSEClientTransport(url, { requestInit: { headers }, fetch: bounded, eventSourceInit: { fetch: bounded }, authProvider }), { timeout: connectTimeoutMs });
 		return { client: legacy, close: () => legacy.close() };
 	}
 
@@ -113,12 +118,12 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 	}
 
 	/** `isCurrent()`: no newer connect or disconnect of the same server came since. */
-	async function connectOnce(request: ConnectRequest, isCurrent: () => boolean): Promise<ServerStatus> {
+	async function connectOnce(request: ConnectRequest, onSignIn: (change: SignInChange) => void, isCurrent: () => boolean): Promise<ServerStatus> {
 		const until = Date.now() + connectTimeoutMs;
 		await drop(request.id);
 		let connection: Connection | undefined;
 		try {
-			connection = await open(request);
+			connection = await open(request, onSignIn);
 			if (!isCurrent()) {
 				await connection.close().catch(() => {});
 				return { state: 'failed', error: 'The server was disconnected.' };
@@ -143,10 +148,11 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 		/**
 		 * Connects (again, if it was) and reads the server's name, instructions and tools. Of two
 		 * connects of one server at once (its Authorization changed while it connected), the later
-		 * one is kept, and both answer with its status.
+		 * one is kept, and both answer with its status. `onSignIn` hears of a stored sign-in's
+		 * refreshed tokens, and of its end.
 		 */
-		connect(request: ConnectRequest): Promise<ServerStatus> {
-			const attempt: Promise<ServerStatus> = connectOnce(request, () => attempts.get(request.id) === attempt).then((status) => {
+		connect(request: ConnectRequest, onSignIn: (change: SignInChange) => void = () => {}): Promise<ServerStatus> {
+			const attempt: Promise<ServerStatus> = connectOnce(request, onSignIn, () => attempts.get(request.id) === attempt).then((status) => {
 				const newest = attempts.get(request.id);
 				return newest && newest !== attempt ? newest : status;
 			});
@@ -224,6 +230,8 @@ function notMcp(error: unknown): string | undefined {
 export function describeFailure(error: unknown): ServerStatus {
 	const code = statusOf(error);
 	const message = messageOf(error);
+	// A stored sign-in the server no longer takes, and that could not be renewed.
+	if (error instanceof SignInNeeded || error instanceof OAuthError) return { state: 'failed', error: SIGN_IN_ENDED, signIn: true };
 	if (code === 401 || /\b401\b|unauthori[sz]ed/i.test(message)) {
 		return { state: 'failed', error: 'The server wants you to sign in (it answered 401 Unauthorized). Sign in, or give an Authorization header it accepts.', signIn: true };
 	}
