@@ -3,8 +3,8 @@
 // and their results shown as text and sent back to the model; plugins hear of every call.
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from './test-base';
-import { messageBody, openApp, sendMessage, transcript, waitForAnswer } from './helpers';
-import { addCustomProvider, addPlugin, navigate, runCommand } from './plugin-helpers';
+import { messageBody, openApp, sendMessage, sessionAction, sidebar, transcript, waitForAnswer } from './helpers';
+import { addCustomProvider, addPlugin, navigate, readRows, runCommand } from './plugin-helpers';
 import { useMockProvider, usePluginOrigins, useReferenceToolServer } from './test-servers';
 import { startReferenceToolServer } from '../support/tool-server.mjs';
 
@@ -105,6 +105,43 @@ test('Always allow runs the tool from then on without asking; its row takes it b
 	await sendMessage(page, 'Echo third.');
 	await page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Allow once' }).click();
 	await expect(messageBody(await waitForAnswer(page))).toContainText('Asked.');
+});
+
+test('an image a tool returns is shown in the transcript, sent to the model in the wire format’s own way, and deleted with its session', async ({ page }) => {
+	await openApp(page);
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
+	await addToolServer(page);
+	const name = await offeredName(page, label, 'get-tiny-image');
+
+	mock.script([{ type: 'tool_call', name, arguments: {} }, { type: 'text', text: 'A tiny image.' }]);
+	await sendMessage(page, 'Show me a tiny image.');
+	await page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Allow once' }).click();
+	const answer = await waitForAnswer(page);
+	await expect(messageBody(answer)).toContainText('A tiny image.');
+	const image = transcript(page).getByRole('article', { name: 'Tool result' }).last().getByRole('img', { name: /^Image the tool returned \(image\/png, \d+ × \d+\)$/ });
+	await expect(image).toBeVisible();
+	// Decoded from the stored bytes, not a broken picture.
+	expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+
+	// Chat Completions: the tool message stays text, and a user message after it carries the image.
+	const messages: Array<{ role: string; content: unknown; tool_call_id?: string }> = mock.requests.at(-1)!.body.messages;
+	const at = messages.findIndex((m) => m.role === 'tool');
+	expect(messages[at].content).toMatch(/\[image: image\/png, \d+ (KB|bytes?)\]/);
+	const carried = messages[at + 1];
+	expect(carried.role).toBe('user');
+	expect(JSON.stringify(carried.content)).toMatch(/"image_url":\{"url":"data:image\/png;base64,iVBORw0KGgo[A-Za-z0-9+/=]+"\}/);
+
+	// What the model received is the request as sent, its image named rather than spelled out.
+	await answer.getByRole('button', { name: 'What the model received' }).click();
+	const received = page.getByRole('dialog', { name: 'What the model received' });
+	await expect(received.getByLabel('Request body')).toContainText('of image data, left out here; Copy as curl has it');
+	await expect(received.getByRole('note')).toHaveCount(0);
+	await received.getByRole('button', { name: 'Close' }).click();
+
+	expect(await readRows(page, 'palimpsest-default', 'blobs')).toHaveLength(1);
+	await sessionAction(page, sidebar(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'What tools do you have?', exact: true }) }), 'Delete');
+	await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
+	await expect.poll(async () => (await readRows(page, 'palimpsest-default', 'blobs')).length).toBe(0);
 });
 
 test('a long-running tool shows its progress, and Stop ends the turn at once and cancels the call on the server', async ({ page }) => {

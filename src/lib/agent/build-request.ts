@@ -2,16 +2,23 @@
 import { contextRows } from '../db/context-rows';
 import type { MessageRow } from '../db/schema';
 import { sentBy } from '../providers/native-family';
-import type { ChatMessage } from '../providers/types';
+import type { ChatImage, ChatMessage } from '../providers/types';
+
+/** The images of a request's rows, by id, their bytes as base64. */
+export type RequestImages = ReadonlyMap<string, ChatImage>;
+const NO_IMAGES: RequestImages = new Map();
 
 export const DEFAULT_SYSTEM_PROMPT =
 	'You are a helpful assistant. Answer in Markdown when formatting helps.';
 
 
-function toChatMessage(row: MessageRow, provider: string | undefined): ChatMessage {
+function toChatMessage(row: MessageRow, provider: string | undefined, images: RequestImages): ChatMessage {
 	const message: ChatMessage = { role: row.role, content: row.content };
 	if (row.tool_calls?.length) message.tool_calls = row.tool_calls;
 	if (row.tool_call_id) message.tool_call_id = row.tool_call_id;
+	// A tool result's images, those whose bytes were read (see request-images.ts).
+	const shown = row.tool_result?.parts.flatMap((part) => (part.type === 'image' && images.has(part.id) ? [images.get(part.id)!] : [])) ?? [];
+	if (shown.length) message.images = shown;
 	// Only the provider entry that returned an item may get it back; the adapter then checks
 	// the wire and the model family. Anything else gets the text.
 	if (row.native && sentBy(row.native, provider)) message.native = row.native;
@@ -76,11 +83,13 @@ export function buildRequestMessages(options: {
 	injected: string;
 	/** The provider the request goes to (its entry in Settings). */
 	provider?: string;
+	/** The bytes of the images the rows show, by id. */
+	images?: RequestImages;
 }): ChatMessage[] {
 	const messages: ChatMessage[] = [];
 	if (options.systemPrompt) messages.push({ role: 'system', content: options.systemPrompt });
 	for (const row of contextRows(options.rows)) {
-		const message = toChatMessage(row, options.provider);
+		const message = toChatMessage(row, options.provider, options.images ?? NO_IMAGES);
 		if (row.seq === options.userSeq) {
 			message.content = withInjectedContext(message.content, options.injected);
 		}

@@ -8,6 +8,9 @@ import type { ToolSchema } from '../providers/types';
 import { buildWireRequest, formatCurl, type WireRequest } from '../providers/wire-request';
 import type { WireApi } from '../providers/wire-target';
 import { asSent, expandRuns, hashJson, injectedOf, rebuildChatRequest, type RequestFrame } from './request-recipe';
+import type { RequestImages } from './build-request';
+import { decodedBytes } from '../hooks/image-bytes';
+import { formatBytes } from '../hooks/plain-data';
 
 export interface RequestPart {
 	/** What the part is: "System prompt", "Summary", "You", "Assistant", "Tool result". */
@@ -53,13 +56,26 @@ function describeParts(sent: SentRequest, frame: RequestFrame, rows: readonly Me
 	return parts;
 }
 
-export async function describeRequest(sent: SentRequest, frame: RequestFrame, rows: readonly MessageRow[]): Promise<DescribedRequest> {
-	const request = rebuildChatRequest(sent, frame, rows);
+/** Base64 longer than this is shown as what it is, not character by character. */
+const SHOWN_BASE64_CHARS = 200;
+
+/** An image's bytes in the body, as the dialog shows them: their type and size (Copy as curl has them all). */
+function shortenImages(key: string, value: unknown): unknown {
+	if (typeof value !== 'string' || value.length <= SHOWN_BASE64_CHARS) return value;
+	// A data: URL (the OpenAI formats), or an Anthropic image source's `data`.
+	const url = /^data:(image\/[a-z]+);base64,/.exec(value);
+	const base64 = url ? value.slice(url[0].length) : value;
+	if (!url && (key !== 'data' || !/^[A-Za-z0-9+/]+={0,2}$/.test(value.slice(0, 4096)))) return value;
+	return `${url ? url[0] : ''}<${formatBytes(decodedBytes(base64))} of image data, left out here; Copy as curl has it>`;
+}
+
+export async function describeRequest(sent: SentRequest, frame: RequestFrame, rows: readonly MessageRow[], images?: RequestImages): Promise<DescribedRequest> {
+	const request = rebuildChatRequest(sent, frame, rows, images);
 	const wire = buildWireRequest(frame.target, request);
 	return {
 		api: frame.target.api,
 		wire,
-		json: JSON.stringify(wire.body, null, 2),
+		json: JSON.stringify(wire.body, shortenImages, 2),
 		curl: frame.target.api === 'offline' ? null : formatCurl(wire, frame.target.api),
 		exact: (await hashJson(wire.body)) === sent.body_hash,
 		model: sent.model,

@@ -6,7 +6,7 @@ import type { InjectedContext, MessageRow, SentRequest } from '../db/schema';
 import { joinInjected } from '../hooks/dispatch-results';
 import type { ChatRequest, ToolSchema } from '../providers/types';
 import { OFFLINE_TARGET, type WireTarget } from '../providers/wire-target';
-import { buildRequestMessages } from './build-request';
+import { buildRequestMessages, type RequestImages } from './build-request';
 
 /** What many requests share, stored once: where they went, the system prompt, the tools. */
 export interface RequestFrame {
@@ -79,7 +79,7 @@ export function asSent(row: MessageRow): MessageRow {
  * The provider-neutral request again, from the recipe, its frame and the rows at its seqs
  * (which may have left the context since: a later compaction keeps them, inactive).
  */
-export function rebuildChatRequest(sent: SentRequest, frame: RequestFrame, rows: readonly MessageRow[]): ChatRequest {
+export function rebuildChatRequest(sent: SentRequest, frame: RequestFrame, rows: readonly MessageRow[], images?: RequestImages): ChatRequest {
 	const wanted = new Set(expandRuns(sent.seqs));
 	const carried = rows.filter((row) => wanted.has(row.seq)).map(asSent);
 	const messages = buildRequestMessages({
@@ -87,7 +87,8 @@ export function rebuildChatRequest(sent: SentRequest, frame: RequestFrame, rows:
 		rows: carried,
 		userSeq: sent.user_seq,
 		injected: joinInjected(injectedOf(sent, rows)),
-		provider: sent.provider
+		provider: sent.provider,
+		images
 	});
 	const request: ChatRequest = { model: sent.model, messages, tools: frame.tools };
 	if (sent.context_management) request.context_management = { ...sent.context_management };

@@ -5,6 +5,7 @@ import { raceAbort } from './race-abort';
 import { isAbortError } from '../providers/abort';
 import type { StoredToolResult } from '../db/schema';
 import type { ToolCall } from '../providers/types';
+import type { ImageBytes } from '../tool-servers/types';
 import type { TurnDeps } from './turn-deps';
 
 function parseArgs(text: string): Record<string, unknown> {
@@ -27,6 +28,7 @@ export async function runToolCalls(
 		if (signal?.aborted) return recordStopped(deps, sessionId, calls.slice(index));
 		let result: string;
 		let stored: StoredToolResult | undefined;
+		let images: ImageBytes[] = [];
 		let args: Record<string, unknown> = {};
 		const started = now();
 		// Plugins learn which tool server a tool comes from (its name only), never more of it.
@@ -49,6 +51,7 @@ export async function runToolCalls(
 				const ran = await raceAbort(deps.tools!.run(call.name, args, { session_id: sessionId, call_id: call.id, signal }), signal);
 				result = typeof ran === 'string' ? ran : ran.text;
 				stored = typeof ran === 'string' ? undefined : ran.stored;
+				images = typeof ran === 'string' ? [] : (ran.images ?? []);
 			}
 		} catch (error) {
 			if (isAbortError(error)) return recordStopped(deps, sessionId, calls.slice(index), running);
@@ -56,7 +59,7 @@ export async function runToolCalls(
 		}
 		await appendMessages(deps.db, sessionId, [
 			{ id: crypto.randomUUID(), role: 'tool', content: result, tool_call_id: call.id, status: 'complete', kind: 'message', created_at: now(), ...(stored ? { tool_result: stored } : {}) }
-		], now());
+		], now(), {}, images);
 		void deps.hooks?.notify('post_tool_call', {
 			session_id: sessionId,
 			tool_name: call.name,

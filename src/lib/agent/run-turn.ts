@@ -9,6 +9,7 @@ import { keepEarlierInjected, recordRequest } from './record-request';
 import { getSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
 import { buildRequestMessages, DEFAULT_SYSTEM_PROMPT, userMessageNumber } from './build-request';
+import { readRequestImages } from './request-images';
 import { settleAnswer, streamAnswer } from './stream-answer';
 import { isAbortError } from '../providers/abort';
 import { joinInjected } from '../hooks/dispatch-results';
@@ -101,10 +102,11 @@ class Turn {
 			if (signal?.aborted) return stopped(result.content);
 			afterTools = false;
 			this.#rows = await listActiveMessages(deps.db, this.#sessionId);
+			const images = await readRequestImages(deps.db, this.#sessionId, this.#rows);
 			const systemPrompt = deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
 			const request = {
 				model: deps.model,
-				messages: buildRequestMessages({ systemPrompt, rows: this.#rows, userSeq: this.#user.seq, injected: joinInjected(this.#injected), provider: deps.provider.id }),
+				messages: buildRequestMessages({ systemPrompt, rows: this.#rows, userSeq: this.#user.seq, injected: joinInjected(this.#injected), provider: deps.provider.id, images }),
 				tools: deps.tools?.schemas(),
 				signal,
 				context_management: gate?.contextManagement(),

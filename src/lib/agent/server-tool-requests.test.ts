@@ -15,7 +15,7 @@ const listed = readToolList([
 	}
 ]);
 const servers = new ServerTools({
-	calls: async () => ({ call: async () => ({ isError: false, forModel: '', parts: [] }), cancel: () => {} }),
+	calls: async () => ({ call: async () => ({ isError: false, forModel: '', parts: [], images: [] }), cancel: () => {} }),
 	configs: () => [{ id: 's', url: 'https://x.test/mcp', authorization: '', added_at: 0, disabled_tools: [], always_allowed: [] }],
 	approve: async () => 'once',
 	allowAlways: async () => {},

@@ -1,6 +1,7 @@
 // Everything a turn talks to, as narrow interfaces so the loop is testable with fakes.
 import type { PalimpsestDb } from '../db/database';
 import type { StoredToolResult } from '../db/schema';
+import type { ImageBytes } from '../tool-servers/types';
 import type { InjectedContext, ToolDecision } from '../hooks/dispatch-results';
 import type { CollectorHookName, DirectiveHookName, HookPayload } from '../hooks/hook-map';
 import type { Provider, ToolSchema } from '../providers/types';
@@ -15,6 +16,8 @@ export interface TurnHooks extends NotifyHooks {
 export interface ToolRunResult {
 	text: string;
 	stored?: StoredToolResult;
+	/** The bytes of the images `stored` refers to, kept with it. */
+	images?: ImageBytes[];
 }
 
 export interface TurnTools {

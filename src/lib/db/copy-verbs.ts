@@ -1,25 +1,37 @@
 // Writing a session together with its messages: a branch copies history into a new session,
 // profile repair copies a misfiled session into its own profile. One transaction each. The
 // request frames the copied answers refer to go with them, so "What the model received" still
-// shows on the copy, even if the original is deleted meanwhile and its frames with it.
+// shows on the copy, even if the original is deleted meanwhile and its frames with it; so do the
+// images the copied messages show.
 import { Dexie, type PalimpsestDb } from './database';
-import { listMessages } from './message-verbs';
+import { imageIdsOf, listMessages } from './message-verbs';
 import { readFramesOf, storeMissingFrames, type RequestFrames } from './request-frames';
-import type { MessageRow, SessionRow } from './schema';
+import type { BlobRow, MessageRow, SessionRow } from './schema';
 
-/** A session's messages and the frames they refer to, read together. */
-export async function readMessagesWithFrames(db: PalimpsestDb, sessionId: string): Promise<{ messages: MessageRow[]; frames: RequestFrames }> {
-	return db.transaction('r', db.messages, db.settings, async () => {
+/** An image's bytes apart from the session that holds them. */
+export type ImageCopy = Omit<BlobRow, 'session_id'>;
+
+/** A session's messages, the frames they refer to and the images they show, read together. */
+export async function readMessagesWithFrames(db: PalimpsestDb, sessionId: string): Promise<{ messages: MessageRow[]; frames: RequestFrames; images: ImageCopy[] }> {
+	return db.transaction('r', db.messages, db.settings, db.blobs, async () => {
 		const messages = await listMessages(db, sessionId);
-		return { messages, frames: await readFramesOf(db, messages) };
+		const [frames, images] = await Promise.all([readFramesOf(db, messages), db.blobs.bulkGet(imageIdsOf(messages).map((id): [string, string] => [sessionId, id]))]);
+		return { messages, frames, images: images.filter((image) => image !== undefined).map(({ id, type, data }) => ({ id, type, data })) };
 	});
 }
 
-/** Stores a new session and its messages at once, so no reader sees one without the other. */
-export async function insertSessionWithMessages(db: PalimpsestDb, row: SessionRow, messages: MessageRow[], frames: RequestFrames = {}): Promise<void> {
-	await db.transaction('rw', db.sessions, db.messages, db.settings, async () => {
+/** The images the messages show, kept under `sessionId`. */
+function imagesFor(sessionId: string, messages: readonly MessageRow[], images: readonly ImageCopy[]): BlobRow[] {
+	const shown = new Set(imageIdsOf(messages));
+	return images.filter((image) => shown.has(image.id)).map((image) => ({ ...image, session_id: sessionId }));
+}
+
+/** Stores a new session, its messages and the images they show at once, so no reader sees one without the others. */
+export async function insertSessionWithMessages(db: PalimpsestDb, row: SessionRow, messages: MessageRow[], frames: RequestFrames = {}, images: readonly ImageCopy[] = []): Promise<void> {
+	await db.transaction('rw', [db.sessions, db.messages, db.settings, db.blobs], async () => {
 		await db.sessions.add(row);
 		await db.messages.bulkAdd(messages);
+		await db.blobs.bulkAdd(imagesFor(row.id, messages, images));
 		await storeMissingFrames(db, frames, messages);
 	});
 }
@@ -28,6 +40,7 @@ export interface SessionCopy {
 	row: SessionRow;
 	messages: MessageRow[];
 	frames: RequestFrames;
+	images?: ImageCopy[];
 }
 
 /**
@@ -36,15 +49,16 @@ export interface SessionCopy {
  * Returns the ids now stored from the copies.
  */
 export async function adoptSessions(db: PalimpsestDb, copies: SessionCopy[]): Promise<string[]> {
-	return db.transaction('rw', db.sessions, db.messages, db.settings, async () => {
+	return db.transaction('rw', [db.sessions, db.messages, db.settings, db.blobs], async () => {
 		const existing = await db.sessions.bulkGet(copies.map((copy) => copy.row.id));
 		const adopted: string[] = [];
-		for (const [i, { row, messages, frames }] of copies.entries()) {
+		for (const [i, { row, messages, frames, images = [] }] of copies.entries()) {
 			const here = existing[i];
 			if (here && here.last_activity_at >= row.last_activity_at) continue;
 			if (here) await db.messages.where('[session_id+seq]').between([row.id, Dexie.minKey], [row.id, Dexie.maxKey]).delete();
 			await db.sessions.put(row);
 			await db.messages.bulkPut(messages);
+			await db.blobs.bulkPut(imagesFor(row.id, messages, images));
 			await storeMissingFrames(db, frames, messages);
 			adopted.push(row.id);
 		}

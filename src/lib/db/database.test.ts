@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7 } from './database';
+import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8 } from './database';
 import { appendMessages, listMessages, markInterruptedMessages } from './message-verbs';
 import { listSessions, renameSession, setPinned } from './session-verbs';
 import type { SessionRow } from './schema';
@@ -34,7 +34,7 @@ describe('schema migration', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(8);
+		expect(db.verno).toBe(9);
 		expect(await db.messages.where('status').equals('streaming').count()).toBe(0);
 		const row = await db.sessions.get('s1');
 		expect(row).toMatchObject({ archived: 0, pinned: 0, title_source: 'auto' });
@@ -62,7 +62,7 @@ describe('schema migration from version 2', () => {
 		v2.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(8);
+		expect(db.verno).toBe(9);
 		expect(await db.messages.where('status').equals('streaming').primaryKeys()).toEqual([['s1', 1]]);
 		expect(await markInterruptedMessages(db)).toBe(1);
 		expect((await listMessages(db, 's1'))[1]).toMatchObject({ status: 'incomplete', content: 'half' });
@@ -131,7 +131,7 @@ describe('schema version 6', () => {
 		v5.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(8);
+		expect(db.verno).toBe(9);
 		expect(await db.sessions.get('s1')).toMatchObject({ id: 's1' });
 		expect(await db.messages.count()).toBe(1);
 		expect(await db.search_index.count()).toBe(0);
@@ -162,7 +162,7 @@ describe('schema version 7', () => {
 		v6.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(8);
+		expect(db.verno).toBe(9);
 		expect((await db.settings.toCollection().primaryKeys()).sort()).toEqual(['request-frame:used', 'theme']);
 		expect(await db.messages.where('sent.frame').equals('request-frame:used').primaryKeys()).toEqual([['s1', 1], ['s2', 1]]);
 		expect(await db.messages.where('[session_id+sent.frame]').between(['s2', Dexie.minKey], ['s2', Dexie.maxKey]).primaryKeys()).toEqual([['s2', 1]]);
@@ -183,10 +183,29 @@ describe('schema version 8', () => {
 		v7.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(8);
+		expect(db.verno).toBe(9);
 		expect(await db.plugin_usage.toArray()).toEqual([{ plugin_id: 'counted', storage_bytes: 1234 }]);
 		expect(await db.plugins.get('counted')).not.toHaveProperty('storage_bytes');
 		expect(await db.plugins.get('never-wrote')).toMatchObject({ cached_source: 'code' });
+		db.close();
+	});
+});
+
+describe('schema version 9', () => {
+	it('keeps a version 8 database whole and adds an empty table for the bytes of images, keyed by session', async () => {
+		const dbName = fresh();
+		const v8 = new Dexie(dbName);
+		v8.version(8).stores(SCHEMA_V8);
+		await v8.table('sessions').add(session('s1'));
+		await v8.table('messages').add({ session_id: 's1', seq: 0, id: 'm', role: 'user', content: 'kept', status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: 1 });
+		v8.close();
+		const db = new PalimpsestDb(dbName);
+		await db.open();
+		expect(db.verno).toBe(9);
+		expect((await db.messages.toArray()).map((row) => row.content)).toEqual(['kept']);
+		expect(await db.blobs.count()).toBe(0);
+		await db.blobs.add({ session_id: 's1', id: 'i', type: 'image/png', data: new Blob([new Uint8Array([1])]) });
+		expect(await db.blobs.where('[session_id+id]').between(['s1', Dexie.minKey], ['s1', Dexie.maxKey]).primaryKeys()).toEqual([['s1', 'i']]);
 		db.close();
 	});
 });

@@ -3,6 +3,7 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import {
 	NO_COMPACTION_STATE,
+	type BlobRow,
 	type HookLogRow,
 	type MessageRow,
 	type PluginKvRow,
@@ -82,6 +83,13 @@ export const SCHEMA_V8 = {
 	plugin_usage: 'plugin_id'
 };
 
+// Version 9: the bytes of images kept with messages (a tool's result), as Blobs, keyed by their
+// session first, so deleting a session deletes them with one key range, as its messages.
+export const SCHEMA_V9 = {
+	...SCHEMA_V8,
+	blobs: '[session_id+id]'
+};
+
 const DB_PREFIX = 'palimpsest-';
 
 /** The profile a database belongs to, from its name (`palimpsest-<profile>`). */
@@ -100,6 +108,7 @@ export class PalimpsestDb extends Dexie {
 	plugin_log!: EntityTable<PluginLogRow, 'id'>;
 	search_index!: EntityTable<SearchIndexRow, 'key'>;
 	plugin_usage!: EntityTable<PluginUsageRow, 'plugin_id'>;
+	blobs!: Table<BlobRow, [string, string]>;
 
 	constructor(name: string, options?: ConstructorParameters<typeof Dexie>[1]) {
 		let upgraded = false;
@@ -150,6 +159,7 @@ export class PalimpsestDb extends Dexie {
 					});
 				await tx.table('plugin_usage').bulkAdd(usage);
 			});
+		this.version(9).stores(SCHEMA_V9);
 		// Storage faults: no use under older code than the database's, a dropped connection
 		// reopens on the next use, and a schema upgrade is flushed to disk before first use.
 		guardVersion(this);

@@ -75,20 +75,23 @@ function messagesOf(db: PalimpsestDb, sessionId: string) {
 const CORE_RANGE = 2 as DBCoreKeyRange['type'];
 
 /**
- * Deletes every message of these sessions, one key range each, all requests issued at once in
+ * Deletes every message of these sessions and the images they show, one key range each, all requests issued at once in
  * the current transaction. Dexie's own Collection.delete() waits for each write before the next
  * (and counts first), which made a thousand sessions cost seconds; its DBCore layer still
  * records the change for live queries and other tabs.
  */
 function deleteMessageRanges(db: PalimpsestDb, sessionIds: readonly string[]): Promise<unknown> {
 	const trans = Dexie.currentTransaction.idbtrans as unknown as DBCoreTransaction;
+	// The images the messages show go with them: their keys begin with the session id too.
 	return Promise.all(
-		sessionIds.map((id) =>
-			db.messages.core.mutate({
-				trans,
-				type: 'deleteRange',
-				range: { type: CORE_RANGE, lower: [id, Dexie.minKey], upper: [id, Dexie.maxKey], lowerOpen: false, upperOpen: false }
-			})
+		[db.messages, db.blobs].flatMap((table) =>
+			sessionIds.map((id) =>
+				table.core.mutate({
+					trans,
+					type: 'deleteRange',
+					range: { type: CORE_RANGE, lower: [id, Dexie.minKey], upper: [id, Dexie.maxKey], lowerOpen: false, upperOpen: false }
+				})
+			)
 		)
 	);
 }
@@ -106,7 +109,7 @@ export async function commitDeletion(
 ): Promise<CommittedOperation> {
 	const strict = strictTwin(db);
 	const { remove, leftovers = [], check = {}, ...fields } = write;
-	return strict.transaction('rw', strict.sessions, strict.messages, strict.receipts, strict.settings, async () => {
+	return strict.transaction('rw', [strict.sessions, strict.messages, strict.blobs, strict.receipts, strict.settings], async () => {
 		const stored = await strict.receipts.get(fields.op_id);
 		if (stored) return { receipt: stored, replayed: true };
 		// A leftover whose session row has come back (an import) keeps its messages. The frames

@@ -2,7 +2,7 @@
 // transaction, checkpoints are short single-row writes.
 import { cleanTitle } from './clean-title';
 import { Dexie, type PalimpsestDb } from './database';
-import type { MessageRow } from './schema';
+import type { BlobRow, MessageRow } from './schema';
 import { dropUnusedFrames, frameKeysOf, storeMissingFrames, type RequestFrames } from './request-frames';
 import { findThreadHead } from './session-verbs';
 
@@ -28,13 +28,17 @@ export async function appendMessages(
 	sessionId: string,
 	messages: NewMessage[],
 	now = Date.now(),
-	frames: RequestFrames = {}
+	frames: RequestFrames = {},
+	images: readonly Omit<BlobRow, 'session_id'>[] = []
 ): Promise<MessageRow[]> {
-	// Settings only with frames: callers may append inside their own transaction over the other two.
-	const tables = Object.keys(frames).length ? [db.sessions, db.messages, db.settings] : [db.sessions, db.messages];
+	// Settings only with frames, blobs only with images: callers may append inside their own
+	// transaction over the other two.
+	const tables = [db.sessions, db.messages, ...(Object.keys(frames).length ? [db.settings] : []), ...(images.length ? [db.blobs] : [])];
 	return db.transaction('rw', tables, async () => {
 		const rows = await appendInTransaction(db, sessionId, messages, now);
 		await storeMissingFrames(db, frames, rows);
+		// The images the rows show, kept in the same transaction: a row never refers to missing bytes.
+		if (images.length) await db.blobs.bulkPut(images.map((image) => ({ session_id: sessionId, ...image })));
 		return rows;
 	});
 }
@@ -114,11 +118,12 @@ export async function readPrunedOriginal(db: PalimpsestDb, stub: Pick<MessageRow
  * the request frames only they referred to.
  */
 export async function deleteMessages(db: PalimpsestDb, sessionId: string, seqs: number[]): Promise<number> {
-	return db.transaction('rw', db.sessions, db.messages, db.settings, async () => {
+	return db.transaction('rw', [db.sessions, db.messages, db.settings, db.blobs], async () => {
 		const keys = seqs.map((seq): [string, number] => [sessionId, seq]);
 		const rows = (await db.messages.bulkGet(keys)).filter((row) => row !== undefined);
 		const removed = rows.length;
 		await db.messages.bulkDelete(keys);
+		await db.blobs.bulkDelete(imageIdsOf(rows).map((id): [string, string] => [sessionId, id]));
 		await dropUnusedFrames(db, frameKeysOf(rows));
 		const session = await db.sessions.get(sessionId);
 		if (session) {
@@ -164,4 +169,16 @@ export async function markSessionInterrupted(db: PalimpsestDb, sessionId: string
 		.between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey])
 		.filter((row) => row.status === 'streaming')
 		.modify({ status: 'incomplete', error: reason });
+}
+
+/** The ids of the images these rows show (their bytes are rows of `blobs` in the same session). */
+export function imageIdsOf(rows: readonly MessageRow[]): string[] {
+	return rows.flatMap((row) => row.tool_result?.parts.flatMap((part) => (part.type === 'image' ? [part.id] : [])) ?? []);
+}
+
+/** The bytes of these images of a session, by id; an id with no bytes (gone) is left out. */
+export async function readImages(db: PalimpsestDb, sessionId: string, ids: readonly string[]): Promise<Map<string, Blob>> {
+	if (!ids.length) return new Map();
+	const rows = await db.blobs.bulkGet(ids.map((id): [string, string] => [sessionId, id]));
+	return new Map(rows.filter((row) => row !== undefined).map((row) => [row.id, row.data]));
 }

@@ -1,6 +1,6 @@
 // Row shapes of a profile database. Field names are snake_case because rows cross the plugin
 // boundary as payload data and are exported as JSON.
-import type { ResultPart } from '../tool-servers/types';
+import type { ImageRef, KeptPart } from '../tool-servers/types';
 import type { NativeCompaction, ToolCall, Role, Usage } from '../providers/types';
 import type { CompactionKind, CompactionReason } from '../hooks/hook-payloads';
 import type { HookLogEntry } from '../hooks/run-hook';
@@ -205,11 +205,17 @@ export interface SettingRow {
 	value: unknown;
 }
 
-/**
- * A part of a tool server's result as a message row keeps it. An image is shown while its turn
- * runs; the row keeps a note of it (image bytes are never kept as text in a row).
- */
-export type StoredResultPart = Exclude<ResultPart, { type: 'image' }>;
+/** A part of a tool server's result as a message row keeps it: an image by reference to its bytes (never text in the row). */
+export type StoredResultPart = KeptPart;
+export type { ImageRef };
+
+/** The bytes of an image a message of the session shows (see ImageRef), deleted with the session. */
+export interface BlobRow {
+	session_id: string;
+	id: string;
+	type: string;
+	data: Blob;
+}
 
 /** What the transcript shows of a tool server's result, read and bounded when it came. */
 export interface StoredToolResult {

@@ -5,11 +5,13 @@
 import { Dexie, type PalimpsestDb } from './database';
 import { cutLinks, linkTargets, sameOrigin } from './session-links';
 import { strictTwin } from './strict-twin';
-import type { MessageRow, SessionRow } from './schema';
+import type { BlobRow, MessageRow, SessionRow } from './schema';
 
 export interface SessionWithMessages {
 	session: SessionRow;
 	messages: MessageRow[];
+	/** The bytes of the images its messages show. */
+	images?: BlobRow[];
 }
 
 /** Every session row, archived ones included. */
@@ -23,13 +25,14 @@ export function listAllSessions(db: PalimpsestDb): Promise<SessionRow[]> {
  * without waiting for this thread in between.
  */
 export async function readSessionsWithMessages(db: PalimpsestDb, ids: string[]): Promise<SessionWithMessages[]> {
-	return db.transaction('r', db.sessions, db.messages, async () => {
-		const [sessions, messages] = await Promise.all([
+	return db.transaction('r', db.sessions, db.messages, db.blobs, async () => {
+		const [sessions, messages, images] = await Promise.all([
 			db.sessions.bulkGet(ids),
-			Promise.all(ids.map((id) => db.messages.where('[session_id+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray()))
+			Promise.all(ids.map((id) => db.messages.where('[session_id+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray())),
+			Promise.all(ids.map((id) => db.blobs.where('[session_id+id]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray()))
 		]);
 		const found: SessionWithMessages[] = [];
-		sessions.forEach((session, i) => session && found.push({ session, messages: messages[i] }));
+		sessions.forEach((session, i) => session && found.push({ session, messages: messages[i], ...(images[i].length ? { images: images[i] } : {}) }));
 		return found;
 	});
 }
@@ -66,7 +69,7 @@ export async function writeImportedSessions(db: PalimpsestDb, entries: SessionWi
 	const ids = entries.map((e) => e.session.id);
 	const inSlice = new Set(ids);
 	const linked = [...new Set(entries.flatMap(linkTargets))].filter((id) => !inSlice.has(id));
-	return strict.transaction('rw', strict.sessions, strict.messages, async () => {
+	return strict.transaction('rw', strict.sessions, strict.messages, strict.blobs, async () => {
 		// Message rows left by a session that no longer exists would show up in the new one: one
 		// cursor looks in every session's range, read together with the sessions themselves.
 		const ranges = ids.map((id): [unknown, unknown] => [[id, Dexie.minKey], [id, Dexie.maxKey]]);
@@ -94,7 +97,11 @@ export async function writeImportedSessions(db: PalimpsestDb, entries: SessionWi
 		const leftover = rows.filter(([sessionId]) => addedIds.has(sessionId));
 		// Such rows are rare; their deletion must land before the new rows are added.
 		if (leftover.length) await strict.messages.bulkDelete(leftover);
-		await Promise.all([strict.sessions.bulkAdd(added.map((e) => e.session)), strict.messages.bulkAdd(added.flatMap((e) => e.messages))]);
+		await Promise.all([
+			strict.sessions.bulkAdd(added.map((e) => e.session)),
+			strict.messages.bulkAdd(added.flatMap((e) => e.messages)),
+			strict.blobs.bulkPut(added.flatMap((e) => e.images ?? []))
+		]);
 		return { added, skipped, linksCut };
 	});
 }

@@ -29,7 +29,7 @@ function rawOpen(dbName: string, version?: number, upgrade?: (db: IDBDatabase) =
 describe('a database newer than this code', () => {
 	it('is not opened, and is left exactly as the newer version wrote it', async () => {
 		const dbName = fresh();
-		const newer = await rawOpen(dbName, 90, (db) => {
+		const newer = await rawOpen(dbName, 1000, (db) => {
 			db.createObjectStore('sessions', { keyPath: 'id' }).put({ id: 's1', title: 'from the future' });
 			db.createObjectStore('future_things', { keyPath: 'id' });
 		});
@@ -41,7 +41,7 @@ describe('a database newer than this code', () => {
 		await expect(db.sessions.count()).rejects.toThrow();
 
 		const after = await rawOpen(dbName);
-		expect(after.version).toBe(90);
+		expect(after.version).toBe(1000);
 		expect([...after.objectStoreNames].sort()).toEqual(['future_things', 'sessions']);
 		after.close();
 	});
@@ -56,14 +56,14 @@ describe('an upgrade made by a newer tab', () => {
 		stops.push(onDatabaseOutdated((event) => heard.push(event)));
 
 		// The newer tab's upgrade is not kept waiting by this one.
-		const newer = await rawOpen(dbName, 90, (idb) => idb.createObjectStore('future_things', { keyPath: 'id' }));
+		const newer = await rawOpen(dbName, 1000, (idb) => idb.createObjectStore('future_things', { keyPath: 'id' }));
 		newer.close();
 
-		expect(heard).toEqual([{ name: dbName, version: 90 }]);
+		expect(heard).toEqual([{ name: dbName, version: 1000 }]);
 		expect(db.isOpen()).toBe(false);
 		await expect(db.sessions.count()).rejects.toMatchObject({ name: 'DatabaseClosedError' });
 		const after = await rawOpen(dbName);
-		expect(after.version).toBe(90);
+		expect(after.version).toBe(1000);
 		after.close();
 	});
 
@@ -98,7 +98,7 @@ describe('an upgrade of this tab’s that another tab blocks', () => {
 
 		older.close();
 		await opening;
-		expect(db.verno).toBe(8);
+		expect(db.verno).toBe(9);
 		expect(await db.sessions.get('s1')).toMatchObject({ title: 'kept', archived: 0 });
 		db.close();
 	});

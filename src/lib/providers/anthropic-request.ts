@@ -9,7 +9,7 @@ import type { ChatMessage, ChatRequest, ToolCall } from './types';
 type Block =
 	| { type: 'text'; text: string }
 	| { type: 'tool_use'; id: string; name: string; input: unknown }
-	| { type: 'tool_result'; tool_use_id: string; content: string }
+	| { type: 'tool_result'; tool_use_id: string; content: string | Block[] }
 	| Record<string, unknown>;
 
 interface AnthropicMessage {
@@ -34,9 +34,10 @@ function parseInput(call: ToolCall): unknown {
 
 function toBlocks(message: ChatMessage): Block[] {
 	if (message.role === 'tool') {
-		return [
-			{ type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content: message.content }
-		];
+		// A result's images go inside it, after its text, as base64 image blocks.
+		const images = (message.images ?? []).map((image) => ({ type: 'image', source: { type: 'base64', media_type: image.mimeType, data: image.data } }));
+		const content = images.length ? [{ type: 'text', text: message.content }, ...images] : message.content;
+		return [{ type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content }];
 	}
 	// The API rejects empty text blocks, e.g. an assistant turn that is only tool calls.
 	const blocks: Block[] = message.content ? [{ type: 'text', text: message.content }] : [];

@@ -1,9 +1,11 @@
 // Builds the JSON body of an OpenAI Chat Completions request from a provider-neutral one.
 
-import type { ChatMessage, ChatRequest, ToolSchema } from './types';
+import { imageDataUrl, type ChatMessage, type ChatRequest, type ToolSchema } from './types';
+
+type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 type OpenAIMessage =
-	| { role: 'system' | 'user'; content: string }
+	| { role: 'system' | 'user'; content: string | ContentPart[] }
 	| {
 			role: 'assistant';
 			content: string | null;
@@ -34,6 +36,38 @@ function toOpenAIMessage(message: ChatMessage): OpenAIMessage {
 	return { role: message.role, content: message.content };
 }
 
+/**
+ * The messages on the wire. A tool message takes text only: the images of a run of tool results
+ * follow it in one user message, each after a line naming the call it came from.
+ */
+function toOpenAIMessages(messages: readonly ChatMessage[]): OpenAIMessage[] {
+	const out: OpenAIMessage[] = [];
+	let images: ContentPart[] = [];
+	const flush = () => {
+		if (images.length) out.push({ role: 'user', content: [{ type: 'text', text: 'The images the tool results above returned:' }, ...images] });
+		images = [];
+	};
+	for (const message of messages) {
+		if (message.role !== 'tool') flush();
+		out.push(toOpenAIMessage(message));
+		if (message.role === 'tool' && message.images?.length) {
+			images.push({ type: 'text', text: `From tool call ${message.tool_call_id ?? ''}:` }, ...message.images.map((image): ContentPart => ({ type: 'image_url', image_url: { url: imageDataUrl(image) } })));
+		}
+	}
+	flush();
+	return out;
+}
+
+/** The messages without their images, for a model that reads text only. */
+export function withoutImages(messages: readonly ChatMessage[]): ChatMessage[] {
+	return messages.map((message) => {
+		if (!message.images) return message;
+		const copy = { ...message };
+		delete copy.images;
+		return copy;
+	});
+}
+
 function toOpenAITool(tool: ToolSchema) {
 	return {
 		type: 'function' as const,
@@ -51,7 +85,7 @@ export function buildOpenAIBody(
 ): Record<string, unknown> {
 	const body: Record<string, unknown> = {
 		model: request.model,
-		messages: request.messages.map(toOpenAIMessage),
+		messages: toOpenAIMessages(request.messages),
 		stream: true,
 		stream_options: { include_usage: true }
 	};

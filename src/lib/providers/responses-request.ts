@@ -2,14 +2,20 @@
 // `store: false` and no `previous_response_id`, so the local transcript stays the truth and
 // the whole input goes out each time; the provider's own compaction items go back unchanged.
 import { canReplay } from './native-family';
-import type { ChatMessage, ChatRequest, ToolSchema } from './types';
+import { imageDataUrl, type ChatMessage, type ChatRequest, type ToolSchema } from './types';
 
 export type ResponsesItem = Record<string, unknown>;
 
 /** The input items of one message (the system prompt is sent as `instructions`). */
 function toItems(message: ChatMessage, model: string): ResponsesItem[] {
 	if (message.native && canReplay(message.native, 'openai-responses', model)) return message.native.items as ResponsesItem[];
-	if (message.role === 'tool') return [{ type: 'function_call_output', call_id: message.tool_call_id ?? '', output: message.content }];
+	if (message.role === 'tool') {
+		// A result with images is a list: its text, then each image.
+		const output = message.images?.length
+			? [{ type: 'input_text', text: message.content }, ...message.images.map((image) => ({ type: 'input_image', image_url: imageDataUrl(image) }))]
+			: message.content;
+		return [{ type: 'function_call_output', call_id: message.tool_call_id ?? '', output }];
+	}
 	if (message.role === 'assistant') {
 		const items: ResponsesItem[] = message.content ? [{ role: 'assistant', content: message.content }] : [];
 		for (const call of message.tool_calls ?? []) items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments });

@@ -16,6 +16,8 @@ export interface ChatMessage {
 	content: string;
 	tool_calls?: ToolCall[];
 	tool_call_id?: string;
+	/** Images a tool's result gave (on a `tool` message), sent in each wire format's own way. */
+	images?: ChatImage[];
 	/** Marks a compaction summary (or a provider's opaque compaction item) in a history. */
 	summary?: boolean;
 	/**
@@ -24,6 +26,15 @@ export interface ChatMessage {
 	 */
 	native?: NativeCompaction;
 }
+
+/** An image in a request: its type (PNG, JPEG, GIF or WebP) and its bytes as base64. */
+export interface ChatImage {
+	mimeType: string;
+	data: string;
+}
+
+/** A data: URL of an image, as the OpenAI wire formats take it. */
+export const imageDataUrl = (image: ChatImage): string => `data:${image.mimeType};base64,${image.data}`;
 
 /** The wire protocols whose compaction items can be replayed (see NativeCompaction). */
 export type NativeApi = 'openai-responses' | 'anthropic';

@@ -23,7 +23,7 @@ export function rowsThrough(rows: MessageRow[], seq: number): MessageRow[] {
 export async function branchSession(ctx: SessionContext, sourceId: string, seq: number): Promise<SessionRow> {
 	const source = await getSession(ctx.db, sourceId);
 	if (!source) throw new Error('This session no longer exists.');
-	const { messages: history, frames } = await readMessagesWithFrames(ctx.db, sourceId);
+	const { messages: history, frames, images } = await readMessagesWithFrames(ctx.db, sourceId);
 	const copied = rowsThrough(history, seq);
 	if (!copied.some((row) => row.seq === seq)) throw new Error('That message no longer exists.');
 	const row = buildSessionRow(ctx, {
@@ -49,7 +49,7 @@ export async function branchSession(ctx: SessionContext, sourceId: string, seq: 
 		next_seq: last ? Math.floor(Math.max(...messages.map((m) => m.seq))) + 1 : 0,
 		last_activity_at: nowOf(ctx)
 	};
-	await insertSessionWithMessages(ctx.db, branch, messages, frames);
+	await insertSessionWithMessages(ctx.db, branch, messages, frames, images);
 	void ctx.hooks?.notify('on_session_start', {
 		session_id: branch.id,
 		session_key: branch.session_key,

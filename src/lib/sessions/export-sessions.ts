@@ -2,7 +2,8 @@
 // written out), so a large profile is never held in memory as rows and text at once. JSON is complete and re-importable; Markdown is for reading.
 import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
-import { listAllSessions, readSessionsWithMessages } from '../db/transfer-verbs';
+import { listAllSessions, readSessionsWithMessages, type SessionWithMessages } from '../db/transfer-verbs';
+import { encodeBase64 } from '../hooks/image-bytes';
 import { markdownHeader, sessionToMarkdown } from './format-markdown';
 import { sliceByRows } from './slice-by-rows';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportKind, type ExportResult } from './transfer-format';
@@ -78,7 +79,7 @@ export async function exportSessions(db: PalimpsestDb, request: ExportRequest): 
 			// Awaited on the next round; a failure while this batch is written out is not left unheard.
 			next.catch(() => {});
 		}
-		const texts = entries.map((entry) => (kind === 'json' ? JSON.stringify(entry) : sessionToMarkdown(entry)));
+		const texts = await Promise.all(entries.map(async (entry) => (kind === 'json' ? JSON.stringify(await withImageData(entry)) : sessionToMarkdown(entry))));
 		if (texts.length) body.push(new Blob([(sessions ? separator : '') + texts.join(separator)]));
 		sessions += entries.length;
 		for (const entry of entries) messages += entry.messages.length;
@@ -95,6 +96,12 @@ export async function exportSessions(db: PalimpsestDb, request: ExportRequest): 
 		sessions,
 		messages
 	};
+}
+
+/** An entry as the file holds it: its images' bytes as base64, beside its messages. */
+async function withImageData({ images, ...entry }: SessionWithMessages): Promise<object> {
+	if (!images?.length) return entry;
+	return { ...entry, images: await Promise.all(images.map(async ({ id, type, data }) => ({ id, type, data: encodeBase64(new Uint8Array(await data.arrayBuffer())) }))) };
 }
 
 /** Everything of the file before its sessions, one session per line after it. */

@@ -52,7 +52,7 @@ function sessionFacts(session: SessionRow): string {
 	return `*${facts.join(' · ')}*`;
 }
 
-export function sessionToMarkdown({ session, messages }: ExportEntry): string {
+export function sessionToMarkdown({ session, messages }: Pick<ExportEntry, 'session' | 'messages'>): string {
 	const body = messages.map(messageToMarkdown).join('\n\n');
 	return `## ${session.title}\n\n${sessionFacts(session)}\n\n${body || '*No messages.*'}\n`;
 }

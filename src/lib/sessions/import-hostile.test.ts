@@ -208,7 +208,9 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		['versions that are not a list', withSession({ versions: { after: 0, shown: 1, count: 2 } }), /“versions” = .*expected a list/],
 		['a version number of 0', withSession({ versions: [{ after: null, shown: 0, count: 2 }] }), /“versions\[0\]\.shown” = 0, expected a whole number from 1/],
 		['a shelved version at a place that is text', withMessage({ active: 0, shelved: { after: 'start', version: 1 } }), /“shelved\.after” = "start", expected a number .* or null/],
-		["a tool result's image bytes", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'image', mimeType: 'image/png', data: 'AAAA' }] } }), /“tool_result\.parts\[0\]” = .*expected a part of a tool result/],
+		["a tool result's image bytes in its row", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'image', mimeType: 'image/png', data: 'AAAA' }] } }), /“tool_result\.parts\[0\]\.id” missing/],
+		["a tool result's image of a type no provider takes", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'image', id: 'i', mimeType: 'image/svg+xml', size: 10 }] } }), /“tool_result\.parts\[0\]\.mimeType” = "image\/svg\+xml", expected "image\/png"/],
+		["a tool result's part of an unknown type", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'html', html: '<b>x</b>' }] } }), /“tool_result\.parts\[0\]” = .*expected a part of a tool result/],
 		["a tool result's link that is not http(s)", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'resource_link', uri: 'javascript:alert(1)', name: 'x' }] } }), /“tool_result\.parts\[0\]\.uri” = "javascript:alert\(1\)", expected an http\(s\) address/],
 		['a tool result without its server', withMessage({ role: 'tool', tool_result: { is_error: false, parts: [] } }), /“tool_result\.server” missing/]
 	];

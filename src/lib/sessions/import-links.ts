@@ -3,20 +3,22 @@
 // is cut. Which links an import may write at all (only to sessions it writes itself, so none to
 // one of yours, which deleting the imported session would take with it) is decided as each
 // slice commits (db/transfer-verbs.ts). Pure.
-import type { MessageRow } from '../db/schema';
+import type { BlobRow, MessageRow } from '../db/schema';
 import type { ImportedSession } from './import-rows';
 
 export interface ImportedEntry {
 	session: ImportedSession;
 	messages: MessageRow[];
+	/** The bytes of the images its messages show, checked. */
+	images?: BlobRow[];
 }
 
 /** The entries with their parent kinds made whole and loops cut; `loops` counts the parent links cut. */
 export function cutLoops(entries: readonly ImportedEntry[]): { entries: ImportedEntry[]; loops: number } {
-	const kept = entries.map(({ session, messages }) => {
+	const kept = entries.map(({ session, ...rest }) => {
 		// A kind without a parent means nothing; a parent without a kind is a branch.
 		const kind = session.parent_session_id === null ? null : (session.parent_kind ?? 'branch');
-		return { session: { ...session, parent_kind: kind }, messages };
+		return { ...rest, session: { ...session, parent_kind: kind } };
 	});
 	const looping = loopClosers(kept.map((entry) => entry.session));
 	return {

@@ -15,6 +15,7 @@ import {
 } from '../db/schema';
 import type { NativeCompaction, ToolCall, Usage } from '../providers/types';
 import { cleanTitle } from '../db/clean-title';
+import { IMAGE_TYPES, MAX_IMAGE_BYTES } from '../hooks/image-bytes';
 import { bool, FieldError, isPlainObject, json, list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
 
 /** The bounds of an import, generous for anything this app writes, far short of what breaks it. */
@@ -39,6 +40,8 @@ export const IMPORT_LIMITS = {
 	toolCalls: 256,
 	/** Parts of one tool server's result. */
 	resultParts: 1_000,
+	/** Images a session's messages show. */
+	imagesPerSession: 10_000,
 	injected: 64,
 	/** A provider's compaction items: a few, each up to the largest event a stream may carry. */
 	nativeItems: 64,
@@ -159,6 +162,9 @@ const link: Parse<string> = (v, dropped) => {
 	return uri;
 };
 
+/** The widest or tallest image an import takes, in pixels. */
+const MAX_IMAGE_SIDE = 100_000;
+
 type PartOf<T extends StoredResultPart['type']> = Extract<StoredResultPart, { type: T }>;
 
 const RESULT_PARTS: { [T in StoredResultPart['type']]: Parse<PartOf<T>> } = {
@@ -166,13 +172,21 @@ const RESULT_PARTS: { [T in StoredResultPart['type']]: Parse<PartOf<T>> } = {
 	note: record<PartOf<'note'>>({ required: { type: oneOf(['note'] as const), text: note }, optional: {} }, 'a note'),
 	structured: record<PartOf<'structured'>>({ required: { type: oneOf(['structured'] as const), json: body }, optional: {} }, 'structured content'),
 	resource_link: record<PartOf<'resource_link'>>({ required: { type: oneOf(['resource_link'] as const), uri: link, name: label }, optional: { description: note } }, 'a link'),
-	resource: record<PartOf<'resource'>>({ required: { type: oneOf(['resource'] as const), uri: label, text: body }, optional: { mimeType: label } }, 'an embedded resource')
+	resource: record<PartOf<'resource'>>({ required: { type: oneOf(['resource'] as const), uri: label, text: body }, optional: { mimeType: label } }, 'an embedded resource'),
+	// Its bytes come in the session's `images`, checked there (validate-import.ts).
+	image: record<PartOf<'image'>>(
+		{
+			required: { type: oneOf(['image'] as const), id, mimeType: oneOf([...IMAGE_TYPES]), size: number(1, MAX_IMAGE_BYTES, { integer: true }) },
+			optional: { width: number(1, MAX_IMAGE_SIDE, { integer: true }), height: number(1, MAX_IMAGE_SIDE, { integer: true }) }
+		},
+		'an image'
+	)
 };
 
-/** One part of a tool server's result, by its type; a part of any other type (an image's bytes) is refused. */
+/** One part of a tool server's result, by its type; a part of any other type is refused. */
 const resultPart: Parse<StoredResultPart> = (v, dropped) => {
 	const type = isPlainObject(v) && typeof v.type === 'string' && Object.hasOwn(RESULT_PARTS, v.type) ? (v.type as StoredResultPart['type']) : null;
-	if (!type) throw new FieldError([], v, 'a part of a tool result (text, note, structured, resource_link or resource)');
+	if (!type) throw new FieldError([], v, 'a part of a tool result (text, note, structured, resource_link, resource or image)');
 	return RESULT_PARTS[type](v, dropped);
 };
 

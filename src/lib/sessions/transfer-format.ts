@@ -29,6 +29,8 @@ export type ExportKind = 'json' | 'markdown';
 export interface ExportEntry {
 	session: SessionRow;
 	messages: MessageRow[];
+	/** The images its messages show (a tool's result), their bytes as base64; absent when none. */
+	images?: Array<{ id: string; type: string; data: string }>;
 }
 
 /** The JSON file. The counts let an import tell a complete file from one that lost entries. */

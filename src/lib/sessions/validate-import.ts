@@ -1,6 +1,7 @@
 // Reads an export file's text into entries, refusing anything that is not a complete file of
 // a version this app knows. Pure: nothing here touches the database, so a refusal changes nothing.
-import type { MessageRow, SessionRow } from '../db/schema';
+import type { BlobRow, MessageRow, SessionRow } from '../db/schema';
+import { decodeBase64, decodedBytes, IMAGE_TYPES, isBase64, looksLikeImage, MAX_IMAGE_BYTES } from '../hooks/image-bytes';
 import { IMPORT_LIMITS, parseMessageRow, parseSessionRow } from './import-rows';
 import type { ImportedEntry } from './import-links';
 import { FieldError, isPlainObject, type Parse } from './import-schema';
@@ -93,7 +94,7 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 		if (!isPlainObject(entry) || !Array.isArray(entry.messages) || entry.messages.length > IMPORT_LIMITS.messagesPerSession) {
 			throw new ImportError(`The file is malformed: ${where()} is not a session with a list of at most ${IMPORT_LIMITS.messagesPerSession.toLocaleString('en')} messages.`);
 		}
-		for (const key of Object.keys(entry)) if (key !== 'session' && key !== 'messages') dropped.fields += 1;
+		for (const key of Object.keys(entry)) if (key !== 'session' && key !== 'messages' && key !== 'images') dropped.fields += 1;
 		const session = readRow(parseSessionRow, entry.session, where, dropped);
 		const { id } = session;
 		if (sessionIds.has(id)) throw new ImportError(`The file is malformed: session ${id} appears twice.`);
@@ -113,8 +114,9 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 			rows[at] = message;
 		}
 		messages += rows.length;
+		const images = readImages(entry.images, rows, id, dropped);
 		if (onProgress && (index + 1) % 50 === 0) onProgress(index + 1, sessions.length);
-		return { session, messages: rows };
+		return { session, messages: rows, ...(images.length ? { images } : {}) };
 	});
 	if (session_count !== sessions.length || message_count !== messages) {
 		throw new ImportError(
@@ -122,6 +124,38 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 		);
 	}
 	return { entries, droppedFields: dropped.fields };
+}
+
+/**
+ * The bytes of a session's images, each checked (an id, one of the four image types, base64 of
+ * at most MAX_IMAGE_BYTES that begins as its type says); every image a message shows must be
+ * there, and with the size it says. Images no message shows are left out.
+ */
+function readImages(raw: unknown, rows: readonly MessageRow[], sessionId: string, dropped: { fields: number }): BlobRow[] {
+	const shown = new Map(rows.flatMap((row) => row.tool_result?.parts.flatMap((part) => (part.type === 'image' ? [[part.id, part] as const] : [])) ?? []));
+	if (raw === undefined && !shown.size) return [];
+	if (!Array.isArray(raw) || raw.length > IMPORT_LIMITS.imagesPerSession) {
+		throw new ImportError(`The file is malformed: the images of session ${sessionId} are not a list of at most ${IMPORT_LIMITS.imagesPerSession.toLocaleString('en')}.`);
+	}
+	const images = new Map<string, BlobRow>();
+	raw.forEach((image: unknown, at) => {
+		const where = `image ${at + 1} of session ${sessionId}`;
+		if (!isPlainObject(image) || typeof image.id !== 'string' || typeof image.type !== 'string' || typeof image.data !== 'string') {
+			throw new ImportError(`The file is malformed: ${where} is not an object with an id, a type and its data.`);
+		}
+		const part = shown.get(image.id);
+		if (!part) return void (dropped.fields += 1);
+		if (!IMAGE_TYPES.has(image.type) || image.type !== part.mimeType) throw new ImportError(`The file is malformed: ${where} is not a PNG, JPEG, GIF or WebP image of the type its message says.`);
+		if (decodedBytes(image.data) > MAX_IMAGE_BYTES || !isBase64(image.data)) {
+			throw new ImportError(`The file is malformed: ${where} is not base64 of at most ${formatBytes(MAX_IMAGE_BYTES)}.`);
+		}
+		const bytes = decodeBase64(image.data);
+		if (bytes.length !== part.size || !looksLikeImage(image.type, bytes)) throw new ImportError(`The file is malformed: ${where} is not the ${image.type} image its message shows.`);
+		images.set(image.id, { session_id: sessionId, id: image.id, type: image.type, data: new Blob([bytes], { type: image.type }) });
+	});
+	const missing = [...shown.keys()].find((id) => !images.has(id));
+	if (missing) throw new ImportError(`The file is incomplete: a message of session ${sessionId} shows image ${missing}, which the file does not hold.`);
+	return [...images.values()];
 }
 
 function describeCount(value: unknown, noun: string): string {
@@ -134,7 +168,7 @@ function describeCount(value: unknown, noun: string): string {
  * imported session). Everything else, links inside the file, compacted rows, summaries and
  * their fields, is kept as it was.
  */
-export function prepareEntry(entry: ImportedEntry, profile: string, importId: string): { session: SessionRow; messages: MessageRow[] } {
+export function prepareEntry(entry: ImportedEntry, profile: string, importId: string): { session: SessionRow; messages: MessageRow[]; images?: BlobRow[] } {
 	let last = -1;
 	for (const row of entry.messages) last = Math.max(last, row.seq);
 	const session: SessionRow = {
@@ -144,5 +178,5 @@ export function prepareEntry(entry: ImportedEntry, profile: string, importId: st
 		next_seq: Math.max(entry.session.next_seq, Math.floor(last) + 1)
 	};
 	const messages: MessageRow[] = entry.messages.map((row) => (row.status === 'streaming' ? { ...row, status: 'incomplete' } : row));
-	return { session, messages };
+	return { session, messages, ...(entry.images ? { images: entry.images } : {}) };
 }

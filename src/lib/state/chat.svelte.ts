@@ -5,7 +5,7 @@ import { raceAbort } from '../agent/race-abort';
 import type { TurnDeps, TurnEvent } from '../agent/turn-deps';
 import { listActiveMessages, listCompactedBy } from '../db/compaction-verbs';
 import type { MessageRow, SessionRow, VersionPoint } from '../db/schema';
-import { readPrunedOriginal } from '../db/message-verbs';
+import { readImages, readPrunedOriginal } from '../db/message-verbs';
 import { getSession } from '../db/session-verbs';
 import { watch } from '../db/watch';
 import { createSession, finalizeSession } from '../sessions/session-lifecycle';
@@ -121,6 +121,11 @@ export class ChatState {
 		const rows = await listCompactedBy(this.#services.db, id, compactionId);
 		// Another session opened meanwhile: these rows are not its.
 		if (this.sessionId === id) this.compacted.set(compactionId, rows);
+	}
+
+	/** The bytes of an image a message shows, or null once they are gone (the session was deleted). */
+	async image(message: MessageRow, id: string): Promise<Blob | null> {
+		return (await readImages(this.#services.db, message.session_id, [id])).get(id) ?? null;
 	}
 
 	/** "Show full result" on a pruned tool output: the result it stands for, as it came. */

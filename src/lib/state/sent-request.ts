@@ -3,6 +3,7 @@
 import { readRequestFrame, readRowsAt } from '../db/request-frames';
 import { describeRequest, type DescribedRequest } from '../agent/describe-request';
 import { expandRuns, type RequestFrame } from '../agent/request-recipe';
+import { readRequestImages } from '../agent/request-images';
 import type { MessageRow } from '../db/schema';
 import type { Usage } from '../providers/types';
 import type { Services } from './services';
@@ -20,7 +21,7 @@ export async function loadSentRequest(services: Pick<Services, 'db' | 'worker'>,
 	if (!frame) throw new Error('The system prompt and tools of this request are not stored in this profile.');
 	const seqs = [...new Set([...expandRuns(sent.seqs), sent.user_seq])].sort((a, b) => a - b);
 	const rows = await readRowsAt(services.db, answer.session_id, seqs);
-	const described = await describeRequest(sent, frame, rows);
+	const described = await describeRequest(sent, frame, rows, await readRequestImages(services.db, answer.session_id, rows));
 	let estimate: number | null = null;
 	try {
 		const counted = await services.worker.estimate(

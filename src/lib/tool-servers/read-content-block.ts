@@ -5,20 +5,18 @@
 // what was left out and why, or is counted as unreadable.
 import { formatBytes } from '../hooks/plain-data';
 import { describeValue, isPlainObject } from '../hooks/tool-schema';
+import { decodedBytes, IMAGE_TYPES, isBase64, MAX_IMAGE_BYTES } from '../hooks/image-bytes';
 import { boundedText } from './plain-text';
+
+export { decodedBytes, IMAGE_TYPES, MAX_IMAGE_BYTES };
 import type { ResultPart } from './types';
 
-/** The image types shown inline and sent on to providers. */
-export const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-/** The largest image kept, decoded. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** The longest link address kept. */
 export const MAX_URI_CHARS = 2048;
 /** The longest link name or description kept. */
 const MAX_LINK_TEXT_CHARS = 2000;
 /** How much of a server's type or address a note quotes. */
 const LABEL_CHARS = 120;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** Hands out the result's remaining room for text: `raw` bounded, or null when no room is left. */
 export type TakeText = (raw: string) => string | null;
@@ -57,7 +55,7 @@ function readImage(block: Record<string, unknown>): BlockRead {
 	if (bytes > MAX_IMAGE_BYTES) {
 		return note(`An image (${mimeType}, ${formatBytes(bytes)}) was left out: an image may be at most ${formatBytes(MAX_IMAGE_BYTES)}.`);
 	}
-	if (!data || data.length % 4 !== 0 || !BASE64.test(data)) return note(`An image (${mimeType}) was left out: its data is not valid base64.`);
+	if (!data || !isBase64(data)) return note(`An image (${mimeType}) was left out: its data is not valid base64.`);
 	return { type: 'image', mimeType, data };
 }
 
@@ -97,12 +95,6 @@ function httpUrl(uri: string): string | null {
 	} catch {
 		return null;
 	}
-}
-
-/** Bytes that base64 `data` decodes to, from its length. */
-export function decodedBytes(data: string): number {
-	const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-	return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }
 
 function sizeOf(data: unknown): string {

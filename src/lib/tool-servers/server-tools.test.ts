@@ -7,6 +7,7 @@ import type { CallProgress, ServerTool, ToolServerConfig } from './types';
 
 const tool = (name: string): ServerTool => ({ name, description: `${name} does things`, inputSchema: { type: 'object', properties: {} } });
 const INFO = { name: 'calc', version: '1.0.0', instructions: 'Use calc for sums.' };
+const IMAGE = new Blob([new Uint8Array([1, 2, 3, 4])], { type: 'image/png' });
 
 function setup(answers: Approval[] = [], configs: ToolServerConfig[] = [config()]) {
 	const progress: Array<[string, CallProgress | null]> = [];
@@ -17,7 +18,12 @@ function setup(answers: Approval[] = [], configs: ToolServerConfig[] = [config()
 		async call(request, onProgress) {
 			calls.made.push(`${request.serverId}:${request.tool}`);
 			onProgress({ progress: 1, total: 2 });
-			return { isError: false, forModel: `ran ${request.tool} with ${JSON.stringify(request.args)}`, parts: [{ type: 'text', text: 'ok' }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }] };
+			return {
+				isError: false,
+				forModel: `ran ${request.tool} with ${JSON.stringify(request.args)}`,
+				parts: [{ type: 'text', text: 'ok' }, { type: 'image', id: 'i1', mimeType: 'image/png', size: 4 }],
+				images: [{ id: 'i1', type: 'image/png', data: IMAGE }]
+			};
 		},
 		cancel(callId) {
 			calls.cancelled.push(callId);
@@ -73,11 +79,11 @@ describe('the tools of tool servers', () => {
 		expect(calls.made).toEqual(['s1:add', 's1:add', 's1:add']);
 	});
 
-	it('keeps a note of an image in the stored parts, never its bytes, and reports progress until the call ends', async () => {
+	it('keeps an image in the stored parts by reference, its bytes apart, and reports progress until the call ends', async () => {
 		const { tools, progress } = setup([], [config({ always_allowed: ['add'] })]);
 		const result = await tools.run('calc__add', {}, { callId: 'c1' }, new Set());
-		expect(result.stored.parts).toEqual([{ type: 'text', text: 'ok' }, { type: 'note', text: expect.stringMatching(/^An image \(image\/png/) }]);
-		expect(JSON.stringify(result.stored)).not.toContain('AAAA');
+		expect(result.stored.parts).toEqual([{ type: 'text', text: 'ok' }, { type: 'image', id: 'i1', mimeType: 'image/png', size: 4 }]);
+		expect(result.images).toEqual([{ id: 'i1', type: 'image/png', data: IMAGE }]);
 		expect(progress).toEqual([['c1', { progress: 1, total: 2 }], ['c1', null]]);
 	});
 

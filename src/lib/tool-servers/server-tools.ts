@@ -4,7 +4,7 @@
 // answered with text for the model and parts for the transcript.
 import type { ToolSchema } from '../providers/types';
 import { toolNamesFor } from './tool-names';
-import type { CallProgress, ResultPart, ServerInfo, ServerTool, ToolServerConfig } from './types';
+import type { CallProgress, CallResult, ImageBytes, KeptPart, ServerInfo, ServerTool, ToolServerConfig } from './types';
 
 /** What a user is asked before a tool of a server first runs. */
 export interface ApprovalRequest {
@@ -16,19 +16,11 @@ export interface ApprovalRequest {
 
 export type Approval = 'once' | 'always' | 'deny';
 
-/** What a tool server's call gives the turn: text for the model, and what the transcript keeps of it. */
+/** What a tool server's call gives the turn: text for the model, what the transcript keeps of it, and its images' bytes. */
 export interface ServerToolResult {
 	text: string;
-	stored: { server: string; is_error: boolean; parts: StoredPart[] };
-}
-
-type StoredPart = Exclude<ResultPart, { type: 'image' }>;
-
-/** The parts a message row keeps: an image becomes a note of it (its bytes are not kept as text). */
-export function partsToKeep(parts: readonly ResultPart[]): StoredPart[] {
-	return parts.map((part) =>
-		part.type === 'image' ? { type: 'note', text: `An image (${part.mimeType}, about ${Math.ceil((part.data.length * 3) / 4 / 1024)} KB) the tool returned; it is not kept in the transcript.` } : part
-	);
+	stored: { server: string; is_error: boolean; parts: KeptPart[] };
+	images: ImageBytes[];
 }
 
 /** The worker's side, as seen from here (a comlink remote in the app, the API itself in tests). */
@@ -36,7 +28,7 @@ export interface ToolServerCalls {
 	call(
 		request: { serverId: string; callId: string; tool: string; args: Record<string, unknown>; timeoutMs: number },
 		onProgress: (progress: CallProgress) => void
-	): Promise<{ isError: boolean; forModel: string; parts: ResultPart[] }>;
+	): Promise<CallResult>;
 	cancel(callId: string): unknown;
 }
 
@@ -132,7 +124,7 @@ export class ServerTools {
 		const config = this.#deps.configs().find((c) => c.id === serverId);
 		if (!config?.always_allowed.includes(tool.name)) {
 			const approval = await this.#deps.approve({ serverId, serverName, tool: tool.name, args }, context.signal);
-			if (approval === 'deny') return { text: DENIED, stored: { server: serverName, is_error: true, parts: [{ type: 'note', text: 'You denied this tool call.' }] } };
+			if (approval === 'deny') return { text: DENIED, stored: { server: serverName, is_error: true, parts: [{ type: 'note', text: 'You denied this tool call.' }] }, images: [] };
 			if (approval === 'always') await this.#deps.allowAlways(serverId, tool.name);
 		}
 		context.signal?.throwIfAborted();
@@ -144,7 +136,7 @@ export class ServerTools {
 				{ serverId, callId: context.callId, tool: tool.name, args, timeoutMs: this.#deps.timeoutMs() },
 				(progress) => this.#deps.onProgress(context.callId, progress)
 			);
-			return { text: result.forModel, stored: { server: serverName, is_error: result.isError, parts: partsToKeep(result.parts) } };
+			return { text: result.forModel, stored: { server: serverName, is_error: result.isError, parts: result.parts }, images: result.images };
 		} catch (error) {
 			if (!context.signal?.aborted) this.#deps.onCallFailed?.(serverId);
 			throw error;

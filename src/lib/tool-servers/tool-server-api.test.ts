@@ -112,7 +112,7 @@ describe('calling a tool', () => {
 		const api = newApi();
 		connected(await api.connect({ id: 's', url: server.url, authorization: '' }));
 		const result = await api.call({ serverId: 's', callId: 'c1', tool: 'echo', args: { text: 'hello <b>there</b>' }, timeoutMs: 10_000 }, () => {});
-		expect(result).toEqual({ isError: false, forModel: 'hello <b>there</b>', parts: [{ type: 'text', text: 'hello <b>there</b>' }] });
+		expect(result).toEqual({ isError: false, forModel: 'hello <b>there</b>', parts: [{ type: 'text', text: 'hello <b>there</b>' }], images: [] });
 	});
 
 	it('resolves with isError when the tool reports an error', async () => {

@@ -13,9 +13,10 @@ import { limitedFetch } from './limited-fetch';
 import { boundedText } from './plain-text';
 import { readToolList } from './read-tool-list';
 import { readToolResult } from './read-tool-result';
+import { keepImages } from './keep-images';
 import { requestScopedFetch } from './request-scoped-fetch';
 import { SIGN_IN_ENDED, SignInNeeded, storedSignIn, type SignInChange } from './stored-sign-in';
-import type { CallProgress, ServerInfo, ServerStatus, StoredOAuth, ToolResultView } from './types';
+import type { CallProgress, CallResult, ServerInfo, ServerStatus, StoredOAuth } from './types';
 
 /** What the worker needs of a server to connect: its address and, if any, its Authorization header or sign-in. */
 export interface ConnectRequest {
@@ -170,7 +171,7 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 		 * failure of the call itself (the server gone, the time limit); a tool that reports an
 		 * error resolves with `isError`.
 		 */
-		async call(request: CallRequest, onProgress: (progress: CallProgress) => void): Promise<ToolResultView> {
+		async call(request: CallRequest, onProgress: (progress: CallProgress) => void): Promise<CallResult> {
 			const connection = connections.get(request.serverId);
 			if (!connection) throw new Error('The tool server is not connected.');
 			const controller = new AbortController();
@@ -182,7 +183,7 @@ export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => f
 					maxTotalTimeout: request.timeoutMs,
 					onprogress: (progress) => onProgress(readProgress(progress))
 				});
-				return readToolResult(raw);
+				return await keepImages(readToolResult(raw));
 			} catch (error) {
 				if (controller.signal.aborted) throw new DOMException('The tool call was stopped.', 'AbortError');
 				throw new Error(describeCallFailure(error, request.timeoutMs), { cause: error });

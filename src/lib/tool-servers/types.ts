@@ -59,6 +59,38 @@ export type ResultPart =
 	| { type: 'structured'; json: string }
 	| { type: 'note'; text: string };
 
+/**
+ * An image a message shows: its bytes are kept apart from the message row, as a Blob of the same
+ * session (see BlobRow), named by `id`.
+ */
+export interface ImageRef {
+	type: 'image';
+	id: string;
+	mimeType: string;
+	/** Bytes. */
+	size: number;
+	width?: number;
+	height?: number;
+}
+
+/** A part of a result as a message row keeps it: an image by reference to its bytes. */
+export type KeptPart = Exclude<ResultPart, { type: 'image' }> | ImageRef;
+
+/** The bytes of an image a result gave, under the id its part refers to. */
+export interface ImageBytes {
+	id: string;
+	type: string;
+	data: Blob;
+}
+
+/** A tool's result as the tool-server worker gives it: the parts to keep, their images' bytes apart. */
+export interface CallResult {
+	isError: boolean;
+	forModel: string;
+	parts: KeptPart[];
+	images: ImageBytes[];
+}
+
 /** A tool's result, read and bounded: what the transcript shows and what the model is sent. */
 export interface ToolResultView {
 	isError: boolean;

@@ -5,7 +5,7 @@
 import { abortError, raceAbort, throwIfAborted } from '../abort';
 import { isOverflowMessage } from '../classify-error';
 import { guardStream } from '../guard-stream';
-import { buildOpenAIBody } from '../openai-request';
+import { buildOpenAIBody, withoutImages } from '../openai-request';
 import { decodeOpenAIStream } from '../openai-stream';
 import type { SSEMessage } from '../sse';
 import { ProviderError, type ChatRequest, type Provider, type ProviderConfig, type StreamEvent } from '../types';
@@ -72,7 +72,8 @@ export function createLocalModelProvider(config: ProviderConfig, open: OpenEngin
 			if ((await Promise.race([opening, Promise.resolve(NOT_YET)])) === NOT_YET) yield { type: 'status', text: 'Loading the model…' };
 			const engine = await raceAbort(opening, signal);
 			const { stop } = templateFor(config.local?.template ?? 'model');
-			const body = { ...buildOpenAIBody({ ...request, max_tokens: request.max_tokens ?? answerBudget(config) }), ...(stop.length ? { stop } : {}) };
+			// The in-browser models read text only; a tool result's text already names its images.
+			const body = { ...buildOpenAIBody({ ...request, messages: withoutImages(request.messages), max_tokens: request.max_tokens ?? answerBudget(config) }), ...(stop.length ? { stop } : {}) };
 			const chunks = await raceAbort(engine.chat(body, signal), signal);
 			async function* frames(): AsyncGenerator<SSEMessage> {
 				for await (const chunk of abortable(chunks, signal)) {
