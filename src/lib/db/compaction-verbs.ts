@@ -5,7 +5,7 @@
 // of the session, so they sit where what they replace was. Halving an interval ~50 times in a
 // row would exhaust a double's precision; the write then refuses rather than collide.
 import { Dexie, type PalimpsestDb } from './database';
-import type { NewMessage } from './message-verbs';
+import { copyImages, type NewMessage } from './message-verbs';
 import type { CompactionState, MessageRow, SessionRow } from './schema';
 
 /** A row a compaction adds, placed just before `before` (a kept row) or just after `after`. */
@@ -140,7 +140,7 @@ export interface RotationCommit {
  * with the summary and the kept tail, in one transaction. The parent's rows stay as they were.
  */
 export async function commitRotation(db: PalimpsestDb, commit: RotationCommit): Promise<SessionRow> {
-	return db.transaction('rw', db.sessions, db.messages, async () => {
+	return db.transaction('rw', [db.sessions, db.messages, db.blobs], async () => {
 		const parent = await db.sessions.get(commit.parentId);
 		if (!parent) throw new CompactionRaceError('The session no longer exists.');
 		if (parent.ended_at !== null) throw new CompactionRaceError('The session has already ended.');
@@ -148,6 +148,8 @@ export async function commitRotation(db: PalimpsestDb, commit: RotationCommit): 
 		const child: SessionRow = { ...commit.child, next_seq: rows.length, message_count: rows.length };
 		await db.sessions.add(child);
 		await db.messages.bulkAdd(rows);
+		// The images the kept tail shows go with it: the child may outlive its parent.
+		await copyImages(db, commit.parentId, child.id, rows);
 		await db.sessions.update(commit.parentId, {
 			ended_at: commit.endedAt,
 			end_reason: 'compression',

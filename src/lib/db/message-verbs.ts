@@ -182,3 +182,9 @@ export async function readImages(db: PalimpsestDb, sessionId: string, ids: reado
 	const rows = await db.blobs.bulkGet(ids.map((id): [string, string] => [sessionId, id]));
 	return new Map(rows.filter((row) => row !== undefined).map((row) => [row.id, row.data]));
 }
+
+/** Copies the images `rows` show from one session to another, in the caller's transaction over `blobs`. */
+export async function copyImages(db: PalimpsestDb, from: string, to: string, rows: readonly MessageRow[]): Promise<void> {
+	const images = await db.blobs.bulkGet(imageIdsOf(rows).map((id): [string, string] => [from, id]));
+	await db.blobs.bulkPut(images.filter((image) => image !== undefined).map((image) => ({ ...image, session_id: to })));
+}

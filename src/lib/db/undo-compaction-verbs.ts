@@ -3,6 +3,7 @@
 // says it was undone (its summary readable, no longer sent). Nothing is deleted.
 import { Dexie, type PalimpsestDb } from './database';
 import { CompactionRaceError } from './compaction-verbs';
+import { copyImages } from './message-verbs';
 import type { MessageRow } from './schema';
 import { sameOrigin } from './session-links';
 
@@ -67,7 +68,7 @@ export async function readUndoneRows(db: PalimpsestDb, sessionId: string, compac
  * one, and have what was said here appended to it.
  */
 export async function commitContinueEarlier(db: PalimpsestDb, childId: string, compactionId: string, now: number): Promise<{ parentId: string; sessionKey: string }> {
-	return db.transaction('rw', db.sessions, db.messages, async () => {
+	return db.transaction('rw', [db.sessions, db.messages, db.blobs], async () => {
 		const child = await db.sessions.get(childId);
 		const active = await db.messages.where('[session_id+active+seq]').between([childId, 1, Dexie.minKey], [childId, 1, Dexie.maxKey]).toArray();
 		const markers = liveMarkers(active);
@@ -86,6 +87,7 @@ export async function commitContinueEarlier(db: PalimpsestDb, childId: string, c
 		const since = active.filter((row) => row.created_at > marker.compaction!.at && !row.compaction && row.kind !== 'summary');
 		const rows: MessageRow[] = since.map(({ sent: _sent, ...row }, index) => ({ ...row, session_id: parent.id, seq: parent.next_seq + index }));
 		await db.messages.bulkAdd(rows);
+		await copyImages(db, child.id, parent.id, rows);
 		await db.messages.put({ ...marker, kind: 'notice', compaction: { ...marker.compaction!, undone_at: now } });
 		await db.sessions.update(parent.id, {
 			ended_at: null,

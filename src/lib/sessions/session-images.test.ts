@@ -4,6 +4,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
+import { commitRotation } from '../db/compaction-verbs';
 import { appendMessages, deleteMessages, readImages } from '../db/message-verbs';
 import type { MessageRow } from '../db/schema';
 import { encodeBase64 } from '../hooks/image-bytes';
@@ -94,6 +95,21 @@ describe('the images of a session', () => {
 		const branch = await branchSession(ctx, id, rows[2].seq);
 		await deleteSessions(ctx, [id]);
 		expect(await bytes((await readImages(ctx.db, branch.id, ['jpeg-1'])).get('jpeg-1'))).toEqual(JPEG);
+	});
+
+	it('go with the kept tail into the session a rotation continues in, as its own copies', async () => {
+		const ctx = context();
+		const { id, rows } = await sessionWithImages(ctx);
+		const parent = (await ctx.db.sessions.get(id))!;
+		const child = await commitRotation(ctx.db, {
+			parentId: id,
+			endedAt: 5,
+			child: { ...parent, id: 'child', parent_session_id: id, parent_kind: 'compression' },
+			rows: rows.slice(1).map((row) => ({ ...row })),
+			parentCompaction: parent.compaction
+		});
+		expect(await bytes((await readImages(ctx.db, child.id, ['png-1'])).get('png-1'))).toEqual(PNG);
+		expect(await ctx.db.blobs.where('[session_id+id]').between([child.id, ''], [child.id, '\uffff']).count()).toBe(2);
 	});
 
 	it('travel through export and import byte for byte, as base64 in the file', async () => {
