@@ -27,7 +27,7 @@ function layer(files, forbidden, message, { types = true } = {}) {
 	};
 }
 
-const APP_LAYERS = ['**/db/*', '**/hooks/*', '**/plugins/*', '**/commands/*', '**/context/*', '**/providers/*', '**/tool-servers/*', '**/sessions/*', '**/agent/*', '**/state/*', '**/components/*', '**/test-kit/*'];
+const APP_LAYERS = ['**/db/*', '**/hooks/*', '**/plugins/*', '**/commands/*', '**/context/*', '**/providers/*', '**/tool-servers/*', '**/sessions/*', '**/agent/*', '**/state/*', '**/components/*', '**/test-kit/*', '**/sync/*'];
 const except = (...kept) => APP_LAYERS.filter((l) => !kept.some((k) => l.includes(`/${k}/`)));
 const UI = ['svelte', 'svelte/*', '$app/*', '**/*.svelte', '**/*.svelte.ts', '**/*.svelte.js'];
 
@@ -61,6 +61,22 @@ export default ts.config(
 	layer(['src/lib/sessions/**'], [...except('sessions', 'db', 'hooks'), ...UI, 'dexie'], 'sessions/ may import db and hooks.'),
 	layer(['src/lib/commands/**'], [...except('commands', 'hooks', 'plugins', 'sessions', 'context'), ...UI, 'dexie'], 'commands/ may import hooks, plugins, sessions and context.'),
 	layer(['src/lib/test-kit/**'], [...except('test-kit', 'hooks', 'plugins', 'commands'), ...UI, 'dexie'], 'test-kit/ is the bus, plugin context and registries without the database or the UI.'),
+	// The sync core is pure: row types from db/, and the row parsers an imported file is read with.
+	{
+		files: ['src/lib/sync/**'],
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['**/db/*'], message: 'sync/ imports only types from db/.', allowTypeImports: true },
+						{ group: ['**/sessions/*', '!**/sessions/import-rows', '!**/sessions/import-schema'], message: 'sync/ imports only the row parsers of sessions/.' },
+						...[...except('sync', 'db', 'sessions'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'sync/ is plain TypeScript below the app.' }))
+					]
+				}
+			]
+		}
+	},
 	layer(['src/lib/agent/**'], [...except('agent', 'db', 'hooks', 'plugins', 'commands', 'context', 'providers', 'tool-servers', 'sessions'), ...UI, 'dexie'], 'agent/ is plain TypeScript below the UI.'),
 	// What a component needs from a lower layer, a state/ module re-exports (e.g. state/view-types.ts).
 	layer(

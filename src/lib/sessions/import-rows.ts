@@ -16,7 +16,7 @@ import {
 import type { NativeCompaction, ToolCall, Usage } from '../providers/types';
 import { cleanTitle } from '../db/clean-title';
 import { IMAGE_TYPES, MAX_IMAGE_BYTES } from '../hooks/image-bytes';
-import { bool, FieldError, isPlainObject, json, list, nullable, number, oneOf, record, text, withDefault, type Parse } from './import-schema';
+import { bool, FieldError, isPlainObject, json, list, nullable, number, oneOf, record, text, withDefault, type Parse, type Shape } from './import-schema';
 
 /** The bounds of an import, generous for anything this app writes, far short of what breaks it. */
 export const IMPORT_LIMITS = {
@@ -131,7 +131,8 @@ const shelved = record<NonNullable<MessageRow['shelved']>>({ required: { after: 
 /** A session row as a file carries it: its profile and origin are the receiving profile's to set. */
 export type ImportedSession = Omit<SessionRow, 'profile' | 'import_id'>;
 
-export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>({
+/** How each field of a session row is read, here and where a synced session is read. */
+export const SESSION_SHAPE: Shape<ImportedSession> = {
 	required: {
 		id,
 		title,
@@ -153,7 +154,9 @@ export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>({
 		compaction: withDefault(compactionState, () => ({ ...NO_COMPACTION_STATE }))
 	},
 	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS), versions: list(versionPoint, L.versionPoints) }
-}, 'a session (an object)', { ignored: ['profile', 'import_id'] });
+};
+
+export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>(SESSION_SHAPE, 'a session (an object)', { ignored: ['profile', 'import_id'] });
 
 /** A link a tool result shows: only http(s), which the app never fetches itself. */
 const link: Parse<string> = (v, dropped) => {
@@ -195,8 +198,8 @@ const toolResult = record<StoredToolResult>(
 	"a tool server's result (an object)"
 );
 
-// A request's recipe is not imported: the frames it points to stay in the profile that sent it.
-export const parseMessageRow: Parse<MessageRow> = record<Omit<MessageRow, 'sent'>>({
+/** How each field of a message row is read, here and where a synced message is read. */
+export const MESSAGE_SHAPE: Shape<Omit<MessageRow, 'sent'>> = {
 	required: {
 		session_id: id,
 		seq: number(0, L.maxSeq),
@@ -225,4 +228,7 @@ export const parseMessageRow: Parse<MessageRow> = record<Omit<MessageRow, 'sent'
 		shelved,
 		usage: record<Usage>({ required: { input_tokens: count, output_tokens: count }, optional: {} }, 'token usage (an object)')
 	}
-}, 'a message (an object)', { ignored: ['sent'] });
+};
+
+// A request's recipe is not imported: the frames it points to stay in the profile that sent it.
+export const parseMessageRow: Parse<MessageRow> = record<Omit<MessageRow, 'sent'>>(MESSAGE_SHAPE, 'a message (an object)', { ignored: ['sent'] });

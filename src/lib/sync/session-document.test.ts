@@ -1,0 +1,106 @@
+// A session's document carries only the fields that sync, each with the clock of its last edit,
+// and reads back from the server as the same session.
+import { describe, expect, it } from 'vitest';
+import type { SessionRow } from '../db/schema';
+import { testSessionRow } from '../db/test-session-row';
+import { messageDocId, parseDocId, sessionDocId } from './document-ids';
+import { nextPosition } from './position';
+import { readDocument } from './read-document';
+import { CLOCKED_FIELDS, latestClock, sessionRowFields, sessionToBody, stampSession } from './session-document';
+import { seededRandom } from './test-random';
+
+const NOW = Date.UTC(2026, 0, 1);
+const REV = '1-a816ee822d39f92fd10f169d92d3ace9';
+
+/** A row with every field this device keeps to itself set to something a server must never see. */
+function localRow(extra: Partial<SessionRow> = {}): SessionRow {
+	return testSessionRow('s-1', {
+		profile: 'work-profile',
+		title: 'Trip planning',
+		title_source: 'user',
+		created_at: NOW - 1000,
+		last_activity_at: NOW,
+		message_count: 12,
+		token_estimate: 3456,
+		next_seq: 12,
+		compaction: { failures: 2, cooldown_until: NOW + 60_000, turns_since_micro: 3 },
+		token_ratio: 1.2,
+		import_id: 'import-42',
+		versions: [{ after: 3, shown: 2, count: 2 }],
+		...extra
+	});
+}
+
+describe('document ids', () => {
+	it('names sessions session:<id> and messages msg:<session>:<position>, and reads them back', () => {
+		const position = nextPosition(undefined, NOW, seededRandom(1));
+		expect(sessionDocId('s-1')).toBe('session:s-1');
+		expect(messageDocId('s-1', position)).toBe(`msg:s-1:${position}`);
+		expect(parseDocId('session:s-1')).toEqual({ kind: 'session', session_id: 's-1' });
+		// A session id with a colon still reads: the position is the id's last 26 characters.
+		expect(parseDocId(`msg:a:b:${position}`)).toEqual({ kind: 'message', session_id: 'a:b', position });
+	});
+
+	it('refuses ids that name nothing this app writes', () => {
+		const position = nextPosition(undefined, NOW, seededRandom(1));
+		for (const id of ['session:', 'msg:s-1', `msg::${position}`, `msg:s-1-${position}`, `msg:s-1:${position.toLowerCase()}`, '_design/x', 'settings:api_key', `session:${'x'.repeat(201)}`, 'session:a\u0000b', 42]) {
+			expect(parseDocId(id), String(id)).toBeNull();
+		}
+		expect(() => sessionDocId('')).toThrow(/session id/);
+		expect(() => messageDocId('s-1', 'not-a-position')).toThrow(/position/);
+	});
+});
+
+describe('stampSession', () => {
+	it('sends only the session fields that sync, never the profile, counts, cooldowns, ratio, origin or versions', () => {
+		const body = sessionToBody(stampSession(localRow(), undefined, NOW, seededRandom(1)));
+		expect(Object.keys(body).sort()).toEqual(['_id', 'clocks', 'created_at', 'deleted_at', 'fields', 'format', 'last_activity_at']);
+		expect(Object.keys(body.fields as object).sort()).toEqual([...CLOCKED_FIELDS].sort());
+		const text = JSON.stringify(body);
+		for (const local of ['work-profile', 'import-42', 'message_count', 'token_estimate', 'next_seq', 'cooldown', 'token_ratio', 'versions', '3456']) {
+			expect(text).not.toContain(local);
+		}
+	});
+
+	it('gives a new clock only to the fields that changed, past every clock the device had seen', () => {
+		const random = seededRandom(2);
+		const first = stampSession(localRow(), undefined, NOW, random);
+		expect(new Set(Object.values(first.clocks)).size).toBe(1);
+		// The device's clock is behind the first edit's: the rename still gets a later clock.
+		const renamed = stampSession(localRow({ title: 'Trip to Lisbon' }), first, NOW - 3_600_000, random);
+		expect(renamed.clocks.title > latestClock(first)).toBe(true);
+		for (const field of CLOCKED_FIELDS.filter((f) => f !== 'title')) expect(renamed.clocks[field]).toBe(first.clocks[field]);
+		// Nothing changed: nothing gets a new clock.
+		expect(stampSession(localRow({ title: 'Trip to Lisbon' }), renamed, NOW + 5, random)).toEqual(renamed);
+	});
+
+	it('keeps the earliest deletion and the latest activity', () => {
+		const random = seededRandom(3);
+		const deleted = stampSession(localRow(), undefined, NOW, random, NOW + 10);
+		expect(deleted.deleted_at).toBe(NOW + 10);
+		expect(stampSession(localRow({ last_activity_at: NOW + 50 }), deleted, NOW + 60, random, NOW + 70)).toMatchObject({ deleted_at: NOW + 10, last_activity_at: NOW + 50 });
+		expect(stampSession(localRow({ last_activity_at: NOW - 50 }), deleted, NOW + 60, random).last_activity_at).toBe(NOW);
+	});
+
+	it('reads back from its body as the same document, which sets the synced fields of a row', () => {
+		const doc = stampSession(localRow({ ended_at: NOW, end_reason: 'new_session', parent_session_id: 'p-1', parent_kind: 'branch', archived: 1, pinned: 1 }), undefined, NOW, seededRandom(4));
+		expect(readDocument(sessionToBody(doc, REV))).toEqual({ kind: 'session', rev: REV, doc });
+		const fields = sessionRowFields(doc);
+		expect(fields).toEqual({
+			id: 's-1',
+			created_at: NOW - 1000,
+			last_activity_at: NOW,
+			title: 'Trip planning',
+			title_source: 'user',
+			session_key: 'web:default:s-1',
+			ended_at: NOW,
+			end_reason: 'new_session',
+			parent_session_id: 'p-1',
+			parent_kind: 'branch',
+			archived: 1,
+			pinned: 1,
+			provider: 'offline',
+			model: 'offline-mini'
+		});
+	});
+});
