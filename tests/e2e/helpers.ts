@@ -163,3 +163,13 @@ export async function startSelecting(page: Page): Promise<void> {
 	if ((await select.getAttribute('aria-pressed')) !== 'true') await select.click();
 	await expect(select).toHaveAttribute('aria-pressed', 'true');
 }
+
+/** `secret` is in none of the `requests` a provider got, nor in "What the model received" on `answer` (which it closes). */
+export async function expectNeverSentToModel(page: Page, answer: Locator, requests: unknown[], secret: string): Promise<void> {
+	expect(JSON.stringify(requests)).not.toContain(secret);
+	await answer.getByRole('button', { name: 'What the model received' }).click();
+	const received = page.getByRole('dialog', { name: 'What the model received' });
+	await expect(received.getByLabel('Request body')).toBeVisible();
+	await expect(received).not.toContainText(secret);
+	await received.getByRole('button', { name: 'Close' }).click();
+}

@@ -19,9 +19,13 @@ import { navigate } from './plugin-helpers';
 import { chosenProfile } from './profile-helpers';
 
 const DB = 'palimpsest-default';
-// IndexedDB's version of the app's schema (Dexie stores schema version n as n × 10), and one a newer release would open.
-const RAW_VERSION = 80;
-const NEWER_RAW_VERSION = RAW_VERSION + 10;
+
+/** IndexedDB's version of the app's database as the app opened it (Dexie stores schema version n as n × 10). */
+async function rawVersion(page: Page): Promise<number> {
+	const version = await page.evaluate(async (name) => (await indexedDB.databases()).find((db) => db.name === name)?.version, DB);
+	expect(version, 'the app has opened its database').toBeGreaterThan(10);
+	return version!;
+}
 
 async function downloadedJson(download: Promise<Download>): Promise<{ name: string; json: { session_count: number; sessions: Array<{ session: { title: string }; messages: Array<{ content: string }> }> } }> {
 	const file = await download;
@@ -72,10 +76,12 @@ test('an upgrade by a newer version in another tab closes this tab’s connectio
 }) => {
 	await openApp(page);
 	await sendAndWait(page, 'echo: written before the update');
+	// The version a newer release would open.
+	const newerVersion = (await rawVersion(page)) + 10;
 	const newer = await context.newPage();
 	await openPlainPage(newer);
 	// The newer version's upgrade is not kept waiting by this tab.
-	expect(await upgradeAsNewerCode(newer, DB, NEWER_RAW_VERSION)).toBe('upgraded');
+	expect(await upgradeAsNewerCode(newer, DB, newerVersion)).toBe('upgraded');
 
 	const notice = page.getByRole('alert').filter({ hasText: 'Palimpsest was updated in another tab' });
 	await expect(notice).toBeVisible();
@@ -85,7 +91,7 @@ test('an upgrade by a newer version in another tab closes this tab’s connectio
 	await box.press('Enter');
 	await expect(box).toHaveValue('echo: typed after the update');
 	const after = await readStore(newer, DB, 'messages');
-	expect(after.version).toBe(NEWER_RAW_VERSION);
+	expect(after.version).toBe(newerVersion);
 	expect(after.rows).toHaveLength(2);
 
 	await notice.getByRole('button', { name: 'Reload' }).click();
@@ -103,7 +109,7 @@ test('an upgrade by a newer version in another tab closes this tab’s connectio
 
 	await startFresh(page);
 	const kept = await readStore(newer, DB, 'messages');
-	expect(kept.version).toBe(NEWER_RAW_VERSION);
+	expect(kept.version).toBe(newerVersion);
 	expect(kept.rows).toHaveLength(2);
 });
 
@@ -120,7 +126,7 @@ test('an upgrade kept waiting by a tab with older code says so, and goes on by i
 	await releaseOldConnection(older);
 	await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
 	await expect(sessionLinks(page)).toHaveText(['Kept from version 1']);
-	expect((await readStore(older, DB, 'sessions')).version).toBe(RAW_VERSION);
+	expect((await readStore(older, DB, 'sessions')).version).toBe(await rawVersion(page));
 });
 
 test('a database that cannot be opened gets a page that says why, saves what is readable, and starts fresh without deleting it', async ({ page, context }) => {

@@ -4,7 +4,7 @@
 // only, never an export, the model, a plugin or the console.
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from './test-base';
-import { messageBody, openApp, sendMessage, transcript, waitForAnswer } from './helpers';
+import { expectNeverSentToModel, messageBody, openApp, sendMessage, transcript, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, readRows, runCommand } from './plugin-helpers';
 import { useMockProvider, usePluginOrigins, useSignInToolServer } from './test-servers';
 
@@ -96,12 +96,7 @@ test('Sign in opens the server’s sign-in in a window; its tools work, the toke
 	await expect.poll(async () => JSON.stringify((await storedServers(page))[0].oauth?.tokens)).not.toBe(JSON.stringify(stored.oauth?.tokens));
 
 	// Nothing the model was sent, nor its view, carries a token.
-	expect(JSON.stringify(mock.requests)).not.toContain('SENTINEL');
-	await answer.getByRole('button', { name: 'What the model received' }).click();
-	const received = page.getByRole('dialog', { name: 'What the model received' });
-	await expect(received.getByLabel('Request body')).toBeVisible();
-	await expect(received).not.toContainText('SENTINEL');
-	await received.getByRole('button', { name: 'Close' }).click();
+	await expectNeverSentToModel(page, answer, mock.requests, 'SENTINEL');
 	// Plugins heard of both calls, with the server's name only.
 	const seen = await runCommand(page, '/tool-calls');
 	await expect(seen).toContainText(`post ${name} from ${SERVER_NAME}`);

@@ -3,7 +3,7 @@
 // and their results shown as text and sent back to the model; plugins hear of every call.
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from './test-base';
-import { messageBody, openApp, sendMessage, sessionAction, sidebar, transcript, waitForAnswer } from './helpers';
+import { expectNeverSentToModel, messageBody, openApp, sendMessage, sessionAction, sidebar, transcript, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, readRows, runCommand } from './plugin-helpers';
 import { useMockProvider, usePluginOrigins, useReferenceToolServer } from './test-servers';
 import { startReferenceToolServer } from '../support/tool-server.mjs';
@@ -240,12 +240,7 @@ test('a tool server’s Authorization reaches that server only: never exported, 
 	await expect(messageBody(answer)).toContainText('Nine.');
 
 	// Nothing the model was sent, nor its view and curl, carries it.
-	expect(JSON.stringify(mock.requests)).not.toContain('SENTINEL');
-	await answer.getByRole('button', { name: 'What the model received' }).click();
-	const received = page.getByRole('dialog', { name: 'What the model received' });
-	await expect(received.getByLabel('Request body')).toBeVisible();
-	await expect(received).not.toContainText('SENTINEL');
-	await received.getByRole('button', { name: 'Close' }).click();
+	await expectNeverSentToModel(page, answer, mock.requests, 'SENTINEL');
 	// Plugins got the server's name and nothing else of it.
 	await expect(await runCommand(page, '/tool-calls')).not.toContainText('SENTINEL');
 	// The export holds sessions, never settings.

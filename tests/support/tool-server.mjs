@@ -1,7 +1,7 @@
 // The MCP servers for the browser tests and benchmarks, each started on free loopback ports and
 // stopped by its process id: the reference server (@modelcontextprotocol/server-everything, a
 // devDependency) with its Streamable HTTP transport, and a server that asks for sign-in.
-import { spawn } from 'node:child_process';
+import { startProcess } from './start-process.mjs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -29,7 +29,7 @@ export function freePort() {
 export async function startReferenceToolServer({ port } = {}) {
 	const entry = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 	port ??= await freePort();
-	const child = await startProcess('The reference tool server', [entry, 'streamableHttp'], { PORT: String(port) });
+	const child = await startProcess('The reference tool server', [entry, 'streamableHttp'], { ready: /listening on port/i, env: { PORT: String(port) } });
 	return { url: `http://127.0.0.1:${port}/mcp`, pid: child.pid, close: child.close };
 }
 
@@ -45,49 +45,6 @@ export async function startSignInToolServer(appOrigin) {
 	let authPort = await freePort();
 	while (authPort === mcpPort) authPort = await freePort();
 	const script = fileURLToPath(new URL('./sign-in-tool-server.mjs', import.meta.url));
-	const child = await startProcess('The sign-in tool server', [script], { MCP_PORT: String(mcpPort), AUTH_PORT: String(authPort), APP_ORIGIN: appOrigin });
+	const child = await startProcess('The sign-in tool server', [script], { ready: /listening on port/i, env: { MCP_PORT: String(mcpPort), AUTH_PORT: String(authPort), APP_ORIGIN: appOrigin } });
 	return { url: `http://127.0.0.1:${mcpPort}/mcp`, authUrl: `http://127.0.0.1:${authPort}`, pid: child.pid, close: child.close };
-}
-
-/**
- * Runs `node args…` with `env` added; resolves once it says it is listening, with its process
- * id and a close that stops it by that id.
- * @param {string} name
- * @param {string[]} args
- * @param {Record<string, string>} env
- */
-async function startProcess(name, args, env) {
-	const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-	let output = '';
-	await new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`${name} did not start within 20 s:\n${output}`)), 20_000);
-		/** @param {Buffer} chunk */
-		const listen = (chunk) => {
-			output += String(chunk);
-			if (/listening on port/i.test(output)) {
-				clearTimeout(timer);
-				resolve(undefined);
-			}
-		};
-		child.stdout.on('data', listen);
-		child.stderr.on('data', listen);
-		child.once('exit', (code) => {
-			clearTimeout(timer);
-			reject(new Error(`${name} stopped (${code}):\n${output}`));
-		});
-	});
-	child.stdout.removeAllListeners('data');
-	child.stderr.removeAllListeners('data');
-	child.stdout.resume();
-	child.stderr.resume();
-	return {
-		pid: /** @type {number} */ (child.pid),
-		/** @returns {Promise<void>} */
-		close: () =>
-			new Promise((resolve) => {
-				if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
-				child.once('exit', () => resolve(undefined));
-				process.kill(/** @type {number} */ (child.pid), 'SIGTERM');
-			})
-	};
 }
