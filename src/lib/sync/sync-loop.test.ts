@@ -106,9 +106,12 @@ describe('two devices syncing through one server', () => {
 		b.rename('s1', 'Renamed after the deletion');
 
 		await a.sync();
+		// B sends its append before it learns of the deletion; A receives the late message.
+		await pushPending({ store: b.store, client: b.client });
+		await a.sync();
+		expect(a.contents('s1')).toEqual([]);
 		await b.sync();
 		await a.sync();
-		await b.sync();
 
 		for (const device of [a, b]) {
 			expect(device.store.session('s1')?.deleted_at).not.toBeNull();
