@@ -1,0 +1,177 @@
+// The replication loop: a pass sends what changed here, then receives what changed elsewhere;
+// between passes it long-polls the changes feed while the app is visible and waits quietly
+// otherwise; a failure is retried with exponential backoff and jitter; nothing runs offline.
+// Free of browser globals (the page or a worker hands in `online`, `visible` and their events).
+import type { CouchClient, Skipped } from './couch-client';
+import { pullChanges } from './pull-changes';
+import { DEFAULT_BATCH_BYTES, pushPending } from './push-pending';
+import { SyncError } from './sync-error';
+import type { SyncStatus } from './sync-status';
+import type { SyncStore } from './sync-store';
+
+/** Subscribes a listener to an event source; returns its undo. */
+export type Subscribe = (listener: () => void) => () => void;
+
+export interface Timers {
+	now(): number;
+	setTimeout(run: () => void, ms: number): unknown;
+	clearTimeout(handle: unknown): void;
+}
+
+export interface SyncLoopOptions {
+	store: SyncStore;
+	client: CouchClient;
+	/** Bytes one `_bulk_docs` request may carry. */
+	batchBytes?: number;
+	/** Changes per page of the feed. */
+	pullLimit?: number;
+	/** How long one long-poll waits for a change while the app is visible. */
+	longPollMs?: number;
+	/** How long to wait between passes while the app is hidden. */
+	idleMs?: number;
+	backoff?: { baseMs: number; maxMs: number };
+	onStatus?: (status: SyncStatus) => void;
+	online?: () => boolean;
+	onOnline?: Subscribe;
+	visible?: () => boolean;
+	onVisible?: Subscribe;
+	timers?: Timers;
+	/** In [0, 1): the jitter of each backoff. */
+	random?: () => number;
+}
+
+export interface PassOutcome {
+	pushed: number;
+	pulled: number;
+	skipped: Skipped[];
+}
+
+const systemTimers: Timers = {
+	now: () => Date.now(),
+	setTimeout: (run, ms) => setTimeout(run, ms),
+	clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>)
+};
+
+/** The wait before retry number `failures` (1, 2, …): doubling up to `maxMs`, a random half of it taken off. */
+export function backoffDelay(failures: number, random: number, { baseMs, maxMs }: { baseMs: number; maxMs: number }): number {
+	const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(failures - 1, 30));
+	return Math.round(ceiling / 2 + (random * ceiling) / 2);
+}
+
+export class SyncLoop {
+	private readonly options: Required<Omit<SyncLoopOptions, 'onStatus'>> & Pick<SyncLoopOptions, 'onStatus'>;
+	private readonly wakers = new Set<() => void>();
+	/** Ends the current long-poll early (a local change to send, the network or visibility moved). */
+	private waking = new AbortController();
+	private skippedTotal = 0;
+
+	constructor(options: SyncLoopOptions) {
+		const never: Subscribe = () => () => {};
+		this.options = {
+			batchBytes: DEFAULT_BATCH_BYTES,
+			pullLimit: 200,
+			longPollMs: 25_000,
+			idleMs: 60_000,
+			backoff: { baseMs: 1_000, maxMs: 5 * 60_000 },
+			online: () => true,
+			onOnline: never,
+			visible: () => false,
+			onVisible: never,
+			timers: systemTimers,
+			random: Math.random,
+			...options
+		};
+	}
+
+	/** One pass: send everything pending, then receive everything since the checkpoint. */
+	async syncOnce(signal?: AbortSignal, longPollMs?: number): Promise<PassOutcome> {
+		const { store, client, batchBytes, pullLimit } = this.options;
+		const push = () => pushPending({ store, client, batchBytes, signal, onProgress: (done, total) => this.report({ state: 'sending', done, total }) });
+		const sent = await push();
+		const received = await pullChanges({
+			store,
+			client,
+			limit: pullLimit,
+			longPollMs,
+			signal,
+			onProgress: (done, total) => this.report({ state: 'receiving', done, total })
+		});
+		// What arrived may leave something to send at once: a merge, or a late message to remove.
+		if (received.pulled) {
+			const again = await push();
+			sent.pushed += again.pushed;
+			sent.skipped.push(...again.skipped);
+		}
+		const skipped = [...sent.skipped, ...received.skipped];
+		this.skippedTotal += skipped.length;
+		return { pushed: sent.pushed, pulled: received.pulled, skipped };
+	}
+
+	/** A local change is waiting: end the current wait and run a pass. */
+	nudge(): void {
+		this.waking.abort();
+		for (const wake of [...this.wakers]) wake();
+	}
+
+	/** Runs passes until `signal` aborts, or until a failure that only the user can mend (then its status says what to do). */
+	async run(signal: AbortSignal): Promise<void> {
+		const { online, visible, onOnline, onVisible, timers } = this.options;
+		const undo = [onOnline(() => this.nudge()), onVisible(() => this.nudge())];
+		let failures = 0;
+		try {
+			while (!signal.aborted) {
+				if (!online()) {
+					this.report({ state: 'offline' });
+					await this.wait(Infinity, signal);
+					continue;
+				}
+				this.waking = new AbortController();
+				try {
+					await this.syncOnce(signal);
+					failures = 0;
+					this.report({ state: 'up-to-date', at: timers.now(), skipped: this.skippedTotal });
+					if (visible()) {
+						const waiting = AbortSignal.any([signal, this.waking.signal]);
+						await this.syncOnce(waiting, this.options.longPollMs);
+						this.report({ state: 'up-to-date', at: timers.now(), skipped: this.skippedTotal });
+					} else await this.wait(this.options.idleMs, signal);
+				} catch (error) {
+					if (signal.aborted) return;
+					if (this.waking.signal.aborted && !(error instanceof SyncError)) continue;
+					if (!online()) continue;
+					if (error instanceof SyncError && !error.retry) {
+						this.report({ state: 'error', reason: error.reason, retryAt: null });
+						return;
+					}
+					failures += 1;
+					const delay = backoffDelay(failures, this.options.random(), this.options.backoff);
+					const reason = error instanceof SyncError ? error.reason : `Sync failed: ${error instanceof Error ? error.message : String(error)}. Will retry.`;
+					this.report({ state: 'error', reason, retryAt: timers.now() + delay });
+					await this.wait(delay, signal);
+				}
+			}
+		} finally {
+			for (const off of undo) off();
+		}
+	}
+
+	private report(status: SyncStatus): void {
+		this.options.onStatus?.(status);
+	}
+
+	/** Waits `ms`, or until a nudge or `signal` ends the wait. */
+	private wait(ms: number, signal: AbortSignal): Promise<void> {
+		const { timers } = this.options;
+		return new Promise((resolve) => {
+			const done = () => {
+				if (handle !== undefined) timers.clearTimeout(handle);
+				signal.removeEventListener('abort', done);
+				this.wakers.delete(done);
+				resolve();
+			};
+			const handle = ms === Infinity ? undefined : timers.setTimeout(done, ms);
+			signal.addEventListener('abort', done);
+			this.wakers.add(done);
+		});
+	}
+}
