@@ -1,7 +1,6 @@
 // Positions of the message rows of a session, read and given in the database (see
 // position-clock.ts): seq stays this device's display order; a position is what every device orders by.
 import Dexie, { type Table } from 'dexie';
-import type { PalimpsestDb } from './database';
 import { isPosition, positionAfter, type RandomBytes } from './position-clock';
 import type { MessageRow } from './schema';
 
@@ -10,7 +9,7 @@ import type { MessageRow } from './schema';
  * kept on the session row: every row that lands (an append, a compaction, a message from another
  * device) counts at once, with no second field to keep in step on every write path.
  */
-export async function lastPositionOf(db: PalimpsestDb, sessionId: string): Promise<string | undefined> {
+export async function lastPositionOf(db: { messages: Table<MessageRow, [string, number]> }, sessionId: string): Promise<string | undefined> {
 	const keys = await db.messages
 		.where('[session_id+position]')
 		.between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey])
