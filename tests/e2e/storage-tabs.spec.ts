@@ -20,7 +20,7 @@ import { chosenProfile } from './profile-helpers';
 
 const DB = 'palimpsest-default';
 // IndexedDB's version of the app's schema (Dexie stores schema version n as n × 10), and one a newer release would open.
-const RAW_VERSION = 80;
+const RAW_VERSION = 100;
 const NEWER_RAW_VERSION = RAW_VERSION + 10;
 
 async function downloadedJson(download: Promise<Download>): Promise<{ name: string; json: { session_count: number; sessions: Array<{ session: { title: string }; messages: Array<{ content: string }> }> } }> {
