@@ -5,6 +5,7 @@ import { costText } from '../../src/lib/context/context-rows';
 import type { NewMessage } from '../../src/lib/db/message-verbs';
 import type { CompactionMarker, MessageRow, SessionRow } from '../../src/lib/db/schema';
 import { buildSessionRow } from '../../src/lib/sessions/build-session-row';
+import { testPosition } from '../../src/lib/db/test-position';
 import { conversation } from './corpus';
 
 export const ENCODING = 'o200k_base';
@@ -43,7 +44,7 @@ export function seededSession(id: string, title: string, rows: readonly MessageR
 }
 
 export function storedRows(sessionId: string, rows: readonly NewMessage[], firstSeq = 0, active: 0 | 1 = 1, compactedBy: string | null = null): MessageRow[] {
-	return rows.map((row, index) => ({ ...row, session_id: sessionId, seq: firstSeq + index, active, compacted_by: compactedBy }));
+	return rows.map((row, index) => ({ ...row, session_id: sessionId, seq: firstSeq + index, position: testPosition(firstSeq + index), active, compacted_by: compactedBy }));
 }
 
 /**
@@ -63,6 +64,8 @@ export function compactedSession(id: string, title: string, compacted: readonly 
 	const summary: MessageRow = {
 		session_id: id,
 		seq: compacted.length - 0.5,
+		// Written after everything it folds and everything before it: a position past them all.
+		position: testPosition(compacted.length + live.length),
 		id: `${id}-summary`,
 		role: 'user',
 		kind: 'summary',

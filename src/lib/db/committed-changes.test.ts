@@ -7,6 +7,7 @@ import { appendMessages, deleteMessages, type NewMessage } from './message-verbs
 import { insertSession } from './session-verbs';
 import type { SessionRow } from './schema';
 import { testSessionRow } from './test-session-row';
+import { testPosition } from './test-position';
 
 let db: PalimpsestDb;
 let seen: CommittedChanges[];
@@ -63,7 +64,7 @@ describe('watchCommittedChanges', () => {
 		seen = [];
 		await expect(
 			db.transaction('rw', db.messages, async () => {
-				await db.messages.put({ ...note('gone'), session_id: 's1', seq: 5, active: 1, compacted_by: null });
+				await db.messages.put({ ...note('gone'), session_id: 's1', seq: 5, position: testPosition(5), active: 1, compacted_by: null });
 				throw new Error('changed my mind');
 			})
 		).rejects.toThrow('changed my mind');

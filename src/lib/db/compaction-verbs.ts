@@ -7,6 +7,8 @@
 import { Dexie, type PalimpsestDb } from './database';
 import { copyImages, type NewMessage } from './message-verbs';
 import type { CompactionState, MessageRow, SessionRow } from './schema';
+import { lastPositionOf } from './message-positions';
+import { positionsAfter } from './position-clock';
 
 /** A row a compaction adds, placed just before `before` (a kept row) or just after `after`. */
 export interface PlacedRow {
@@ -108,10 +110,13 @@ export async function commitCompaction(db: PalimpsestDb, commit: CompactionCommi
 			if (current.some((row) => !row || row.active !== 1)) throw new CompactionRaceError();
 			await db.messages.bulkPut(current.map((row) => ({ ...(row as MessageRow), active: 0 as const, compacted_by: commit.compactionId })));
 		}
+		// Fresh positions, after everything the session holds: the summary syncs as a new
+		// document that lists the positions it covers, which are all before its own.
+		const positions = positionsAfter(await lastPositionOf(db, commit.sessionId), commit.inserted.length, commit.now);
 		const added: MessageRow[] = [];
-		for (const place of commit.inserted) {
+		for (const [index, place] of commit.inserted.entries()) {
 			const seq = await placeSeq(db, session, place);
-			const row: MessageRow = { active: 1, compacted_by: null, ...place.row, session_id: commit.sessionId, seq };
+			const row: MessageRow = { active: 1, compacted_by: null, ...place.row, session_id: commit.sessionId, seq, position: positions[index] };
 			await db.messages.add(row);
 			added.push(row);
 		}
@@ -144,7 +149,8 @@ export async function commitRotation(db: PalimpsestDb, commit: RotationCommit): 
 		const parent = await db.sessions.get(commit.parentId);
 		if (!parent) throw new CompactionRaceError('The session no longer exists.');
 		if (parent.ended_at !== null) throw new CompactionRaceError('The session has already ended.');
-		const rows: MessageRow[] = commit.rows.map((row, seq) => ({ active: 1, compacted_by: null, ...row, session_id: commit.child.id, seq }));
+		const positions = positionsAfter(undefined, commit.rows.length, commit.endedAt);
+		const rows: MessageRow[] = commit.rows.map((row, seq) => ({ active: 1, compacted_by: null, ...row, session_id: commit.child.id, seq, position: positions[seq] }));
 		const child: SessionRow = { ...commit.child, next_seq: rows.length, message_count: rows.length };
 		await db.sessions.add(child);
 		await db.messages.bulkAdd(rows);

@@ -7,6 +7,7 @@ import { Dexie, type PalimpsestDb } from './database';
 import { imageIdsOf, listMessages } from './message-verbs';
 import { readFramesOf, storeMissingFrames, type RequestFrames } from './request-frames';
 import type { BlobRow, MessageRow, SessionRow } from './schema';
+import { withPositionsInOrder } from './position-clock';
 
 /** An image's bytes apart from the session that holds them. */
 export type ImageCopy = Omit<BlobRow, 'session_id'>;
@@ -26,13 +27,26 @@ function imagesFor(sessionId: string, messages: readonly MessageRow[], images: r
 	return images.filter((image) => shown.has(image.id)).map((image) => ({ ...image, session_id: sessionId }));
 }
 
-/** Stores a new session, its messages and the images they show at once, so no reader sees one without the others. */
-export async function insertSessionWithMessages(db: PalimpsestDb, row: SessionRow, messages: MessageRow[], frames: RequestFrames = {}, images: readonly ImageCopy[] = []): Promise<void> {
-	await db.transaction('rw', [db.sessions, db.messages, db.settings, db.blobs], async () => {
+/**
+ * Stores a new session, its messages and the images they show at once, so no reader sees one
+ * without the others. The messages are new to the session: they take new positions, in seq order.
+ * Returns the rows as stored.
+ */
+export async function insertSessionWithMessages(
+	db: PalimpsestDb,
+	row: SessionRow,
+	messages: MessageRow[],
+	frames: RequestFrames = {},
+	images: readonly ImageCopy[] = [],
+	now = Date.now()
+): Promise<MessageRow[]> {
+	const placed = withPositionsInOrder(messages, () => now);
+	return db.transaction('rw', [db.sessions, db.messages, db.settings, db.blobs], async () => {
 		await db.sessions.add(row);
-		await db.messages.bulkAdd(messages);
+		await db.messages.bulkAdd(placed);
 		await db.blobs.bulkAdd(imagesFor(row.id, messages, images));
 		await storeMissingFrames(db, frames, messages);
+		return placed;
 	});
 }
 

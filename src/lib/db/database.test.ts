@@ -1,10 +1,11 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8 } from './database';
+import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9 } from './database';
+import { isPosition, positionTime } from '../sync/position';
 import { appendMessages, listMessages, markInterruptedMessages } from './message-verbs';
 import { listSessions, renameSession, setPinned } from './session-verbs';
-import type { SessionRow } from './schema';
+import type { MessageRow, SessionRow } from './schema';
 import { testSessionRow } from './test-session-row';
 
 let name = '';
@@ -34,7 +35,7 @@ describe('schema migration', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(9);
+		expect(db.verno).toBe(10);
 		expect(await db.messages.where('status').equals('streaming').count()).toBe(0);
 		const row = await db.sessions.get('s1');
 		expect(row).toMatchObject({ archived: 0, pinned: 0, title_source: 'auto' });
@@ -62,7 +63,7 @@ describe('schema migration from version 2', () => {
 		v2.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(9);
+		expect(db.verno).toBe(10);
 		expect(await db.messages.where('status').equals('streaming').primaryKeys()).toEqual([['s1', 1]]);
 		expect(await markInterruptedMessages(db)).toBe(1);
 		expect((await listMessages(db, 's1'))[1]).toMatchObject({ status: 'incomplete', content: 'half' });
@@ -131,7 +132,7 @@ describe('schema version 6', () => {
 		v5.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(9);
+		expect(db.verno).toBe(10);
 		expect(await db.sessions.get('s1')).toMatchObject({ id: 's1' });
 		expect(await db.messages.count()).toBe(1);
 		expect(await db.search_index.count()).toBe(0);
@@ -162,7 +163,7 @@ describe('schema version 7', () => {
 		v6.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(9);
+		expect(db.verno).toBe(10);
 		expect((await db.settings.toCollection().primaryKeys()).sort()).toEqual(['request-frame:used', 'theme']);
 		expect(await db.messages.where('sent.frame').equals('request-frame:used').primaryKeys()).toEqual([['s1', 1], ['s2', 1]]);
 		expect(await db.messages.where('[session_id+sent.frame]').between(['s2', Dexie.minKey], ['s2', Dexie.maxKey]).primaryKeys()).toEqual([['s2', 1]]);
@@ -183,7 +184,7 @@ describe('schema version 8', () => {
 		v7.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(9);
+		expect(db.verno).toBe(10);
 		expect(await db.plugin_usage.toArray()).toEqual([{ plugin_id: 'counted', storage_bytes: 1234 }]);
 		expect(await db.plugins.get('counted')).not.toHaveProperty('storage_bytes');
 		expect(await db.plugins.get('never-wrote')).toMatchObject({ cached_source: 'code' });
@@ -201,11 +202,61 @@ describe('schema version 9', () => {
 		v8.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(9);
+		expect(db.verno).toBe(10);
 		expect((await db.messages.toArray()).map((row) => row.content)).toEqual(['kept']);
 		expect(await db.blobs.count()).toBe(0);
 		await db.blobs.add({ session_id: 's1', id: 'i', type: 'image/png', data: new Blob([new Uint8Array([1])]) });
 		expect(await db.blobs.where('[session_id+id]').between(['s1', Dexie.minKey], ['s1', Dexie.maxKey]).primaryKeys()).toEqual([['s1', 'i']]);
+		db.close();
+	});
+});
+
+describe('schema version 10', () => {
+	it('gives every message of a version 9 profile a position, per session in seq order, from its time, and finds each by it', async () => {
+		const dbName = fresh();
+		const v9 = new Dexie(dbName);
+		v9.version(9).stores(SCHEMA_V9);
+		const T = Date.UTC(2025, 5, 1);
+		const row = (session_id: string, seq: number, created_at: number, extra: Partial<MessageRow> = {}) =>
+			({ session_id, seq, id: `${session_id}-${seq}`, role: 'user', content: `${session_id} ${seq}`, status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at, ...extra });
+		await v9.table('sessions').bulkAdd([session('s1', { next_seq: 3, message_count: 4 }), session('s2'), session('s3')]);
+		const rows = [
+			row('s1', 0, T),
+			row('s1', 1, T + 1_000, { active: 0, compacted_by: 'c1' }),
+			// A summary written later, placed between: it takes its place in seq order.
+			row('s1', 1.5, T + 9_000, { kind: 'summary' }),
+			row('s1', 2, T + 2_000),
+			// Times that go backwards (a clock set back) and repeat still give ascending positions.
+			row('s2', 0, T + 5_000),
+			row('s2', 1, T + 4_000),
+			row('s2', 2, T + 4_000),
+			row('s3', 0, T + 7_000, { status: 'streaming' })
+		];
+		// Written out of order: the upgrade follows seq, not the order rows were stored in.
+		await v9.table('messages').bulkAdd([...rows].reverse());
+		v9.close();
+
+		const db = new PalimpsestDb(dbName);
+		await db.open();
+		expect(db.verno).toBe(10);
+		const after = await db.messages.toArray();
+		expect(after.map(({ position: _p, ...rest }) => rest)).toEqual(rows);
+		for (const id of ['s1', 's2', 's3']) {
+			const session = await listMessages(db, id);
+			for (const message of session) expect(isPosition(message.position)).toBe(true);
+			const positions = session.map((message) => message.position);
+			expect(positions).toEqual([...positions].sort());
+			expect(new Set(positions).size).toBe(positions.length);
+			for (const message of session) {
+				expect(await db.messages.where('[session_id+position]').equals([id, message.position]).first()).toEqual(message);
+			}
+		}
+		const s1 = await listMessages(db, 's1');
+		expect(s1.map((message) => positionTime(message.position))).toEqual([T, T + 1_000, T + 9_000, T + 9_000]);
+		expect(positionTime((await listMessages(db, 's2'))[0].position)).toBe(T + 5_000);
+		// Appending goes on after the last position, whatever the clock says.
+		const [next] = await appendMessages(db, 's1', [{ id: 'n', role: 'user', content: 'next', status: 'complete', kind: 'message', created_at: T }], T);
+		expect(next.position > s1.at(-1)!.position).toBe(true);
 		db.close();
 	});
 });

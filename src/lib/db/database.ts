@@ -20,6 +20,7 @@ import { keepConnection } from './connection-loss';
 import { flushUpgrade } from './flush-upgrade';
 import { recordWrittenRows } from './committed-changes';
 import { dropAllUnusedFrames } from './request-frames';
+import { givePositions } from './message-positions';
 
 export const SCHEMA_V1 = {
 	sessions: 'id, session_key, last_activity_at, parent_session_id',
@@ -88,6 +89,13 @@ export const SCHEMA_V8 = {
 export const SCHEMA_V9 = {
 	...SCHEMA_V8,
 	blobs: '[session_id+id]'
+};
+
+// Version 10: every message has a position (see message-positions.ts), the same on every device,
+// and a synced message finds its row by it; seq stays the order this device shows.
+export const SCHEMA_V10 = {
+	...SCHEMA_V9,
+	messages: '[session_id+seq], id, status, [session_id+active+seq], sent.frame, [session_id+sent.frame], [session_id+position]'
 };
 
 const DB_PREFIX = 'palimpsest-';
@@ -160,6 +168,10 @@ export class PalimpsestDb extends Dexie {
 				await tx.table('plugin_usage').bulkAdd(usage);
 			});
 		this.version(9).stores(SCHEMA_V9);
+		// These rows have never synced: positions from their times, in each session's seq order.
+		this.version(10)
+			.stores(SCHEMA_V10)
+			.upgrade((tx) => givePositions(tx.table('messages')));
 		// Storage faults: no use under older code than the database's, a dropped connection
 		// reopens on the next use, and a schema upgrade is flushed to disk before first use.
 		guardVersion(this);

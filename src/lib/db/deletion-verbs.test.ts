@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PalimpsestDb } from './database';
 import { listLeftoverMessageSessions } from './deletion-verbs';
 import type { MessageRow, SessionRow } from './schema';
+import { testPosition } from './test-position';
 
 let db: PalimpsestDb;
 beforeEach(() => {
@@ -14,7 +15,7 @@ afterEach(async () => {
 });
 
 const rows = (sessionId: string, count: number): MessageRow[] =>
-	Array.from({ length: count }, (_, seq) => ({ session_id: sessionId, seq, id: `${sessionId}-${seq}`, role: 'user', content: 'x', status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: 1 }));
+	Array.from({ length: count }, (_, seq) => ({ session_id: sessionId, seq, position: testPosition(seq), id: `${sessionId}-${seq}`, role: 'user', content: 'x', status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: 1 }));
 
 /** Sessions with a row and `count` messages each, and sessions with messages only. */
 async function seed(withRow: Array<[string, number]>, leftovers: Array<[string, number]>): Promise<void> {

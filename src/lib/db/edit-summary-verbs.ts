@@ -4,6 +4,8 @@
 import { Dexie, type PalimpsestDb } from './database';
 import { CompactionRaceError } from './compaction-verbs';
 import type { MessageRow } from './schema';
+import { lastPositionOf } from './message-positions';
+import { positionsAfter } from './position-clock';
 import { liveMarkers } from './undo-compaction-verbs';
 
 /** The most characters a summary may be edited to (a summary is meant to be short). */
@@ -25,7 +27,9 @@ export async function commitSummaryEdit(db: PalimpsestDb, sessionId: string, com
 		const seq = original.seq + (high - original.seq) / 2;
 		if (!(seq > original.seq && seq < high)) throw new CompactionRaceError('There is no room left to place the edited summary.');
 		const { tokens: _tokens, encoding: _encoding, ...kept } = original;
-		const edited: MessageRow = { ...kept, id: crypto.randomUUID(), seq, content: text, compaction: { ...original.compaction!, edited_at: now } };
+		// A new row, so a new position: it syncs as a summary of its own, after the one it replaces.
+		const [position] = positionsAfter(await lastPositionOf(db, sessionId), 1, now);
+		const edited: MessageRow = { ...kept, id: crypto.randomUUID(), seq, position, content: text, compaction: { ...original.compaction!, edited_at: now } };
 		// The original leaves the context under an id of its own, so undoing the compaction
 		// later does not bring it back.
 		await db.messages.put({ ...original, active: 0, compacted_by: edited.id });

@@ -5,8 +5,11 @@ import { Dexie, type PalimpsestDb } from './database';
 import type { BlobRow, MessageRow } from './schema';
 import { dropUnusedFrames, frameKeysOf, storeMissingFrames, type RequestFrames } from './request-frames';
 import { findThreadHead } from './session-verbs';
+import { lastPositionOf } from './message-positions';
+import { positionsAfter } from './position-clock';
 
-export type NewMessage = Omit<MessageRow, 'session_id' | 'seq' | 'active' | 'compacted_by'> &
+/** A row to write: its session, seq and position are given where it lands. */
+export type NewMessage = Omit<MessageRow, 'session_id' | 'seq' | 'position' | 'active' | 'compacted_by'> &
 	Partial<Pick<MessageRow, 'active' | 'compacted_by'>>;
 
 const TITLE_LENGTH = 60;
@@ -61,14 +64,17 @@ export async function appendToThread(
 }
 
 async function appendInTransaction(db: PalimpsestDb, sessionId: string, messages: NewMessage[], now: number): Promise<MessageRow[]> {
-	const session = await db.sessions.get(sessionId);
+	const [session, last] = await Promise.all([db.sessions.get(sessionId), lastPositionOf(db, sessionId)]);
 	if (!session) throw new Error(`Session ${sessionId} no longer exists.`);
+	// After everything the session holds, its messages from other devices included, whatever this clock says.
+	const positions = positionsAfter(last, messages.length, now);
 	const rows: MessageRow[] = messages.map((message, index) => ({
 		active: 1,
 		compacted_by: null,
 		...message,
 		session_id: sessionId,
-		seq: session.next_seq + index
+		seq: session.next_seq + index,
+		position: positions[index]
 	}));
 	await db.messages.bulkAdd(rows);
 	const firstUser = rows.find((row) => row.role === 'user' && row.kind === 'message');

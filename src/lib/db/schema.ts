@@ -124,6 +124,13 @@ export interface MessageRow {
 	 * rows around it (see db/compaction-verbs.ts).
 	 */
 	seq: number;
+	/**
+	 * Where the row sits on every device (a hybrid-clock ULID, see sync/position.ts): after every
+	 * position the session held when it was written. Rows a compaction adds take a fresh one too
+	 * (a summary syncs as a new document listing the positions it covers), so positions order
+	 * a session's rows as written, and seq as shown here.
+	 */
+	position: string;
 	id: string;
 	role: Role;
 	content: string;

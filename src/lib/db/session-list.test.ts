@@ -4,6 +4,7 @@ import { Dexie, PalimpsestDb } from './database';
 import { measureSessions } from './measure-sessions';
 import type { MessageRow, SessionRow } from './schema';
 import { countSessionGroups, listFirstSessions, listSessionOrder, readSessionRows } from './session-order';
+import { testPosition } from './test-position';
 
 let db: PalimpsestDb;
 afterEach(async () => {
@@ -21,7 +22,7 @@ function session(id: string, extra: Partial<SessionRow> = {}): SessionRow {
 }
 
 function message(sessionId: string, seq: number, content: string, extra: Partial<MessageRow> = {}): MessageRow {
-	return { session_id: sessionId, seq, id: `${sessionId}-${seq}`, role: 'user', content, status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: 1, ...extra };
+	return { session_id: sessionId, seq, position: testPosition(seq), id: `${sessionId}-${seq}`, role: 'user', content, status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: 1, ...extra };
 }
 
 async function open(): Promise<PalimpsestDb> {

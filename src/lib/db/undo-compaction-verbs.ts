@@ -5,6 +5,8 @@ import { Dexie, type PalimpsestDb } from './database';
 import { CompactionRaceError } from './compaction-verbs';
 import { copyImages } from './message-verbs';
 import type { MessageRow } from './schema';
+import { lastPositionOf } from './message-positions';
+import { positionsAfter } from './position-clock';
 import { sameOrigin } from './session-links';
 
 /** Continue in the earlier session refused: the two sessions are of different origins. */
@@ -85,7 +87,8 @@ export async function commitContinueEarlier(db: PalimpsestDb, childId: string, c
 		if (parent.end_reason !== 'compression') throw new CompactionRaceError('The earlier session is no longer waiting to be continued; nothing changed.');
 		// What was said since the compaction goes on in the earlier session, after its last row.
 		const since = active.filter((row) => row.created_at > marker.compaction!.at && !row.compaction && row.kind !== 'summary');
-		const rows: MessageRow[] = since.map(({ sent: _sent, ...row }, index) => ({ ...row, session_id: parent.id, seq: parent.next_seq + index }));
+		const positions = positionsAfter(await lastPositionOf(db, parent.id), since.length, now);
+		const rows: MessageRow[] = since.map(({ sent: _sent, ...row }, index) => ({ ...row, session_id: parent.id, seq: parent.next_seq + index, position: positions[index] }));
 		await db.messages.bulkAdd(rows);
 		await copyImages(db, child.id, parent.id, rows);
 		await db.messages.put({ ...marker, kind: 'notice', compaction: { ...marker.compaction!, undone_at: now } });

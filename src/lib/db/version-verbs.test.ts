@@ -5,6 +5,7 @@ import type { MessageRow, SessionRow } from './schema';
 import { showVersion, startVersion, versionPointOf, VersionConflictError } from './version-verbs';
 import { listActiveMessages } from './compaction-verbs';
 import { appendMessages } from './message-verbs';
+import { testPosition } from './test-position';
 
 let db: PalimpsestDb;
 afterEach(async () => {
@@ -69,7 +70,7 @@ describe('versions of a conversation', () => {
 		await expect(startVersion(db, ID, 1, 99)).rejects.toBeInstanceOf(VersionConflictError);
 		await expect(startVersion(db, ID, 42, 2)).rejects.toBeInstanceOf(VersionConflictError);
 		await startVersion(db, ID, 1, 2, [message('q2 edited')]);
-		await db.messages.put({ ...message('summary'), session_id: ID, seq: 3.5, kind: 'summary', active: 1, compacted_by: null });
+		await db.messages.put({ ...message('summary'), session_id: ID, seq: 3.5, position: testPosition(9), kind: 'summary', active: 1, compacted_by: null });
 		await expect(showVersion(db, ID, 1, 1)).rejects.toThrow('compacted');
 		// Refused means unchanged.
 		expect(await shown()).toEqual(['q1', 'a1', 'summary', 'q2 edited']);

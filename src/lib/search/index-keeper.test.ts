@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Dexie, PalimpsestDb } from '../db/database';
 import type { MessageRow, SessionRow } from '../db/schema';
 import { IndexKeeper } from './index-keeper';
+import { testPosition } from '../db/test-position';
 
 let db: PalimpsestDb;
 let keeper: IndexKeeper | null = null;
@@ -21,7 +22,7 @@ function session(id: string, title: string): SessionRow {
 	};
 }
 function message(sessionId: string, seq: number, content: string): MessageRow {
-	return { session_id: sessionId, seq, id: `${sessionId}-${seq}`, role: 'user', content, status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: 1 };
+	return { session_id: sessionId, seq, position: testPosition(seq), id: `${sessionId}-${seq}`, role: 'user', content, status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: 1 };
 }
 
 async function seeded(): Promise<PalimpsestDb> {

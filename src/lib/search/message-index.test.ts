@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageRow, SessionRow } from '../db/schema';
 import { MessageIndex } from './message-index';
 import { makeSnippet } from './snippet';
+import { testPosition } from '../db/test-position';
 
 function session(id: string, title: string, last_activity_at = 1): SessionRow {
 	return {
@@ -11,7 +12,7 @@ function session(id: string, title: string, last_activity_at = 1): SessionRow {
 	};
 }
 function message(session_id: string, seq: number, content: string, kind: MessageRow['kind'] = 'message'): MessageRow {
-	return { session_id, seq, id: `${session_id}${seq}`, role: 'assistant', content, status: 'complete', kind, active: 1, compacted_by: null, created_at: 1 };
+	return { session_id, seq, position: testPosition(seq), id: `${session_id}${seq}`, role: 'assistant', content, status: 'complete', kind, active: 1, compacted_by: null, created_at: 1 };
 }
 
 function indexOf(): MessageIndex {

@@ -49,7 +49,7 @@ export async function branchSession(ctx: SessionContext, sourceId: string, seq: 
 		next_seq: last ? Math.floor(Math.max(...messages.map((m) => m.seq))) + 1 : 0,
 		last_activity_at: nowOf(ctx)
 	};
-	await insertSessionWithMessages(ctx.db, branch, messages, frames, images);
+	await insertSessionWithMessages(ctx.db, branch, messages, frames, images, nowOf(ctx));
 	void ctx.hooks?.notify('on_session_start', {
 		session_id: branch.id,
 		session_key: branch.session_key,

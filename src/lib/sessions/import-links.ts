@@ -3,12 +3,12 @@
 // is cut. Which links an import may write at all (only to sessions it writes itself, so none to
 // one of yours, which deleting the imported session would take with it) is decided as each
 // slice commits (db/transfer-verbs.ts). Pure.
-import type { BlobRow, MessageRow } from '../db/schema';
-import type { ImportedSession } from './import-rows';
+import type { BlobRow } from '../db/schema';
+import type { ImportedMessage, ImportedSession } from './import-rows';
 
 export interface ImportedEntry {
 	session: ImportedSession;
-	messages: MessageRow[];
+	messages: ImportedMessage[];
 	/** The bytes of the images its messages show, checked. */
 	images?: BlobRow[];
 }

@@ -15,6 +15,7 @@ import {
 } from '../db/schema';
 import type { NativeCompaction, ToolCall, Usage } from '../providers/types';
 import { cleanTitle } from '../db/clean-title';
+import { isPosition } from '../db/position-clock';
 import { IMAGE_TYPES, MAX_IMAGE_BYTES } from '../hooks/image-bytes';
 import { bool, FieldError, isPlainObject, json, list, nullable, number, oneOf, record, text, withDefault, type Parse, type Shape } from './import-schema';
 
@@ -123,7 +124,9 @@ const nativeCompaction = record<NativeCompaction>(
 	},
 	"a provider's compaction (an object)"
 );
-const seqOrStart = nullable(number(0, L.maxSeq));
+/** A row's seq: below 0 for a message from another device that sorts before the first one here (db/arrival-verbs.ts). */
+const seq = number(-L.maxSeq, L.maxSeq);
+const seqOrStart = nullable(seq);
 const versionNumber = number(1, L.versions, { integer: true });
 const versionPoint = record<VersionPoint>({ required: { after: seqOrStart, shown: versionNumber, count: versionNumber }, optional: {} }, 'a place with versions (an object)');
 const shelved = record<NonNullable<MessageRow['shelved']>>({ required: { after: seqOrStart, version: versionNumber }, optional: {} }, 'a shelved version (an object)');
@@ -198,11 +201,19 @@ const toolResult = record<StoredToolResult>(
 	"a tool server's result (an object)"
 );
 
+/** A message row as a file carries it: files from before positions lack one (the import gives it). */
+export type ImportedMessage = Omit<MessageRow, 'sent' | 'position'> & { position?: string };
+
+const position: Parse<string> = (v) => {
+	if (!isPosition(v)) throw new FieldError([], v, 'a position (26 characters of Crockford base32)');
+	return v;
+};
+
 /** How each field of a message row is read, here and where a synced message is read. */
-export const MESSAGE_SHAPE: Shape<Omit<MessageRow, 'sent'>> = {
+export const MESSAGE_SHAPE: Shape<ImportedMessage> = {
 	required: {
 		session_id: id,
-		seq: number(0, L.maxSeq),
+		seq,
 		id,
 		role: oneOf(['system', 'user', 'assistant', 'tool'] as const),
 		content: body,
@@ -213,6 +224,7 @@ export const MESSAGE_SHAPE: Shape<Omit<MessageRow, 'sent'>> = {
 		created_at: time
 	},
 	optional: {
+		position,
 		tool_calls: list(toolCall, L.toolCalls),
 		tool_call_id: toolId,
 		tool_result: toolResult,
@@ -231,4 +243,4 @@ export const MESSAGE_SHAPE: Shape<Omit<MessageRow, 'sent'>> = {
 };
 
 // A request's recipe is not imported: the frames it points to stay in the profile that sent it.
-export const parseMessageRow: Parse<MessageRow> = record<Omit<MessageRow, 'sent'>>(MESSAGE_SHAPE, 'a message (an object)', { ignored: ['sent'] });
+export const parseMessageRow: Parse<ImportedMessage> = record<ImportedMessage>(MESSAGE_SHAPE, 'a message (an object)', { ignored: ['sent'] });

@@ -7,6 +7,7 @@
 import { profileDbName } from '../db/database';
 import { readRawDatabase } from '../db/read-raw';
 import { NO_COMPACTION_STATE, type MessageRow, type SessionRow } from '../db/schema';
+import { isPosition } from '../db/position-clock';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportEntry, type ExportFile } from './transfer-format';
 
 type Raw = Record<string, unknown>;
@@ -66,7 +67,9 @@ function message(row: Raw): MessageRow {
 		['error', isText],
 		['model', isText],
 		['provider', isText],
-		['tokens', isNum]
+		['tokens', isNum],
+		// A damaged position would refuse the file on import: the import gives a new one instead.
+		['position', isPosition]
 	];
 	for (const [field, valid] of optional) if (field in out && !valid(out[field])) delete out[field];
 	return out as unknown as MessageRow;

@@ -5,6 +5,7 @@ import { openProfileDb, type PalimpsestDb } from '../db/database';
 import type { MessageRow, SessionRow } from '../db/schema';
 import { createSearchApi } from './search-api';
 import { createSearchClientFromPort, type SearchClient } from './search-client';
+import { testPosition } from '../db/test-position';
 
 const PROFILE = `search-${crypto.randomUUID()}`;
 let db: PalimpsestDb;
@@ -26,7 +27,7 @@ function session(id: string, title: string, extra: Partial<SessionRow> = {}): Se
 }
 
 function message(session_id: string, seq: number, content: string, extra: Partial<MessageRow> = {}): MessageRow {
-	return { session_id, seq, id: `${session_id}-${seq}`, role: 'user', content, status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: 1, ...extra };
+	return { session_id, seq, position: testPosition(seq), id: `${session_id}-${seq}`, role: 'user', content, status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: 1, ...extra };
 }
 
 function client(): SearchClient {

@@ -11,6 +11,7 @@ import { buildSessionRow } from './build-session-row';
 import { describeMaintenance, runMaintenance } from './run-maintenance';
 import type { SessionContext } from './session-context';
 import { DAY_MS, pruneExpiredSessions, pruneGhosts, sweepEmptySessions } from './sweep-sessions';
+import { testPosition } from '../db/test-position';
 
 const NOW = Date.UTC(2030, 0, 1);
 const OLD = NOW - 200 * DAY_MS;
@@ -107,9 +108,9 @@ describe('ghost_prune', () => {
 		await add('shown', { last_activity_at: NOW - 2 * DAY_MS });
 		// Message rows whose session row is gone, on both sides of the stored ids in key order.
 		await db.messages.bulkAdd([
-			{ ...message('user'), session_id: 'aaa-leftover', seq: 0, active: 1, compacted_by: null },
-			{ ...message('user'), session_id: 'zzz-leftover', seq: 0, active: 1, compacted_by: null },
-			{ ...message('assistant'), session_id: 'zzz-leftover', seq: 1, active: 1, compacted_by: null }
+			{ ...message('user'), session_id: 'aaa-leftover', seq: 0, position: testPosition(0), active: 1, compacted_by: null },
+			{ ...message('user'), session_id: 'zzz-leftover', seq: 0, position: testPosition(0), active: 1, compacted_by: null },
+			{ ...message('assistant'), session_id: 'zzz-leftover', seq: 1, position: testPosition(1), active: 1, compacted_by: null }
 		]);
 		const outcome = await pruneGhosts(ctx, new Set(['shown']));
 		expect([...outcome.ids].sort()).toEqual(['aaa-leftover', 'ghost', 'zzz-leftover']);

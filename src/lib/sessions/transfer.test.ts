@@ -15,6 +15,7 @@ import { transferApi } from './transfer-api';
 import { createTransferClientFromPort } from './transfer-client';
 import { EXPORT_VERSION, MAX_IMPORT_BYTES, type ExportFile, type TransferProgress } from './transfer-format';
 import { parseExportFile, prepareEntry } from './validate-import';
+import { testPosition } from '../db/test-position';
 
 const opened: PalimpsestDb[] = [];
 function profileDb(profile: string): PalimpsestDb {
@@ -55,7 +56,7 @@ async function seedProfile(profile: string): Promise<PalimpsestDb> {
 	const compacted = await createSession(ctx, model);
 	await appendMessages(db, compacted.id, [text('user', 'one'), text('assistant', 'two'), text('user', 'three'), text('assistant', 'four')]);
 	await db.messages.where('[session_id+seq]').between([compacted.id, 0], [compacted.id, 1], true, true).modify({ active: 0, compacted_by: 'op-1' });
-	await db.messages.add({ ...text('assistant', '## Goal\nCount to four'), kind: 'summary', session_id: compacted.id, seq: 1.5, active: 1, compacted_by: null, tokens: 7, encoding: 'o200k_base' });
+	await db.messages.add({ ...text('assistant', '## Goal\nCount to four'), kind: 'summary', session_id: compacted.id, seq: 1.5, position: testPosition(9), active: 1, compacted_by: null, tokens: 7, encoding: 'o200k_base' });
 	const parent = await createSession(ctx, model);
 	await appendMessages(db, parent.id, [text('user', 'before rotation')]);
 	await db.sessions.update(parent.id, { ended_at: 2, end_reason: 'compression' });
@@ -119,8 +120,8 @@ describe('export then import', () => {
 		const target = profileDb(`leftover-${crypto.randomUUID()}`);
 		await importSessions(target, 'leftover', await exportText(source, 'home', [ids.plain]));
 		await target.messages.bulkAdd([
-			{ ...text('user', 'left behind'), session_id: ids.branch, seq: 0, active: 1, compacted_by: null },
-			{ ...text('user', 'left behind too'), session_id: ids.branch, seq: 7, active: 1, compacted_by: null }
+			{ ...text('user', 'left behind'), session_id: ids.branch, seq: 0, position: testPosition(0), active: 1, compacted_by: null },
+			{ ...text('user', 'left behind too'), session_id: ids.branch, seq: 7, position: testPosition(7), active: 1, compacted_by: null }
 		]);
 		// Slices of one session each, so the leftover rows and the kept session meet in different slices.
 		await importSessions(target, 'leftover', file, undefined, 'import-1', 1);

@@ -2,7 +2,8 @@
 // a version this app knows. Pure: nothing here touches the database, so a refusal changes nothing.
 import type { BlobRow, MessageRow, SessionRow } from '../db/schema';
 import { decodeBase64, decodedBytes, IMAGE_TYPES, isBase64, looksLikeImage, MAX_IMAGE_BYTES } from '../hooks/image-bytes';
-import { IMPORT_LIMITS, parseMessageRow, parseSessionRow } from './import-rows';
+import { IMPORT_LIMITS, parseMessageRow, parseSessionRow, type ImportedMessage } from './import-rows';
+import { withPositionsInOrder, type RandomBytes } from '../db/position-clock';
 import type { ImportedEntry } from './import-links';
 import { FieldError, isPlainObject, type Parse } from './import-schema';
 import { EXPORT_FORMAT, EXPORT_VERSION, formatBytes, ImportError, MAX_IMPORT_BYTES } from './transfer-format';
@@ -100,8 +101,9 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 		if (sessionIds.has(id)) throw new ImportError(`The file is malformed: session ${id} appears twice.`);
 		sessionIds.add(id);
 		const seqs = new Set<number>();
+		const positions = new Set<string>();
 		const list = entry.messages as unknown[];
-		const rows: MessageRow[] = new Array(list.length);
+		const rows: ImportedMessage[] = new Array(list.length);
 		for (let at = 0; at < list.length; at++) {
 			const row = list[at];
 			const rowWhere = () => `message ${at + 1} of session ${id}`;
@@ -111,6 +113,10 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 			const message = readRow(parseMessageRow, row, rowWhere, dropped);
 			if (seqs.has(message.seq)) throw new ImportError(`The file is malformed: session ${id} has two messages at position ${message.seq}.`);
 			seqs.add(message.seq);
+			if (message.position !== undefined) {
+				if (positions.has(message.position)) throw new ImportError(`The file is malformed: session ${id} has two messages at position ${message.position}.`);
+				positions.add(message.position);
+			}
 			rows[at] = message;
 		}
 		messages += rows.length;
@@ -131,7 +137,7 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
  * at most MAX_IMAGE_BYTES that begins as its type says); every image a message shows must be
  * there, and with the size it says. Images no message shows are left out.
  */
-function readImages(raw: unknown, rows: readonly MessageRow[], sessionId: string, dropped: { fields: number }): BlobRow[] {
+function readImages(raw: unknown, rows: readonly ImportedMessage[], sessionId: string, dropped: { fields: number }): BlobRow[] {
 	const shown = new Map(rows.flatMap((row) => row.tool_result?.parts.flatMap((part) => (part.type === 'image' ? [[part.id, part] as const] : [])) ?? []));
 	if (raw === undefined && !shown.size) return [];
 	if (!Array.isArray(raw) || raw.length > IMPORT_LIMITS.imagesPerSession) {
@@ -164,11 +170,12 @@ function describeCount(value: unknown, noun: string): string {
 
 /**
  * What an entry becomes in the receiving profile: filed under it, marked with the import it came
- * in with, with a free next seq, and no answer left "streaming" (nothing streams into an
+ * in with, with a free next seq, a position on every message (its own from the file, else one
+ * given in seq order from its time), and no answer left "streaming" (nothing streams into an
  * imported session). Everything else, links inside the file, compacted rows, summaries and
  * their fields, is kept as it was.
  */
-export function prepareEntry(entry: ImportedEntry, profile: string, importId: string): { session: SessionRow; messages: MessageRow[]; images?: BlobRow[] } {
+export function prepareEntry(entry: ImportedEntry, profile: string, importId: string, random?: RandomBytes): { session: SessionRow; messages: MessageRow[]; images?: BlobRow[] } {
 	let last = -1;
 	for (const row of entry.messages) last = Math.max(last, row.seq);
 	const session: SessionRow = {
@@ -177,6 +184,7 @@ export function prepareEntry(entry: ImportedEntry, profile: string, importId: st
 		import_id: importId,
 		next_seq: Math.max(entry.session.next_seq, Math.floor(last) + 1)
 	};
-	const messages: MessageRow[] = entry.messages.map((row) => (row.status === 'streaming' ? { ...row, status: 'incomplete' } : row));
+	const placed = withPositionsInOrder(entry.messages, (row) => row.created_at, { keep: true, random });
+	const messages: MessageRow[] = placed.map((row) => (row.status === 'streaming' ? { ...row, status: 'incomplete' } : row));
 	return { session, messages, ...(entry.images ? { images: entry.images } : {}) };
 }

@@ -17,6 +17,7 @@ function answerRow(extra: Partial<MessageRow> = {}): MessageRow {
 	return {
 		session_id: 's-1',
 		seq: 4,
+		position: P2,
 		id: 'm-4',
 		role: 'assistant',
 		content: 'Lisbon in May is warm.',
@@ -58,7 +59,7 @@ describe('message documents', () => {
 		const doc = messageDocFromRow(answerRow({ kind: 'summary' }), P3, [P2, P1, P2]);
 		expect(doc.covers).toEqual([P1, P2]);
 		expect(readDocument({ ...messageToBody(doc), _rev: REV })).toEqual({ kind: 'message', rev: REV, doc });
-		const plain = messageDocFromRow({ session_id: 's-1', seq: 0, id: 'm-0', role: 'user', content: 'hi', status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: NOW }, P1);
+		const plain = messageDocFromRow({ session_id: 's-1', seq: 0, position: P1, id: 'm-0', role: 'user', content: 'hi', status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: NOW }, P1);
 		expect(readDocument({ ...messageToBody(plain), _rev: REV })).toEqual({ kind: 'message', rev: REV, doc: plain });
 	});
 

@@ -18,7 +18,7 @@ const sessionBody = (): Body => sessionToBody(stampSession(testSessionRow('s-1',
 const messageBody = (covers?: string[]): Body => ({
 	...messageToBody(
 		messageDocFromRow(
-			{ session_id: 's-1', seq: 0, id: 'm-0', role: 'assistant', content: 'hello', status: 'complete', kind: 'summary', active: 1, compacted_by: null, created_at: NOW, tool_calls: [{ id: 'c', name: 'n', arguments: '{}' }] },
+			{ session_id: 's-1', seq: 0, position: P3, id: 'm-0', role: 'assistant', content: 'hello', status: 'complete', kind: 'summary', active: 1, compacted_by: null, created_at: NOW, tool_calls: [{ id: 'c', name: 'n', arguments: '{}' }] },
 			P3,
 			covers
 		)
