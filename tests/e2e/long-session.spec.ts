@@ -68,7 +68,9 @@ test('a big session opens at its last answer, keeps the reader in place while ea
 	const reading = log.getByText(`Question number ${pairs - 20}`, { exact: true });
 	const top = async () => (await reading.boundingBox())?.y;
 	const before = await top();
-	await expect(log.getByRole('article')).toHaveCount(80);
+	// At least the next page; a slow machine may reach the top sentinel while it is drawn and
+	// bring one more, which must keep the reader in place just the same.
+	await expect.poll(() => log.getByRole('article').count()).toBeGreaterThanOrEqual(80);
 	expect(Math.abs((await top())! - before!)).toBeLessThan(2);
 
 	// Scrolling up, page after page, reaches the first question.

@@ -18,7 +18,13 @@ async function routeAgentLoop(page: Page, answer: 'delay' | 'fail'): Promise<{ r
 	const released = new Promise<void>((resolve) => (release = resolve));
 	await page.route('**/_app/immutable/**/*.js', async (route) => {
 		const response = await route.fetch();
-		const body = await response.text();
+		let body: string;
+		try {
+			body = await response.text();
+		} catch {
+			// The page gave up on this request (a reload or a superseded preload): nothing to hold back.
+			return route.continue().catch(() => {});
+		}
 		if (!body.includes(AGENT_LOOP_TEXT)) return route.fulfill({ response, body });
 		requested();
 		if (answer === 'fail') return route.abort('connectionfailed');

@@ -237,6 +237,31 @@ describe('the Plugins page status while loads overlap', () => {
 		}
 	});
 
+	it('a plugin still loading after it was added is waited for: its command is there once loads have settled', async () => {
+		const slow = gate();
+		t.served[URL_] = { body: GOOD, wait: slow.opened };
+		vi.stubGlobal('location', { origin: 'https://app.test' });
+		const state = makeState();
+		const stop = state.start();
+		try {
+			await state.ready;
+			state.requestAdd(URL_, '');
+			const adding = state.confirmAdd();
+			await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loading'));
+			let settled = false;
+			const waiting = state.settled().then(() => (settled = true));
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			expect(settled).toBe(false);
+			slow.open();
+			await waiting;
+			expect(t.commands.has('hello')).toBe(true);
+			await adding;
+		} finally {
+			stop();
+			vi.unstubAllGlobals();
+		}
+	});
+
 	it('at start-up a command name both plugins want goes to the earlier one, even when its download is slower', async () => {
 		const slow = gate();
 		const second = 'https://x.test/second.js';

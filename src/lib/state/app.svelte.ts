@@ -144,7 +144,7 @@ export class AppState {
 			commands,
 			tools,
 			pluginName: (id) => this.plugins.name(id),
-			pluginsReady: () => this.plugins.ready,
+			pluginsReady: () => this.plugins.settled(),
 			onWorkerStatus: (status) => (this.contextStatus = status)
 		});
 		this.compactions = new CompactionsState(this.services, (from, to) => this.chat.followRotation(from, to));

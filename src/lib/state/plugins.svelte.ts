@@ -65,6 +65,9 @@ export class PluginsState {
 	#hooks: HookBus;
 	readonly #hookDetails: (callId: string) => HookCallDetail | undefined;
 	#inspector: Promise<PluginInspector> | undefined;
+	/** Loads under way, which settled() waits for. */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+	#loading = new Set<Promise<void>>();
 
 	constructor(parts: {
 		db: PalimpsestDb;
@@ -335,7 +338,26 @@ export class PluginsState {
 		}
 	}
 
+	/**
+	 * Settles once start-up's loads and every load since (a plugin just added, switched on or
+	 * reloaded) are done, or after STARTUP_PLUGIN_WAIT_MS: a command or a turn right after adding
+	 * a plugin finds its commands and hooks. It never rejects.
+	 */
+	settled(): Promise<void> {
+		return waitAtMost(Promise.all([this.ready, ...this.#loading]).then(() => {}), STARTUP_PLUGIN_WAIT_MS);
+	}
+
 	async #load(row: PluginRow, after?: Promise<unknown>): Promise<void> {
+		const work = this.#loadRow(row, after);
+		this.#loading.add(work);
+		try {
+			await work;
+		} finally {
+			this.#loading.delete(work);
+		}
+	}
+
+	async #loadRow(row: PluginRow, after?: Promise<unknown>): Promise<void> {
 		this.#instances.set(row.id, row.added_at);
 		this.status.set(row.id, { state: 'loading' });
 		const outcome = await this.#host.load(row, after);
