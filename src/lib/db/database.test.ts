@@ -35,7 +35,7 @@ describe('schema migration', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(10);
+		expect(db.verno).toBe(11);
 		expect(await db.messages.where('status').equals('streaming').count()).toBe(0);
 		const row = await db.sessions.get('s1');
 		expect(row).toMatchObject({ archived: 0, pinned: 0, title_source: 'auto' });
@@ -63,7 +63,7 @@ describe('schema migration from version 2', () => {
 		v2.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(10);
+		expect(db.verno).toBe(11);
 		expect(await db.messages.where('status').equals('streaming').primaryKeys()).toEqual([['s1', 1]]);
 		expect(await markInterruptedMessages(db)).toBe(1);
 		expect((await listMessages(db, 's1'))[1]).toMatchObject({ status: 'incomplete', content: 'half' });
@@ -132,7 +132,7 @@ describe('schema version 6', () => {
 		v5.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(10);
+		expect(db.verno).toBe(11);
 		expect(await db.sessions.get('s1')).toMatchObject({ id: 's1' });
 		expect(await db.messages.count()).toBe(1);
 		expect(await db.search_index.count()).toBe(0);
@@ -163,7 +163,7 @@ describe('schema version 7', () => {
 		v6.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(10);
+		expect(db.verno).toBe(11);
 		expect((await db.settings.toCollection().primaryKeys()).sort()).toEqual(['request-frame:used', 'theme']);
 		expect(await db.messages.where('sent.frame').equals('request-frame:used').primaryKeys()).toEqual([['s1', 1], ['s2', 1]]);
 		expect(await db.messages.where('[session_id+sent.frame]').between(['s2', Dexie.minKey], ['s2', Dexie.maxKey]).primaryKeys()).toEqual([['s2', 1]]);
@@ -184,7 +184,7 @@ describe('schema version 8', () => {
 		v7.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(10);
+		expect(db.verno).toBe(11);
 		expect(await db.plugin_usage.toArray()).toEqual([{ plugin_id: 'counted', storage_bytes: 1234 }]);
 		expect(await db.plugins.get('counted')).not.toHaveProperty('storage_bytes');
 		expect(await db.plugins.get('never-wrote')).toMatchObject({ cached_source: 'code' });
@@ -202,7 +202,7 @@ describe('schema version 9', () => {
 		v8.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(10);
+		expect(db.verno).toBe(11);
 		expect((await db.messages.toArray()).map((row) => row.content)).toEqual(['kept']);
 		expect(await db.blobs.count()).toBe(0);
 		await db.blobs.add({ session_id: 's1', id: 'i', type: 'image/png', data: new Blob([new Uint8Array([1])]) });
@@ -238,7 +238,7 @@ describe('schema version 10', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(10);
+		expect(db.verno).toBe(11);
 		const after = await db.messages.toArray();
 		expect(after.map(({ position: _p, ...rest }) => rest)).toEqual(rows);
 		for (const id of ['s1', 's2', 's3']) {

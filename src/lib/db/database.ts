@@ -13,7 +13,8 @@ import {
 	type ReceiptRow,
 	type SearchIndexRow,
 	type SessionRow,
-	type SettingRow
+	type SettingRow,
+	type SyncDocRow
 } from './schema';
 import { guardedOptions, guardVersion } from './version-guard';
 import { keepConnection } from './connection-loss';
@@ -98,6 +99,15 @@ export const SCHEMA_V10 = {
 	messages: '[session_id+seq], id, status, [session_id+active+seq], sent.frame, [session_id+sent.frame], [session_id+position]'
 };
 
+// Version 11: what sync knows of each document it sends or receives (its server revision,
+// whether this device has an edit to send), and its checkpoint in the server's changes feed.
+// This device's own: never synced, never exported.
+export const SCHEMA_V11 = {
+	...SCHEMA_V10,
+	sync_docs: 'id, session_id, [dirty+edit]',
+	sync_meta: 'key'
+};
+
 const DB_PREFIX = 'palimpsest-';
 
 /** The profile a database belongs to, from its name (`palimpsest-<profile>`). */
@@ -117,6 +127,8 @@ export class PalimpsestDb extends Dexie {
 	search_index!: EntityTable<SearchIndexRow, 'key'>;
 	plugin_usage!: EntityTable<PluginUsageRow, 'plugin_id'>;
 	blobs!: Table<BlobRow, [string, string]>;
+	sync_docs!: EntityTable<SyncDocRow, 'id'>;
+	sync_meta!: EntityTable<SettingRow, 'key'>;
 
 	constructor(name: string, options?: ConstructorParameters<typeof Dexie>[1]) {
 		let upgraded = false;
@@ -172,6 +184,7 @@ export class PalimpsestDb extends Dexie {
 		this.version(10)
 			.stores(SCHEMA_V10)
 			.upgrade((tx) => givePositions(tx.table('messages')));
+		this.version(11).stores(SCHEMA_V11);
 		// Storage faults: no use under older code than the database's, a dropped connection
 		// reopens on the next use, and a schema upgrade is flushed to disk before first use.
 		guardVersion(this);

@@ -286,3 +286,25 @@ export interface SearchIndexRow {
 	data: string;
 	at: number;
 }
+
+/**
+ * What sync knows of one CouchDB document (`id`: `session:<id>` or `msg:<session>:<position>`):
+ * the server revision merged here, and whether this device has an edit of it to send (`dirty`,
+ * from local edit number `edit`). `doc` holds a session's document as last merged here, a
+ * message's while it waits to be sent, or one that arrived before its session.
+ */
+export interface SyncDocRow {
+	id: string;
+	/** 'message-held': arrived before its session did; applied when the session arrives. */
+	kind: 'session' | 'message' | 'message-removed' | 'message-held';
+	session_id: string;
+	position?: string;
+	rev: string | null;
+	edit: number;
+	dirty: 0 | 1;
+	/** Refused by the server at `edit`: not offered again until edited. */
+	refused: 0 | 1;
+	doc?: unknown;
+	/** On a session: what its row looked like when its messages were last read (a change means a new read). */
+	seen?: string;
+}

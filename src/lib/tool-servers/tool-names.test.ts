@@ -107,15 +107,14 @@ describe('toolNamesFor', () => {
 		expect(new Set([...names.values()].map((t) => t.tool))).toEqual(new Set(['天气', '新闻', '__', '_']));
 	});
 
-	it('names 10,000 tools quickly', () => {
+	it('names 10,000 tools of servers of one name, each apart', () => {
 		const many = Array.from({ length: 20 }, (_, s) => ({
 			serverId: `id-${s}`,
 			serverName: 'same name',
 			tools: Array.from({ length: 500 }, (_, t) => `tool_${t}`)
 		}));
-		const start = performance.now();
 		const names = toolNamesFor(many, none);
-		expect(performance.now() - start).toBeLessThan(500);
 		expect(names.size).toBe(10_000);
+		expect(new Set([...names.values()].map(({ serverId, tool }) => `${serverId}/${tool}`)).size).toBe(10_000);
 	});
 });

@@ -1,0 +1,153 @@
+// Two devices, each a profile database as the app keeps it, syncing through one database of a
+// real CouchDB-compatible server: what the app's own verbs write on one appears on the other in
+// the same order; concurrent edits merge; a deletion wins over a late append; a compaction
+// arrives folded; arrivals fire no hook and write no receipt; settings never leave.
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startCouchServer } from '../../../tests/support/couch-server.mjs';
+import { openProfileDb, type PalimpsestDb } from '../db/database';
+import { appendMessages, listMessages } from '../db/message-verbs';
+import { renameSession } from '../db/session-verbs';
+import { writeSettings } from '../db/settings-verbs';
+import { archiveSessions } from '../sessions/archive-sessions';
+import { deleteSessions } from '../sessions/delete-sessions';
+import { createSession } from '../sessions/session-lifecycle';
+import type { SessionContext } from '../sessions/session-context';
+import { CouchClient } from './couch-client';
+import { createSyncStore } from './dexie-sync-store';
+import { SyncLoop } from './sync-loop';
+
+let server: Awaited<ReturnType<typeof startCouchServer>>;
+let databases = 0;
+const opened: PalimpsestDb[] = [];
+
+beforeAll(async () => {
+	server = await startCouchServer();
+});
+afterAll(async () => {
+	await server?.close();
+});
+afterEach(async () => {
+	for (const db of opened.splice(0)) await db.delete();
+});
+
+async function newDatabase(): Promise<string> {
+	const url = `${server.url}/userdb-dexie-${++databases}`;
+	expect((await fetch(url, { method: 'PUT' })).status).toBe(201);
+	return url;
+}
+
+/** A device: its own profile database, the app's verbs on it, and a sync loop to the server. */
+function device(serverDb: string, name: string) {
+	const profile = `${name}-${crypto.randomUUID()}`;
+	const db = openProfileDb(profile);
+	opened.push(db);
+	let clock = Date.UTC(2026, 0, 1);
+	const ctx: SessionContext = { db, profile, platform: 'web', now: () => (clock += 1000) };
+	const loop = new SyncLoop({ store: createSyncStore(db, { profile }), client: new CouchClient({ url: serverDb }) });
+	const text = (role: 'user' | 'assistant', content: string) => ({ id: crypto.randomUUID(), role, content, status: 'complete' as const, kind: 'message' as const, created_at: clock });
+	return {
+		db,
+		ctx,
+		sync: () => loop.syncOnce(),
+		say: (sessionId: string, ...contents: string[]) => appendMessages(db, sessionId, contents.map((content, i) => text(i % 2 ? 'assistant' : 'user', content))),
+		contents: async (sessionId: string) => (await listMessages(db, sessionId)).map((row) => row.content)
+	};
+}
+
+describe('two devices, each with its profile database, syncing through one server', () => {
+	it('a session made on one appears on the other with its messages in order, and nothing is sent twice', async () => {
+		const url = await newDatabase();
+		const [a, b] = [device(url, 'a'), device(url, 'b')];
+		const { id } = await createSession(a.ctx, { provider: 'offline', model: 'offline-mini' });
+		await a.say(id, 'Where to stay?', 'Alfama is central.', 'And to eat?', 'Try the bifana.');
+		expect((await a.sync()).pushed).toBe(5);
+		await b.sync();
+		expect(await b.contents(id)).toEqual(['Where to stay?', 'Alfama is central.', 'And to eat?', 'Try the bifana.']);
+		expect((await b.db.sessions.get(id))?.title).toBe((await a.db.sessions.get(id))?.title);
+		expect((await a.sync()).pushed).toBe(0);
+		expect((await b.sync()).pushed).toBe(0);
+	});
+
+	it('both append while apart, then both show every message in the same order', async () => {
+		const url = await newDatabase();
+		const [a, b] = [device(url, 'a'), device(url, 'b')];
+		const { id } = await createSession(a.ctx, { provider: 'offline', model: 'offline-mini' });
+		await a.say(id, 'first');
+		await a.sync();
+		await b.sync();
+		await a.say(id, 'from a, one', 'from a, two');
+		await b.say(id, 'from b');
+		for (const each of [a, b, a, b]) await each.sync();
+		const [onA, onB] = [await a.contents(id), await b.contents(id)];
+		expect(onA).toEqual(onB);
+		expect(onA.sort()).toEqual(['first', 'from a, one', 'from a, two', 'from b'].sort());
+	});
+
+	it('a rename on one and an archive on the other both hold', async () => {
+		const url = await newDatabase();
+		const [a, b] = [device(url, 'a'), device(url, 'b')];
+		const { id } = await createSession(a.ctx, { provider: 'offline', model: 'offline-mini' });
+		await a.sync();
+		await b.sync();
+		await renameSession(a.db, id, 'Lisbon');
+		await archiveSessions(b.ctx, [id]);
+		for (const each of [a, b, a, b]) await each.sync();
+		for (const each of [a, b]) expect(await each.db.sessions.get(id)).toMatchObject({ title: 'Lisbon', archived: 1 });
+	});
+
+	it('a deletion on one wins over an append on the other: nothing comes back, and the other device fires nothing', async () => {
+		const url = await newDatabase();
+		const [a, b] = [device(url, 'a'), device(url, 'b')];
+		const { id } = await createSession(a.ctx, { provider: 'offline', model: 'offline-mini' });
+		await a.say(id, 'hello');
+		await a.sync();
+		await b.sync();
+		await deleteSessions(a.ctx, [id]);
+		await b.say(id, 'a late reply');
+		for (const each of [b, a, b, a, b]) await each.sync();
+		for (const each of [a, b]) {
+			expect(await each.db.sessions.get(id)).toBeUndefined();
+			expect(await each.contents(id)).toEqual([]);
+		}
+		// The deletion was committed on a: only a wrote a receipt (and fired on_session_delete).
+		expect(await a.db.receipts.count()).toBe(1);
+		expect(await b.db.receipts.count()).toBe(0);
+		// The server keeps the session's document with its deletion, never as CouchDB's _deleted.
+		const doc = await (await fetch(`${url}/${encodeURIComponent(`session:${id}`)}`)).json();
+		expect(doc.deleted_at).toEqual(expect.any(Number));
+	});
+
+	it('a compaction on one arrives on the other as its summary, with the messages it folds out of the context', async () => {
+		const url = await newDatabase();
+		const [a, b] = [device(url, 'a'), device(url, 'b')];
+		const { id } = await createSession(a.ctx, { provider: 'offline', model: 'offline-mini' });
+		const rows = await a.say(id, 'one', 'two', 'three', 'four');
+		await a.sync();
+		await b.sync();
+		await a.db.messages.bulkPut(rows.slice(0, 2).map((row) => ({ ...row, active: 0 as const, compacted_by: 'op-1' })));
+		await appendMessages(a.db, id, [
+			{ id: 'summary-1', role: 'user', content: 'Summary: one, two.', status: 'complete', kind: 'summary', created_at: 5, compaction: { id: 'op-1', kind: 'summarize', reason: 'manual', before_tokens: 10, after_tokens: 4, messages_removed: 2, at: 5 } }
+		]);
+		await a.sync();
+		await b.sync();
+		const onB = await listMessages(b.db, id);
+		expect(onB.filter((row) => row.active).map((row) => row.content)).toEqual(['three', 'four', 'Summary: one, two.']);
+		expect(onB.filter((row) => !row.active).map((row) => [row.content, row.compacted_by])).toEqual([
+			['one', 'op-1'],
+			['two', 'op-1']
+		]);
+	});
+
+	it('sends no setting: a secret kept in settings is in no server document', async () => {
+		const url = await newDatabase();
+		const a = device(url, 'a');
+		await writeSettings(a.db, { providers: [{ id: 'p', api_key: 'SENTINEL-key' }], tool_servers: [{ authorization: 'SENTINEL-auth' }] } as never);
+		const { id } = await createSession(a.ctx, { provider: 'offline', model: 'offline-mini' });
+		await a.say(id, 'hello');
+		await a.sync();
+		const all = await (await fetch(`${url}/_all_docs?include_docs=true`)).text();
+		expect(all).toContain('hello');
+		expect(all).not.toContain('SENTINEL');
+	});
+});

@@ -1,0 +1,321 @@
+// The sync store over the profile's database. This device's edits are found by comparing its
+// rows with what sync last knew of them (sync_docs): a session whose synced fields changed is
+// stamped with new clocks; a session whose row is gone was deleted here; a message position
+// not yet known is a new message; a known one whose row is gone was removed here. Only
+// sessions whose row changed since their messages were last read are read again. What
+// arrives is written in one transaction with the checkpoint, straight into the tables: no
+// hook fires for it (hooks fire on the device where the action happened).
+import { insertArrivedMessages, type ArrivedMessage } from '../db/arrival-verbs';
+import { Dexie, type PalimpsestDb } from '../db/database';
+import { NO_COMPACTION_STATE, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
+import { messageDocId, sessionDocId } from './document-ids';
+import { mergeSessionDocs } from './merge-session';
+import { messageDocFromRow, type MessageDoc } from './message-document';
+import { pendingBytes } from './pending-body';
+import { cryptoRandom, type RandomBytes } from './position';
+import { sameSession } from './same-session';
+import { sessionRowFields, stampSession, type SessionDoc } from './session-document';
+import type { PendingDoc, PulledDoc, PushResult, SyncStore } from './sync-store';
+
+const CHECKPOINT = 'checkpoint';
+const EDITS = 'edits';
+
+export interface SyncStoreOptions {
+	now?: () => number;
+	random?: RandomBytes;
+	/** The profile sessions that arrive are filed under. */
+	profile?: string;
+}
+
+/** What a session's row looked like when its messages were last read: a change means they are read again. */
+const seenOf = (row: SessionRow) => `${row.message_count}:${row.next_seq}:${row.last_activity_at}`;
+
+export function createSyncStore(db: PalimpsestDb, options: SyncStoreOptions = {}): DexieSyncStore {
+	return new DexieSyncStore(db, options);
+}
+
+export class DexieSyncStore implements SyncStore {
+	readonly #db: PalimpsestDb;
+	readonly #now: () => number;
+	readonly #random: RandomBytes;
+	readonly #profile: string;
+
+	constructor(db: PalimpsestDb, options: SyncStoreOptions) {
+		this.#db = db;
+		this.#now = options.now ?? Date.now;
+		this.#random = options.random ?? cryptoRandom;
+		this.#profile = options.profile ?? db.name.replace(/^palimpsest-/, '');
+	}
+
+	async pending(limitBytes: number): Promise<PendingDoc[]> {
+		await this.refresh();
+		const batch: PendingDoc[] = [];
+		let bytes = 0;
+		// Oldest edit first; a refused one waits for its next edit.
+		await this.#dirty().until(() => batch.length > 0 && bytes > limitBytes).each((row) => {
+			if (row.refused) return;
+			const entry = pendingOf(row);
+			const size = pendingBytes(entry);
+			if (batch.length && bytes + size > limitBytes) {
+				bytes = Infinity;
+				return;
+			}
+			bytes += size;
+			batch.push(entry);
+		});
+		return batch;
+	}
+
+	async pendingCount(): Promise<number> {
+		await this.refresh();
+		return this.#dirty().filter((row) => !row.refused).count();
+	}
+
+	async checkpoint(): Promise<string | null> {
+		const row = await this.#db.sync_meta.get(CHECKPOINT);
+		return typeof row?.value === 'string' ? row.value : null;
+	}
+
+	async markPushed(results: readonly PushResult[]): Promise<void> {
+		const db = this.#db;
+		await db.transaction('rw', [db.sessions, db.sync_docs, db.sync_meta], async () => {
+			const rows = await db.sync_docs.bulkGet(results.map((result) => result.id));
+			let edits = await this.#edits();
+			for (const [i, result] of results.entries()) {
+				const row = rows[i];
+				if (!row) continue;
+				const current = row.edit === result.edit;
+				if (result.kind === 'refused') {
+					if (current) await db.sync_docs.update(row.id, { refused: 1 });
+					continue;
+				}
+				const rev = result.rev ?? row.rev;
+				if (row.kind === 'message-removed') {
+					if (current) await db.sync_docs.delete(row.id);
+					continue;
+				}
+				if (row.kind === 'session' && result.merged) {
+					const value = row.doc as SessionDoc;
+					const merged = mergeSessionDocs(value, result.merged);
+					const changed = !sameSession(merged, value);
+					await db.sync_docs.put({ ...row, rev, doc: merged, edit: changed ? ++edits : row.edit, dirty: sameSession(merged, result.merged) ? 0 : 1 });
+					// The row takes what the other device changed, so the next look finds no edit here.
+					if (changed) await this.#writeSessionRow(merged);
+					continue;
+				}
+				// A sent message keeps only its id and revision: its row here is the copy.
+				const done = current && row.kind === 'message' ? { doc: undefined } : {};
+				await db.sync_docs.put({ ...row, ...done, rev, dirty: current ? 0 : row.dirty });
+			}
+			await this.#setEdits(edits);
+		});
+	}
+
+	async applyPulled(docs: readonly PulledDoc[], checkpoint: string): Promise<void> {
+		const db = this.#db;
+		// Sessions first: a message in the same batch as its session's deletion is dropped too.
+		const order = { session: 0, 'message-removed': 1, message: 2 } as const;
+		const sorted = [...docs].sort((a, b) => order[a.kind] - order[b.kind]);
+		await db.transaction('rw', [db.sessions, db.messages, db.blobs, db.sync_docs, db.sync_meta], async () => {
+			let edits = await this.#edits();
+			const arrived = new Map<string, Array<{ doc: MessageDoc; rev: string }>>();
+			for (const pulled of sorted) {
+				if (pulled.kind === 'session') {
+					const known = await db.sync_docs.get(sessionDocId(pulled.doc.session_id));
+					const merged = known?.doc ? mergeSessionDocs(known.doc as SessionDoc, pulled.doc) : pulled.doc;
+					const changed = !known?.doc || !sameSession(merged, known.doc as SessionDoc);
+					const row = merged.deleted_at === null ? await this.#writeSessionRow(merged) : null;
+					await db.sync_docs.put({
+						id: sessionDocId(merged.session_id),
+						kind: 'session',
+						session_id: merged.session_id,
+						rev: pulled.rev,
+						edit: changed ? ++edits : known!.edit,
+						// What differs from the server's copy (an edit here it has not seen) stays to send.
+						dirty: sameSession(merged, pulled.doc) ? 0 : 1,
+						refused: changed ? 0 : (known?.refused ?? 0),
+						doc: merged,
+						...(row ? { seen: seenOf(row) } : {})
+					});
+					if (merged.deleted_at !== null) edits = await this.#removeSessionHere(merged.session_id, edits);
+					else for (const held of await db.sync_docs.where('session_id').equals(merged.session_id).filter((r) => r.kind === 'message-held').toArray()) {
+						list(arrived, merged.session_id).push({ doc: held.doc as MessageDoc, rev: held.rev ?? '' });
+					}
+				} else if (pulled.kind === 'message-removed') {
+					await this.#removeMessageHere(pulled.session_id, pulled.position);
+					await db.sync_docs.delete(messageDocId(pulled.session_id, pulled.position));
+				} else {
+					const { doc, rev } = pulled;
+					const session = await db.sync_docs.get(sessionDocId(doc.session_id));
+					const deleted = (session?.doc as SessionDoc | undefined)?.deleted_at != null;
+					const id = messageDocId(doc.session_id, doc.position);
+					// A late append to a deleted session: never shown, and removed from the server.
+					if (deleted) await db.sync_docs.put({ id, kind: 'message-removed', session_id: doc.session_id, position: doc.position, rev, edit: ++edits, dirty: 1, refused: 0 });
+					else if (!session || !(await db.sessions.get(doc.session_id))) {
+						await db.sync_docs.put({ id, kind: 'message-held', session_id: doc.session_id, position: doc.position, rev, edit: 0, dirty: 0, refused: 0, doc });
+					} else list(arrived, doc.session_id).push({ doc, rev });
+				}
+			}
+			for (const [sessionId, messages] of arrived) await this.#storeArrived(sessionId, messages);
+			await db.sync_meta.put({ key: CHECKPOINT, value: checkpoint });
+			await this.#setEdits(edits);
+		});
+	}
+
+	/**
+	 * Finds this device's edits since the last look and marks them to send, in one transaction:
+	 * sessions stamped where their synced fields changed, deleted where their row is gone, and
+	 * the messages of every session whose row changed since its messages were last read.
+	 */
+	async refresh(): Promise<void> {
+		const db = this.#db;
+		await db.transaction('rw', [db.sessions, db.messages, db.blobs, db.sync_docs, db.sync_meta], async () => {
+			let edits = await this.#edits();
+			const [rows, known] = await Promise.all([db.sessions.toArray(), db.sync_docs.where('id').startsWith('session:').toArray()]);
+			const knownById = new Map(known.map((row) => [row.session_id, row]));
+			const here = new Set(rows.map((row) => row.id));
+			for (const row of rows) {
+				const entry = knownById.get(row.id);
+				const previous = entry?.doc as SessionDoc | undefined;
+				if (previous?.deleted_at != null) continue;
+				const stamped = stampSession(row, previous, this.#now(), this.#random);
+				const edited = !previous || !sameSession(stamped, previous);
+				const seen = seenOf(row);
+				if (!edited && entry?.seen === seen) continue;
+				const messagesRead = await this.#readMessages(row.id, edits);
+				edits = messagesRead.edits;
+				await db.sync_docs.put({
+					id: sessionDocId(row.id),
+					kind: 'session',
+					session_id: row.id,
+					rev: entry?.rev ?? null,
+					edit: edited ? ++edits : entry!.edit,
+					dirty: edited ? 1 : entry!.dirty,
+					refused: edited ? 0 : entry!.refused,
+					doc: edited ? stamped : previous,
+					// An answer still streaming is read again once it is final.
+					...(messagesRead.complete ? { seen } : {})
+				});
+			}
+			// Sessions deleted here: their document keeps the deletion, their messages leave the server.
+			for (const entry of known) {
+				const doc = entry.doc as SessionDoc;
+				if (here.has(entry.session_id) || doc.deleted_at !== null) continue;
+				const deleted = { ...doc, deleted_at: this.#now() };
+				await db.sync_docs.put({ ...entry, doc: deleted, edit: ++edits, dirty: 1, refused: 0 });
+				edits = await this.#removeSessionHere(entry.session_id, edits);
+			}
+			await this.#setEdits(edits);
+		});
+	}
+
+	/** Marks new messages of a session to send and removed ones to remove; `complete`: none was left streaming. */
+	async #readMessages(sessionId: string, edits: number): Promise<{ edits: number; complete: boolean }> {
+		const db = this.#db;
+		const range = db.messages.where('[session_id+position]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]);
+		const [keys, primaryKeys, known] = await Promise.all([range.keys(), range.primaryKeys(), db.sync_docs.where('session_id').equals(sessionId).toArray()]);
+		const positions = keys.map((key) => (key as unknown as [string, string])[1]);
+		const knownIds = new Set(known.map((row) => row.id));
+		const fresh = primaryKeys.filter((_, i) => !knownIds.has(messageDocId(sessionId, positions[i])));
+		const rows = (await db.messages.bulkGet(fresh)).filter((row): row is MessageRow => row !== undefined);
+		let complete = true;
+		const all = rows.length ? await db.messages.where('[session_id+seq]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).toArray() : [];
+		for (const row of rows) {
+			if (row.status === 'streaming' || !row.position) {
+				complete = false;
+				continue;
+			}
+			const covers = row.compaction ? all.filter((other) => other.compacted_by === row.compaction!.id && other.position).map((other) => other.position!) : undefined;
+			const doc = messageDocFromRow(row, row.position, covers?.length ? covers.filter((p) => p < row.position!) : undefined);
+			await db.sync_docs.put({ id: messageDocId(sessionId, row.position), kind: 'message', session_id: sessionId, position: row.position, rev: null, edit: ++edits, dirty: 1, refused: 0, doc });
+		}
+		// Removed here (Retry drops a failed answer): removed on the server too, if it got there.
+		const present = new Set(positions.map((position) => messageDocId(sessionId, position)));
+		for (const entry of known) {
+			if (entry.kind !== 'message' || present.has(entry.id)) continue;
+			if (entry.dirty && entry.rev === null) await db.sync_docs.delete(entry.id);
+			else await db.sync_docs.put({ ...entry, kind: 'message-removed', doc: undefined, edit: ++edits, dirty: 1, refused: 0 });
+		}
+		return { edits, complete };
+	}
+
+	/** A session deleted (here or on another device): its rows go, without hooks; its messages leave the server. */
+	async #removeSessionHere(sessionId: string, edits: number): Promise<number> {
+		const db = this.#db;
+		await Promise.all([
+			db.sessions.delete(sessionId),
+			db.messages.where('[session_id+seq]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).delete(),
+			db.blobs.where('[session_id+id]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).delete()
+		]);
+		for (const entry of await db.sync_docs.where('session_id').equals(sessionId).toArray()) {
+			if (entry.kind === 'session' || entry.kind === 'message-removed') continue;
+			// One never sent is not on the server; one sent or received is removed there too.
+			if (entry.kind === 'message-held' || (entry.dirty && entry.rev === null)) {
+				if (entry.kind === 'message-held') await db.sync_docs.put({ ...entry, kind: 'message-removed', doc: undefined, edit: ++edits, dirty: 1, refused: 0 });
+				else await db.sync_docs.delete(entry.id);
+			} else await db.sync_docs.put({ ...entry, kind: 'message-removed', doc: undefined, edit: ++edits, dirty: 1, refused: 0 });
+		}
+		return edits;
+	}
+
+	async #removeMessageHere(sessionId: string, position: string): Promise<void> {
+		const keys = await this.#db.messages.where('[session_id+position]').equals([sessionId, position]).primaryKeys();
+		await this.#db.messages.bulkDelete(keys);
+	}
+
+	/** Stores messages that arrived for a known session, each in its place; a compaction folds what it covers. */
+	async #storeArrived(sessionId: string, messages: Array<{ doc: MessageDoc; rev: string }>): Promise<void> {
+		const db = this.#db;
+		const rows: ArrivedMessage[] = messages.map(({ doc }) => ({ ...doc.message, position: doc.position }));
+		await insertArrivedMessages(db, sessionId, rows);
+		for (const { doc, rev } of messages) {
+			await db.sync_docs.put({ id: messageDocId(sessionId, doc.position), kind: 'message', session_id: sessionId, position: doc.position, rev, edit: 0, dirty: 0, refused: 0 });
+			if (!doc.covers?.length) continue;
+			const folded = doc.message.compaction?.id ?? doc.message.id;
+			const covered = await db.messages.where('[session_id+position]').anyOf(doc.covers.map((position) => [sessionId, position])).toArray();
+			await db.messages.bulkPut(covered.map((row) => ({ ...row, active: 0 as const, compacted_by: folded })));
+		}
+		// The session's row now says what its messages look like here: nothing of this is an edit to send.
+		const session = await db.sessions.get(sessionId);
+		const entry = await db.sync_docs.get(sessionDocId(sessionId));
+		if (session && entry) await db.sync_docs.put({ ...entry, seen: seenOf(session) });
+	}
+
+	/** Writes the synced fields of `doc` to the session's row, making the row if this device has none. */
+	async #writeSessionRow(doc: SessionDoc): Promise<SessionRow> {
+		const db = this.#db;
+		const fields = sessionRowFields(doc);
+		const row = await db.sessions.get(doc.session_id);
+		const next: SessionRow = row
+			? { ...row, ...fields }
+			: { ...fields, profile: this.#profile, message_count: 0, token_estimate: 0, next_seq: 0, compaction: { ...NO_COMPACTION_STATE } };
+		await db.sessions.put(next);
+		return next;
+	}
+
+	#dirty() {
+		return this.#db.sync_docs.where('[dirty+edit]').between([1, Dexie.minKey], [1, Dexie.maxKey]);
+	}
+
+	async #edits(): Promise<number> {
+		const row = await this.#db.sync_meta.get(EDITS);
+		return typeof row?.value === 'number' ? row.value : 0;
+	}
+
+	async #setEdits(edits: number): Promise<void> {
+		await this.#db.sync_meta.put({ key: EDITS, value: edits });
+	}
+}
+
+function list<K, V>(map: Map<K, V[]>, key: K): V[] {
+	let items = map.get(key);
+	if (!items) map.set(key, (items = []));
+	return items;
+}
+
+/** What a marked document sends. */
+function pendingOf(row: SyncDocRow): PendingDoc {
+	if (row.kind === 'session') return { kind: 'session', id: row.id, edit: row.edit, rev: row.rev, doc: row.doc as SessionDoc };
+	if (row.kind === 'message') return { kind: 'message', id: row.id, edit: row.edit, rev: null, doc: row.doc as MessageDoc };
+	return { kind: 'message-removed', id: row.id, edit: row.edit, rev: row.rev, session_id: row.session_id, position: row.position! };
+}
