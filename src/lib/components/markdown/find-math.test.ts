@@ -84,6 +84,10 @@ describe('math delimiters', () => {
 		expect(html).toContain('<em>a</em>');
 		expect(html).toContain('<em>b</em>');
 		expect(maskMath('a $x*y$ b').length).toBe('a $x*y$ b'.length);
+		// The `*` inside the formula would otherwise close the emphasis and cut the formula in two.
+		expect(mathIn('*a $x*y$ b*')).toEqual(['$x*y$']);
+		expect(markdownToHtml('*a $x*y$ b*')).toContain('<em>a <span class="math');
+		expect(mathIn('_see $a_1 + b_2$ too_')).toEqual(['$a_1 + b_2$']);
 	});
 
 	it('reads 1 MB of prose dollars in seconds', () => {

@@ -103,16 +103,30 @@ export function findBlockMath(src: string): MathSpan | null {
 	return { raw: src.slice(0, close + closer.length + rest[0].length), tex: tex.trim(), display: true, open };
 }
 
+/**
+ * How far ahead the start of the next formula is looked for. marked asks at every piece of
+ * plain text, and its text pieces are at most 256 characters (marked-limits.ts), so looking
+ * further would only make long paragraphs quadratic.
+ */
+const START_WINDOW = 512;
+
 /** Where the next inline span could start in `src` (marked stops plain text there), or -1. */
 export function inlineMathStart(src: string): number {
-	return src.search(/\$|\\[([]/);
+	return src.slice(0, START_WINDOW).search(/\$|\\[([]/);
 }
 
-/** Where the next display block starts at a line start in `src`, or -1; lets it interrupt a paragraph. */
+/**
+ * Where the next display block starts at a line start in the paragraph `src` begins, or -1; lets
+ * it interrupt the paragraph. Only the paragraph's first MAX_MATH_CHARS are searched (marked asks
+ * at every paragraph); a block further on still shows, as display math inside the paragraph.
+ */
 export function blockMathStart(src: string): number {
+	const window = src.slice(0, MAX_MATH_CHARS);
+	const blank = window.search(/\n[ \t]*\n/);
+	const paragraph = blank < 0 ? window : window.slice(0, blank);
 	const lines = /(?:^|\n)( {0,3}(?:\$\$|\\\[))/g;
 	let tried = 0;
-	for (let match = lines.exec(src); match && tried < 8; match = lines.exec(src), tried++) {
+	for (let match = lines.exec(paragraph); match && tried < 8; match = lines.exec(paragraph), tried++) {
 		const at = match.index + match[0].length - match[1].length;
 		if (findBlockMath(src.slice(at))) return at;
 	}
