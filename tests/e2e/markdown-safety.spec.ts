@@ -116,3 +116,46 @@ test('a remote image is a placeholder that loads only when clicked', async ({ pa
 	expect(served).toBe(1);
 	expect(await pwned(page)).toBeUndefined();
 });
+
+test('hostile math in an answer links nowhere, loads nothing, runs no script and stays within bounds', async ({ page }) => {
+	const requests = recordRequests(page);
+	await openApp(page);
+	await sendMessage(
+		page,
+		[
+			'echo: Math $\\href{javascript:window.__pwned=5}{click me}$ and $\\url{javascript:window.__pwned=6}$.',
+			'',
+			`Classes $\\htmlClass{evil}{x}$, styles $\\htmlStyle{background:url(http://${IMAGE_HOST}/s.png)}{y}$, colours $\\color{url(http://${IMAGE_HOST}/c.png)}{z}$.`,
+			'',
+			`An image $\\includegraphics{http://${IMAGE_HOST}/g.png}$ and a bad formula $\\frac{a$.`,
+			'',
+			'$$\\rule{100000em}{100000em}$$',
+			'',
+			'$\\def\\a{\\a\\a}\\a$',
+			'',
+			'The end.'
+		].join('\n')
+	);
+	const answer = await waitForAnswer(page);
+	const body = messageBody(answer);
+	await expect(body).toContainText('The end.');
+	await expect(body.locator('.katex').first()).toBeVisible();
+
+	await expect(body.locator('a, img, image, script, iframe, object, embed, .evil, [id], [href], [src]')).toHaveCount(0);
+	// Clicking what the formulas show follows nothing.
+	const url = page.url();
+	for (const formula of await body.locator('.math').all()) await formula.click();
+	expect(page.url()).toBe(url);
+	expect(await pwned(page)).toBeUndefined();
+	// A bad formula shows as its source, marked as an error; the message goes on.
+	await expect(body.locator('.katex-error', { hasText: '\\frac{a' })).toBeVisible();
+	// No style reaches out: every one is plain lengths and colours.
+	const styles = await body.locator('[style]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('style') ?? ''));
+	expect(styles.filter((style) => /url\(/i.test(style))).toEqual([]);
+	// A rule of 100,000 em is drawn no larger than the sizes allowed.
+	const box = await body.locator('.math-block').first().boundingBox();
+	expect(box?.height ?? 0).toBeLessThan(1000);
+	const size = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, viewport: innerWidth }));
+	expect(size.width).toBeLessThanOrEqual(size.viewport);
+	expect(requests.map((r) => r.url()).filter((u) => u.includes(IMAGE_HOST))).toEqual([]);
+});

@@ -1,7 +1,8 @@
 // The Markdown renderer (marked, DOMPurify and highlight.js: about 50 KB gzip) is not part of
 // the first screen: it loads when a message is first shown, or in idle time after start-up,
 // whichever comes first. Until then a message shows as plain text. The service worker
-// precaches its chunk with the rest, so it loads offline too.
+// precaches its chunk with the rest, so it loads offline too. KaTeX loads later still, when a
+// message first holds math; every message is then drawn again, its math included.
 
 import type { SafeHtml } from './sanitize-html';
 
@@ -19,8 +20,10 @@ export function markdownRenderer(): Render | null {
 export function loadMarkdownRenderer(): Promise<Render> {
 	loading ??= import('./render-markdown').then(
 		(module) => {
-			warmUp(module.renderTrustedMarkdown, module.warmUpSamples());
-			return (current = module.renderTrustedMarkdown);
+			// A new function once KaTeX is in, so every shown message renders again.
+			const render: Render = module.renderWithMath(() => (current = (source) => render(source)));
+			warmUp(render, module.warmUpSamples());
+			return (current = render);
 		},
 		(error) => {
 			loading = null;

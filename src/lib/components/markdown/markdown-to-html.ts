@@ -7,6 +7,7 @@ import { COPY_LABEL } from './copy-label';
 import { escapeHtml } from './escape-html';
 import { highlightCode, MAX_HIGHLIGHT_CHARS } from './highlight-code';
 import { markedLimits, resetMarkedLimits } from './marked-limits';
+import { markedMath, resetMath } from './marked-math';
 import { hostOf, safeImageSrc, safeLinkHref } from './safe-url';
 
 /** Highlighting budget per document, so a pasted log of many blocks still renders fast. */
@@ -52,7 +53,7 @@ function renderRawHtml({ text, block }: Tokens.HTML | Tokens.Tag): string {
 }
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
-marked.use(markedLimits, {
+marked.use(markedLimits, markedMath, {
 	renderer: {
 		html: renderRawHtml,
 		code: renderCode,
@@ -73,6 +74,7 @@ marked.use(markedLimits, {
 export function markdownToHtml(source: string): string {
 	highlightBudget = MAX_HIGHLIGHT_CHARS_PER_DOCUMENT;
 	resetMarkedLimits();
+	resetMath();
 	try {
 		return marked.parse(source, { async: false });
 	} catch {

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HIGHLIGHT_CHARS } from './highlight-code';
-import { renderMarkdown } from './render-markdown';
+import { loadMath, renderMarkdown } from './render-markdown';
 
 // In Node there is no DOM, so these exercise markdown-to-html on its own: the output must
 // already be safe before DOMPurify ever sees it.
@@ -145,5 +145,63 @@ describe('renderMarkdown: GFM', () => {
 		expect(html).toContain('<table>');
 		expect(html).toContain('<del>2</del>');
 		expect(html).toMatch(/<input checked="" disabled="" type="checkbox">/);
+	});
+});
+
+describe('renderMarkdown: math', () => {
+	beforeAll(loadMath);
+
+	it('draws math with KaTeX, MathML and its source kept for copying', () => {
+		const html = renderMarkdown('Energy $E=mc^2$ and\n\n$$\n\\frac{1}{2}\n$$');
+		expect(html).toContain('<span class="math math-dollar"><span class="katex">');
+		expect(html).toContain('<annotation encoding="application/x-tex">E=mc^2</annotation>');
+		expect(html).toContain('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">');
+		expect(html).not.toContain('$E=mc^2$');
+	});
+
+	it('shows a bad formula as its source, marked as an error, and the rest of the message', () => {
+		const html = renderMarkdown('Before $\\frac{a$ after');
+		expect(html).toMatch(/<span class="katex-error" title="ParseError[^"]*"[^>]*>\\frac\{a<\/span>/);
+		expect(html).toContain(' after</p>');
+	});
+
+	it.each([
+		'\\href{javascript:alert(1)}{x}',
+		'\\url{javascript:alert(1)}',
+		'\\href{https://evil.example}{x}',
+		'\\htmlClass{evil}{x}',
+		'\\htmlId{evil}{x}',
+		'\\htmlStyle{background:url(https://evil.example/t.png)}{x}',
+		'\\htmlData{evil=1}{x}',
+		'\\includegraphics{https://evil.example/a.png}',
+		'\\color{url(https://evil.example/t.png)}{x}'
+	])('never turns %s into a link, a class, a style that fetches or an image', (tex) => {
+		const html = renderMarkdown(`Text $${tex}$ more`);
+		expect(html).not.toMatch(/<(a|img|script|iframe|object|image|use)[\s>]/i);
+		// The source may show as text (an error, or its annotation); no attribute carries it.
+		const attributes = [...html.matchAll(/\s([\w:-]+)="([^"]*)"/g)].filter(([, name]) => name !== 'title');
+		for (const [, name, value] of attributes) {
+			expect(name).toMatch(/^(class|style|aria-hidden|xmlns|encoding|mathcolor|display|mathvariant|stretchy|width|height|viewBox|preserveAspectRatio|d)$/);
+			expect(value).not.toMatch(/url\(|javascript:|evil/i);
+		}
+		expect(html).toContain(' more</p>');
+	});
+
+	it('bounds sizes and macro expansion', () => {
+		const huge = renderMarkdown('$$\\rule{100000em}{100000em}$$');
+		const sizes = [...huge.matchAll(/(?:width|height|border-right-width|border-top-width):\s*([\d.]+)em/g)].map((m) => Number(m[1]));
+		expect(sizes.length).toBeGreaterThan(0);
+		expect(Math.max(...sizes)).toBeLessThanOrEqual(20);
+		const started = performance.now();
+		expect(renderMarkdown('$\\def\\a{\\a\\a}\\a$')).toContain('katex-error');
+		// A macro defined in one formula does not reach the next.
+		expect(renderMarkdown('$\\gdef\\x{1}\\x$ $\\x$').match(/<mn>1<\/mn>/g)).toHaveLength(1);
+		expect(performance.now() - started).toBeLessThan(2000);
+	});
+
+	it('draws at most a bounded number of formulas per message, the rest as written', () => {
+		const html = renderMarkdown('$x$ '.repeat(1200));
+		expect(html.match(/class="katex"/g)?.length).toBe(1000);
+		expect(html.match(/math-source/g)?.length).toBe(200);
 	});
 });
