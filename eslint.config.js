@@ -78,6 +78,16 @@ export default ts.config(
 			]
 		}
 	},
+	// The store over the profile's database, and the worker that runs sync, stand on db/.
+	{
+		files: ['src/lib/sync/dexie-*.ts', 'src/lib/sync/*.worker.ts'],
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{ patterns: [...except('sync', 'db', 'sessions'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'sync/ stands on db/ and nothing above it.' })) }
+			]
+		}
+	},
 	layer(['src/lib/agent/**'], [...except('agent', 'db', 'hooks', 'plugins', 'commands', 'context', 'providers', 'tool-servers', 'sessions'), ...UI, 'dexie'], 'agent/ is plain TypeScript below the UI.'),
 	// What a component needs from a lower layer, a state/ module re-exports (e.g. state/view-types.ts).
 	layer(
