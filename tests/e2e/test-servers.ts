@@ -1,7 +1,8 @@
-// The local servers a spec's browser tests talk to: the mock provider, the plugin origins and the MCP servers,
+// The local servers a spec's browser tests talk to: the mock provider, the plugin origins, the MCP servers and the sync server,
 // each started once before the first test and stopped after the last. Each function returns a
 // handle that is filled in once its server has started: read it in tests and hooks, not while
 // the spec loads.
+import { startCouchServer } from '../support/couch-server.mjs';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { startReferenceToolServer, startSignInToolServer } from '../support/tool-server.mjs';
 import { startPluginOrigins, type PluginOrigins } from './plugin-helpers';
@@ -42,6 +43,16 @@ export function useReferenceToolServer(): { url: string } {
 export function useSignInToolServer(): { url: string; authUrl: string } {
 	const server = {} as Awaited<ReturnType<typeof startSignInToolServer>>;
 	test.beforeAll(async () => void Object.assign(server, await startSignInToolServer(new URL(String(test.info().project.use.baseURL)).origin)));
+	test.afterAll(async () => {
+		await server.close?.();
+	});
+	return server;
+}
+
+/** The CouchDB-compatible sync server (pouchdb-server in memory, any origin let in), started once for the spec and stopped by process id. */
+export function useCouchServer(): { url: string } {
+	const server = {} as Awaited<ReturnType<typeof startCouchServer>>;
+	test.beforeAll(async () => void Object.assign(server, await startCouchServer()));
 	test.afterAll(async () => {
 		await server.close?.();
 	});

@@ -1,6 +1,7 @@
 // The root store: opens the active profile at start-up (or says why it cannot, see
 // StartupFailure), repairs answers a closed tab left streaming, and builds the stores the UI reads.
 import { goto } from '$app/navigation';
+import { untrack } from 'svelte';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { probeConnection } from '../db/connection-loss';
 import { onDatabaseOutdated, onUpgradeBlocked } from '../db/version-guard';
@@ -34,6 +35,7 @@ import { TransferState } from './transfer.svelte';
 import { watchDeletion } from '../db/watch-deletion';
 import { StoragePersistence } from './storage-persistence.svelte';
 import { installTrustedTypesPolicy } from './trusted-types';
+import type { SyncState } from './sync.svelte';
 
 export class AppState {
 	/** 'blocked': this tab's upgrade of the data waits for another tab to close it. */
@@ -60,6 +62,9 @@ export class AppState {
 	persistence = new StoragePersistence();
 	confirm = new ConfirmState();
 	maintenance!: MaintenanceState;
+	/** Sync's state, once sync is on or Settings asked for it (its code loads only then). */
+	sync = $state.raw<SyncState | null>(null);
+	loadSync!: () => Promise<SyncState>;
 	#stops: Array<() => void> = [];
 
 	async start(): Promise<void> {
@@ -134,6 +139,13 @@ export class AppState {
 		});
 		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode(), hookDetails: hookLog.detail });
 		this.toolServers = new ToolServersState(this.settings);
+		let loadingSync: Promise<SyncState> | null = null;
+		this.loadSync = () =>
+			(loadingSync ??= import('./sync-host').then(({ createSyncState }) => {
+				const sync = createSyncState(this.settings, profile.name);
+				this.#stops.push(() => sync.close());
+				return (this.sync = sync);
+			}));
 		this.services = createServices({
 			serverTools: () => this.toolServers.serverTools(),
 			toolServersReady: () => this.toolServers.ready(),
@@ -174,7 +186,7 @@ export class AppState {
 			if (pluginsStarted || this.status === 'failed') return;
 			pluginsStarted = true;
 			// Tool servers connect then too: their client loads after the Message box is ready.
-			this.#stops.push(this.plugins.start(), this.toolServers.start());
+			this.#stops.push(this.plugins.start(), this.toolServers.start(), this.#followSync());
 		};
 		requestAnimationFrame(() => setTimeout(startPlugins, 0));
 		setTimeout(startPlugins, 100);
@@ -188,6 +200,18 @@ export class AppState {
 				},
 				() => this.chat.resume()
 			));
+	}
+
+	/** Loads sync once it is on (here or in another tab), and hands it the stored settings as they change. */
+	#followSync(): () => void {
+		return $effect.root(() => {
+			$effect(() => {
+				const settings = this.settings;
+				if (!settings.loaded) return;
+				const config = settings.get('sync.enabled') ? { server: settings.get('sync.server'), username: settings.get('sync.username') } : null;
+				untrack(() => (config ? void this.loadSync().then((sync) => sync.follow(config)) : this.sync?.follow(null)));
+			});
+		});
 	}
 
 	/** Profiles and export/import. A profile deleted in another tab sends this tab to the root profile. */

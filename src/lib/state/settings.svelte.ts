@@ -63,7 +63,13 @@ export const SETTING_DEFAULTS = {
 	/** The user's tool servers (MCP), their Authorization headers and sign-ins kept like API keys. */
 	tool_servers: [] as ToolServerConfig[],
 	/** How long one call of a tool server's tool may take, in seconds. */
-	'tools.call_timeout_seconds': 120
+	'tools.call_timeout_seconds': 120,
+	/** Sync through a CouchDB database: on or off, its URL, and the username for its login (the password is never stored). */
+	'sync.enabled': false,
+	'sync.server': '',
+	'sync.username': '',
+	/** When this profile was last up to date with the server. */
+	'sync.last_at': null as number | null
 };
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -1,0 +1,262 @@
+// Sync as the page sees it: the server and username kept in the profile's settings, the
+// password held in this tab's memory only, and one tab per profile running the loop in a worker
+// (a Web Lock decides which). The other tabs show that tab's status, and one of them takes over
+// when it closes; Start sync in any tab moves the loop there, with the password typed there.
+// This module loads only once sync is turned on.
+import { readServerUrl } from '../sync/server-url';
+import type { SyncWorker } from '../sync/sync-client';
+import type { SyncRunRequest } from '../sync/sync-runner';
+import { statusError } from '../sync/sync-error';
+import { describeStatus, type SyncStatus } from '../sync/sync-status';
+
+export type { SyncStatus };
+
+export interface SyncConfig {
+	server: string;
+	username: string;
+}
+
+/** The part of the Web Locks API sync uses (navigator.locks). */
+export interface SyncLocks {
+	request(name: string, options: { signal?: AbortSignal; steal?: boolean }, callback: (lock: unknown) => Promise<void>): Promise<unknown>;
+}
+
+export interface SyncChannel {
+	post(message: SyncMessage): void;
+	close(): void;
+}
+
+/** What the tabs of a profile tell each other about sync. */
+export type SyncMessage = { type: 'ask' } | { type: 'status'; status: SyncStatus; lastSyncAt: number | null };
+
+export interface SyncHost {
+	profile: string;
+	/** Stores sync's settings (never synced nor exported); resolves to whether they landed. */
+	save(patch: { 'sync.enabled'?: boolean; 'sync.server'?: string; 'sync.username'?: string; 'sync.last_at'?: number }): Promise<boolean>;
+	locks: SyncLocks;
+	openChannel(name: string, onMessage: (message: unknown) => void): SyncChannel;
+	startWorker(): Promise<SyncWorker>;
+	online(): boolean;
+	visible(): boolean;
+	/** Calls `onChange` when the network or the page's visibility changes; returns its undo. */
+	watchPage(onChange: () => void): () => void;
+}
+
+/** What the server says when it needs a login and no password is held. */
+const LOGIN_NEEDED = statusError(401).reason;
+/** The last sync time is stored at most this often (every long-poll ends up to date). */
+const STORE_LAST_EVERY_MS = 60_000;
+/** How long a stopping run may take before its worker is ended anyway. */
+const STOP_WAIT_MS = 3_000;
+
+export class SyncState {
+	/** The loop's latest status, this tab's or the owning tab's. */
+	status = $state.raw<SyncStatus | null>(null);
+	lastSyncAt = $state<number | null>(null);
+	/** 'owner': this tab runs the loop; 'watching': another tab does, and this one shows its status. */
+	role = $state<'off' | 'owner' | 'watching'>('off');
+	#host: SyncHost;
+	#config: SyncConfig | null = null;
+	/** Held for the login while this tab is open; never stored, never sent to another tab. */
+	#password: string | null = null;
+	/** Ends this tab's part in sync: its lock request, or its ownership. */
+	#following: AbortController | null = null;
+	/** Ends the current run inside the ownership (to start again with new credentials). */
+	#session: AbortController | null = null;
+	#channel: SyncChannel | null = null;
+	#storedLastAt = 0;
+
+	constructor(host: SyncHost, lastSyncAt: number | null = null) {
+		this.#host = host;
+		this.lastSyncAt = lastSyncAt;
+		this.#storedLastAt = lastSyncAt ?? 0;
+	}
+
+	/** What the status region says: the loop's status, or the error and what to do. */
+	get text(): string {
+		if (this.role === 'off') return 'Sync is off.';
+		const status = this.status;
+		if (!status) return this.role === 'owner' ? 'Starting sync…' : 'Sync runs in another tab of this profile.';
+		if (status.state === 'error' && status.reason === LOGIN_NEEDED) {
+			const who = this.#config?.username ? ` for ${this.#config.username}` : '';
+			return `The sync server asks for a login: enter the password${who} and press Start sync.`;
+		}
+		return describeStatus(status);
+	}
+
+	/** The run stopped on a failure only the user can mend: Start sync tries again. */
+	get stalled(): boolean {
+		return this.status?.state === 'error' && this.status.retryAt === null;
+	}
+
+	/** The first sync's progress while it sends or receives (total null: not known). */
+	get progress(): { done: number; total: number | null } | null {
+		const status = this.status;
+		if (this.lastSyncAt !== null || !status || (status.state !== 'sending' && status.state !== 'receiving')) return null;
+		return { done: status.done, total: status.total };
+	}
+
+	/**
+	 * Starts sync with what the form holds: checks the address, holds the password in memory,
+	 * runs the loop in this tab (taking it from another tab that had it), and stores the server
+	 * and username. Throws a sentence for the form.
+	 */
+	async begin(input: { server: string; username: string; password: string }): Promise<void> {
+		const server = readServerUrl(input.server);
+		const username = input.username.trim();
+		if (input.password && !username) throw new Error('Enter the username that goes with the password.');
+		this.#config = { server, username };
+		this.#password = username && input.password ? input.password : null;
+		if (this.role === 'owner') this.#restart();
+		else this.#follow(true);
+		if (!(await this.#host.save({ 'sync.enabled': true, 'sync.server': server, 'sync.username': username }))) {
+			this.#off();
+			throw new Error('Sync could not be turned on: its settings could not be saved.');
+		}
+	}
+
+	/** Turns sync off for the profile: every tab stops following it. */
+	async end(): Promise<void> {
+		this.#off();
+		await this.#host.save({ 'sync.enabled': false });
+	}
+
+	/** Follows the stored settings (changed here or in another tab): sync on with `config`, or off. */
+	follow(config: SyncConfig | null): void {
+		if (!config) return this.#off();
+		const same = this.#config?.server === config.server && this.#config.username === config.username;
+		if (same && this.#following) return;
+		// Another address or user: a password typed for the old one is not sent to the new one.
+		if (!same) this.#password = null;
+		this.#config = config;
+		if (this.role === 'owner') this.#restart();
+		else this.#follow(false);
+	}
+
+	close(): void {
+		this.#off();
+	}
+
+	#off(): void {
+		this.#following?.abort();
+		this.#following = null;
+		this.#session = null;
+		this.#channel?.close();
+		this.#channel = null;
+		this.#password = null;
+		this.role = 'off';
+		this.status = null;
+	}
+
+	#restart(): void {
+		this.#session?.abort();
+	}
+
+	/** Waits for the profile's lock (or takes it, `steal`) and runs the loop while holding it. */
+	#follow(steal: boolean): void {
+		this.#following?.abort();
+		const following = new AbortController();
+		this.#following = following;
+		if (this.role !== 'owner') this.role = 'watching';
+		this.#channel ??= this.#host.openChannel(`palimpsest-sync:${this.#host.profile}`, (message) => this.#hear(message));
+		if (!steal) this.#channel.post({ type: 'ask' });
+		// The Web Locks API refuses a signal with steal; a stolen lock is granted at once anyway.
+		const options = steal ? { steal: true } : { signal: following.signal };
+		this.#host.locks
+			.request(`palimpsest-sync:${this.#host.profile}`, options, async () => {
+				if (following.signal.aborted) return;
+				this.role = 'owner';
+				await this.#hold(following.signal);
+			})
+			.catch(() => {
+				if (following.signal.aborted) return;
+				// Another tab took the loop (Start sync there): this one watches and waits its turn again.
+				following.abort();
+				if (this.#following === following) {
+					this.role = 'watching';
+					this.#follow(false);
+				}
+			});
+	}
+
+	/** Runs the loop in a worker until `held` ends; a run ended by a failure waits here for Start sync. */
+	async #hold(held: AbortSignal): Promise<void> {
+		let worker: SyncWorker;
+		try {
+			worker = await this.#host.startWorker();
+		} catch (error) {
+			this.#report({ state: 'error', reason: `Sync could not start: ${message(error)}. Reload the page to try again.`, retryAt: null });
+			return untilAborted(held);
+		}
+		const unwatch = this.#host.watchPage(() => {
+			worker.setOnline(this.#host.online());
+			worker.setVisible(this.#host.visible());
+		});
+		try {
+			while (!held.aborted) {
+				const session = new AbortController();
+				this.#session = session;
+				const ends = AbortSignal.any([held, session.signal]);
+				const run = worker
+					.run(this.#request(), (status) => {
+						if (!ends.aborted) this.#report(status);
+					})
+					.catch((error) => {
+						if (!ends.aborted) this.#report({ state: 'error', reason: `Sync stopped: ${message(error)}. Reload the page to try again.`, retryAt: null });
+					});
+				await untilAborted(ends);
+				worker.stop();
+				await Promise.race([run, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS))]);
+			}
+		} finally {
+			unwatch();
+			worker.close();
+		}
+	}
+
+	#request(): SyncRunRequest {
+		const config = this.#config!;
+		return {
+			profile: this.#host.profile,
+			url: config.server,
+			credentials: this.#password === null ? null : { name: config.username, password: this.#password },
+			online: this.#host.online(),
+			visible: this.#host.visible()
+		};
+	}
+
+	#report(status: SyncStatus): void {
+		this.status = status;
+		if (status.state === 'up-to-date') {
+			this.lastSyncAt = status.at;
+			if (status.at - this.#storedLastAt >= STORE_LAST_EVERY_MS) {
+				this.#storedLastAt = status.at;
+				void this.#host.save({ 'sync.last_at': status.at });
+			}
+		}
+		this.#channel?.post({ type: 'status', status, lastSyncAt: this.lastSyncAt });
+	}
+
+	/** A message from another tab of this profile. */
+	#hear(message: unknown): void {
+		if (typeof message !== 'object' || message === null) return;
+		const heard = message as Partial<SyncMessage>;
+		if (heard.type === 'ask' && this.role === 'owner' && this.status) {
+			this.#channel?.post({ type: 'status', status: this.status, lastSyncAt: this.lastSyncAt });
+		} else if (heard.type === 'status' && this.role === 'watching' && typeof heard.status === 'object' && heard.status !== null) {
+			this.status = heard.status;
+			if (typeof heard.lastSyncAt === 'number') this.lastSyncAt = heard.lastSyncAt;
+		}
+	}
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+	return new Promise((resolve) => {
+		if (signal.aborted) return resolve();
+		signal.addEventListener('abort', () => resolve(), { once: true });
+	});
+}
+
+function message(error: unknown): string {
+	return (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+}

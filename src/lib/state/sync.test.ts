@@ -1,0 +1,316 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { SyncWorker } from '../sync/sync-client';
+import type { SyncRunRequest } from '../sync/sync-runner';
+import type { SyncStatus } from '../sync/sync-status';
+import { statusError } from '../sync/sync-error';
+import { SyncState, type SyncChannel, type SyncHost, type SyncLocks } from './sync.svelte';
+
+/** Web Locks as a browser grants them: one holder, a queue in request order, steal, abort while waiting. */
+class FakeLocks implements SyncLocks {
+	holder: Entry | null = null;
+	queue: Entry[] = [];
+
+	request(_name: string, options: { signal?: AbortSignal; steal?: boolean }, callback: (lock: unknown) => Promise<void>): Promise<unknown> {
+		return new Promise((resolve, reject) => {
+			const entry: Entry = { callback, resolve, reject, stolen: false };
+			if (options.steal) {
+				if (this.holder) {
+					this.holder.stolen = true;
+					this.holder.reject(new DOMException('The lock was stolen.', 'AbortError'));
+					this.holder = null;
+				}
+				this.grant(entry);
+			} else if (!this.holder) this.grant(entry);
+			else {
+				this.queue.push(entry);
+				options.signal?.addEventListener('abort', () => {
+					if (!this.queue.includes(entry)) return;
+					this.queue = this.queue.filter((e) => e !== entry);
+					reject(options.signal!.reason);
+				});
+			}
+		});
+	}
+
+	private grant(entry: Entry): void {
+		this.holder = entry;
+		entry.callback({}).then(
+			(value) => this.release(entry, () => entry.resolve(value)),
+			(error) => this.release(entry, () => entry.reject(error))
+		);
+	}
+
+	private release(entry: Entry, settle: () => void): void {
+		if (entry.stolen) return;
+		settle();
+		this.holder = null;
+		const next = this.queue.shift();
+		if (next) this.grant(next);
+	}
+}
+
+interface Entry {
+	callback: (lock: unknown) => Promise<void>;
+	resolve: (value: unknown) => void;
+	reject: (error: unknown) => void;
+	stolen: boolean;
+}
+
+class FakeWorker implements SyncWorker {
+	runs: SyncRunRequest[] = [];
+	online: boolean[] = [];
+	visible: boolean[] = [];
+	closed = false;
+	running = false;
+	private onStatus: ((status: SyncStatus) => void) | null = null;
+	private end: (() => void) | null = null;
+
+	run(request: SyncRunRequest, onStatus: (status: SyncStatus) => void): Promise<void> {
+		this.runs.push(structuredClone(request));
+		this.onStatus = onStatus;
+		this.running = true;
+		return new Promise((resolve) => (this.end = resolve));
+	}
+	emit(status: SyncStatus): void {
+		this.onStatus!(status);
+	}
+	/** The loop met a failure only the user can mend: it reports it and its run ends. */
+	fail(reason: string): void {
+		this.emit({ state: 'error', reason, retryAt: null });
+		this.finish();
+	}
+	stop(): void {
+		this.finish();
+	}
+	setOnline(online: boolean): void {
+		this.online.push(online);
+	}
+	setVisible(visible: boolean): void {
+		this.visible.push(visible);
+	}
+	close(): void {
+		this.closed = true;
+	}
+	private finish(): void {
+		this.running = false;
+		this.end?.();
+	}
+}
+
+/** The tabs of one profile in one browser: a shared lock manager and channel. */
+function browser() {
+	const locks = new FakeLocks();
+	const members = new Set<{ name: string; hear: (message: unknown) => void }>();
+	const tab = () => {
+		const saved: Record<string, unknown>[] = [];
+		const workers: FakeWorker[] = [];
+		const page = { online: true, visible: true, listeners: new Set<() => void>() };
+		const host: SyncHost = {
+			profile: 'default',
+			save: async (patch) => {
+				saved.push(patch);
+				return true;
+			},
+			locks,
+			openChannel(name, onMessage): SyncChannel {
+				const member = { name, hear: onMessage };
+				members.add(member);
+				return {
+					// Like BroadcastChannel: to every other member of the same name, later.
+					post: (message) => {
+						for (const other of members) if (other !== member && other.name === name) queueMicrotask(() => other.hear(structuredClone(message)));
+					},
+					close: () => void members.delete(member)
+				};
+			},
+			startWorker: async () => {
+				const worker = new FakeWorker();
+				workers.push(worker);
+				return worker;
+			},
+			online: () => page.online,
+			visible: () => page.visible,
+			watchPage(onChange) {
+				page.listeners.add(onChange);
+				return () => page.listeners.delete(onChange);
+			}
+		};
+		const state = new SyncState(host);
+		return {
+			state,
+			saved,
+			workers,
+			page,
+			worker: () => workers.at(-1)!,
+			firePage: () => page.listeners.forEach((listener) => listener())
+		};
+	};
+	return { locks, tab };
+}
+
+const SERVER = 'http://127.0.0.1:5984/userdb-alice';
+
+describe('SyncState', () => {
+	it('Start sync checks the address, runs the loop here with the password, and stores the server and username but never the password', async () => {
+		const { tab } = browser();
+		const a = tab();
+		await a.state.begin({ server: ` ${SERVER}/ `, username: 'alice', password: 'hunter2-secret' });
+		await vi.waitFor(() => expect(a.worker()?.runs).toHaveLength(1));
+		expect(a.state.role).toBe('owner');
+		expect(a.worker().runs[0]).toMatchObject({ profile: 'default', url: SERVER, credentials: { name: 'alice', password: 'hunter2-secret' }, online: true, visible: true });
+		expect(a.saved).toEqual([{ 'sync.enabled': true, 'sync.server': SERVER, 'sync.username': 'alice' }]);
+		expect(a.state.text).toBe('Starting sync…');
+
+		a.worker().emit({ state: 'sending', done: 120, total: 2000 });
+		expect(a.state.text).toBe('Sending 120 of 2,000');
+		expect(a.state.progress).toEqual({ done: 120, total: 2000 });
+		a.worker().emit({ state: 'up-to-date', at: 1_000_000, skipped: 0 });
+		expect(a.state.text).toBe('Up to date');
+		expect(a.state.lastSyncAt).toBe(1_000_000);
+		// After the first sync, no progress bar for what is sent later.
+		a.worker().emit({ state: 'sending', done: 1, total: 1 });
+		expect(a.state.progress).toBeNull();
+		expect(a.saved).toContainEqual({ 'sync.last_at': 1_000_000 });
+		expect(JSON.stringify(a.saved)).not.toContain('hunter2-secret');
+	});
+
+	it('refuses an address that is not a database URL, and starts nothing', async () => {
+		const { tab } = browser();
+		const a = tab();
+		await expect(a.state.begin({ server: 'ftp://example.com/db', username: '', password: '' })).rejects.toThrow(/http:\/\/ or https:\/\//);
+		await expect(a.state.begin({ server: SERVER, username: '', password: 'secret' })).rejects.toThrow(/username/);
+		expect(a.saved).toEqual([]);
+		expect(a.workers).toHaveLength(0);
+		expect(a.state.text).toBe('Sync is off.');
+	});
+
+	it('Stop sync ends the run and the worker, stores sync as off, and forgets the password', async () => {
+		const { tab, locks } = browser();
+		const a = tab();
+		await a.state.begin({ server: SERVER, username: 'alice', password: 'secret' });
+		await vi.waitFor(() => expect(a.worker()?.running).toBe(true));
+		await a.state.end();
+		expect(a.state.role).toBe('off');
+		expect(a.state.text).toBe('Sync is off.');
+		expect(a.saved.at(-1)).toEqual({ 'sync.enabled': false });
+		await vi.waitFor(() => expect(a.worker().closed).toBe(true));
+		expect(a.worker().running).toBe(false);
+		await vi.waitFor(() => expect(locks.holder).toBeNull());
+
+		// Turned on again from the stored settings (a reload): no password is held.
+		a.state.follow({ server: SERVER, username: 'alice' });
+		await vi.waitFor(() => expect(a.workers).toHaveLength(2));
+		await vi.waitFor(() => expect(a.worker().runs).toHaveLength(1));
+		expect(a.worker().runs[0].credentials).toBeNull();
+	});
+
+	it('a run that needs a login and holds no password says to enter it and press Start sync; Start sync runs again with it', async () => {
+		const { tab } = browser();
+		const a = tab();
+		a.state.follow({ server: SERVER, username: 'alice' });
+		await vi.waitFor(() => expect(a.worker()?.runs).toHaveLength(1));
+		a.worker().fail(statusError(401).reason);
+		expect(a.state.text).toBe('The sync server asks for a login: enter the password for alice and press Start sync.');
+		expect(a.state.stalled).toBe(true);
+
+		await a.state.begin({ server: SERVER, username: 'alice', password: 'secret' });
+		await vi.waitFor(() => expect(a.worker().runs).toHaveLength(2));
+		expect(a.workers).toHaveLength(1);
+		expect(a.worker().runs[1].credentials).toEqual({ name: 'alice', password: 'secret' });
+		a.worker().emit({ state: 'up-to-date', at: 5, skipped: 0 });
+		expect(a.state.text).toBe('Up to date');
+		expect(a.state.stalled).toBe(false);
+	});
+
+	it('one tab runs the loop; another shows its status and takes over, without the password, when it closes', async () => {
+		const { tab } = browser();
+		const a = tab();
+		const b = tab();
+		await a.state.begin({ server: SERVER, username: 'alice', password: 'secret' });
+		await vi.waitFor(() => expect(a.worker()?.running).toBe(true));
+		a.worker().emit({ state: 'receiving', done: 50, total: 400 });
+
+		b.state.follow({ server: SERVER, username: 'alice' });
+		expect(b.state.role).toBe('watching');
+		// It asks the owner for its status, and hears each new one.
+		await vi.waitFor(() => expect(b.state.text).toBe('Receiving 50 of 400'));
+		expect(b.state.progress).toEqual({ done: 50, total: 400 });
+		a.worker().emit({ state: 'up-to-date', at: 7_000, skipped: 2 });
+		await vi.waitFor(() => expect(b.state.text).toBe('Up to date (2 documents skipped)'));
+		expect(b.state.lastSyncAt).toBe(7_000);
+		expect(b.workers).toHaveLength(0);
+
+		a.state.close();
+		await vi.waitFor(() => expect(b.state.role).toBe('owner'));
+		await vi.waitFor(() => expect(b.worker()?.runs).toHaveLength(1));
+		expect(b.worker().runs[0]).toMatchObject({ url: SERVER, credentials: null });
+		expect(a.worker().closed).toBe(true);
+	});
+
+	it('Start sync in a watching tab moves the loop there; the old owner stops its worker and shows the new status', async () => {
+		const { tab } = browser();
+		const a = tab();
+		const b = tab();
+		a.state.follow({ server: SERVER, username: 'alice' });
+		await vi.waitFor(() => expect(a.worker()?.running).toBe(true));
+		b.state.follow({ server: SERVER, username: 'alice' });
+		expect(b.state.role).toBe('watching');
+
+		await b.state.begin({ server: SERVER, username: 'alice', password: 'secret' });
+		await vi.waitFor(() => expect(b.state.role).toBe('owner'));
+		await vi.waitFor(() => expect(b.worker()?.runs).toHaveLength(1));
+		expect(b.worker().runs[0].credentials).toEqual({ name: 'alice', password: 'secret' });
+		await vi.waitFor(() => expect(a.worker().closed).toBe(true));
+		expect(a.state.role).toBe('watching');
+		b.worker().emit({ state: 'sending', done: 3, total: 9 });
+		await vi.waitFor(() => expect(a.state.text).toBe('Sending 3 of 9'));
+
+		// When the new owner closes, the old one takes the loop back.
+		b.state.close();
+		await vi.waitFor(() => expect(a.state.role).toBe('owner'));
+		await vi.waitFor(() => expect(a.workers).toHaveLength(2));
+	});
+
+	it('Stop sync in another tab (sync off in the settings) stops the owner', async () => {
+		const { tab, locks } = browser();
+		const a = tab();
+		a.state.follow({ server: SERVER, username: '' });
+		await vi.waitFor(() => expect(a.worker()?.running).toBe(true));
+		a.state.follow(null);
+		expect(a.state.text).toBe('Sync is off.');
+		await vi.waitFor(() => expect(a.worker().closed).toBe(true));
+		await vi.waitFor(() => expect(locks.holder).toBeNull());
+	});
+
+	it('passes the page going offline or hidden to the worker', async () => {
+		const { tab } = browser();
+		const a = tab();
+		a.state.follow({ server: SERVER, username: '' });
+		await vi.waitFor(() => expect(a.worker()?.running).toBe(true));
+		a.page.online = false;
+		a.page.visible = false;
+		a.firePage();
+		expect(a.worker().online.at(-1)).toBe(false);
+		expect(a.worker().visible.at(-1)).toBe(false);
+		a.worker().emit({ state: 'offline' });
+		expect(a.state.text).toBe('Offline: will retry');
+	});
+
+	it('a worker that cannot start says so in the status', async () => {
+		const broken = new SyncState({
+			profile: 'default',
+			save: async () => true,
+			locks: new FakeLocks(),
+			openChannel: () => ({ post: () => {}, close: () => {} }),
+			startWorker: async () => {
+				throw new Error('Failed to fetch dynamically imported module');
+			},
+			online: () => true,
+			visible: () => true,
+			watchPage: () => () => {}
+		});
+		broken.follow({ server: SERVER, username: '' });
+		await vi.waitFor(() => expect(broken.text).toBe('Sync could not start: Failed to fetch dynamically imported module. Reload the page to try again.'));
+		expect(broken.stalled).toBe(true);
+	});
+});

@@ -1,0 +1,69 @@
+// The worker's side of sync against the test server: a run reports its statuses, a local write
+// starts a pass soon after, the page's network state reaches the loop, and stop ends the run.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startCouchServer } from '../../../tests/support/couch-server.mjs';
+import { Device } from '../../../tests/support/sync-device';
+import { createSyncWorkerApi, type LocalStore } from './sync-runner';
+import type { SyncStatus } from './sync-status';
+
+let server: Awaited<ReturnType<typeof startCouchServer>>;
+beforeAll(async () => {
+	server = await startCouchServer();
+});
+afterAll(async () => {
+	await server?.close();
+});
+
+async function newDatabase(): Promise<string> {
+	const url = `${server.url}/runner-${crypto.randomUUID()}`;
+	expect((await fetch(url, { method: 'PUT' })).status).toBe(201);
+	return url;
+}
+
+describe('the sync worker api', () => {
+	it('runs the loop with the page’s network state, sends a local write soon after it, and stops', async () => {
+		const url = await newDatabase();
+		const here = new Device(url, 1);
+		const there = new Device(url, 2);
+		let written: (() => void) | null = null;
+		let closed = false;
+		const local: LocalStore = {
+			store: here.store,
+			watch: (onChange) => {
+				written = onChange;
+				return () => (written = null);
+			},
+			close: () => (closed = true)
+		};
+		const api = createSyncWorkerApi(() => local);
+		const statuses: SyncStatus[] = [];
+		const run = api.run({ profile: 'default', url, credentials: null, online: true, visible: true }, (status) => statuses.push(status));
+		await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('up-to-date'));
+
+		// Long-polling while visible: a local write ends the wait and is sent.
+		here.createSession('s1', 'Written here');
+		written!();
+		await vi.waitFor(async () => {
+			await there.sync();
+			expect(there.store.session('s1')?.fields.title).toBe('Written here');
+		});
+
+		api.setOnline(false);
+		await vi.waitFor(() => expect(statuses.at(-1)).toEqual({ state: 'offline' }));
+		api.stop();
+		await run;
+		expect(closed).toBe(true);
+		expect(written).toBeNull();
+	});
+
+	it('a store that cannot open ends the run with a status that says what to do', async () => {
+		const api = createSyncWorkerApi(() => {
+			throw new Error('The database is closed.');
+		});
+		const statuses: SyncStatus[] = [];
+		await api.run({ profile: 'default', url: 'http://127.0.0.1:9/db', credentials: null, online: true, visible: false }, (status) => statuses.push(status));
+		expect(statuses).toEqual([
+			{ state: 'error', reason: 'Sync could not run in this browser (The database is closed). Stop sync, reload the page and start it again.', retryAt: null }
+		]);
+	});
+});
