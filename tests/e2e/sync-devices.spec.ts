@@ -1,7 +1,8 @@
 // Two devices (two browser contexts, each its own IndexedDB) syncing through one database of a
 // CouchDB-compatible server: a conversation made on one appears on the other in order, an answer
 // written there comes back, and a deletion on one removes the session on both.
-import { expect, test, type Browser, type Page } from './test-base';
+import type { Browser } from '@playwright/test';
+import { expect, test, type Page } from './test-base';
 import { messageBody, newSession, openApp, sendAndWait, sessionAction, sessionLinks, sidebar, transcript } from './helpers';
 import { navigate } from './plugin-helpers';
 import { useCouchServer } from './test-servers';
