@@ -20,6 +20,7 @@ import { measureDispatch, type DispatchOptions } from '../lib/plugin-dispatch';
 import { measureRoundTrips } from '../lib/sandbox-round-trips';
 import { measureLocalModel } from '../lib/local-model';
 import { measureToolRoundTrips, type ToolRoundTripOptions } from '../lib/tool-round-trips';
+import { measureSyncRounds, type SyncRoundOptions } from '../lib/sync-rounds';
 
 const MODEL = 'offline-mini';
 const raw = (text: string) => countTokens(text);
@@ -120,7 +121,10 @@ const bench = {
 	localModel: (modelUrl: string, threads: number, runs: number, maxTokens: number) => measureLocalModel(modelUrl, threads, runs, maxTokens),
 
 	/** Tool calls to the MCP server at `url`: the SDK's Client straight from the page against the app's tool-server worker. */
-	toolRoundTrips: (url: string, options: ToolRoundTripOptions) => measureToolRoundTrips(url, options)
+	toolRoundTrips: (url: string, options: ToolRoundTripOptions) => measureToolRoundTrips(url, options),
+
+	/** A first sync between two devices through the server database at `url`, and new messages' trip from one to the other. */
+	syncRounds: (url: string, options: SyncRoundOptions) => measureSyncRounds(url, options)
 };
 
 declare global {
