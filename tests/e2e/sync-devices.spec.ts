@@ -1,37 +1,13 @@
 // Two devices (two browser contexts, each its own IndexedDB) syncing through one database of a
 // CouchDB-compatible server: a conversation made on one appears on the other in order, an answer
 // written there comes back, and a deletion on one removes the session on both.
-import type { Browser } from '@playwright/test';
-import { expect, test, type Page } from './test-base';
+import { expect, test } from './test-base';
 import { messageBody, newSession, openApp, sendAndWait, sessionAction, sessionLinks, sidebar, transcript } from './helpers';
-import { navigate } from './plugin-helpers';
+import { createDatabase as createDatabaseOn, secondDevice, startSync } from './sync-helpers';
 import { useCouchServer } from './test-servers';
 
 const couch = useCouchServer();
-
-async function createDatabase(): Promise<string> {
-	const url = `${couch.url}/palimpsest-${crypto.randomUUID()}`;
-	expect((await fetch(url, { method: 'PUT' })).status).toBe(201);
-	return url;
-}
-
-/** Turns sync on in Settings and waits until it is up to date; back to the chat after. */
-async function startSync(page: Page, database: string): Promise<void> {
-	await navigate(page, 'Settings');
-	const sync = page.getByRole('region', { name: 'Sync' });
-	await sync.getByRole('textbox', { name: 'Sync server' }).fill(database);
-	await sync.getByRole('button', { name: 'Start sync' }).click();
-	await expect(sync.getByRole('status', { name: 'Sync status' })).toHaveText(/^Up to date/);
-	await navigate(page, 'Chat');
-}
-
-/** A second device: a browser context of its own, with the app open. */
-async function secondDevice(browser: Browser): Promise<Page> {
-	const context = await browser.newContext({ baseURL: String(test.info().project.use.baseURL) });
-	const page = await context.newPage();
-	await openApp(page);
-	return page;
-}
+const createDatabase = () => createDatabaseOn(couch.url);
 
 test('a conversation made on one device appears on the other in order, and an answer written there comes back', async ({ page, browser }) => {
 	const database = await createDatabase();

@@ -295,8 +295,11 @@ export interface SearchIndexRow {
  */
 export interface SyncDocRow {
 	id: string;
-	/** 'message-held': arrived before its session did; applied when the session arrives. */
-	kind: 'session' | 'message' | 'message-removed' | 'message-held';
+	/**
+	 * 'message-held': arrived before its session did; applied when the session arrives.
+	 * 'session-purged': a deleted session's record past its retention, to delete on the server.
+	 */
+	kind: 'session' | 'message' | 'message-removed' | 'message-held' | 'session-purged';
 	session_id: string;
 	position?: string;
 	rev: string | null;

@@ -14,7 +14,7 @@ import { deleteSessions } from '../sessions/delete-sessions';
 import { createSession } from '../sessions/session-lifecycle';
 import type { SessionContext } from '../sessions/session-context';
 import { CouchClient } from './couch-client';
-import { createSyncStore } from './dexie-sync-store';
+import { createSyncStore, type SyncStoreOptions } from './dexie-sync-store';
 import { SyncLoop } from './sync-loop';
 
 let server: Awaited<ReturnType<typeof startCouchServer>>;
@@ -37,14 +37,16 @@ async function newDatabase(): Promise<string> {
 	return url;
 }
 
-/** A device: its own profile database, the app's verbs on it, and a sync loop to the server. */
-function device(serverDb: string, name: string) {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A device: its own profile database, the app's verbs on it, and a sync loop to the server; `store` sets its store's options. */
+function device(serverDb: string, name: string, store: Omit<SyncStoreOptions, 'profile'> = {}) {
 	const profile = `${name}-${crypto.randomUUID()}`;
 	const db = openProfileDb(profile);
 	opened.push(db);
 	let clock = Date.UTC(2026, 0, 1);
 	const ctx: SessionContext = { db, profile, platform: 'web', now: () => (clock += 1000) };
-	const loop = new SyncLoop({ store: createSyncStore(db, { profile }), client: new CouchClient({ url: serverDb }) });
+	const loop = new SyncLoop({ store: createSyncStore(db, { profile, ...store }), client: new CouchClient({ url: serverDb }) });
 	const text = (role: 'user' | 'assistant', content: string) => ({ id: crypto.randomUUID(), role, content, status: 'complete' as const, kind: 'message' as const, created_at: clock });
 	return {
 		db,
@@ -149,5 +151,43 @@ describe('two devices, each with its profile database, syncing through one serve
 		const all = await (await fetch(`${url}/_all_docs?include_docs=true`)).text();
 		expect(all).toContain('hello');
 		expect(all).not.toContain('SENTINEL');
+	});
+
+	it("purges a deleted session's sync records once the retention period has passed, here and on the server; the other device follows", async () => {
+		const url = await newDatabase();
+		let now = Date.UTC(2026, 0, 1);
+		const a = device(url, 'a', { now: () => now, keepDeletedDays: () => 30 });
+		// The other device keeps records longer: only what arrives from a removes its own.
+		const b = device(url, 'b', { now: () => now, keepDeletedDays: () => 60 });
+		const { id } = await createSession(a.ctx, { provider: 'offline', model: 'offline-mini' });
+		const { id: kept } = await createSession(a.ctx, { provider: 'offline', model: 'offline-mini' });
+		await a.say(id, 'hello');
+		await a.sync();
+		await b.sync();
+		await deleteSessions(a.ctx, [id]);
+		await a.sync();
+		await b.sync();
+		const onServer = async () => (await fetch(`${url}/${encodeURIComponent(`session:${id}`)}`)).status;
+
+		// Within the period every device may still learn of the deletion: its record stays.
+		now += 29 * DAY_MS;
+		await a.sync();
+		expect(await onServer()).toBe(200);
+		expect(await a.db.sync_docs.get(`session:${id}`)).toMatchObject({ doc: { deleted_at: expect.any(Number) } });
+
+		now += 2 * DAY_MS;
+		await a.sync();
+		expect(await a.db.sync_docs.get(`session:${id}`)).toBeUndefined();
+		expect(await a.db.sync_docs.where('session_id').equals(id).count()).toBe(0);
+		expect(await onServer()).toBe(404);
+		// A session not deleted keeps its record, however old.
+		expect(await a.db.sync_docs.get(`session:${kept}`)).toBeDefined();
+
+		// The other device takes the purge without complaint and drops its own record; nothing comes back.
+		expect((await b.sync()).skipped).toEqual([]);
+		expect(await b.db.sync_docs.get(`session:${id}`)).toBeUndefined();
+		for (const each of [a, b, a]) expect((await each.sync()).pushed).toBe(0);
+		for (const each of [a, b]) expect(await each.db.sessions.get(id)).toBeUndefined();
+		expect(await onServer()).toBe(404);
 	});
 });

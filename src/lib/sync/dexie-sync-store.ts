@@ -4,13 +4,15 @@
 // not yet known is a new message; a known one whose row is gone was removed here. Only
 // sessions whose row changed since their messages were last read are read again. What
 // arrives is written in one transaction with the checkpoint, straight into the tables: no
-// hook fires for it (hooks fire on the device where the action happened).
+// hook fires for it (hooks fire on the device where the action happened). A deleted session's
+// record is purged once the retention period has passed (see purgeCutoff).
 import { insertArrivedMessages, type ArrivedMessage } from '../db/arrival-verbs';
 import { Dexie, type PalimpsestDb } from '../db/database';
 import { NO_COMPACTION_STATE, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
 import { messageDocId, sessionDocId } from './document-ids';
 import { mergeSessionDocs } from './merge-session';
 import { messageDocFromRow, type MessageDoc } from './message-document';
+import { KEEP_DELETED_DAYS } from './keep-deleted-days';
 import { pendingBytes } from './pending-body';
 import { cryptoRandom, type RandomBytes } from './position';
 import { sameSession } from './same-session';
@@ -19,12 +21,15 @@ import type { PendingDoc, PulledDoc, PushResult, SyncStore } from './sync-store'
 
 const CHECKPOINT = 'checkpoint';
 const EDITS = 'edits';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface SyncStoreOptions {
 	now?: () => number;
 	random?: RandomBytes;
 	/** The profile sessions that arrive are filed under. */
 	profile?: string;
+	/** Days a deleted session's sync record is kept, read at each look (0: for ever). */
+	keepDeletedDays?: () => number | Promise<number>;
 }
 
 /** What a session's row looked like when its messages were last read: a change means they are read again. */
@@ -39,12 +44,14 @@ export class DexieSyncStore implements SyncStore {
 	readonly #now: () => number;
 	readonly #random: RandomBytes;
 	readonly #profile: string;
+	readonly #keepDeletedDays: () => number | Promise<number>;
 
 	constructor(db: PalimpsestDb, options: SyncStoreOptions) {
 		this.#db = db;
 		this.#now = options.now ?? Date.now;
 		this.#random = options.random ?? cryptoRandom;
 		this.#profile = options.profile ?? db.name.replace(/^palimpsest-/, '');
+		this.#keepDeletedDays = options.keepDeletedDays ?? (() => KEEP_DELETED_DAYS);
 	}
 
 	async pending(limitBytes: number): Promise<PendingDoc[]> {
@@ -90,7 +97,7 @@ export class DexieSyncStore implements SyncStore {
 					continue;
 				}
 				const rev = result.rev ?? row.rev;
-				if (row.kind === 'message-removed') {
+				if (row.kind === 'message-removed' || row.kind === 'session-purged') {
 					if (current) await db.sync_docs.delete(row.id);
 					continue;
 				}
@@ -114,13 +121,19 @@ export class DexieSyncStore implements SyncStore {
 	async applyPulled(docs: readonly PulledDoc[], checkpoint: string): Promise<void> {
 		const db = this.#db;
 		// Sessions first: a message in the same batch as its session's deletion is dropped too.
-		const order = { session: 0, 'message-removed': 1, message: 2 } as const;
+		const order = { session: 0, 'session-purged': 0, 'message-removed': 1, message: 2 } as const;
 		const sorted = [...docs].sort((a, b) => order[a.kind] - order[b.kind]);
 		await db.transaction('rw', [db.sessions, db.messages, db.blobs, db.sync_docs, db.sync_meta], async () => {
 			let edits = await this.#edits();
 			const arrived = new Map<string, Array<{ doc: MessageDoc; rev: string }>>();
 			for (const pulled of sorted) {
-				if (pulled.kind === 'session') {
+				if (pulled.kind === 'session-purged') {
+					// Another device purged the record of a session deleted long ago: the deletion holds here too.
+					const id = sessionDocId(pulled.session_id);
+					const known = (await db.sync_docs.get(id))?.doc as SessionDoc | undefined;
+					if (known?.deleted_at == null && (await db.sessions.get(pulled.session_id))) edits = await this.#removeSessionHere(pulled.session_id, edits);
+					await db.sync_docs.delete(id);
+				} else if (pulled.kind === 'session') {
 					const known = await db.sync_docs.get(sessionDocId(pulled.doc.session_id));
 					const merged = known?.doc ? mergeSessionDocs(known.doc as SessionDoc, pulled.doc) : pulled.doc;
 					const changed = !known?.doc || !sameSession(merged, known.doc as SessionDoc);
@@ -169,6 +182,7 @@ export class DexieSyncStore implements SyncStore {
 	 */
 	async refresh(): Promise<void> {
 		const db = this.#db;
+		const cutoff = this.#purgeCutoff(await this.#keepDeletedDays());
 		await db.transaction('rw', [db.sessions, db.messages, db.blobs, db.sync_docs, db.sync_meta], async () => {
 			let edits = await this.#edits();
 			const [rows, known] = await Promise.all([db.sessions.toArray(), db.sync_docs.where('id').startsWith('session:').toArray()]);
@@ -205,8 +219,24 @@ export class DexieSyncStore implements SyncStore {
 				await db.sync_docs.put({ ...entry, doc: deleted, edit: ++edits, dirty: 1, refused: 0 });
 				edits = await this.#removeSessionHere(entry.session_id, edits);
 			}
+			// Deleted long enough ago: the record goes, here and (with `_deleted`) on the server.
+			for (const entry of known) {
+				const deletedAt = (entry.doc as SessionDoc).deleted_at;
+				if (entry.kind !== 'session' || deletedAt === null || deletedAt >= cutoff) continue;
+				if (entry.rev === null) await db.sync_docs.delete(entry.id);
+				else await db.sync_docs.put({ ...entry, kind: 'session-purged', edit: ++edits, dirty: 1, refused: 0 });
+			}
 			await this.#setEdits(edits);
 		});
+	}
+
+	/**
+	 * Deletions before this time have their sync records purged. Safe only because every device
+	 * has had the whole retention period to pull the deletion: a device away for longer may still
+	 * send an old copy of such a session, which then comes back as new.
+	 */
+	#purgeCutoff(days: number): number {
+		return Number.isFinite(days) && days > 0 ? this.#now() - days * DAY_MS : -Infinity;
 	}
 
 	/** Marks new messages of a session to send and removed ones to remove; `complete`: none was left streaming. */
@@ -317,5 +347,6 @@ function list<K, V>(map: Map<K, V[]>, key: K): V[] {
 function pendingOf(row: SyncDocRow): PendingDoc {
 	if (row.kind === 'session') return { kind: 'session', id: row.id, edit: row.edit, rev: row.rev, doc: row.doc as SessionDoc };
 	if (row.kind === 'message') return { kind: 'message', id: row.id, edit: row.edit, rev: null, doc: row.doc as MessageDoc };
+	if (row.kind === 'session-purged') return { kind: 'session-purged', id: row.id, edit: row.edit, rev: row.rev };
 	return { kind: 'message-removed', id: row.id, edit: row.edit, rev: row.rev, session_id: row.session_id, position: row.position! };
 }

@@ -108,9 +108,12 @@ export class MemorySyncStore implements SyncStore {
 
 	async applyPulled(docs: readonly PulledDoc[], checkpoint: string): Promise<void> {
 		// Sessions first: a message in the same batch as its session's deletion is dropped too.
-		const order = { session: 0, 'message-removed': 1, message: 2 } as const;
+		const order = { session: 0, 'session-purged': 0, 'message-removed': 1, message: 2 } as const;
 		for (const pulled of [...docs].sort((a, b) => order[a.kind] - order[b.kind])) {
-			if (pulled.kind === 'session') this.pullSession(pulled.doc, pulled.rev);
+			if (pulled.kind === 'session-purged') {
+				this.removeMessagesOf(pulled.session_id);
+				this.sessions.delete(pulled.session_id);
+			} else if (pulled.kind === 'session') this.pullSession(pulled.doc, pulled.rev);
 			else if (pulled.kind === 'message-removed') {
 				const id = messageDocId(pulled.session_id, pulled.position);
 				this.messageRows.delete(id);

@@ -13,6 +13,8 @@ export function pendingBody(entry: PendingDoc): Record<string, unknown> {
 			return messageToBody(entry.doc);
 		case 'message-removed':
 			return { _id: messageDocId(entry.session_id, entry.position), ...(entry.rev === null ? {} : { _rev: entry.rev }), _deleted: true };
+		case 'session-purged':
+			return { _id: entry.id, ...(entry.rev === null ? {} : { _rev: entry.rev }), _deleted: true };
 	}
 }
 

@@ -93,7 +93,7 @@ async function pushBatch(client: CouchClient, batch: readonly PendingDoc[], sign
 		);
 		for (const entry of conflicts) {
 			const copy = server.get(entry.id) ?? { state: 'missing' };
-			if (entry.kind === 'message-removed') {
+			if (entry.kind === 'message-removed' || entry.kind === 'session-purged') {
 				if (copy.state === 'present') round.push({ ...entry, rev: copy.rev });
 				else results.push(pushed(entry, copy.state === 'deleted' ? copy.rev : null, false));
 			} else if (entry.kind === 'session') {

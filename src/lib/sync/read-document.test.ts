@@ -52,8 +52,8 @@ describe('readDocument', () => {
 		expect(reasonFor({ ...sessionBody(), _rev: undefined })).toMatch(/“_rev” is missing/);
 	});
 
-	it('refuses a session deleted with _deleted (its deletion is its deleted_at)', () => {
-		expect(reasonFor({ _id: 'session:s-1', _rev: REV, _deleted: true })).toMatch(/never deleted with CouchDB’s “_deleted”/);
+	it('reads a session deleted with _deleted as its record purged after the retention period', () => {
+		expect(readDocument({ _id: 'session:s-1', _rev: REV, _deleted: true })).toEqual({ kind: 'session-purged', rev: REV, session_id: 's-1' });
 		expect(reasonFor({ ...messageBody(), _deleted: 'yes' })).toMatch(/“_deleted” is "yes", expected true or false/);
 	});
 

@@ -13,6 +13,8 @@ export type ReadDocument =
 	| { kind: 'message'; rev: string; doc: MessageDoc }
 	/** A message document deleted on the server (a session's messages are, when it is deleted). */
 	| { kind: 'message-removed'; rev: string; session_id: string; position: string }
+	/** A deleted session's document, purged after the retention period (see SyncStore's PendingDoc). */
+	| { kind: 'session-purged'; rev: string; session_id: string }
 	| { kind: 'refused'; id: string | null; reason: string };
 
 /** CouchDB's own fields that it may add on request; never read here. Any other `_` field is refused. */
@@ -100,8 +102,8 @@ function read(body: unknown): Exclude<ReadDocument, { kind: 'refused' }> {
 	if (typeof rev !== 'string' || !REV.test(rev)) refuse(`its “_rev” ${describe(rev)}, expected a CouchDB revision`);
 	if (body._deleted !== undefined && typeof body._deleted !== 'boolean') refuse(`its “_deleted” ${describe(body._deleted)}, expected true or false`);
 	if (body._deleted) {
-		// A deleted session would come back with any concurrent edit: its deletion is its `deleted_at`.
-		if (id.kind === 'session') refuse('a session is never deleted with CouchDB’s “_deleted”');
+		// A session's deletion is its `deleted_at`; its document goes only once that is past the retention period.
+		if (id.kind === 'session') return { kind: 'session-purged', rev, session_id: id.session_id };
 		return { kind: 'message-removed', rev, session_id: id.session_id, position: id.position };
 	}
 	const known = id.kind === 'session' ? SESSION_KEYS : MESSAGE_KEYS;

@@ -14,7 +14,13 @@ export type PendingDoc =
 	/** Message documents never change once written: a new one has no revision. */
 	| { kind: 'message'; id: string; edit: number; rev: null; doc: MessageDoc }
 	/** A message of a deleted session, to delete on the server (CouchDB's `_deleted`, for messages only). */
-	| { kind: 'message-removed'; id: string; edit: number; rev: string | null; session_id: string; position: string };
+	| { kind: 'message-removed'; id: string; edit: number; rev: string | null; session_id: string; position: string }
+	/**
+	 * A deleted session's document past its retention period, deleted on the server with CouchDB's
+	 * `_deleted`: every device has had that long to learn of the deletion, so no edit is left to
+	 * resurrect it.
+	 */
+	| { kind: 'session-purged'; id: string; edit: number; rev: string | null };
 
 /** What the server made of one pending document. */
 export type PushResult =
@@ -31,7 +37,9 @@ export type PushResult =
 export type PulledDoc =
 	| { kind: 'session'; rev: string; doc: SessionDoc }
 	| { kind: 'message'; rev: string; doc: MessageDoc }
-	| { kind: 'message-removed'; rev: string; session_id: string; position: string };
+	| { kind: 'message-removed'; rev: string; session_id: string; position: string }
+	/** A deleted session whose record another device purged after the retention period. */
+	| { kind: 'session-purged'; rev: string; session_id: string };
 
 export interface SyncStore {
 	/**
