@@ -85,6 +85,7 @@ test('Regenerate answers again, with the same model or another; the earlier answ
 	await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toHaveValue(/mock-model$/);
 
 	await assistantMessages(page).last().getByRole('button', { name: 'Previous version' }).click();
+	await expect(versionLabel(page, 2, 3)).toBeVisible();
 	await assistantMessages(page).last().getByRole('button', { name: 'Previous version' }).click();
 	await expect(versionLabel(page, 1, 3)).toBeVisible();
 	expect(await messageText(assistantMessages(page).last())).toBe(first);

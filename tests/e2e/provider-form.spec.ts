@@ -41,7 +41,7 @@ test("a provider's Name, by default its preset and host, is what the Model picke
 		await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
 		await page.getByRole('textbox', { name: 'API key' }).fill('sk-test');
 		await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');
-		const field = page.getByRole('textbox', { name: 'Name' });
+		const field = page.getByRole('textbox', { name: 'Name', exact: true });
 		// Left empty, the default shows in its place.
 		await expect(field).toHaveValue('');
 		await expect(field).toHaveAttribute('placeholder', `OpenAI (Chat Completions) · ${host}`);
@@ -62,5 +62,5 @@ test("a provider's Name, by default its preset and host, is what the Model picke
 	await navigate(page, 'Settings');
 	await expect(page.getByRole('listitem').filter({ hasText: 'Team proxy · mock-model' })).toHaveCount(1);
 	await page.getByRole('button', { name: 'Edit Team proxy mock-model' }).click();
-	await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Team proxy');
+	await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('Team proxy');
 });

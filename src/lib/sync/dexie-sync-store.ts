@@ -88,17 +88,20 @@ export class DexieSyncStore implements SyncStore {
 		await db.transaction('rw', [db.sessions, db.sync_docs, db.sync_meta], async () => {
 			const rows = await db.sync_docs.bulkGet(results.map((result) => result.id));
 			let edits = await this.#edits();
+			// Written together at the end: a batch of thousands is two requests, not thousands of round trips.
+			const puts: SyncDocRow[] = [];
+			const deletes: string[] = [];
 			for (const [i, result] of results.entries()) {
 				const row = rows[i];
 				if (!row) continue;
 				const current = row.edit === result.edit;
 				if (result.kind === 'refused') {
-					if (current) await db.sync_docs.update(row.id, { refused: 1 });
+					if (current) puts.push({ ...row, refused: 1 });
 					continue;
 				}
 				const rev = result.rev ?? row.rev;
 				if (row.kind === 'message-removed' || row.kind === 'session-purged') {
-					if (current) await db.sync_docs.delete(row.id);
+					if (current) deletes.push(row.id);
 					continue;
 				}
 				if (row.kind === 'session' && result.merged) {
@@ -112,8 +115,9 @@ export class DexieSyncStore implements SyncStore {
 				}
 				// A sent message keeps only its id and revision: its row here is the copy.
 				const done = current && row.kind === 'message' ? { doc: undefined } : {};
-				await db.sync_docs.put({ ...row, ...done, rev, dirty: current ? 0 : row.dirty });
+				puts.push({ ...row, ...done, rev, dirty: current ? 0 : row.dirty });
 			}
+			await Promise.all([db.sync_docs.bulkPut(puts), db.sync_docs.bulkDelete(deletes)]);
 			await this.#setEdits(edits);
 		});
 	}
@@ -250,6 +254,7 @@ export class DexieSyncStore implements SyncStore {
 		const rows = (await db.messages.bulkGet(fresh)).filter((row): row is MessageRow => row !== undefined);
 		let complete = true;
 		const all = rows.length ? await db.messages.where('[session_id+seq]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).toArray() : [];
+		const marked: SyncDocRow[] = [];
 		for (const row of rows) {
 			if (row.status === 'streaming' || !row.position) {
 				complete = false;
@@ -257,8 +262,9 @@ export class DexieSyncStore implements SyncStore {
 			}
 			const covers = row.compaction ? all.filter((other) => other.compacted_by === row.compaction!.id && other.position).map((other) => other.position!) : undefined;
 			const doc = messageDocFromRow(row, row.position, covers?.length ? covers.filter((p) => p < row.position!) : undefined);
-			await db.sync_docs.put({ id: messageDocId(sessionId, row.position), kind: 'message', session_id: sessionId, position: row.position, rev: null, edit: ++edits, dirty: 1, refused: 0, doc });
+			marked.push({ id: messageDocId(sessionId, row.position), kind: 'message', session_id: sessionId, position: row.position, rev: null, edit: ++edits, dirty: 1, refused: 0, doc });
 		}
+		await db.sync_docs.bulkPut(marked);
 		// Removed here (Retry drops a failed answer): removed on the server too, if it got there.
 		const present = new Set(positions.map((position) => messageDocId(sessionId, position)));
 		for (const entry of known) {
@@ -298,8 +304,8 @@ export class DexieSyncStore implements SyncStore {
 		const db = this.#db;
 		const rows: ArrivedMessage[] = messages.map(({ doc }) => ({ ...doc.message, position: doc.position }));
 		await insertArrivedMessages(db, sessionId, rows);
-		for (const { doc, rev } of messages) {
-			await db.sync_docs.put({ id: messageDocId(sessionId, doc.position), kind: 'message', session_id: sessionId, position: doc.position, rev, edit: 0, dirty: 0, refused: 0 });
+		await db.sync_docs.bulkPut(messages.map(({ doc, rev }): SyncDocRow => ({ id: messageDocId(sessionId, doc.position), kind: 'message', session_id: sessionId, position: doc.position, rev, edit: 0, dirty: 0, refused: 0 })));
+		for (const { doc } of messages) {
 			if (!doc.covers?.length) continue;
 			const folded = doc.message.compaction?.id ?? doc.message.id;
 			const covered = await db.messages.where('[session_id+position]').anyOf(doc.covers.map((position) => [sessionId, position])).toArray();
