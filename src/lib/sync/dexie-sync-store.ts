@@ -8,7 +8,7 @@
 // record is purged once the retention period has passed (see purgeCutoff).
 import { insertArrivedMessages, type ArrivedMessage } from '../db/arrival-verbs';
 import { Dexie, type PalimpsestDb } from '../db/database';
-import { NO_COMPACTION_STATE, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
+import { NO_COMPACTION_STATE, type SessionRow, type SyncDocRow } from '../db/schema';
 import { messageDocId, sessionDocId } from './document-ids';
 import { mergeSessionDocs } from './merge-session';
 import { messageDocFromRow, type MessageDoc } from './message-document';
@@ -192,17 +192,25 @@ export class DexieSyncStore implements SyncStore {
 			const [rows, known] = await Promise.all([db.sessions.toArray(), db.sync_docs.where('id').startsWith('session:').toArray()]);
 			const knownById = new Map(known.map((row) => [row.session_id, row]));
 			const here = new Set(rows.map((row) => row.id));
+			// The sessions to look at again, then all their messages read at once (IndexedDB
+			// answers one request after another without waiting for this thread in between).
+			const changed: Array<{ row: SessionRow; entry: SyncDocRow | undefined; edited: boolean; doc: SessionDoc }> = [];
 			for (const row of rows) {
 				const entry = knownById.get(row.id);
 				const previous = entry?.doc as SessionDoc | undefined;
 				if (previous?.deleted_at != null) continue;
 				const stamped = stampSession(row, previous, this.#now(), this.#random);
 				const edited = !previous || !sameSession(stamped, previous);
-				const seen = seenOf(row);
-				if (!edited && entry?.seen === seen) continue;
-				const messagesRead = await this.#readMessages(row.id, edits);
-				edits = messagesRead.edits;
-				await db.sync_docs.put({
+				if (!edited && entry?.seen === seenOf(row)) continue;
+				changed.push({ row, entry, edited, doc: edited ? stamped : previous! });
+			}
+			const reads = await Promise.all(changed.map(({ row }) => this.#readMessages(row.id)));
+			const puts: SyncDocRow[] = [];
+			const deletes: string[] = [];
+			for (const [i, { row, entry, edited, doc }] of changed.entries()) {
+				const read = reads[i];
+				// The session before its messages: another device then knows it when they arrive.
+				puts.push({
 					id: sessionDocId(row.id),
 					kind: 'session',
 					session_id: row.id,
@@ -210,11 +218,18 @@ export class DexieSyncStore implements SyncStore {
 					edit: edited ? ++edits : entry!.edit,
 					dirty: edited ? 1 : entry!.dirty,
 					refused: edited ? 0 : entry!.refused,
-					doc: edited ? stamped : previous,
+					doc,
 					// An answer still streaming is read again once it is final.
-					...(messagesRead.complete ? { seen } : {})
+					...(read.complete ? { seen: seenOf(row) } : {})
 				});
+				for (const fresh of read.fresh) puts.push({ ...fresh, edit: ++edits });
+				// Removed here (Retry drops a failed answer): removed on the server too, if it got there.
+				for (const gone of read.gone) {
+					if (gone.dirty && gone.rev === null) deletes.push(gone.id);
+					else puts.push({ ...gone, kind: 'message-removed', doc: undefined, edit: ++edits, dirty: 1, refused: 0 });
+				}
 			}
+			await Promise.all([db.sync_docs.bulkPut(puts), db.sync_docs.bulkDelete(deletes)]);
 			// Sessions deleted here: their document keeps the deletion, their messages leave the server.
 			for (const entry of known) {
 				const doc = entry.doc as SessionDoc;
@@ -244,35 +259,32 @@ export class DexieSyncStore implements SyncStore {
 	}
 
 	/** Marks new messages of a session to send and removed ones to remove; `complete`: none was left streaming. */
-	async #readMessages(sessionId: string, edits: number): Promise<{ edits: number; complete: boolean }> {
+	/**
+	 * A session's messages sync does not know yet (to send), and the ones it knows whose row is
+	 * gone (to remove); `complete`: none was left streaming. Reads only.
+	 */
+	async #readMessages(sessionId: string): Promise<{ fresh: Array<Omit<SyncDocRow, 'edit'>>; gone: SyncDocRow[]; complete: boolean }> {
 		const db = this.#db;
-		const range = db.messages.where('[session_id+position]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]);
-		const [keys, primaryKeys, known] = await Promise.all([range.keys(), range.primaryKeys(), db.sync_docs.where('session_id').equals(sessionId).toArray()]);
-		const positions = keys.map((key) => (key as unknown as [string, string])[1]);
+		const [all, known] = await Promise.all([
+			db.messages.where('[session_id+seq]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).toArray(),
+			db.sync_docs.where('session_id').equals(sessionId).toArray()
+		]);
 		const knownIds = new Set(known.map((row) => row.id));
-		const fresh = primaryKeys.filter((_, i) => !knownIds.has(messageDocId(sessionId, positions[i])));
-		const rows = (await db.messages.bulkGet(fresh)).filter((row): row is MessageRow => row !== undefined);
+		const fresh: Array<Omit<SyncDocRow, 'edit'>> = [];
 		let complete = true;
-		const all = rows.length ? await db.messages.where('[session_id+seq]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).toArray() : [];
-		const marked: SyncDocRow[] = [];
-		for (const row of rows) {
-			if (row.status === 'streaming' || !row.position) {
+		for (const row of all) {
+			if (!row.position || knownIds.has(messageDocId(sessionId, row.position))) continue;
+			if (row.status === 'streaming') {
 				complete = false;
 				continue;
 			}
 			const covers = row.compaction ? all.filter((other) => other.compacted_by === row.compaction!.id && other.position).map((other) => other.position!) : undefined;
 			const doc = messageDocFromRow(row, row.position, covers?.length ? covers.filter((p) => p < row.position!) : undefined);
-			marked.push({ id: messageDocId(sessionId, row.position), kind: 'message', session_id: sessionId, position: row.position, rev: null, edit: ++edits, dirty: 1, refused: 0, doc });
+			fresh.push({ id: messageDocId(sessionId, row.position), kind: 'message', session_id: sessionId, position: row.position, rev: null, dirty: 1, refused: 0, doc });
 		}
-		await db.sync_docs.bulkPut(marked);
-		// Removed here (Retry drops a failed answer): removed on the server too, if it got there.
-		const present = new Set(positions.map((position) => messageDocId(sessionId, position)));
-		for (const entry of known) {
-			if (entry.kind !== 'message' || present.has(entry.id)) continue;
-			if (entry.dirty && entry.rev === null) await db.sync_docs.delete(entry.id);
-			else await db.sync_docs.put({ ...entry, kind: 'message-removed', doc: undefined, edit: ++edits, dirty: 1, refused: 0 });
-		}
-		return { edits, complete };
+		const present = new Set(all.flatMap((row) => (row.position ? [messageDocId(sessionId, row.position)] : [])));
+		const gone = known.filter((entry) => entry.kind === 'message' && !present.has(entry.id));
+		return { fresh, gone, complete };
 	}
 
 	/** A session deleted (here or on another device): its rows go, without hooks; its messages leave the server. */
