@@ -54,8 +54,8 @@ export class DexieSyncStore implements SyncStore {
 		this.#keepDeletedDays = options.keepDeletedDays ?? (() => KEEP_DELETED_DAYS);
 	}
 
+	/** What is marked to send; this device's latest edits are looked for by pendingCount(), which a push calls first. */
 	async pending(limitBytes: number): Promise<PendingDoc[]> {
-		await this.refresh();
 		const batch: PendingDoc[] = [];
 		let bytes = 0;
 		// Oldest edit first; a refused one waits for its next edit.
@@ -73,6 +73,7 @@ export class DexieSyncStore implements SyncStore {
 		return batch;
 	}
 
+	/** Looks for this device's edits since the last look (once a push, not once a batch), then counts what is marked. */
 	async pendingCount(): Promise<number> {
 		await this.refresh();
 		return this.#dirty().filter((row) => !row.refused).count();
@@ -296,12 +297,10 @@ export class DexieSyncStore implements SyncStore {
 			db.blobs.where('[session_id+id]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).delete()
 		]);
 		for (const entry of await db.sync_docs.where('session_id').equals(sessionId).toArray()) {
-			if (entry.kind === 'session' || entry.kind === 'message-removed') continue;
-			// One never sent is not on the server; one sent or received is removed there too.
-			if (entry.kind === 'message-held' || (entry.dirty && entry.rev === null)) {
-				if (entry.kind === 'message-held') await db.sync_docs.put({ ...entry, kind: 'message-removed', doc: undefined, edit: ++edits, dirty: 1, refused: 0 });
-				else await db.sync_docs.delete(entry.id);
-			} else await db.sync_docs.put({ ...entry, kind: 'message-removed', doc: undefined, edit: ++edits, dirty: 1, refused: 0 });
+			if (entry.kind === 'session' || entry.kind === 'session-purged' || entry.kind === 'message-removed') continue;
+			// One written here and never sent is not on the server; any other (sent, received or held) is removed there too.
+			if (entry.kind === 'message' && entry.dirty && entry.rev === null) await db.sync_docs.delete(entry.id);
+			else await db.sync_docs.put({ ...entry, kind: 'message-removed', doc: undefined, edit: ++edits, dirty: 1, refused: 0 });
 		}
 		return edits;
 	}

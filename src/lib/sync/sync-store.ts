@@ -47,7 +47,10 @@ export interface SyncStore {
 	 * one while any is pending). A document refused by the server is left out until edited again.
 	 */
 	pending(limitBytes: number): Promise<PendingDoc[]>;
-	/** How many documents are pending: the "of 2,000" of the progress. */
+	/**
+	 * How many documents are pending: the "of 2,000" of the progress. Every push asks this first:
+	 * a store that finds edits by looking for them (the Dexie store) looks here, once a push.
+	 */
 	pendingCount(): Promise<number>;
 	/**
 	 * Records what the server did with documents from `pending`. A document edited again since
