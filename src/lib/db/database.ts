@@ -185,9 +185,10 @@ export class PalimpsestDb extends Dexie {
 			.stores(SCHEMA_V10)
 			.upgrade((tx) => givePositions(tx.table('messages')));
 		this.version(11).stores(SCHEMA_V11);
-		// Storage faults: no use under older code than the database's, a dropped connection
-		// reopens on the next use, and a schema upgrade is flushed to disk before first use.
-		guardVersion(this);
+		// Storage faults: no use under older code than the database's or after its deletion (the
+		// profile was deleted), a dropped connection reopens on the next use, and a schema
+		// upgrade is flushed to disk before first use.
+		guardVersion(this, 'close');
 		keepConnection(this);
 		// Commits of this tab carry the rows they wrote (see committed-changes.ts).
 		recordWrittenRows(this);

@@ -121,4 +121,13 @@ describe('profile verbs', () => {
 		await expect(open.sessions.count()).rejects.toThrow(/closed/i);
 		expect(await Dexie.exists(profileDbName('work'))).toBe(false);
 	});
+
+	it('a connection nobody watches (a worker’s) does not re-create the deleted profile either', async () => {
+		await createProfile(meta, 'Work');
+		const worker = openProfileDb('work');
+		await worker.sessions.count();
+		await deleteProfile(meta, 'work');
+		await expect(worker.sessions.count()).rejects.toThrow(/closed/i);
+		expect(await Dexie.exists(profileDbName('work'))).toBe(false);
+	});
 });

@@ -72,11 +72,18 @@ export function guardedOptions(options: DexieOptions = {}, onUpgrade?: (oldVersi
 
 /**
  * Closes `db` for good when another connection upgrades it past this code's version, and
- * reports blocked upgrades. Deletions (no new version) are left to Dexie and watchDeletion.
+ * reports blocked upgrades. With `onDeletion: 'close'` a deletion closes it for good too, so no
+ * later read (a worker's, say) creates the deleted database again, empty; otherwise deletions
+ * are left to Dexie, which reopens on the next use.
  */
-export function guardVersion(db: Dexie): void {
+export function guardVersion(db: Dexie, onDeletion: 'close' | 'reopen' = 'reopen'): void {
 	db.on('versionchange', (event) => {
-		if (!event.newVersion || event.newVersion <= knownVersion(db)) return;
+		if (!event.newVersion) {
+			if (onDeletion === 'reopen') return;
+			db.close({ disableAutoOpen: true });
+			return false;
+		}
+		if (event.newVersion <= knownVersion(db)) return;
 		db.close({ disableAutoOpen: true });
 		events.dispatchEvent(new CustomEvent('outdated', { detail: { name: db.name, version: event.newVersion } }));
 		// Dexie runs newer listeners first; false keeps its own from allowing a reopen.

@@ -15,6 +15,7 @@ import { readToolList } from './read-tool-list';
 import { readToolResult } from './read-tool-result';
 import { keepImages } from './keep-images';
 import { requestScopedFetch } from './request-scoped-fetch';
+import { shareRefreshes } from './shared-refresh';
 import { SIGN_IN_ENDED, SignInNeeded, storedSignIn, type SignInChange } from './stored-sign-in';
 import type { CallProgress, CallResult, ServerInfo, ServerStatus, StoredOAuth } from './types';
 
@@ -64,7 +65,8 @@ export interface ToolServerLimits {
 
 export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => fetch(input, init), limits: ToolServerLimits = {}) {
 	const connectTimeoutMs = limits.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
-	const bounded = limitedFetch(fetchImpl, limits.maxResponseBytes);
+	// Every connection's refreshes share one answer per refresh token (see shared-refresh.ts).
+	const bounded = limitedFetch(shareRefreshes(fetchImpl), limits.maxResponseBytes);
 	const connections = new Map<string, Connection>();
 	/** Each server's latest connect, so an earlier one still under way gives way to it. */
 	const attempts = new Map<string, Promise<ServerStatus>>();

@@ -29,6 +29,22 @@ describe('followSignIn', () => {
 		expect(ended).toEqual(['sign in again']);
 	});
 
+	it('keeps a refresh that comes before the one before it is stored', () => {
+		const kept: unknown[] = [];
+		let stored: unknown = { access_token: 'a1' };
+		const hear = followSignIn(stored, {
+			stored: () => stored,
+			// Stored later, as a write to the database is.
+			refreshed: (tokens) => void kept.push(tokens),
+			ended: () => {}
+		});
+		hear({ type: 'tokens', tokens: { access_token: 'a2' } });
+		hear({ type: 'tokens', tokens: { access_token: 'a3' } });
+		stored = { access_token: 'a2' };
+		hear({ type: 'tokens', tokens: { access_token: 'a4' } });
+		expect(kept).toEqual([{ access_token: 'a2' }, { access_token: 'a3' }, { access_token: 'a4' }]);
+	});
+
 	it('takes nothing once the stored tokens are not the connection’s', () => {
 		const { kept, ended, follower, set } = setup({ access_token: 'a1' });
 		const hear = followSignIn({ access_token: 'a1' }, follower);

@@ -25,15 +25,16 @@ export interface ToolServerWorker {
 }
 
 /**
- * A connection's sign-in changes, taken only while the stored tokens are those it had: after a
- * sign-out, a new sign-in, or a refresh in another tab, an older connection has no say.
+ * A connection's sign-in changes, taken only while the stored tokens are ones it had or gave
+ * (a refresh may come before the one before it is stored): after a sign-out, a new sign-in, or
+ * a refresh in another tab, an older connection has no say.
  */
 export function followSignIn(had: unknown, follower: SignInFollower): (change: SignInChange) => void {
-	let expected = JSON.stringify(had);
+	const own = new Set([JSON.stringify(had)]);
 	return (change) => {
-		if (JSON.stringify(follower.stored()) !== expected) return;
+		if (!own.has(JSON.stringify(follower.stored()))) return;
 		if (change.type === 'ended') return follower.ended(change.error);
-		expected = JSON.stringify(change.tokens);
+		own.add(JSON.stringify(change.tokens));
 		void follower.refreshed(change.tokens);
 	};
 }
