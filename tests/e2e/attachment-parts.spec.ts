@@ -1,6 +1,8 @@
 // Images and PDFs readied for a provider in the attachment worker, in real Chromium under the
 // app's Content-Security-Policy: the attachment modules run in a bare page built from
 // bench/attach-harness (the worker a real module Worker, PDF.js loaded in it on the first PDF).
+// The harness's window.attach, typed.
+import type {} from '../../bench/attach-harness/main';
 import { buildAttachHarness } from '../../bench/build-attach-harness.mjs';
 import { serve } from '../../src/server/serve.mjs';
 import { expect, test, type Page } from './test-base';
