@@ -2,7 +2,7 @@
 // Trusted Types policy: the attachment worker is a real module Worker and PDF.js loads in it
 // as in the app. bench/attach.mjs and the browser tests call window.attach through Playwright;
 // each function returns plain figures, since Blobs cannot leave the page.
-import { extractPdfTextInWorker, prepareImageInWorker } from '../../src/lib/attachments/attachment-client';
+import { extractPdfTextInWorker, prepareImageInWorker, stopAttachmentWorker } from '../../src/lib/attachments/attachment-client';
 import { ANTHROPIC_IMAGE_LIMITS, OPENAI_IMAGE_LIMITS, type ImageLimits } from '../../src/lib/attachments/image-limits';
 import { makeTestPdf } from '../../src/lib/attachments/test-pdf';
 import { installTrustedTypesPolicy } from '../../src/lib/state/trusted-types';
@@ -122,6 +122,14 @@ const attach = {
 			const prepared = await prepareImageInWorker(new File([twoFrameGif()], 'blink.gif', { type: 'image/gif' }), ANTHROPIC_IMAGE_LIMITS);
 			return { mimeType: prepared.mimeType, width: prepared.width, height: prepared.height, scaled: prepared.scaled, pixel: await firstPixel(prepared.blob) };
 		}),
+
+	/** A photo's preparation with the worker stopped meanwhile; then the same photo again, in a new worker. */
+	stopDuring: async () => {
+		const photo = new File([await makePhoto(4000, 3000, 'image/jpeg')], 'big.jpg', { type: 'image/jpeg' });
+		const first = outcome(() => prepareImageInWorker(photo, ANTHROPIC_IMAGE_LIMITS).then(({ width, height }) => ({ width, height })));
+		stopAttachmentWorker();
+		return { stopped: await first, again: await outcome(() => prepareImageInWorker(photo, ANTHROPIC_IMAGE_LIMITS).then(({ width, height }) => ({ width, height }))) };
+	},
 
 	/** A hand-written PDF of `pages` (lines per page) read in the worker. */
 	pdfText: (pages: string[][], options: { encrypted?: boolean; name?: string } = {}) =>

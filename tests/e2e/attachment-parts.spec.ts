@@ -111,3 +111,11 @@ test('a PDF’s text is read in the worker, PDF.js loading only then; a password
 	const locked = await page.evaluate(() => window.attach.pdfText([['Secret']], { encrypted: true, name: 'payslip.pdf' }));
 	expect(locked).toMatchObject({ ok: false, isAttachmentError: true, message: '“payslip.pdf” is protected by a password. Remove the password and attach it again.' });
 });
+
+test('a worker stopped while it reads fails that attachment with a message, and the next one is read by a new worker', async ({ page }) => {
+	await openHarness(page);
+	expect(await page.evaluate(() => window.attach.stopDuring())).toEqual({
+		stopped: { ok: false, name: 'AttachmentError', isAttachmentError: true, message: 'The attachment was not read: reading was stopped.' },
+		again: { ok: true, value: { width: 1238, height: 928 } }
+	});
+});
