@@ -116,6 +116,19 @@ const attach = {
 	prepareBytes: (bytes: number[], name: string, type: string, provider: string) =>
 		outcome(() => prepareImageInWorker(new File([Uint8Array.from(bytes)], name, { type }), LIMITS[provider]).then(({ width, height }) => ({ width, height }))),
 
+	/** A small JPEG (800 × 600) whose EXIF says to turn it a quarter, prepared for OpenAI. */
+	prepareTurned: () =>
+		outcome(async () => {
+			const jpeg = new Uint8Array(await (await makePhoto(800, 600, 'image/jpeg')).arrayBuffer());
+			// An EXIF segment (big-endian TIFF, one IFD entry: orientation 6), right after the start marker.
+			const tiff = [0x4d, 0x4d, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0];
+			const exif = [0x45, 0x78, 0x69, 0x66, 0, 0, ...tiff];
+			const turned = Uint8Array.from([0xff, 0xd8, 0xff, 0xe1, 0, exif.length + 2, ...exif, ...jpeg.subarray(2)]);
+			const file = new File([turned], 'turned.jpg', { type: 'image/jpeg' });
+			const { blob, ...prepared } = await prepareImageInWorker(file, OPENAI_IMAGE_LIMITS);
+			return { ...prepared, unchanged: await sameBytes(blob, file), decoded: await decodedSize(blob) };
+		}),
+
 	/** A two-frame GIF (red, then blue) prepared for Anthropic: what came out and its first pixel. */
 	prepareGif: () =>
 		outcome(async () => {

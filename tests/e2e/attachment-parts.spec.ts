@@ -119,3 +119,10 @@ test('a worker stopped while it reads fails that attachment with a message, and 
 		again: { ok: true, value: { width: 1238, height: 928 } }
 	});
 });
+
+test('a photo whose EXIF says to turn it is sent turned, upright, even when it needs no scaling', async ({ page }) => {
+	await openHarness(page);
+	const turned = await page.evaluate(() => window.attach.prepareTurned());
+	if (!turned.ok) throw new Error(turned.message);
+	expect(turned.value).toMatchObject({ unchanged: false, scaled: false, width: 600, height: 800, mimeType: 'image/jpeg', decoded: { width: 600, height: 800 } });
+});

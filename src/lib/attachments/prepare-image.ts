@@ -1,9 +1,11 @@
 // Readies an image for a provider, in the attachment worker (off the page's thread): decodes it
 // (PNG, JPEG, WebP, or a GIF's first frame) and, when it is larger than the provider takes in
 // pixels or bytes, draws it smaller on an OffscreenCanvas. A photo becomes a JPEG; an image that
-// may be transparent (PNG, GIF, WebP with alpha) stays lossless PNG.
+// may be transparent (PNG, GIF, WebP with alpha) stays lossless PNG. A photo whose EXIF says to
+// turn it is drawn turned, so every provider sees it upright.
 import { AttachmentError, formatBytes, nameOf } from './attachment-error';
 import { scaledSize, type ImageLimits, type Size } from './image-limits';
+import { jpegOrientation } from './jpeg-orientation';
 import { sniffImage, type ImageType } from './sniff-image';
 
 export interface PreparedImage {
@@ -53,8 +55,10 @@ export async function prepareImage(blob: Blob, limits: ImageLimits): Promise<Pre
 		const original = { width: bitmap.width, height: bitmap.height };
 		let size = scaledSize(original.width, original.height, limits);
 		const fits = size.width === original.width && size.height === original.height;
-		// A GIF is sent as its first frame, never animated; anything else that fits goes as it came.
-		if (fits && type !== 'image/gif' && blob.size <= limits.maxBytes) {
+		// A GIF is sent as its first frame, never animated, and a turned photo upright; anything
+		// else that fits goes as it came.
+		const upright = type !== 'image/jpeg' || (await jpegOrientation(blob)) === 1;
+		if (fits && upright && type !== 'image/gif' && blob.size <= limits.maxBytes) {
 			const kept = blob.type === type ? blob : new Blob([blob], { type });
 			return { blob: kept, mimeType: type, ...original, scaled: false, originalWidth: original.width, originalHeight: original.height };
 		}
