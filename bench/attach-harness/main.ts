@@ -102,11 +102,11 @@ async function outcome<T>(work: () => Promise<T>): Promise<Outcome<T>> {
 
 const attach = {
 	/** A generated photo of width × height, prepared for `provider`; what came out, checked by decoding it again. */
-	prepare: (spec: { width: number; height: number; type: PhotoType; provider: string; name: string; transparent?: boolean }) =>
+	prepare: (spec: { width: number; height: number; type: PhotoType; provider: string | ImageLimits; name: string; transparent?: boolean }) =>
 		outcome(async () => {
 			const photo = new File([await makePhoto(spec.width, spec.height, spec.type, spec.transparent)], spec.name, { type: spec.type });
 			const started = performance.now();
-			const prepared = await prepareImageInWorker(photo, LIMITS[spec.provider]);
+			const prepared = await prepareImageInWorker(photo, typeof spec.provider === 'string' ? LIMITS[spec.provider] : spec.provider);
 			const ms = performance.now() - started;
 			const { blob, ...rest } = prepared;
 			return { ...rest, bytes: blob.size, blobType: blob.type, originalBytes: photo.size, unchanged: await sameBytes(blob, photo), decoded: await decodedSize(blob), ms };

@@ -126,3 +126,17 @@ test('a photo whose EXIF says to turn it is sent turned, upright, even when it n
 	if (!turned.ok) throw new Error(turned.message);
 	expect(turned.value).toMatchObject({ unchanged: false, scaled: false, width: 600, height: 800, mimeType: 'image/jpeg', decoded: { width: 600, height: 800 } });
 });
+
+test('an image within the pixel bounds but over the byte limit is re-encoded smaller until it fits, or refused', async ({ page }) => {
+	await openHarness(page);
+	const limits = { maxLongEdge: 4000, maxBytes: 150_000 };
+	const heavy = await page.evaluate((limits) => window.attach.prepare({ width: 2000, height: 1500, type: 'image/png', provider: limits, name: 'heavy.png' }), limits);
+	if (!heavy.ok) throw new Error(heavy.message);
+	expect(heavy.value.originalBytes).toBeGreaterThan(limits.maxBytes);
+	expect(heavy.value.bytes).toBeLessThanOrEqual(limits.maxBytes);
+	expect(heavy.value).toMatchObject({ scaled: true, mimeType: 'image/png' });
+	expect(heavy.value.decoded).toMatchObject({ width: heavy.value.width, height: heavy.value.height });
+
+	const impossible = await page.evaluate(() => window.attach.prepare({ width: 600, height: 400, type: 'image/png', provider: { maxBytes: 10 }, name: 'tiny-limit.png' }));
+	expect(impossible).toMatchObject({ ok: false, isAttachmentError: true, message: '“tiny-limit.png” is still larger than 1 KB after scaling it down.' });
+});
