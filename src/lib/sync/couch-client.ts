@@ -163,7 +163,7 @@ export class CouchClient {
 	 */
 	async getAttachment(docId: string, name: string, rev: string, { size, type }: { size: number; type: string }, signal?: AbortSignal): Promise<Blob | null> {
 		const path = `/${encodeURIComponent(docId)}/${encodeURIComponent(name)}?${new URLSearchParams({ rev })}`;
-		const response = await this.request('GET', path, { signal });
+		const response = await this.request('GET', path, { accept: '*/*', signal });
 		if (response.status === 404) {
 			await response.body?.cancel().catch(() => {});
 			return null;
@@ -248,18 +248,18 @@ export class CouchClient {
 	}
 
 	/** A request to the database, its answer unread; a 401 logs in again, once, while the caller holds credentials. */
-	private async request(method: string, path: string, { body, type, signal }: { body?: BodyInit; type?: string; signal?: AbortSignal }): Promise<Response> {
-		let response = await this.send(method, this.db + path, body, signal, type);
+	private async request(method: string, path: string, { body, type, accept, signal }: { body?: BodyInit; type?: string; accept?: string; signal?: AbortSignal }): Promise<Response> {
+		let response = await this.send(method, this.db + path, body, signal, type, accept);
 		if (response.status === 401 && this.credentials()) {
 			await response.body?.cancel().catch(() => {});
 			await this.login(signal);
-			response = await this.send(method, this.db + path, body, signal, type);
+			response = await this.send(method, this.db + path, body, signal, type, accept);
 		}
 		return response;
 	}
 
-	private async send(method: string, url: string, body: BodyInit | undefined, signal: AbortSignal | undefined, type = 'application/json'): Promise<Response> {
-		const headers: Record<string, string> = { accept: 'application/json' };
+	private async send(method: string, url: string, body: BodyInit | undefined, signal: AbortSignal | undefined, type = 'application/json', accept = 'application/json'): Promise<Response> {
+		const headers: Record<string, string> = { accept };
 		if (body !== undefined) headers['content-type'] = type;
 		if (this.cookie) headers.cookie = this.cookie;
 		try {

@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCouchServer } from '../../../tests/support/couch-server.mjs';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
-import { appendMessages, listMessages } from '../db/message-verbs';
+import { appendMessages, deleteMessages, listMessages } from '../db/message-verbs';
 import { deleteSessions } from '../sessions/delete-sessions';
 import { createSession } from '../sessions/session-lifecycle';
 import type { SessionContext } from '../sessions/session-context';
@@ -166,6 +166,25 @@ describe("a message's images, synced as attachments of its document", () => {
 		}
 		expect((await fetch(docUrl)).status).toBe(404);
 		expect((await fetch(`${docUrl}/${encodeURIComponent(imageId)}`)).status).toBe(404);
+	});
+
+	it('a message removed on one device takes its image with it on the other, and on the server', async () => {
+		const url = await newDatabase();
+		const [a, b] = [device(url, 'a'), device(url, 'b')];
+		const { id } = await createSession(a.ctx, { provider: 'offline', model: 'offline-mini' });
+		const [kept] = await a.showImages(id, [png(4_000, 6)]);
+		const [removed] = await a.showImages(id, [png(4_000, 7)]);
+		await a.sync();
+		await b.sync();
+		expect(await b.db.blobs.count()).toBe(2);
+		const [, last] = await listMessages(a.db, id);
+		await deleteMessages(a.db, id, [last.seq]);
+		for (const each of [a, b, a, b]) await each.sync();
+		for (const each of [a, b]) {
+			expect((await each.db.blobs.toArray()).map((row) => row.id)).toEqual([kept]);
+			expect(await listMessages(each.db, id)).toHaveLength(1);
+		}
+		expect((await fetch(`${url}/${encodeURIComponent(messageDocId(id, last.position))}/${encodeURIComponent(removed)}`)).status).toBe(404);
 	});
 
 	it('keeps no bytes that are not what their message says', async () => {
