@@ -27,8 +27,9 @@ export function blobsToSend(doc: MessageDoc): string[] {
 
 /**
  * Adds to each document the Blobs it does not hold yet, one request each; returns the documents'
- * new revisions. A Blob gone from this device since, or one the server refuses as too large
- * (413), is left out: the other device then says it did not come.
+ * new revisions. A Blob gone from this device since, or one the server refuses for itself (too
+ * large, 413, or malformed, 400), is left out, so it cannot hold up the rest: the other device
+ * then says it has not come.
  */
 export async function pushBlobs(client: CouchClient, store: SyncStore, uploads: readonly BlobUpload[], signal?: AbortSignal): Promise<Map<string, string>> {
 	const revs = new Map<string, string>();
@@ -42,7 +43,7 @@ export async function pushBlobs(client: CouchClient, store: SyncStore, uploads: 
 			try {
 				rev = await client.putAttachment(upload.id, id, rev, data, signal);
 			} catch (error) {
-				if (!(error instanceof SyncError && error.status === 413)) throw error;
+				if (!(error instanceof SyncError && (error.status === 413 || error.status === 400))) throw error;
 			}
 		}
 		if (rev !== upload.rev) revs.set(upload.id, rev);
