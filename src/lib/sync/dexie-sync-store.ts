@@ -9,9 +9,9 @@
 import { insertArrivedMessages, type ArrivedMessage } from '../db/arrival-verbs';
 import { Dexie, type PalimpsestDb } from '../db/database';
 import { imageIdsOf } from '../db/message-verbs';
-import { NO_COMPACTION_STATE, type BlobNotSynced, type BlobRow, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
-import { isKeepableBlob } from '../sessions/received-blob';
+import { NO_COMPACTION_STATE, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
 import { attachmentLimitBytes, MAX_ATTACHMENT_MB } from './attachment-limit';
+import { blobEntries, keptBlobs, noteBlobsNotSynced, readBlobRows } from './dexie-blobs';
 import { messageDocId, sessionDocId } from './document-ids';
 import { mergeSessionDocs } from './merge-session';
 import { messageDocFromRow, type BlobEntry, type MessageDoc } from './message-document';
@@ -285,6 +285,7 @@ export class DexieSyncStore implements SyncStore {
 		return Number.isFinite(days) && days > 0 ? this.#now() - days * DAY_MS : -Infinity;
 	}
 
+	/** Marks new messages of a session to send and removed ones to remove; `complete`: none was left streaming. */
 	/**
 	 * A session's messages sync does not know yet (to send), and the ones it knows whose row is
 	 * gone (to remove); `complete`: none was left streaming. Reads only.
@@ -304,7 +305,7 @@ export class DexieSyncStore implements SyncStore {
 			if (row.status === 'streaming') complete = false;
 			else rows.push(row);
 		}
-		const blobs = await this.#blobsOf(sessionId, rows);
+		const blobs = await readBlobRows(db, sessionId, rows);
 		for (const row of rows) {
 			const covers = row.compaction ? all.filter((other) => other.compacted_by === row.compaction!.id && other.position).map((other) => other.position!) : undefined;
 			const doc = messageDocFromRow(row, row.position, covers?.length ? covers.filter((p) => p < row.position!) : undefined);
@@ -334,14 +335,6 @@ export class DexieSyncStore implements SyncStore {
 		return edits;
 	}
 
-	/** The Blobs `rows` refer to, by id (reads only their rows: a Blob's bytes are read when sent). */
-	async #blobsOf(sessionId: string, rows: readonly MessageRow[]): Promise<Map<string, BlobRow>> {
-		const ids = [...new Set(imageIdsOf(rows))];
-		if (!ids.length) return new Map();
-		const found = await this.#db.blobs.bulkGet(ids.map((id): [string, string] => [sessionId, id]));
-		return new Map(found.flatMap((row) => (row ? [[row.id, row]] : [])));
-	}
-
 	/** A message removed on another device: its row goes here, and the Blobs it refers to with it. */
 	async #removeMessageHere(sessionId: string, position: string): Promise<void> {
 		const db = this.#db;
@@ -362,37 +355,11 @@ export class DexieSyncStore implements SyncStore {
 			const covered = await db.messages.where('[session_id+position]').anyOf(doc.covers.map((position) => [sessionId, position])).toArray();
 			await db.messages.bulkPut(covered.map((row) => ({ ...row, active: 0 as const, compacted_by: folded })));
 		}
-		await this.#noteBlobsNotSynced(sessionId, messages, limit);
+		await noteBlobsNotSynced(db, sessionId, messages, limit);
 		// The session's row now says what its messages look like here: nothing of this is an edit to send.
 		const session = await db.sessions.get(sessionId);
 		const entry = await db.sync_docs.get(sessionDocId(sessionId));
 		if (session && entry) await db.sync_docs.put({ ...entry, seen: seenOf(session) });
-	}
-
-	/**
-	 * Marks on each arrived message the Blobs it refers to that are not here, and why (see
-	 * BlobNotSynced); a later revision that brings them clears the mark, and the transcript shows them.
-	 */
-	async #noteBlobsNotSynced(sessionId: string, messages: ReadonlyArray<{ doc: MessageDoc; attached?: readonly string[] }>, limit: number): Promise<void> {
-		const db = this.#db;
-		const withBlobs = messages.filter(({ doc }) => doc.blobs?.length);
-		if (!withBlobs.length) return;
-		const [rows, present] = await Promise.all([
-			db.messages.where('[session_id+position]').anyOf(withBlobs.map(({ doc }) => [sessionId, doc.position])).toArray(),
-			db.blobs.bulkGet(withBlobs.flatMap(({ doc }) => doc.blobs!.map((entry): [string, string] => [sessionId, entry.id])))
-		]);
-		const here = new Set(present.flatMap((row) => (row ? [row.id] : [])));
-		const byPosition = new Map(rows.map((row) => [row.position, row]));
-		const changed: MessageRow[] = [];
-		for (const { doc, attached } of withBlobs) {
-			const row = byPosition.get(doc.position);
-			if (!row) continue;
-			const missing = doc.blobs!.filter((entry) => !here.has(entry.id)).map((entry) => notSynced(entry, attached ?? [], limit));
-			if (JSON.stringify(missing) === JSON.stringify(row.blobs_not_synced ?? [])) continue;
-			const { blobs_not_synced: _, ...rest } = row;
-			changed.push(missing.length ? { ...rest, blobs_not_synced: missing } : rest);
-		}
-		await db.messages.bulkPut(changed);
 	}
 
 	/** Writes the synced fields of `doc` to the session's row, making the row if this device has none. */
@@ -419,47 +386,6 @@ export class DexieSyncStore implements SyncStore {
 	async #setEdits(edits: number): Promise<void> {
 		await this.#db.sync_meta.put({ key: EDITS, value: edits });
 	}
-}
-
-/** What a message document says of the Blobs its row refers to: each one's type and size, and the limit of those too large to send. */
-function blobEntries(row: MessageRow, blobs: ReadonlyMap<string, BlobRow>, limit: number): BlobEntry[] {
-	return [...new Set(imageIdsOf([row]))].flatMap((id) => {
-		const blob = blobs.get(id);
-		if (!blob) return [];
-		const size = blob.data.size;
-		return [{ id, type: blob.type, size, ...(size > limit ? { limit } : {}) }];
-	});
-}
-
-/** Why a Blob of an arrived message is not here. */
-function notSynced(entry: BlobEntry, attached: readonly string[], limit: number): BlobNotSynced {
-	if (entry.limit !== undefined) return { id: entry.id, size: entry.size, reason: 'sender-limit', limit: entry.limit };
-	if (entry.size > limit) return { id: entry.id, size: entry.size, reason: 'own-limit', limit };
-	return { id: entry.id, size: entry.size, reason: attached.includes(entry.id) ? 'refused' : 'arriving' };
-}
-
-/**
- * The Blobs that came with pulled messages and may be kept, by document id: each one the
- * message refers to and names in its `blobs`, of the type and size it says, with bytes that
- * begin as that type says (see isKeepableBlob).
- */
-async function keptBlobs(docs: readonly PulledDoc[]): Promise<Map<string, BlobRow[]>> {
-	const kept = new Map<string, BlobRow[]>();
-	for (const pulled of docs) {
-		if (pulled.kind !== 'message' || !pulled.received?.length) continue;
-		const { doc } = pulled;
-		// The message's own fields say which Blobs it refers to, as a row's do.
-		const referred = new Set(imageIdsOf([doc.message as MessageRow]));
-		const named = new Map((doc.blobs ?? []).map((entry) => [entry.id, entry]));
-		const rows: BlobRow[] = [];
-		for (const blob of pulled.received) {
-			const entry = named.get(blob.id);
-			if (!referred.has(blob.id) || !entry || entry.type !== blob.type || entry.size !== blob.data.size) continue;
-			if (await isKeepableBlob(blob.type, blob.data)) rows.push({ session_id: doc.session_id, id: blob.id, type: blob.type, data: blob.data });
-		}
-		kept.set(messageDocId(doc.session_id, doc.position), rows);
-	}
-	return kept;
 }
 
 function list<K, V>(map: Map<K, V[]>, key: K): V[] {
