@@ -169,6 +169,22 @@ export interface MessageRow {
 	sent?: SentRequest;
 	/** On an answer: the tokens the provider reported for it, when it reported any. */
 	usage?: Usage;
+	/** On a message that arrived by sync: the Blobs it refers to that did not come with it, and why. */
+	blobs_not_synced?: BlobNotSynced[];
+}
+
+/**
+ * A Blob a synced message refers to that is not on this device: larger than the limit for
+ * synced attachments on the device that sent it (`limit` there) or on this one (`limit` here),
+ * refused as not what its message says, or still on its way.
+ */
+export interface BlobNotSynced {
+	id: string;
+	/** Bytes. */
+	size: number;
+	reason: 'sender-limit' | 'own-limit' | 'refused' | 'arriving';
+	/** Bytes: the limit that kept it back (for the two limits). */
+	limit?: number;
 }
 
 /**

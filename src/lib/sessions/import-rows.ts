@@ -201,8 +201,11 @@ const toolResult = record<StoredToolResult>(
 	"a tool server's result (an object)"
 );
 
-/** A message row as a file carries it: files from before positions lack one (the import gives it). */
-export type ImportedMessage = Omit<MessageRow, 'sent' | 'position'> & { position?: string };
+/**
+ * A message row as a file carries it: files from before positions lack one (the import gives it).
+ * What sync noted of Blobs that did not come is this device's own, never read from a file.
+ */
+export type ImportedMessage = Omit<MessageRow, 'sent' | 'position' | 'blobs_not_synced'> & { position?: string };
 
 const position: Parse<string> = (v) => {
 	if (!isPosition(v)) throw new FieldError([], v, 'a position (26 characters of Crockford base32)');
@@ -243,4 +246,4 @@ export const MESSAGE_SHAPE: Shape<ImportedMessage> = {
 };
 
 // A request's recipe is not imported: the frames it points to stay in the profile that sent it.
-export const parseMessageRow: Parse<ImportedMessage> = record<ImportedMessage>(MESSAGE_SHAPE, 'a message (an object)', { ignored: ['sent'] });
+export const parseMessageRow: Parse<ImportedMessage> = record<ImportedMessage>(MESSAGE_SHAPE, 'a message (an object)', { ignored: ['sent', 'blobs_not_synced'] });

@@ -9,6 +9,7 @@ import { describeError } from './turn-helpers';
 import { DEFAULT_TIMEOUT_SECONDS } from '../hooks/timeouts';
 import { DEFAULT_STORAGE_BUDGET_MB } from '../plugins/plugin-budgets';
 import { KEEP_DELETED_DAYS } from '../sync/keep-deleted-days';
+import { MAX_ATTACHMENT_MB } from '../sync/attachment-limit';
 
 // The hook timeout's bounds, and the plugin budgets, for the fields and rows that show them.
 export { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../hooks/timeouts';
@@ -71,6 +72,8 @@ export const SETTING_DEFAULTS = {
 	'sync.username': '',
 	/** Days a deleted session's sync record is kept before it is purged, here and on the server; 0 = for ever. */
 	'sync.keep_deleted_days': KEEP_DELETED_DAYS,
+	/** Megabytes: a larger image or attachment stays on its device (and is not taken from the server). */
+	'sync.max_attachment_mb': MAX_ATTACHMENT_MB,
 	/** When this profile was last up to date with the server. */
 	'sync.last_at': null as number | null
 };

@@ -140,6 +140,57 @@ export class CouchClient {
 		return found;
 	}
 
+	/**
+	 * Adds `data` to revision `rev` of document `docId` as attachment `name` (a standalone PUT:
+	 * the request carries the Blob's bytes as they are, streamed from where the browser keeps
+	 * them, never as base64 in memory). Returns the document's new revision.
+	 */
+	async putAttachment(docId: string, name: string, rev: string, data: Blob, signal?: AbortSignal): Promise<string> {
+		const path = `/${encodeURIComponent(docId)}/${encodeURIComponent(name)}?${new URLSearchParams({ rev })}`;
+		const response = await this.request('PUT', path, { body: data, type: data.type || 'application/octet-stream', signal });
+		if (!response.ok) {
+			await response.body?.cancel().catch(() => {});
+			throw response.status === 404 ? statusError(409) : statusError(response.status);
+		}
+		const answer = await readBoundedJson(response, 64 * 1024);
+		if (!isObject(answer) || typeof answer.rev !== 'string') throw badAnswer('a stored attachment without its revision');
+		return answer.rev;
+	}
+
+	/**
+	 * Attachment `name` of revision `rev` of `docId`, read up to `size` bytes (what its message
+	 * says it holds): more or fewer fails. Null when the server no longer has it.
+	 */
+	async getAttachment(docId: string, name: string, rev: string, { size, type }: { size: number; type: string }, signal?: AbortSignal): Promise<Blob | null> {
+		const path = `/${encodeURIComponent(docId)}/${encodeURIComponent(name)}?${new URLSearchParams({ rev })}`;
+		const response = await this.request('GET', path, { accept: '*/*', signal });
+		if (response.status === 404) {
+			await response.body?.cancel().catch(() => {});
+			return null;
+		}
+		if (!response.ok) {
+			await response.body?.cancel().catch(() => {});
+			throw statusError(response.status);
+		}
+		const chunks: Uint8Array<ArrayBuffer>[] = [];
+		let seen = 0;
+		if (response.body) {
+			const reader = response.body.getReader();
+			for (;;) {
+				const { done, value } = await reader.read();
+				if (done) break;
+				seen += value.byteLength;
+				if (seen > size) {
+					await reader.cancel().catch(() => {});
+					throw badAnswer(`attachment ${name} is larger than its message says`);
+				}
+				chunks.push(value);
+			}
+		}
+		if (seen !== size) throw badAnswer(`attachment ${name} is smaller than its message says`);
+		return new Blob(chunks, { type });
+	}
+
 	private readChanges(answer: unknown, request: ChangesRequest): ChangesPage {
 		if (!isObject(answer) || !Array.isArray(answer.results)) throw badAnswer('a changes feed without results');
 		const results = answer.results;
@@ -186,14 +237,9 @@ export class CouchClient {
 		await readBoundedJson(response, 64 * 1024);
 	}
 
-	/** A request to the database; a 401 logs in again, once, while the caller holds credentials. */
+	/** A request to the database, answered in JSON; a 401 logs in again, once, while the caller holds credentials. */
 	private async call(method: string, path: string, { body, signal }: { body?: string; signal?: AbortSignal }): Promise<unknown> {
-		let response = await this.send(method, this.db + path, body, signal);
-		if (response.status === 401 && this.credentials()) {
-			await response.body?.cancel().catch(() => {});
-			await this.login(signal);
-			response = await this.send(method, this.db + path, body, signal);
-		}
+		const response = await this.request(method, path, { body, signal });
 		if (!response.ok) {
 			await response.body?.cancel().catch(() => {});
 			throw statusError(response.status);
@@ -201,9 +247,20 @@ export class CouchClient {
 		return readBoundedJson(response, this.maxResponseBytes);
 	}
 
-	private async send(method: string, url: string, body: string | undefined, signal: AbortSignal | undefined): Promise<Response> {
-		const headers: Record<string, string> = { accept: 'application/json' };
-		if (body !== undefined) headers['content-type'] = 'application/json';
+	/** A request to the database, its answer unread; a 401 logs in again, once, while the caller holds credentials. */
+	private async request(method: string, path: string, { body, type, accept, signal }: { body?: BodyInit; type?: string; accept?: string; signal?: AbortSignal }): Promise<Response> {
+		let response = await this.send(method, this.db + path, body, signal, type, accept);
+		if (response.status === 401 && this.credentials()) {
+			await response.body?.cancel().catch(() => {});
+			await this.login(signal);
+			response = await this.send(method, this.db + path, body, signal, type, accept);
+		}
+		return response;
+	}
+
+	private async send(method: string, url: string, body: BodyInit | undefined, signal: AbortSignal | undefined, type = 'application/json', accept = 'application/json'): Promise<Response> {
+		const headers: Record<string, string> = { accept };
+		if (body !== undefined) headers['content-type'] = type;
 		if (this.cookie) headers.cookie = this.cookie;
 		try {
 			return await this.fetchImpl(url, { method, headers, body, signal, credentials: 'include' });

@@ -8,10 +8,13 @@
 // record is purged once the retention period has passed (see purgeCutoff).
 import { insertArrivedMessages, type ArrivedMessage } from '../db/arrival-verbs';
 import { Dexie, type PalimpsestDb } from '../db/database';
-import { NO_COMPACTION_STATE, type SessionRow, type SyncDocRow } from '../db/schema';
+import { imageIdsOf } from '../db/message-verbs';
+import { NO_COMPACTION_STATE, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
+import { attachmentLimitBytes, MAX_ATTACHMENT_MB } from './attachment-limit';
+import { blobEntries, keptBlobs, noteBlobsNotSynced, readBlobRows } from './dexie-blobs';
 import { messageDocId, sessionDocId } from './document-ids';
 import { mergeSessionDocs } from './merge-session';
-import { messageDocFromRow, type MessageDoc } from './message-document';
+import { messageDocFromRow, type BlobEntry, type MessageDoc } from './message-document';
 import { KEEP_DELETED_DAYS } from './keep-deleted-days';
 import { pendingBytes } from './pending-body';
 import { cryptoRandom, type RandomBytes } from './position';
@@ -30,6 +33,8 @@ export interface SyncStoreOptions {
 	profile?: string;
 	/** Days a deleted session's sync record is kept, read at each look (0: for ever). */
 	keepDeletedDays?: () => number | Promise<number>;
+	/** Bytes: the largest Blob sent or taken as an attachment, read at each look. */
+	attachmentLimit?: () => number | Promise<number>;
 }
 
 /** What a session's row looked like when its messages were last read: a change means they are read again. */
@@ -45,6 +50,7 @@ export class DexieSyncStore implements SyncStore {
 	readonly #random: RandomBytes;
 	readonly #profile: string;
 	readonly #keepDeletedDays: () => number | Promise<number>;
+	readonly #attachmentLimit: () => number | Promise<number>;
 
 	constructor(db: PalimpsestDb, options: SyncStoreOptions) {
 		this.#db = db;
@@ -52,6 +58,19 @@ export class DexieSyncStore implements SyncStore {
 		this.#random = options.random ?? cryptoRandom;
 		this.#profile = options.profile ?? db.name.replace(/^palimpsest-/, '');
 		this.#keepDeletedDays = options.keepDeletedDays ?? (() => KEEP_DELETED_DAYS);
+		this.#attachmentLimit = options.attachmentLimit ?? (() => attachmentLimitBytes(MAX_ATTACHMENT_MB));
+	}
+
+	async readBlob(sessionId: string, id: string): Promise<Blob | undefined> {
+		return (await this.#db.blobs.get([sessionId, id]))?.data;
+	}
+
+	async wantedBlobs(docs: readonly PulledDoc[]): Promise<BlobEntry[][]> {
+		const limit = await this.#attachmentLimit();
+		const candidates = docs.map((pulled) => (pulled.kind === 'message' ? (pulled.doc.blobs ?? []).filter((entry) => pulled.attached?.includes(entry.id) && entry.size <= limit) : []));
+		const keys = docs.flatMap((pulled, at) => (pulled.kind === 'message' ? candidates[at].map((entry): [string, string] => [pulled.doc.session_id, entry.id]) : []));
+		const here = new Set((await this.#db.blobs.bulkGet(keys)).flatMap((row) => (row ? [`${row.session_id}\n${row.id}`] : [])));
+		return docs.map((pulled, at) => (pulled.kind === 'message' ? candidates[at].filter((entry) => !here.has(`${pulled.doc.session_id}\n${entry.id}`)) : []));
 	}
 
 	/** What is marked to send; this device's latest edits are looked for by pendingCount(), which a push calls first. */
@@ -128,9 +147,11 @@ export class DexieSyncStore implements SyncStore {
 		// Sessions first: a message in the same batch as its session's deletion is dropped too.
 		const order = { session: 0, 'session-purged': 0, 'message-removed': 1, message: 2 } as const;
 		const sorted = [...docs].sort((a, b) => order[a.kind] - order[b.kind]);
+		// Read before the transaction (checking bytes awaits the Blob, which would end it).
+		const [limit, kept] = await Promise.all([this.#attachmentLimit(), keptBlobs(sorted)]);
 		await db.transaction('rw', [db.sessions, db.messages, db.blobs, db.sync_docs, db.sync_meta], async () => {
 			let edits = await this.#edits();
-			const arrived = new Map<string, Array<{ doc: MessageDoc; rev: string }>>();
+			const arrived = new Map<string, Array<{ doc: MessageDoc; rev: string; attached?: readonly string[] }>>();
 			for (const pulled of sorted) {
 				if (pulled.kind === 'session-purged') {
 					// Another device purged the record of a session deleted long ago: the deletion holds here too.
@@ -163,18 +184,22 @@ export class DexieSyncStore implements SyncStore {
 					await this.#removeMessageHere(pulled.session_id, pulled.position);
 					await db.sync_docs.delete(messageDocId(pulled.session_id, pulled.position));
 				} else {
-					const { doc, rev } = pulled;
+					const { doc, rev, attached } = pulled;
 					const session = await db.sync_docs.get(sessionDocId(doc.session_id));
 					const deleted = (session?.doc as SessionDoc | undefined)?.deleted_at != null;
 					const id = messageDocId(doc.session_id, doc.position);
 					// A late append to a deleted session: never shown, and removed from the server.
 					if (deleted) await db.sync_docs.put({ id, kind: 'message-removed', session_id: doc.session_id, position: doc.position, rev, edit: ++edits, dirty: 1, refused: 0 });
-					else if (!session || !(await db.sessions.get(doc.session_id))) {
-						await db.sync_docs.put({ id, kind: 'message-held', session_id: doc.session_id, position: doc.position, rev, edit: 0, dirty: 0, refused: 0, doc });
-					} else list(arrived, doc.session_id).push({ doc, rev });
+					else {
+						// Its Blobs in the same transaction as the message (one held for its session waits with them).
+						await db.blobs.bulkPut(kept.get(id) ?? []);
+						if (!session || !(await db.sessions.get(doc.session_id))) {
+							await db.sync_docs.put({ id, kind: 'message-held', session_id: doc.session_id, position: doc.position, rev, edit: 0, dirty: 0, refused: 0, doc });
+						} else list(arrived, doc.session_id).push({ doc, rev, attached });
+					}
 				}
 			}
-			for (const [sessionId, messages] of arrived) await this.#storeArrived(sessionId, messages);
+			for (const [sessionId, messages] of arrived) await this.#storeArrived(sessionId, messages, limit);
 			await db.sync_meta.put({ key: CHECKPOINT, value: checkpoint });
 			await this.#setEdits(edits);
 		});
@@ -188,6 +213,7 @@ export class DexieSyncStore implements SyncStore {
 	async refresh(): Promise<void> {
 		const db = this.#db;
 		const cutoff = this.#purgeCutoff(await this.#keepDeletedDays());
+		const limit = await this.#attachmentLimit();
 		await db.transaction('rw', [db.sessions, db.messages, db.blobs, db.sync_docs, db.sync_meta], async () => {
 			let edits = await this.#edits();
 			const [rows, known] = await Promise.all([db.sessions.toArray(), db.sync_docs.where('id').startsWith('session:').toArray()]);
@@ -205,7 +231,7 @@ export class DexieSyncStore implements SyncStore {
 				if (!edited && entry?.seen === seenOf(row)) continue;
 				changed.push({ row, entry, edited, doc: edited ? stamped : previous! });
 			}
-			const reads = await Promise.all(changed.map(({ row }) => this.#readMessages(row.id)));
+			const reads = await Promise.all(changed.map(({ row }) => this.#readMessages(row.id, limit)));
 			const puts: SyncDocRow[] = [];
 			const deletes: string[] = [];
 			for (const [i, { row, entry, edited, doc }] of changed.entries()) {
@@ -264,7 +290,7 @@ export class DexieSyncStore implements SyncStore {
 	 * A session's messages sync does not know yet (to send), and the ones it knows whose row is
 	 * gone (to remove); `complete`: none was left streaming. Reads only.
 	 */
-	async #readMessages(sessionId: string): Promise<{ fresh: Array<Omit<SyncDocRow, 'edit'>>; gone: SyncDocRow[]; complete: boolean }> {
+	async #readMessages(sessionId: string, limit: number): Promise<{ fresh: Array<Omit<SyncDocRow, 'edit'>>; gone: SyncDocRow[]; complete: boolean }> {
 		const db = this.#db;
 		const [all, known] = await Promise.all([
 			db.messages.where('[session_id+seq]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).toArray(),
@@ -273,14 +299,18 @@ export class DexieSyncStore implements SyncStore {
 		const knownIds = new Set(known.map((row) => row.id));
 		const fresh: Array<Omit<SyncDocRow, 'edit'>> = [];
 		let complete = true;
+		const rows: MessageRow[] = [];
 		for (const row of all) {
 			if (!row.position || knownIds.has(messageDocId(sessionId, row.position))) continue;
-			if (row.status === 'streaming') {
-				complete = false;
-				continue;
-			}
+			if (row.status === 'streaming') complete = false;
+			else rows.push(row);
+		}
+		const blobs = await readBlobRows(db, sessionId, rows);
+		for (const row of rows) {
 			const covers = row.compaction ? all.filter((other) => other.compacted_by === row.compaction!.id && other.position).map((other) => other.position!) : undefined;
 			const doc = messageDocFromRow(row, row.position, covers?.length ? covers.filter((p) => p < row.position!) : undefined);
+			const entries = blobEntries(row, blobs, limit);
+			if (entries.length) doc.blobs = entries;
 			fresh.push({ id: messageDocId(sessionId, row.position), kind: 'message', session_id: sessionId, position: row.position, rev: null, dirty: 1, refused: 0, doc });
 		}
 		const present = new Set(all.flatMap((row) => (row.position ? [messageDocId(sessionId, row.position)] : [])));
@@ -305,13 +335,16 @@ export class DexieSyncStore implements SyncStore {
 		return edits;
 	}
 
+	/** A message removed on another device: its row goes here, and the Blobs it refers to with it. */
 	async #removeMessageHere(sessionId: string, position: string): Promise<void> {
-		const keys = await this.#db.messages.where('[session_id+position]').equals([sessionId, position]).primaryKeys();
-		await this.#db.messages.bulkDelete(keys);
+		const db = this.#db;
+		const rows = await db.messages.where('[session_id+position]').equals([sessionId, position]).toArray();
+		await db.messages.bulkDelete(rows.map((row): [string, number] => [row.session_id, row.seq]));
+		await db.blobs.bulkDelete(imageIdsOf(rows).map((id): [string, string] => [sessionId, id]));
 	}
 
 	/** Stores messages that arrived for a known session, each in its place; a compaction folds what it covers. */
-	async #storeArrived(sessionId: string, messages: Array<{ doc: MessageDoc; rev: string }>): Promise<void> {
+	async #storeArrived(sessionId: string, messages: Array<{ doc: MessageDoc; rev: string; attached?: readonly string[] }>, limit: number): Promise<void> {
 		const db = this.#db;
 		const rows: ArrivedMessage[] = messages.map(({ doc }) => ({ ...doc.message, position: doc.position }));
 		await insertArrivedMessages(db, sessionId, rows);
@@ -322,6 +355,7 @@ export class DexieSyncStore implements SyncStore {
 			const covered = await db.messages.where('[session_id+position]').anyOf(doc.covers.map((position) => [sessionId, position])).toArray();
 			await db.messages.bulkPut(covered.map((row) => ({ ...row, active: 0 as const, compacted_by: folded })));
 		}
+		await noteBlobsNotSynced(db, sessionId, messages, limit);
 		// The session's row now says what its messages look like here: nothing of this is an edit to send.
 		const session = await db.sessions.get(sessionId);
 		const entry = await db.sync_docs.get(sessionDocId(sessionId));

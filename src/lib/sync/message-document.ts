@@ -63,12 +63,30 @@ const OPTIONAL = Object.keys(SYNCED_MESSAGE_SHAPE.optional) as (keyof SyncedMess
 /** Every field a message document carries (besides its format and what it covers). */
 export const SYNCED_MESSAGE_FIELDS: readonly (keyof SyncedMessage)[] = [...REQUIRED, ...OPTIONAL];
 
-/** A message as it syncs. `covers`, on a compaction's row, lists the positions it folds, ascending. */
+/**
+ * A Blob the message refers to (an image of a tool's result, an attachment), by the id its row
+ * names it with. One within the sending device's limit travels as a CouchDB attachment of the
+ * message's document, named by its id; one larger stays there, and `limit` says the limit it
+ * exceeded (bytes), so the other device can say why it shows no image.
+ */
+export interface BlobEntry {
+	id: string;
+	type: string;
+	/** Bytes. */
+	size: number;
+	limit?: number;
+}
+
+/**
+ * A message as it syncs. `covers`, on a compaction's row, lists the positions it folds, ascending;
+ * `blobs` lists the Blobs it refers to.
+ */
 export interface MessageDoc {
 	session_id: string;
 	position: string;
 	message: SyncedMessage;
 	covers?: string[];
+	blobs?: BlobEntry[];
 }
 
 /** The document of a row at `position`, with only the synced fields. Refuses an answer still streaming. */
@@ -94,6 +112,7 @@ export function messageToBody(doc: MessageDoc): Record<string, unknown> {
 		_id: messageDocId(doc.session_id, doc.position),
 		format: DOCUMENT_FORMAT,
 		...doc.message,
-		...(doc.covers ? { covers: [...doc.covers] } : {})
+		...(doc.covers ? { covers: [...doc.covers] } : {}),
+		...(doc.blobs?.length ? { blobs: doc.blobs.map((entry) => ({ ...entry })) } : {})
 	};
 }

@@ -2,6 +2,7 @@
 // documents and the checkpoint after them are applied together (see SyncStore.applyPulled). A
 // page too large to read is asked for again smaller, down to one change, which is then skipped.
 import type { ChangesPage, CouchClient, Skipped } from './couch-client';
+import { pullBlobs } from './pull-blobs';
 import { SyncError } from './sync-error';
 import type { SyncStore } from './sync-store';
 
@@ -32,6 +33,7 @@ export async function pullChanges({ store, client, limit = DEFAULT_PULL_LIMIT, l
 		let page: ChangesPage;
 		try {
 			page = await client.changes({ since, limit: pageLimit, longPollMs: wait, signal });
+			page = await pullBlobs(client, store, page, signal);
 		} catch (error) {
 			// Too large to read (not refused by the server): fewer changes a page, or at one, skip it.
 			if (!(error instanceof SyncError && error.kind === 'too-large' && error.status === undefined)) throw error;

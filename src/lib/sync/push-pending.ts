@@ -3,6 +3,7 @@
 // already there is done (message documents never change); what the server refuses is counted.
 import type { CouchClient, BulkResult, Skipped } from './couch-client';
 import { mergeSessionDocs } from './merge-session';
+import { blobsToSend, pushBlobs, type BlobUpload } from './push-blobs';
 import { pendingBody, pendingBytes } from './pending-body';
 import { SyncError } from './sync-error';
 import type { PendingDoc, PushResult, SyncStore } from './sync-store';
@@ -40,7 +41,7 @@ export async function pushPending({ store, client, batchBytes = DEFAULT_BATCH_BY
 		for (const entry of entries) seen.add(`${entry.id}@${entry.edit}`);
 		for (const batch of packBatches(entries, batchBytes)) {
 			signal?.throwIfAborted();
-			const results = await pushBatch(client, batch, signal);
+			const results = await pushBatch(client, store, batch, signal);
 			await store.markPushed(results);
 			for (const result of results) if (result.kind === 'refused') outcome.skipped.push({ id: result.id, reason: result.reason });
 			outcome.pushed += batch.length;
@@ -69,20 +70,28 @@ export function packBatches(entries: readonly PendingDoc[], limit: number): Pend
 	return batches;
 }
 
-async function pushBatch(client: CouchClient, batch: readonly PendingDoc[], signal?: AbortSignal): Promise<PushResult[]> {
+async function pushBatch(client: CouchClient, store: SyncStore, batch: readonly PendingDoc[], signal?: AbortSignal): Promise<PushResult[]> {
 	const results: PushResult[] = [];
 	const merged = new Set<string>();
+	// Messages whose Blobs follow their document; those already there are asked what they hold.
+	const uploads: BlobUpload[] = [];
+	const recheck: Extract<PendingDoc, { kind: 'message' }>[] = [];
 	let round = [...batch];
 	for (let attempt = 0; round.length && attempt < CONFLICT_ROUNDS; attempt++) {
 		const answers = await writeSplitting(client, round, signal);
 		const conflicts: PendingDoc[] = [];
 		round.forEach((entry, at) => {
 			const answer = answers[at];
-			if (answer.ok) results.push(pushed(entry, answer.rev, merged.has(entry.id)));
-			else if (answer.error === 'conflict') {
+			const blobs = entry.kind === 'message' && blobsToSend(entry.doc).length > 0;
+			if (answer.ok) {
+				results.push(pushed(entry, answer.rev, merged.has(entry.id)));
+				if (blobs && entry.kind === 'message') uploads.push({ id: entry.id, doc: entry.doc, rev: answer.rev, attached: [] });
+			} else if (answer.error === 'conflict') {
 				// A message already there is the same message: its id carries its place.
-				if (entry.kind === 'message') results.push(pushed(entry, null, false));
-				else conflicts.push(entry);
+				if (entry.kind === 'message') {
+					results.push(pushed(entry, null, false));
+					if (blobs) recheck.push(entry);
+				} else conflicts.push(entry);
 			} else results.push(refused(entry, `The sync server refused ${entry.id} (${answer.error}${answer.reason ? `: ${answer.reason}` : ''}).`));
 		});
 		round = [];
@@ -106,7 +115,19 @@ async function pushBatch(client: CouchClient, batch: readonly PendingDoc[], sign
 			}
 		}
 	}
-	return results;
+	if (recheck.length) {
+		const server = await client.fetchDocs(
+			recheck.map((entry) => entry.id),
+			signal
+		);
+		for (const entry of recheck) {
+			const copy = server.get(entry.id);
+			if (copy?.state === 'present' && copy.read.kind === 'message') uploads.push({ id: entry.id, doc: entry.doc, rev: copy.rev, attached: copy.read.attached ?? [] });
+		}
+	}
+	// The revision a message ends at, so deleting it later names the right one.
+	const revs = await pushBlobs(client, store, uploads, signal);
+	return results.map((result) => (result.kind === 'pushed' && revs.has(result.id) ? { ...result, rev: revs.get(result.id)! } : result));
 }
 
 function pushed(entry: PendingDoc, rev: string | null, wasMerged: boolean): PushResult {

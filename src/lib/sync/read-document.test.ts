@@ -61,7 +61,7 @@ describe('readDocument', () => {
 		expect(reasonFor({ ...sessionBody(), format: 2 })).toMatch(/written by a newer Palimpsest \(format 2; this app reads up to 1\)/);
 		expect(reasonFor({ ...sessionBody(), format: '1' })).toMatch(/“format” is "1", expected a format version/);
 		expect(reasonFor({ ...sessionBody(), api_key: 'sk-x' })).toMatch(/it has “api_key”, a field this app does not know/);
-		expect(reasonFor({ ...messageBody(), _attachments: {} })).toMatch(/“_attachments”, a field this app does not know/);
+		expect(reasonFor({ ...messageBody(), _local_id: 'x' })).toMatch(/“_local_id”, a field this app does not know/);
 		expect(reasonFor({ ...messageBody(), sent: {} })).toMatch(/“sent”, a field this app does not know/);
 		expect(reasonFor(JSON.parse(`{"__proto__": {"polluted": 1}, ${JSON.stringify(sessionBody()).slice(1)}`))).toMatch(/“__proto__”/);
 		const session = sessionBody();
@@ -103,5 +103,24 @@ describe('readDocument', () => {
 		expect(reasonFor({ ...messageBody(), covers: [P2, P1] })).toMatch(/not in ascending order/);
 		expect(reasonFor({ ...messageBody(), covers: [P1, P1] })).toMatch(/not in ascending order/);
 		expect(reasonFor({ ...messageBody(), covers: [P1, P3] })).toMatch(/not before the document's own position/);
+	});
+
+	it("reads the Blobs a message names, and of its attachments only those of the size and type it says", () => {
+		const stub = (length: number, type = 'image/png') => ({ content_type: type, length, digest: 'md5-x', revpos: 2, stub: true });
+		const body = {
+			...messageBody(),
+			blobs: [
+				{ id: 'i1', type: 'image/png', size: 10 },
+				{ id: 'i2', type: 'image/png', size: 20 },
+				{ id: 'i3', type: 'image/png', size: 30 },
+				{ id: 'big', type: 'image/png', size: 99_000_000, limit: 10_000_000 }
+			],
+			_attachments: { i1: stub(10), i2: stub(21), i3: stub(30, 'text/html'), big: stub(99_000_000), other: stub(5) }
+		};
+		const read = readDocument(body);
+		expect(read).toMatchObject({ kind: 'message', attached: ['i1'], doc: { blobs: body.blobs } });
+		expect(reasonFor({ ...messageBody(), blobs: [{ id: 'i1', type: 'image/png', size: 0 }] })).toMatch(/“blobs.0.size” is 0/);
+		expect(reasonFor({ ...messageBody(), blobs: [{ id: 'i1', type: 'image/png', size: 1, data: 'AAAA' }] })).toMatch(/“blobs” holds a field this app does not know/);
+		expect(reasonFor({ ...messageBody(), blobs: [{ id: 'i1', type: 'image/png', size: 1 }, { id: 'i1', type: 'image/png', size: 1 }] })).toMatch(/names one Blob twice/);
 	});
 });

@@ -2,15 +2,16 @@
 // type, length and range with the same rules as an imported file, and anything else (an unknown
 // field, a later format, a position out of place) refuses the whole document with the reason.
 import { IMPORT_LIMITS } from '../sessions/import-rows';
-import { FieldError, isPlainObject, nullable, number, record, type Parse } from '../sessions/import-schema';
+import { FieldError, isPlainObject, list, nullable, number, record, text, type Parse } from '../sessions/import-schema';
 import { DOCUMENT_FORMAT, parseDocId } from './document-ids';
-import { SYNCED_MESSAGE_FIELDS, SYNCED_MESSAGE_SHAPE, type MessageDoc, type SyncedMessage } from './message-document';
+import { SYNCED_MESSAGE_FIELDS, SYNCED_MESSAGE_SHAPE, type BlobEntry, type MessageDoc, type SyncedMessage } from './message-document';
 import { isPosition } from './position';
 import { CLOCKED_FIELDS, CLOCKED_FIELDS_SHAPE, type ClockedField, type ClockedFields, type SessionDoc } from './session-document';
 
 export type ReadDocument =
 	| { kind: 'session'; rev: string; doc: SessionDoc }
-	| { kind: 'message'; rev: string; doc: MessageDoc }
+	/** `attached`: the ids of its `blobs` the server holds as attachments of this revision. */
+	| { kind: 'message'; rev: string; doc: MessageDoc; attached?: string[] }
 	/** A message document deleted on the server (a session's messages are, when it is deleted). */
 	| { kind: 'message-removed'; rev: string; session_id: string; position: string }
 	/** A deleted session's document, purged after the retention period (see SyncStore's PendingDoc). */
@@ -18,15 +19,25 @@ export type ReadDocument =
 	| { kind: 'refused'; id: string | null; reason: string };
 
 /** CouchDB's own fields that it may add on request; never read here. Any other `_` field is refused. */
-const COUCH_FIELDS = new Set(['_id', '_rev', '_deleted', '_conflicts', '_deleted_conflicts', '_revisions', '_revs_info', '_local_seq']);
+const COUCH_FIELDS = new Set(['_id', '_rev', '_deleted', '_attachments', '_conflicts', '_deleted_conflicts', '_revisions', '_revs_info', '_local_seq']);
 const SESSION_KEYS = new Set(['format', 'created_at', 'last_activity_at', 'deleted_at', 'fields', 'clocks']);
-const MESSAGE_KEYS = new Set<string>(['format', 'covers', ...SYNCED_MESSAGE_FIELDS]);
+const MESSAGE_KEYS = new Set<string>(['format', 'covers', 'blobs', ...SYNCED_MESSAGE_FIELDS]);
 /** CouchDB's revisions: a generation, a dash and a hash. */
 const REV = /^[1-9][0-9]{0,9}-[0-9a-z]{1,64}$/;
 
 const time = number(0, IMPORT_LIMITS.maxTime);
 const clockedFields = record<ClockedFields>(CLOCKED_FIELDS_SHAPE, 'the synced fields (an object)');
-const syncedMessage = record<SyncedMessage>(SYNCED_MESSAGE_SHAPE, 'a message (an object)', { ignored: [...COUCH_FIELDS, 'format', 'covers'] });
+const syncedMessage = record<SyncedMessage>(SYNCED_MESSAGE_SHAPE, 'a message (an object)', { ignored: [...COUCH_FIELDS, 'format', 'covers', 'blobs'] });
+/** The largest Blob a document may name (a gigabyte: the limit itself is each device's own). */
+const MAX_BLOB_BYTES = 1024 * 1024 * 1024;
+const bytes = number(1, MAX_BLOB_BYTES, { integer: true });
+const blobEntries = list(
+	record<BlobEntry>(
+		{ required: { id: text(IMPORT_LIMITS.idChars, { nonEmpty: true }), type: text(IMPORT_LIMITS.labelChars, { nonEmpty: true }), size: bytes }, optional: { limit: number(0, MAX_BLOB_BYTES, { integer: true }) } },
+		'a Blob (an object)'
+	),
+	IMPORT_LIMITS.imagesPerSession
+);
 
 class Refusal extends Error {}
 
@@ -91,7 +102,32 @@ function readCovers(value: unknown, position: string): string[] {
 
 function readMessage(body: Record<string, unknown>, sessionId: string, position: string): MessageDoc {
 	const message = field('', syncedMessage, body);
-	return { session_id: sessionId, position, message, ...(body.covers === undefined ? {} : { covers: readCovers(body.covers, position) }) };
+	return {
+		session_id: sessionId,
+		position,
+		message,
+		...(body.covers === undefined ? {} : { covers: readCovers(body.covers, position) }),
+		...(body.blobs === undefined ? {} : { blobs: readBlobs(body.blobs) })
+	};
+}
+
+function readBlobs(value: unknown): BlobEntry[] {
+	const entries = field('blobs', blobEntries, value);
+	const ids = new Set(entries.map((entry) => entry.id));
+	if (ids.size !== entries.length) refuse('its “blobs” names one Blob twice');
+	return entries;
+}
+
+/**
+ * The ids of `blobs` the server holds as attachments (their stubs: the bytes are fetched apart),
+ * each of the size and type its entry says; any other attachment is left unread.
+ */
+function readAttached(value: unknown, blobs: readonly BlobEntry[] | undefined): string[] {
+	if (!isPlainObject(value) || !blobs) return [];
+	return blobs.flatMap((entry) => {
+		const stub = Object.hasOwn(value, entry.id) ? value[entry.id] : undefined;
+		return entry.limit === undefined && isPlainObject(stub) && stub.length === entry.size && stub.content_type === entry.type ? [entry.id] : [];
+	});
 }
 
 function read(body: unknown): Exclude<ReadDocument, { kind: 'refused' }> {
@@ -112,7 +148,9 @@ function read(body: unknown): Exclude<ReadDocument, { kind: 'refused' }> {
 	if (typeof format !== 'number' || !Number.isInteger(format) || format < 1) refuse(`its “format” ${describe(format)}, expected a format version`);
 	if (format > DOCUMENT_FORMAT) refuse(`it was written by a newer Palimpsest (format ${format}; this app reads up to ${DOCUMENT_FORMAT})`);
 	if (id.kind === 'session') return { kind: 'session', rev, doc: readSession(body, id.session_id) };
-	return { kind: 'message', rev, doc: readMessage(body, id.session_id, id.position) };
+	const doc = readMessage(body, id.session_id, id.position);
+	const attached = readAttached(body._attachments, doc.blobs);
+	return { kind: 'message', rev, doc, ...(attached.length ? { attached } : {}) };
 }
 
 /** What a document from the server says, or why it is refused (the document is then left alone, and nothing of it read). */

@@ -1,7 +1,7 @@
 // What the replication engine needs from this device's storage, whatever holds it (Dexie in the
 // app, memory in tests). The engine reads what changed, sends it, and hands back what arrived;
 // the store alone decides how a pulled document meets its rows.
-import type { MessageDoc } from './message-document';
+import type { BlobEntry, MessageDoc } from './message-document';
 import type { SessionDoc } from './session-document';
 
 /**
@@ -33,10 +33,21 @@ export type PushResult =
 	/** Refused for good (forbidden, too large, unreadable server copy): left unsent until edited again. */
 	| { kind: 'refused'; id: string; edit: number; reason: string };
 
+/** The bytes of a Blob that came as an attachment of its message's document (not yet checked against its message). */
+export interface ReceivedBlob {
+	id: string;
+	type: string;
+	data: Blob;
+}
+
 /** A document that arrived from the server, already read as hostile input (see read-document.ts). */
 export type PulledDoc =
 	| { kind: 'session'; rev: string; doc: SessionDoc }
-	| { kind: 'message'; rev: string; doc: MessageDoc }
+	/**
+	 * `attached`: the ids of its `blobs` the server holds as attachments; `received`: those
+	 * fetched (within this device's limit), to write with the message.
+	 */
+	| { kind: 'message'; rev: string; doc: MessageDoc; attached?: string[]; received?: ReceivedBlob[] }
 	| { kind: 'message-removed'; rev: string; session_id: string; position: string }
 	/** A deleted session whose record another device purged after the retention period. */
 	| { kind: 'session-purged'; rev: string; session_id: string };
@@ -69,4 +80,14 @@ export interface SyncStore {
 	applyPulled(docs: readonly PulledDoc[], checkpoint: string): Promise<void>;
 	/** The last checkpoint `applyPulled` recorded, or null before the first pull. */
 	checkpoint(): Promise<string | null>;
+	/**
+	 * The bytes of a Blob a pending message names in its `blobs`, to send as an attachment of its
+	 * document (undefined: gone since). A store without Blobs never names any.
+	 */
+	readBlob?(sessionId: string, id: string): Promise<Blob | undefined>;
+	/**
+	 * Of the Blobs each pulled message holds as attachments, the ones to fetch: within this
+	 * device's limit (Settings → Sync) and not here already. One list per document of `docs`.
+	 */
+	wantedBlobs?(docs: readonly PulledDoc[]): Promise<BlobEntry[][]>;
 }

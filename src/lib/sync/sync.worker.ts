@@ -5,6 +5,7 @@ import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { onTablesChanged } from '../db/watch';
 import { readSetting } from '../db/settings-verbs';
 import { createSyncStore } from './dexie-sync-store';
+import { attachmentLimitBytes, MAX_ATTACHMENT_MB } from './attachment-limit';
 import { KEEP_DELETED_DAYS } from './keep-deleted-days';
 import { createSyncWorkerApi } from './sync-runner';
 
@@ -14,12 +15,18 @@ async function readKeepDeletedDays(db: PalimpsestDb): Promise<number> {
 	return typeof days === 'number' ? days : KEEP_DELETED_DAYS;
 }
 
+/** Settings → Sync's "Largest attachment that syncs (MB)", in bytes, read at each look. */
+async function readAttachmentLimit(db: PalimpsestDb): Promise<number> {
+	const megabytes = await readSetting(db, 'sync.max_attachment_mb');
+	return attachmentLimitBytes(typeof megabytes === 'number' ? megabytes : MAX_ATTACHMENT_MB);
+}
+
 expose(
 	createSyncWorkerApi((profile) => {
 		const db = openProfileDb(profile);
 		try {
 			return {
-				store: createSyncStore(db, { profile, keepDeletedDays: () => readKeepDeletedDays(db) }),
+				store: createSyncStore(db, { profile, keepDeletedDays: () => readKeepDeletedDays(db), attachmentLimit: () => readAttachmentLimit(db) }),
 				watch: (onChange) => onTablesChanged(db, ['sessions', 'messages'], onChange),
 				close: () => db.close()
 			};

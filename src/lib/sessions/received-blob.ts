@@ -1,0 +1,13 @@
+// Whether bytes that came from elsewhere (a sync server) may be kept as a Blob of a message: an
+// image's must begin as its type says, and a type a browser would run as a page is refused,
+// since a Blob opened full size runs in this app's origin.
+import { IMAGE_TYPES, looksLikeImage } from '../hooks/image-bytes';
+
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
+const ACTIVE = /html|xml|svg|script/i;
+
+export async function isKeepableBlob(type: string, data: Blob): Promise<boolean> {
+	if (!MIME_TYPE.test(type) || ACTIVE.test(type)) return false;
+	if (!IMAGE_TYPES.has(type)) return true;
+	return looksLikeImage(type, new Uint8Array(await data.slice(0, 16).arrayBuffer()));
+}
