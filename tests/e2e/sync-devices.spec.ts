@@ -1,6 +1,7 @@
 // Two devices (two browser contexts, each its own IndexedDB) syncing through one database of a
 // CouchDB-compatible server: a conversation made on one appears on the other in order, an answer
-// written there comes back, and a deletion on one removes the session on both.
+// written there comes back, messages both wrote while offline end in one order on both, a rename
+// on one and an archive on the other both hold, and a deletion on one removes the session on both.
 import { expect, test } from './test-base';
 import { messageBody, newSession, openApp, sendAndWait, sessionAction, sessionLinks, sidebar, transcript } from './helpers';
 import { createDatabase as createDatabaseOn, secondDevice, startSync } from './sync-helpers';
@@ -48,5 +49,73 @@ test('a session deleted on one device is removed from the other, and does not co
 	await phone.reload();
 	await expect(sessionLinks(phone)).toHaveText(['echo: stays']);
 	await expect(sessionLinks(page)).toHaveText(['echo: stays']);
+	await phone.context().close();
+});
+
+test('both devices append to one session while offline; once online, both show every message in the same order', async ({ page, browser }) => {
+	const database = await createDatabase();
+	await openApp(page);
+	await sendAndWait(page, 'echo: before going offline');
+	await startSync(page, database);
+	const phone = await secondDevice(browser);
+	await startSync(phone, database);
+	await sessionLinks(phone).first().click();
+	await expect(messageBody(transcript(phone).getByRole('article'))).toHaveText(['echo: before going offline', 'before going offline']);
+
+	await page.context().setOffline(true);
+	await phone.context().setOffline(true);
+	await sendAndWait(page, 'echo: written on the laptop');
+	await sendAndWait(phone, 'echo: written on the phone');
+	await sendAndWait(page, 'echo: the laptop again');
+	await page.context().setOffline(false);
+	await phone.context().setOffline(false);
+
+	// Each device's messages follow what it had seen, in the order they were written.
+	const lines = [
+		'echo: before going offline',
+		'before going offline',
+		'echo: written on the laptop',
+		'written on the laptop',
+		'echo: written on the phone',
+		'written on the phone',
+		'echo: the laptop again',
+		'the laptop again'
+	];
+	await expect(messageBody(transcript(page).getByRole('article'))).toHaveText(lines, { timeout: 20_000 });
+	await expect(messageBody(transcript(phone).getByRole('article'))).toHaveText(lines, { timeout: 20_000 });
+	await phone.reload();
+	await expect(messageBody(transcript(phone).getByRole('article'))).toHaveText(lines);
+	await phone.context().close();
+});
+
+test('a session renamed on one device and archived on the other, both offline, ends renamed and archived on both', async ({ page, browser }) => {
+	const database = await createDatabase();
+	await openApp(page);
+	await sendAndWait(page, 'echo: a first title');
+	await newSession(page);
+	await sendAndWait(page, 'echo: stays listed');
+	await startSync(page, database);
+	const phone = await secondDevice(browser);
+	await startSync(phone, database);
+	await expect(sessionLinks(phone)).toHaveText(['echo: stays listed', 'echo: a first title']);
+
+	await page.context().setOffline(true);
+	await phone.context().setOffline(true);
+	const row = (device: typeof page, title: string) => sidebar(device).getByRole('listitem').filter({ has: device.getByRole('link', { name: title, exact: true }) });
+	await sessionAction(page, row(page, 'echo: a first title'), 'Rename');
+	const title = sidebar(page).getByRole('textbox', { name: 'Session title' });
+	await title.fill('Trip notes');
+	await title.press('Enter');
+	await expect(sessionLinks(page)).toHaveText(['echo: stays listed', 'Trip notes']);
+	await sessionAction(phone, row(phone, 'echo: a first title'), 'Archive');
+	await expect(sessionLinks(phone)).toHaveText(['echo: stays listed']);
+	await page.context().setOffline(false);
+	await phone.context().setOffline(false);
+
+	for (const device of [page, phone]) {
+		await expect(sessionLinks(device)).toHaveText(['echo: stays listed'], { timeout: 20_000 });
+		await sidebar(device).getByRole('link', { name: 'Archived', exact: true }).click();
+		await expect(device.getByRole('list', { name: 'Archived sessions' }).getByRole('link')).toHaveText(['Trip notes'], { timeout: 20_000 });
+	}
 	await phone.context().close();
 });

@@ -1,6 +1,7 @@
 // Hooks fire only on the device where the action happened: a deletion or a compaction made on
 // one device reaches the other by sync, and the other device's plugins hear nothing of it
-// (nor does its Hook log record it), while the device that made it hears it once.
+// (nor does its Hook log record it), while the device that made it hears it once, at the next
+// start if the tab closed before its plugins had heard it.
 import { expect, test, type Locator, type Page } from './test-base';
 import { newSession, openApp, sendAndWait, sessionAction, sessionIdFromUrl, sessionLinks, sidebar, transcript, userMessages } from './helpers';
 import { addPlugin, navigate, runCommand } from './plugin-helpers';
@@ -99,4 +100,27 @@ test('a compaction on one device fires post_compaction there once; the other sho
 	await expect(await hookLogCalls(phone, 'post_compaction')).toHaveCount(0);
 	await expect(await hookLogCalls(page, 'post_compaction')).toHaveCount(1);
 	await phone.context().close();
+});
+
+test('a deletion whose tab closed before its plugins had heard it fires on_session_delete once at the next start', async ({ page }) => {
+	await openApp(page);
+	await addWitness(page);
+	await sendAndWait(page, 'echo: delete me');
+	const doomed = sessionIdFromUrl(page);
+	await newSession(page);
+	await sendAndWait(page, 'echo: keep me');
+	await runCommand(page, '/hold');
+	const row = sidebar(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'echo: delete me', exact: true }) });
+	await sessionAction(page, row, 'Delete');
+	await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
+	await expect(sessionLinks(page)).toHaveText(['echo: keep me']);
+	// What this tab's plugins heard of that deletion (a start-up sweep may announce others).
+	const heardOfIt = async (tab: Page) => (await heard(tab)).filter((line) => line === `on_session_delete:${doomed}`);
+	expect(await heardOfIt(page)).toHaveLength(1);
+
+	const context = page.context();
+	await page.close();
+	const next = await context.newPage();
+	await openApp(next);
+	await expect.poll(() => heardOfIt(next), { timeout: 15_000 }).toHaveLength(1);
 });

@@ -5,7 +5,8 @@
 // nothing. The caller holds the session's work lock.
 import { commitCompaction, commitRotation, CompactionRaceError, listActiveMessages, setCompactionState } from '../db/compaction-verbs';
 import { contextRows } from '../db/context-rows';
-import type { CompactionMarker, CompactionState, MessageRow, SessionRow } from '../db/schema';
+import type { CompactionMarker, CompactionState, MessageRow, SessionRow, UnfiredHook } from '../db/schema';
+import { markFired } from '../db/unfired-hook-verbs';
 import { getSession } from '../db/session-verbs';
 import { anchoredTotal } from '../context/anchor-estimate';
 import { estimateMessages } from '../context/estimate-session';
@@ -13,6 +14,7 @@ import { freesEnough, MIN_FREED_RATIO } from '../context/summary-budget';
 import type { CompactionKind, PostCompactionPayload } from '../hooks/hook-payloads';
 import { isAbortError } from '../providers/abort';
 import { buildSessionRow } from '../sessions/build-session-row';
+import { thisTab } from '../sessions/tab-presence';
 import { buildChange, type BuiltChange } from './build-change';
 import { userMessagesIn } from './build-request';
 import type { CompactionChange } from './compaction-changes';
@@ -125,15 +127,8 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 		cooldown_until: 0,
 		turns_since_micro: kind === 'micro_summarize' ? 0 : session.compaction.turns_since_micro
 	};
-	let resultId = session.id;
-	try {
-		if (rotate) resultId = (await rotateInto(deps, session, change, state, after)).id;
-		else await commitCompaction(deps.db, { sessionId: session.id, compactionId: marker.id, removed: change.removed, inserted: change.inserted, compaction: state, tokenEstimate: after, now: now() });
-	} catch (error) {
-		if (error instanceof CompactionRaceError) return noop('race', error.message);
-		throw error;
-	}
-	const payload: PostCompactionPayload = {
+	// The hook is written with the commit and cleared once dispatched (see replay-unfired-hooks.ts).
+	const payloadFor = (resultId: string): PostCompactionPayload => ({
 		session_id: resultId,
 		old_session_id: rotate ? session.id : '',
 		kind,
@@ -143,9 +138,20 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 		messages_removed: change.removed.length,
 		profile: deps.sessions.profile,
 		platform: deps.sessions.platform
-	};
+	});
+	const owes = (resultId: string): UnfiredHook => ({ tab: thisTab(), hook: 'post_compaction', payload: payloadFor(resultId) });
+	let resultId = session.id;
+	try {
+		if (rotate) resultId = (await rotateInto(deps, session, change, state, after, { compactionId: marker.id, owes })).id;
+		else await commitCompaction(deps.db, { sessionId: session.id, compactionId: marker.id, removed: change.removed, inserted: change.inserted, compaction: state, tokenEstimate: after, now: now(), owes: owes(session.id) });
+	} catch (error) {
+		if (error instanceof CompactionRaceError) return noop('race', error.message);
+		throw error;
+	}
+	const payload = payloadFor(resultId);
 	if (rotate) announceRotation(deps, session, resultId);
-	void deps.hooks?.notify('post_compaction', payload);
+	const dispatched = deps.hooks?.notify('post_compaction', payload) ?? Promise.resolve();
+	void dispatched.finally(() => markFired(deps.db, marker.id)).catch(() => {});
 	return { status: 'compacted', sessionId: resultId, rotated: rotate, payload };
 }
 
@@ -161,7 +167,14 @@ function dropsNative(context: readonly MessageRow[], change: CompactionChange): 
 	return context.some((row) => row.native && removed.has(row.seq));
 }
 
-async function rotateInto(deps: CompactionDeps, parent: SessionRow, change: CompactionChange, state: CompactionState, after: number): Promise<SessionRow> {
+async function rotateInto(
+	deps: CompactionDeps,
+	parent: SessionRow,
+	change: CompactionChange,
+	state: CompactionState,
+	after: number,
+	owed: { compactionId: string; owes: (childId: string) => UnfiredHook }
+): Promise<SessionRow> {
 	const built = buildSessionRow(deps.sessions, {
 		provider: parent.provider,
 		model: parent.model,
@@ -176,7 +189,7 @@ async function rotateInto(deps: CompactionDeps, parent: SessionRow, change: Comp
 	// The marker (a notice, where pruning made one) leads the child's transcript.
 	const marker = change.inserted.find((place) => place.row.compaction)?.row;
 	const rows = marker && marker.kind === 'notice' ? [marker, ...change.next] : change.next;
-	return commitRotation(deps.db, { parentId: parent.id, endedAt: (deps.now ?? Date.now)(), child, rows, parentCompaction: state });
+	return commitRotation(deps.db, { parentId: parent.id, endedAt: (deps.now ?? Date.now)(), child, rows, parentCompaction: state, owes: { compactionId: owed.compactionId, hook: owed.owes(child.id) } });
 }
 
 /** The thread moved to a child session: the parent ended, the child started and took over. */

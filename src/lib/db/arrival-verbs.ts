@@ -5,7 +5,7 @@ import Dexie from 'dexie';
 import type { PalimpsestDb } from './database';
 import type { NewMessage } from './message-verbs';
 import { isPosition } from './position-clock';
-import type { MessageRow } from './schema';
+import type { MessageRow, SessionRow } from './schema';
 
 /** A message from another device: its position is the one it was written with there. */
 export type ArrivedMessage = NewMessage & { position: string };
@@ -51,37 +51,63 @@ function seqBetween(order: Order, position: string): { low: number | undefined; 
  * Keeps the session's message_count and next_seq. Returns the rows it stored, in position order.
  */
 export async function insertArrivedMessages(db: PalimpsestDb, sessionId: string, messages: readonly ArrivedMessage[]): Promise<MessageRow[]> {
-	for (const message of messages) if (!isPosition(message.position)) throw new Error(`Not a position: ${JSON.stringify(message.position)}.`);
-	const arriving = [...messages].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+	return (await insertArrivals(db, new Map([[sessionId, messages]]))).get(sessionId)!.added;
+}
+
+/**
+ * insertArrivedMessages for many sessions at once: every session's rows are read together and
+ * every new row written in one request, so a page of a first sync costs a few round trips, not a
+ * few per session. Returns, per session, the rows it stored and the session's row after.
+ */
+export async function insertArrivals(db: PalimpsestDb, arrivals: ReadonlyMap<string, readonly ArrivedMessage[]>): Promise<Map<string, { added: MessageRow[]; session: SessionRow }>> {
+	for (const messages of arrivals.values()) for (const message of messages) if (!isPosition(message.position)) throw new Error(`Not a position: ${JSON.stringify(message.position)}.`);
+	const ids = [...arrivals.keys()];
 	return db.transaction('rw', db.sessions, db.messages, async () => {
-		const session = await db.sessions.get(sessionId);
-		if (!session) throw new Error(`Session ${sessionId} no longer exists.`);
-		const range = db.messages.where('[session_id+position]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]);
-		const [indexKeys, primaryKeys] = await Promise.all([range.keys(), range.primaryKeys()]);
-		const order: Order = {
-			positions: indexKeys.map((key) => (key as unknown as [string, string])[1]),
-			seqs: primaryKeys.map((key) => key[1])
-		};
-		let nextSeq = session.next_seq;
+		const sessions = await db.sessions.bulkGet(ids);
+		const missing = ids.find((_, i) => !sessions[i]);
+		if (missing !== undefined) throw new Error(`Session ${missing} no longer exists.`);
+		const orders = await Promise.all(ids.map((id) => readOrder(db, id)));
+		const result = new Map<string, { added: MessageRow[]; session: SessionRow }>();
 		const added: MessageRow[] = [];
-		for (const message of arriving) {
-			const at = countBelow(order, message.position);
-			if (order.positions[at] === message.position) continue;
-			const { low, high } = seqBetween(order, message.position);
-			let seq: number;
-			if (high === undefined) seq = nextSeq++;
-			else if (low === undefined) seq = Math.ceil(high) - 1;
-			else seq = low + (high - low) / 2;
-			if (low !== undefined && !(seq > low && (high === undefined || seq < high))) {
-				throw new Error('There is no room left to place a message from another device; nothing of it was stored.');
-			}
-			order.positions.splice(at, 0, message.position);
-			order.seqs.splice(at, 0, seq);
-			added.push({ active: 1, compacted_by: null, ...message, session_id: sessionId, seq });
-		}
-		if (!added.length) return added;
-		await db.messages.bulkAdd(added);
-		await db.sessions.update(sessionId, { next_seq: nextSeq, message_count: session.message_count + added.length });
-		return added;
+		const updated: SessionRow[] = [];
+		ids.forEach((id, i) => {
+			const session = sessions[i]!;
+			const stored = place(id, orders[i], session.next_seq, arrivals.get(id)!);
+			const next = stored.added.length ? { ...session, next_seq: stored.nextSeq, message_count: session.message_count + stored.added.length } : session;
+			if (stored.added.length) updated.push(next);
+			added.push(...stored.added);
+			result.set(id, { added: stored.added, session: next });
+		});
+		if (added.length) await Promise.all([db.messages.bulkAdd(added), db.sessions.bulkPut(updated)]);
+		return result;
 	});
+}
+
+/** A session's rows as (position, seq), in position order. */
+async function readOrder(db: PalimpsestDb, sessionId: string): Promise<Order> {
+	const range = db.messages.where('[session_id+position]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]);
+	const [indexKeys, primaryKeys] = await Promise.all([range.keys(), range.primaryKeys()]);
+	return { positions: indexKeys.map((key) => (key as unknown as [string, string])[1]), seqs: primaryKeys.map((key) => key[1]) };
+}
+
+/** The rows of `messages` not yet in `order`, each at a seq its position puts it; `order` takes them in. */
+function place(sessionId: string, order: Order, nextSeq: number, messages: readonly ArrivedMessage[]): { added: MessageRow[]; nextSeq: number } {
+	const arriving = [...messages].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+	const added: MessageRow[] = [];
+	for (const message of arriving) {
+		const at = countBelow(order, message.position);
+		if (order.positions[at] === message.position) continue;
+		const { low, high } = seqBetween(order, message.position);
+		let seq: number;
+		if (high === undefined) seq = nextSeq++;
+		else if (low === undefined) seq = Math.ceil(high) - 1;
+		else seq = low + (high - low) / 2;
+		if (low !== undefined && !(seq > low && (high === undefined || seq < high))) {
+			throw new Error('There is no room left to place a message from another device; nothing of it was stored.');
+		}
+		order.positions.splice(at, 0, message.position);
+		order.seqs.splice(at, 0, seq);
+		added.push({ active: 1, compacted_by: null, ...message, session_id: sessionId, seq });
+	}
+	return { added, nextSeq };
 }

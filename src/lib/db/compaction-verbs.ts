@@ -6,7 +6,8 @@
 // row would exhaust a double's precision; the write then refuses rather than collide.
 import { Dexie, type PalimpsestDb } from './database';
 import { copyImages, type NewMessage } from './message-verbs';
-import type { CompactionState, MessageRow, SessionRow } from './schema';
+import type { CompactionState, MessageRow, SessionRow, UnfiredHook } from './schema';
+import { compactionReceipt } from './unfired-hook-verbs';
 import { lastPositionOf } from './message-positions';
 import { positionsAfter } from './position-clock';
 
@@ -27,6 +28,8 @@ export interface CompactionCommit {
 	compaction: CompactionState;
 	tokenEstimate: number;
 	now: number;
+	/** `post_compaction`, owed once this commits (written on a receipt named compactionId, see unfired-hook-verbs.ts). */
+	owes?: UnfiredHook;
 }
 
 /** Rows read and written per IndexedDB call when a compaction marks what it removed. */
@@ -99,9 +102,10 @@ async function placeSeq(db: PalimpsestDb, session: SessionRow, place: PlacedRow)
 
 /** Writes a compaction in one transaction; returns the rows it added. */
 export async function commitCompaction(db: PalimpsestDb, commit: CompactionCommit): Promise<MessageRow[]> {
-	return db.transaction('rw', db.sessions, db.messages, async () => {
+	return db.transaction('rw', [db.sessions, db.messages, db.receipts], async () => {
 		const session = await db.sessions.get(commit.sessionId);
 		if (!session) throw new CompactionRaceError('The session no longer exists.');
+		if (commit.owes) await db.receipts.put(compactionReceipt(commit.compactionId, commit.now, commit.owes));
 		const keys = commit.removed.map((seq): [string, number] => [commit.sessionId, seq]);
 		// In slices: a write per row costs a round trip each (seconds for thousands of rows in
 		// Chromium); one write of every row copies them all in one long main-thread task.
@@ -138,6 +142,8 @@ export interface RotationCommit {
 	rows: NewMessage[];
 	/** The parent's compaction state after this compaction (its cooldown and counters reset). */
 	parentCompaction: CompactionState;
+	/** `post_compaction`, owed once this commits, on a receipt named `compactionId`. */
+	owes?: { compactionId: string; hook: UnfiredHook };
 }
 
 /**
@@ -145,7 +151,7 @@ export interface RotationCommit {
  * with the summary and the kept tail, in one transaction. The parent's rows stay as they were.
  */
 export async function commitRotation(db: PalimpsestDb, commit: RotationCommit): Promise<SessionRow> {
-	return db.transaction('rw', [db.sessions, db.messages, db.blobs], async () => {
+	return db.transaction('rw', [db.sessions, db.messages, db.blobs, db.receipts], async () => {
 		const parent = await db.sessions.get(commit.parentId);
 		if (!parent) throw new CompactionRaceError('The session no longer exists.');
 		if (parent.ended_at !== null) throw new CompactionRaceError('The session has already ended.');
@@ -154,6 +160,7 @@ export async function commitRotation(db: PalimpsestDb, commit: RotationCommit): 
 		const child: SessionRow = { ...commit.child, next_seq: rows.length, message_count: rows.length };
 		await db.sessions.add(child);
 		await db.messages.bulkAdd(rows);
+		if (commit.owes) await db.receipts.put(compactionReceipt(commit.owes.compactionId, commit.endedAt, commit.owes.hook));
 		// The images the kept tail shows go with it: the child may outlive its parent.
 		await copyImages(db, commit.parentId, child.id, rows);
 		await db.sessions.update(commit.parentId, {

@@ -3,7 +3,7 @@
 // Messages go by key range per session: their primary key is [session_id+seq].
 import type { DBCoreKeyRange, DBCoreTransaction } from 'dexie';
 import { Dexie, type PalimpsestDb } from './database';
-import type { MessageRow, ReceiptRow, SessionRow } from './schema';
+import type { MessageRow, ReceiptRow, SessionRow, UnfiredHook } from './schema';
 import { dropUnusedFrames, listFramesOfSessions } from './request-frames';
 import { strictTwin } from './strict-twin';
 
@@ -13,6 +13,8 @@ export interface OperationWrite {
 	/** The operation's target, as the user or the sweep named it. */
 	session_id: string;
 	at: number;
+	/** The hook the operation owes, from the sessions it really took (none: it owes nothing). */
+	owes?: (sessionIds: readonly string[]) => UnfiredHook | undefined;
 }
 
 /**
@@ -108,7 +110,7 @@ export async function commitDeletion(
 	write: OperationWrite & { remove: readonly string[]; leftovers?: readonly string[]; check?: PlanCheck }
 ): Promise<CommittedOperation> {
 	const strict = strictTwin(db);
-	const { remove, leftovers = [], check = {}, ...fields } = write;
+	const { remove, leftovers = [], check = {}, owes, ...fields } = write;
 	return strict.transaction('rw', [strict.sessions, strict.messages, strict.blobs, strict.receipts, strict.settings], async () => {
 		const stored = await strict.receipts.get(fields.op_id);
 		if (stored) return { receipt: stored, replayed: true };
@@ -130,7 +132,7 @@ export async function commitDeletion(
 		// Thrown inside the transaction, so the deletes issued above are rolled back.
 		checkPlan(check, rows, children);
 		const detached = children.filter((row) => !gone.has(row.id)).map((row) => row.id);
-		const receipt: ReceiptRow = { ...fields, session_ids: [...present, ...cleared], detached_ids: detached };
+		const receipt: ReceiptRow = withOwed({ ...fields, session_ids: [...present, ...cleared], detached_ids: detached }, owes);
 		await Promise.all([
 			strict.sessions.bulkUpdate(detached.map((key) => ({ key, changes: { parent_session_id: null, parent_kind: null } }))),
 			strict.receipts.add(receipt),
@@ -203,7 +205,7 @@ export async function commitArchive(
 	write: OperationWrite & { ids: readonly string[]; check?: PlanCheck }
 ): Promise<CommittedOperation> {
 	const strict = strictTwin(db);
-	const { ids, check = {}, ...fields } = write;
+	const { ids, check = {}, owes, ...fields } = write;
 	return strict.transaction('rw', strict.sessions, strict.receipts, async () => {
 		const stored = await strict.receipts.get(fields.op_id);
 		if (stored) return { receipt: stored, replayed: true };
@@ -211,10 +213,16 @@ export async function commitArchive(
 		checkPlan(check, rows, children);
 		const changed = rows.filter((row) => row.archived === 0).map((row) => row.id);
 		await strict.sessions.bulkUpdate(changed.map((key) => ({ key, changes: { archived: 1 as const } })));
-		const receipt: ReceiptRow = { ...fields, session_ids: changed, detached_ids: [] };
+		const receipt: ReceiptRow = withOwed({ ...fields, session_ids: changed, detached_ids: [] }, owes);
 		await strict.receipts.add(receipt);
 		return { receipt, replayed: false };
 	});
+}
+
+/** The receipt with the hook it owes, written in the same transaction as what it announces. */
+function withOwed(receipt: ReceiptRow, owes: OperationWrite['owes']): ReceiptRow {
+	const unfired = owes?.(receipt.session_ids);
+	return unfired ? { ...receipt, unfired } : receipt;
 }
 
 /** Sets the archived flag without a receipt (unarchive, auto-archive); returns the ids that changed. */

@@ -2,7 +2,7 @@
 // boundary as payload data and are exported as JSON.
 import type { ImageRef, KeptPart } from '../tool-servers/types';
 import type { NativeCompaction, ToolCall, Role, Usage } from '../providers/types';
-import type { CompactionKind, CompactionReason } from '../hooks/hook-payloads';
+import type { CompactionKind, CompactionReason, SessionDeletePayload, PostCompactionPayload } from '../hooks/hook-payloads';
 import type { HookLogEntry } from '../hooks/run-hook';
 
 export type MessageStatus = 'complete' | 'streaming' | 'aborted' | 'error' | 'incomplete';
@@ -221,7 +221,15 @@ export interface ReceiptRow {
 	/** Children whose parent link the operation cleared (branches of a deleted session). */
 	detached_ids: string[];
 	at: number;
+	/**
+	 * The hook this commit owes plugins, written in its transaction and cleared once dispatched:
+	 * left by a tab that closed in between, it fires at the next start-up (see replay-unfired-hooks.ts).
+	 */
+	unfired?: UnfiredHook;
 }
+
+/** A hook owed by a commit of tab `tab` (see ReceiptRow.unfired). */
+export type UnfiredHook = { tab: string } & ({ hook: 'on_session_delete'; payload: SessionDeletePayload } | { hook: 'post_compaction'; payload: PostCompactionPayload });
 
 export interface SettingRow {
 	key: string;

@@ -2,7 +2,7 @@
 // compression lineage and delegate children. Only a real not-archived → archived change by the
 // user is announced (reason `archive`); unarchiving and automatic archiving are quiet.
 import { commitArchive, getReceipt, setArchivedFlag } from '../db/deletion-verbs';
-import { announceRemoval, newOperationId, replayedOutcome, type OperationOutcome } from './announce-removal';
+import { announceRemoval, newOperationId, owedRemoval, replayedOutcome, type OperationOutcome } from './announce-removal';
 import { familyCheck, planAgainIfStale } from './plan-again-if-stale';
 import { readFamily } from './read-family';
 import { nowOf, type SessionContext } from './session-context';
@@ -18,7 +18,7 @@ export async function archiveSessions(
 	const committed = await planAgainIfStale(async () => {
 		const family = await readFamily(ctx.db, ids);
 		const group = family.closureOf(ids);
-		return commitArchive(ctx.db, { op_id: opId, reason: 'archive', session_id: ids[0] ?? '', at: nowOf(ctx), ids: group, check: familyCheck(family, group) });
+		return commitArchive(ctx.db, { op_id: opId, reason: 'archive', session_id: ids[0] ?? '', at: nowOf(ctx), ids: group, check: familyCheck(family, group), owes: owedRemoval(ctx, 'archive', ids) });
 	});
 	return announceRemoval(ctx, 'archive', committed, ids);
 }

@@ -2,7 +2,7 @@
 // write rows and receipt in one transaction, then announce once (DESIGN §6).
 import { commitDeletion, getReceipt, type PlanCheck } from '../db/deletion-verbs';
 import type { DeletionReason } from '../hooks/hook-payloads';
-import { announceRemoval, newOperationId, replayedOutcome, type OperationOutcome } from './announce-removal';
+import { announceRemoval, newOperationId, owedRemoval, replayedOutcome, type OperationOutcome } from './announce-removal';
 import { familyCheck, planAgainIfStale } from './plan-again-if-stale';
 import { readFamily } from './read-family';
 import { nowOf, type SessionContext } from './session-context';
@@ -28,7 +28,7 @@ export async function deleteSessions(
 		const family = await readFamily(ctx.db, ids);
 		const remove = family.closureOf(ids);
 		return stopThenLock(ctx.profile, remove, () =>
-			commitDeletion(ctx.db, { op_id: opId, reason: 'delete', session_id: ids[0] ?? '', at: nowOf(ctx), remove, check: familyCheck(family, remove) })
+			commitDeletion(ctx.db, { op_id: opId, reason: 'delete', session_id: ids[0] ?? '', at: nowOf(ctx), remove, check: familyCheck(family, remove), owes: owedRemoval(ctx, 'delete', ids) })
 		);
 	});
 	const outcome = announceRemoval(ctx, 'delete', committed, ids);
@@ -49,6 +49,6 @@ export async function removeChosenSessions(
 ): Promise<OperationOutcome> {
 	const opId = newOperationId();
 	const session_id = remove[0] ?? leftovers[0] ?? '';
-	const committed = await commitDeletion(ctx.db, { op_id: opId, reason, session_id, at: nowOf(ctx), remove, leftovers, check });
+	const committed = await commitDeletion(ctx.db, { op_id: opId, reason, session_id, at: nowOf(ctx), remove, leftovers, check, owes: owedRemoval(ctx, reason, remove) });
 	return announceRemoval(ctx, reason, committed, remove);
 }

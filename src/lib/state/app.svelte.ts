@@ -10,6 +10,7 @@ import type { StartupFailure } from './startup-failure';
 import type { StartupRescue } from './startup-rescue.svelte';
 import { loadActiveProfile, MetaDb, type ProfileRow } from '../db/meta-db';
 import { HookBus } from '../hooks/hook-bus';
+import { thisTab } from '../sessions/tab-presence';
 import { resolveTimeoutMs } from '../hooks/timeouts';
 import { CommandRegistry } from '../commands/command-registry';
 import { registerBuiltins } from '../commands/builtins';
@@ -187,6 +188,15 @@ export class AppState {
 			pluginsStarted = true;
 			// Tool servers connect then too: their client loads after the Message box is ready.
 			this.#stops.push(this.plugins.start(), this.toolServers.start(), this.#followSync());
+			// Hooks a closed tab committed but never dispatched fire once the plugins are loaded (not in safe mode: they would go unheard).
+			thisTab();
+			if (!isSafeMode()) {
+				void this.plugins
+					.settled()
+					.then(() => import('../sessions/replay-unfired-hooks'))
+					.then(({ replayUnfiredHooks }) => replayUnfiredHooks(db, hooks))
+					.catch(() => {});
+			}
 		};
 		requestAnimationFrame(() => setTimeout(startPlugins, 0));
 		setTimeout(startPlugins, 100);

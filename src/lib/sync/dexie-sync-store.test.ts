@@ -98,6 +98,24 @@ describe('two devices, each with its profile database, syncing through one serve
 		for (const each of [a, b]) expect(await each.db.sessions.get(id)).toMatchObject({ title: 'Lisbon', archived: 1 });
 	});
 
+	it('messages that arrive before their session (renamed since, so later in the feed) are kept until it comes, then shown in order', async () => {
+		const url = await newDatabase();
+		const a = device(url, 'a');
+		const { id } = await createSession(a.ctx, { provider: 'offline', model: 'offline-mini' });
+		await a.say(id, 'one', 'two', 'three', 'four');
+		await a.sync();
+		await renameSession(a.db, id, 'Porto');
+		await a.sync();
+		// A new device reading the feed two changes a page: the messages come first, the session last.
+		const b = device(url, 'b');
+		const pages = new SyncLoop({ store: createSyncStore(b.db, { profile: 'b' }), client: new CouchClient({ url }), pullLimit: 2 });
+		const first = await pages.syncOnce();
+		expect(first.pulled).toBe(5);
+		expect(await b.contents(id)).toEqual(['one', 'two', 'three', 'four']);
+		expect(await b.db.sessions.get(id)).toMatchObject({ title: 'Porto', message_count: 4 });
+		expect((await pages.syncOnce()).pushed).toBe(0);
+	});
+
 	it('a deletion on one wins over an append on the other: nothing comes back, and the other device fires nothing', async () => {
 		const url = await newDatabase();
 		const [a, b] = [device(url, 'a'), device(url, 'b')];

@@ -6,7 +6,7 @@
 // arrives is written in one transaction with the checkpoint, straight into the tables: no
 // hook fires for it (hooks fire on the device where the action happened). A deleted session's
 // record is purged once the retention period has passed (see purgeCutoff).
-import { insertArrivedMessages, type ArrivedMessage } from '../db/arrival-verbs';
+import { insertArrivals, type ArrivedMessage } from '../db/arrival-verbs';
 import { Dexie, type PalimpsestDb } from '../db/database';
 import { imageIdsOf } from '../db/message-verbs';
 import { NO_COMPACTION_STATE, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
@@ -25,6 +25,8 @@ import type { PendingDoc, PulledDoc, PushResult, SyncStore } from './sync-store'
 const CHECKPOINT = 'checkpoint';
 const EDITS = 'edits';
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Pending rows read per request. */
+const PENDING_PAGE = 256;
 
 export interface SyncStoreOptions {
 	now?: () => number;
@@ -77,19 +79,22 @@ export class DexieSyncStore implements SyncStore {
 	async pending(limitBytes: number): Promise<PendingDoc[]> {
 		const batch: PendingDoc[] = [];
 		let bytes = 0;
-		// Oldest edit first; a refused one waits for its next edit.
-		await this.#dirty().until(() => batch.length > 0 && bytes > limitBytes).each((row) => {
-			if (row.refused) return;
-			const entry = pendingOf(row);
-			const size = pendingBytes(entry);
-			if (batch.length && bytes + size > limitBytes) {
-				bytes = Infinity;
-				return;
+		// Oldest edit first, read in pages (a cursor would wait for each row); a refused one waits for its next edit.
+		let after: number | null = null;
+		for (;;) {
+			const range = after === null ? this.#dirty() : this.#db.sync_docs.where('[dirty+edit]').between([1, after], [1, Dexie.maxKey], false, true);
+			const rows: SyncDocRow[] = await range.limit(PENDING_PAGE).toArray();
+			for (const row of rows) {
+				after = row.edit;
+				if (row.refused) continue;
+				const entry = pendingOf(row);
+				const size = pendingBytes(entry);
+				if (batch.length && bytes + size > limitBytes) return batch;
+				bytes += size;
+				batch.push(entry);
 			}
-			bytes += size;
-			batch.push(entry);
-		});
-		return batch;
+			if (rows.length < PENDING_PAGE) return batch;
+		}
 	}
 
 	/** Looks for this device's edits since the last look (once a push, not once a batch), then counts what is marked. */
@@ -151,55 +156,85 @@ export class DexieSyncStore implements SyncStore {
 		const [limit, kept] = await Promise.all([this.#attachmentLimit(), keptBlobs(sorted)]);
 		await db.transaction('rw', [db.sessions, db.messages, db.blobs, db.sync_docs, db.sync_meta], async () => {
 			let edits = await this.#edits();
+			// What the page meets here, read at once: one request after another, not one round trip per document.
+			const sessionIds = [...new Set(sorted.map(sessionIdOf))];
+			const messageIds = sorted.flatMap((pulled) => (pulled.kind === 'message' ? [messageDocId(pulled.doc.session_id, pulled.doc.position)] : []));
+			const [knownRows, sessionRows, knownMessages] = await Promise.all([db.sync_docs.bulkGet(sessionIds.map(sessionDocId)), db.sessions.bulkGet(sessionIds), db.sync_docs.bulkGet(messageIds)]);
+			const known = new Map(sessionIds.map((id, i) => [id, knownRows[i]]));
+			const rows = new Map(sessionIds.map((id, i) => [id, sessionRows[i]]));
+			// A message waits for its session only while the session is unknown here or has no row.
+			const waiting = sorted.flatMap((pulled) => (pulled.kind === 'session' && (!known.get(pulled.doc.session_id)?.doc || !rows.get(pulled.doc.session_id)) ? [pulled.doc.session_id] : []));
+			const heldRows = waiting.length ? await db.sync_docs.where('session_id').anyOf(waiting).filter((row) => row.kind === 'message-held').toArray() : [];
+			const revs = new Map(messageIds.map((id, i) => [id, knownMessages[i]]));
+			const held = new Map<string, SyncDocRow[]>();
+			for (const row of heldRows) list(held, row.session_id).push(row);
+			// Writes nothing in the page reads back are issued without waiting for each.
+			const writes: Promise<unknown>[] = [];
+			const flush = async () => void (await Promise.all(writes.splice(0)));
 			const arrived = new Map<string, Array<{ doc: MessageDoc; rev: string; attached?: readonly string[] }>>();
 			for (const pulled of sorted) {
 				if (pulled.kind === 'session-purged') {
 					// Another device purged the record of a session deleted long ago: the deletion holds here too.
+					await flush();
 					const id = sessionDocId(pulled.session_id);
-					const known = (await db.sync_docs.get(id))?.doc as SessionDoc | undefined;
-					if (known?.deleted_at == null && (await db.sessions.get(pulled.session_id))) edits = await this.#removeSessionHere(pulled.session_id, edits);
+					const knownDoc = known.get(pulled.session_id)?.doc as SessionDoc | undefined;
+					if (knownDoc?.deleted_at == null && rows.get(pulled.session_id)) edits = await this.#removeSessionHere(pulled.session_id, edits);
 					await db.sync_docs.delete(id);
+					known.set(pulled.session_id, undefined);
+					rows.set(pulled.session_id, undefined);
 				} else if (pulled.kind === 'session') {
-					const known = await db.sync_docs.get(sessionDocId(pulled.doc.session_id));
-					const merged = known?.doc ? mergeSessionDocs(known.doc as SessionDoc, pulled.doc) : pulled.doc;
-					const changed = !known?.doc || !sameSession(merged, known.doc as SessionDoc);
-					const row = merged.deleted_at === null ? await this.#writeSessionRow(merged) : null;
-					await db.sync_docs.put({
-						id: sessionDocId(merged.session_id),
+					const sessionId = pulled.doc.session_id;
+					const entry = known.get(sessionId);
+					const merged = entry?.doc ? mergeSessionDocs(entry.doc as SessionDoc, pulled.doc) : pulled.doc;
+					const changed = !entry?.doc || !sameSession(merged, entry.doc as SessionDoc);
+					const row = merged.deleted_at === null ? sessionRowOf(merged, rows.get(sessionId), this.#profile) : null;
+					if (row) writes.push(db.sessions.put(row));
+					const next: SyncDocRow = {
+						id: sessionDocId(sessionId),
 						kind: 'session',
-						session_id: merged.session_id,
+						session_id: sessionId,
 						rev: pulled.rev,
-						edit: changed ? ++edits : known!.edit,
+						edit: changed ? ++edits : entry!.edit,
 						// What differs from the server's copy (an edit here it has not seen) stays to send.
 						dirty: sameSession(merged, pulled.doc) ? 0 : 1,
-						refused: changed ? 0 : (known?.refused ?? 0),
+						refused: changed ? 0 : (entry?.refused ?? 0),
 						doc: merged,
 						...(row ? { seen: seenOf(row) } : {})
-					});
-					if (merged.deleted_at !== null) edits = await this.#removeSessionHere(merged.session_id, edits);
-					else for (const held of await db.sync_docs.where('session_id').equals(merged.session_id).filter((r) => r.kind === 'message-held').toArray()) {
-						list(arrived, merged.session_id).push({ doc: held.doc as MessageDoc, rev: held.rev ?? '' });
-					}
+					};
+					writes.push(db.sync_docs.put(next));
+					known.set(sessionId, next);
+					rows.set(sessionId, row ?? undefined);
+					if (merged.deleted_at !== null) {
+						await flush();
+						edits = await this.#removeSessionHere(sessionId, edits);
+						rows.set(sessionId, undefined);
+					} else for (const row of held.get(sessionId) ?? []) list(arrived, sessionId).push({ doc: row.doc as MessageDoc, rev: row.rev ?? '' });
+					held.delete(sessionId);
 				} else if (pulled.kind === 'message-removed') {
+					await flush();
 					await this.#removeMessageHere(pulled.session_id, pulled.position);
 					await db.sync_docs.delete(messageDocId(pulled.session_id, pulled.position));
 				} else {
 					const { doc, rev, attached } = pulled;
-					const session = await db.sync_docs.get(sessionDocId(doc.session_id));
-					const deleted = (session?.doc as SessionDoc | undefined)?.deleted_at != null;
 					const id = messageDocId(doc.session_id, doc.position);
+					// Already here at this revision (this device's own, come back through the feed): nothing to do.
+					const mine = revs.get(id);
+					if (mine?.kind === 'message' && mine.rev === rev) continue;
+					const session = known.get(doc.session_id);
+					const deleted = (session?.doc as SessionDoc | undefined)?.deleted_at != null;
 					// A late append to a deleted session: never shown, and removed from the server.
-					if (deleted) await db.sync_docs.put({ id, kind: 'message-removed', session_id: doc.session_id, position: doc.position, rev, edit: ++edits, dirty: 1, refused: 0 });
+					if (deleted) writes.push(db.sync_docs.put({ id, kind: 'message-removed', session_id: doc.session_id, position: doc.position, rev, edit: ++edits, dirty: 1, refused: 0 }));
 					else {
 						// Its Blobs in the same transaction as the message (one held for its session waits with them).
-						await db.blobs.bulkPut(kept.get(id) ?? []);
-						if (!session || !(await db.sessions.get(doc.session_id))) {
-							await db.sync_docs.put({ id, kind: 'message-held', session_id: doc.session_id, position: doc.position, rev, edit: 0, dirty: 0, refused: 0, doc });
+						writes.push(db.blobs.bulkPut(kept.get(id) ?? []));
+						if (!session || !rows.get(doc.session_id)) {
+							writes.push(db.sync_docs.put({ id, kind: 'message-held', session_id: doc.session_id, position: doc.position, rev, edit: 0, dirty: 0, refused: 0, doc }));
 						} else list(arrived, doc.session_id).push({ doc, rev, attached });
 					}
 				}
 			}
-			for (const [sessionId, messages] of arrived) await this.#storeArrived(sessionId, messages, limit);
+			await flush();
+			if (arrived.size) await this.#storeArrived(arrived, known, limit);
 			await db.sync_meta.put({ key: CHECKPOINT, value: checkpoint });
 			await this.#setEdits(edits);
 		});
@@ -343,34 +378,33 @@ export class DexieSyncStore implements SyncStore {
 		await db.blobs.bulkDelete(imageIdsOf(rows).map((id): [string, string] => [sessionId, id]));
 	}
 
-	/** Stores messages that arrived for a known session, each in its place; a compaction folds what it covers. */
-	async #storeArrived(sessionId: string, messages: Array<{ doc: MessageDoc; rev: string; attached?: readonly string[] }>, limit: number): Promise<void> {
+	/** Stores messages that arrived for known sessions, each in its place; a compaction folds what it covers. */
+	async #storeArrived(arrived: Map<string, Array<{ doc: MessageDoc; rev: string; attached?: readonly string[] }>>, known: Map<string, SyncDocRow | undefined>, limit: number): Promise<void> {
 		const db = this.#db;
-		const rows: ArrivedMessage[] = messages.map(({ doc }) => ({ ...doc.message, position: doc.position }));
-		await insertArrivedMessages(db, sessionId, rows);
-		await db.sync_docs.bulkPut(messages.map(({ doc, rev }): SyncDocRow => ({ id: messageDocId(sessionId, doc.position), kind: 'message', session_id: sessionId, position: doc.position, rev, edit: 0, dirty: 0, refused: 0 })));
-		for (const { doc } of messages) {
-			if (!doc.covers?.length) continue;
-			const folded = doc.message.compaction?.id ?? doc.message.id;
-			const covered = await db.messages.where('[session_id+position]').anyOf(doc.covers.map((position) => [sessionId, position])).toArray();
-			await db.messages.bulkPut(covered.map((row) => ({ ...row, active: 0 as const, compacted_by: folded })));
+		const stored = await insertArrivals(db, new Map([...arrived].map(([sessionId, messages]) => [sessionId, messages.map(({ doc }): ArrivedMessage => ({ ...doc.message, position: doc.position }))])));
+		const entries: SyncDocRow[] = [];
+		for (const [sessionId, messages] of arrived) {
+			for (const { doc, rev } of messages) entries.push({ id: messageDocId(sessionId, doc.position), kind: 'message', session_id: sessionId, position: doc.position, rev, edit: 0, dirty: 0, refused: 0 });
+			// The session's row now says what its messages look like here: nothing of this is an edit to send.
+			const entry = known.get(sessionId);
+			if (entry) entries.push({ ...entry, seen: seenOf(stored.get(sessionId)!.session) });
 		}
-		await noteBlobsNotSynced(db, sessionId, messages, limit);
-		// The session's row now says what its messages look like here: nothing of this is an edit to send.
-		const session = await db.sessions.get(sessionId);
-		const entry = await db.sync_docs.get(sessionDocId(sessionId));
-		if (session && entry) await db.sync_docs.put({ ...entry, seen: seenOf(session) });
+		await db.sync_docs.bulkPut(entries);
+		for (const [sessionId, messages] of arrived) {
+			for (const { doc } of messages) {
+				if (!doc.covers?.length) continue;
+				const folded = doc.message.compaction?.id ?? doc.message.id;
+				const covered = await db.messages.where('[session_id+position]').anyOf(doc.covers.map((position) => [sessionId, position])).toArray();
+				await db.messages.bulkPut(covered.map((row) => ({ ...row, active: 0 as const, compacted_by: folded })));
+			}
+			await noteBlobsNotSynced(db, sessionId, messages, limit);
+		}
 	}
 
 	/** Writes the synced fields of `doc` to the session's row, making the row if this device has none. */
 	async #writeSessionRow(doc: SessionDoc): Promise<SessionRow> {
-		const db = this.#db;
-		const fields = sessionRowFields(doc);
-		const row = await db.sessions.get(doc.session_id);
-		const next: SessionRow = row
-			? { ...row, ...fields }
-			: { ...fields, profile: this.#profile, message_count: 0, token_estimate: 0, next_seq: 0, compaction: { ...NO_COMPACTION_STATE } };
-		await db.sessions.put(next);
+		const next = sessionRowOf(doc, await this.#db.sessions.get(doc.session_id), this.#profile);
+		await this.#db.sessions.put(next);
 		return next;
 	}
 
@@ -386,6 +420,16 @@ export class DexieSyncStore implements SyncStore {
 	async #setEdits(edits: number): Promise<void> {
 		await this.#db.sync_meta.put({ key: EDITS, value: edits });
 	}
+}
+
+/** The session's row with the synced fields of `doc`; a new row (filed under `profile`) when there is none. */
+function sessionRowOf(doc: SessionDoc, row: SessionRow | undefined, profile: string): SessionRow {
+	const fields = sessionRowFields(doc);
+	return row ? { ...row, ...fields } : { ...fields, profile, message_count: 0, token_estimate: 0, next_seq: 0, compaction: { ...NO_COMPACTION_STATE } };
+}
+
+function sessionIdOf(pulled: PulledDoc): string {
+	return pulled.kind === 'session' || pulled.kind === 'message' ? pulled.doc.session_id : pulled.session_id;
 }
 
 function list<K, V>(map: Map<K, V[]>, key: K): V[] {
