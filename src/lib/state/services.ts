@@ -14,7 +14,7 @@ import { combineTools } from '../agent/turn-tools';
 import { PRESETS } from '../providers/presets';
 import { modelLabel, providerName } from '../providers/provider-name';
 import { loadCode } from './turn-code';
-import type { Provider } from '../providers/types';
+import { readsImages, type Provider } from '../providers/types';
 import type { SessionContext } from '../sessions/session-context';
 import { ContextWorker, type ContextWorkerStatus } from '../context/context-client';
 import { contextWindowFor, reservedOutputFor } from '../context/context-window';
@@ -64,6 +64,8 @@ export interface Services {
 	turnDeps(sessionId: string, options?: { resumed?: boolean; onProgress?: (progress: CompactionProgress) => void }): Promise<TurnDeps>;
 	/** The provider and model to use: the requested one if it still exists, else the default. */
 	currentModel(wanted?: Partial<ModelChoice>): ModelChoice;
+	/** Whether the model of `choice` reads images (the offline model, the in-browser one and those marked text only do not). */
+	readsImages(choice: ModelChoice): boolean;
 	modelOptions(): ModelOption[];
 	pluginName(pluginId: string): string;
 	/** The context worker: counting, planning and the extractive summary, off the main thread. */
@@ -252,6 +254,10 @@ export function createServices(parts: {
 				onProgress,
 				onLimitLearned: learnLimit
 			};
+		},
+		readsImages(choice) {
+			const config = settings.get('providers').find((p) => p.id === choice.provider);
+			return config !== undefined && readsImages(config);
 		},
 		currentModel(wanted = {}) {
 			const options = modelOptions();
