@@ -11,7 +11,11 @@ import { costText } from './context-rows';
 import { anchoredTotal, anchorParts } from './anchor-estimate';
 import { composeEstimate, encodingForModel, type EncodingName, type EstimateMessage, type RequestTotals } from './count-tokens';
 import { sessionTallies } from './session-tallies';
-import type { UnstoredCount } from './session-tally';
+import type { SessionTally, UnstoredCount } from './session-tally';
+import { countImageTokens } from '../attachments/count-image-tokens';
+
+/** What the images of the context cost `model`, by its provider's rule. */
+const imageTokens = (tally: SessionTally, model: string) => tally.imageSizes().reduce((sum, size) => sum + countImageTokens(size, model), 0);
 
 /**
  * Counts stored per IndexedDB call: fewer than 50, the size up to which Dexie tells other tabs
@@ -76,7 +80,7 @@ export async function estimateSession(
 	let next = uncounted.length;
 	const [systemPrompt, toolSchemas, ...injected] = around.map((text) => (text ? counts[next++] : 0));
 	const totals = composeEstimate({
-		messages: known.tokens + counts.slice(0, uncounted.length).reduce((a, b) => a + b, 0),
+		messages: known.tokens + counts.slice(0, uncounted.length).reduce((a, b) => a + b, 0) + imageTokens(tally, model),
 		messageCount: known.rows,
 		systemPrompt,
 		hasSystemPrompt: extras.systemPrompt !== '',
@@ -111,7 +115,7 @@ export async function boundSession(db: PalimpsestDb, sessionId: string, model: s
 	if (!state) return Infinity;
 	const chars = (text: string) => text.length;
 	const bound = composeEstimate({
-		messages: state.tally.counted + state.tally.uncounted().reduce((sum, row) => sum + chars(row.text) + 8, 0),
+		messages: state.tally.counted + state.tally.uncounted().reduce((sum, row) => sum + chars(row.text) + 8, 0) + imageTokens(state.tally, model),
 		messageCount: state.tally.included,
 		systemPrompt: chars(extras.systemPrompt),
 		hasSystemPrompt: extras.systemPrompt !== '',

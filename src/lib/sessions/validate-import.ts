@@ -167,7 +167,7 @@ function readImages(raw: unknown, rows: readonly ImportedMessage[], sessionId: s
 		images.set(image.id, { session_id: sessionId, id: image.id, type: image.type, data: new Blob([bytes], { type: image.type }) });
 	});
 	const missing = [...shown.keys()].find((id) => !images.has(id));
-	if (missing) throw new ImportError(`The file is incomplete: a message of session ${sessionId} shows image or file ${missing}, which the file does not hold.`);
+	if (missing) throw new ImportError(`The file is incomplete: a message of session ${sessionId} shows ${shown.get(missing)?.type === 'file' ? 'file' : 'image'} ${missing}, which the file does not hold.`);
 	return [...images.values()];
 }
 

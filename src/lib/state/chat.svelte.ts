@@ -336,7 +336,9 @@ export class ChatState {
 		if (index < 0) throw new VersionConflictError();
 		const after = index > 0 ? this.messages[index - 1].seq : null;
 		const now = Date.now();
-		const edited = { id: crypto.randomUUID(), role: 'user' as const, content: text, status: 'complete' as const, kind: 'message' as const, created_at: now };
+		const { attachments } = this.messages[index];
+		// The edited message keeps what was attached: both versions show the same stored bytes.
+		const edited = { id: crypto.randomUUID(), role: 'user' as const, content: text, status: 'complete' as const, kind: 'message' as const, created_at: now, ...(attachments ? { attachments } : {}) };
 		await this.#compactions.yieldTo(sessionId);
 		await this.#run(
 			sessionId,
