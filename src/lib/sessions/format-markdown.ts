@@ -1,7 +1,8 @@
 // The readable export: each session as a Markdown section, its messages in order, with
 // compacted messages and summaries marked as such. Not meant to be imported (JSON is).
 import type { MessageRow, SessionRow } from '../db/schema';
-import { formatBytes, type ExportEntry } from './transfer-format';
+import { formatBytes } from '../hooks/plain-data';
+import type { ExportEntry } from './transfer-format';
 
 function when(ms: number): string {
 	return new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
