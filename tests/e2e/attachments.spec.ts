@@ -3,7 +3,7 @@
 // format, shown in the transcript, asked about before going to a model that cannot see,
 // carried through export and import, and deleted with their session.
 import { deflateSync } from 'node:zlib';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from './test-base';

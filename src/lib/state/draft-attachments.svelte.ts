@@ -78,8 +78,8 @@ export class DraftAttachments {
 
 	restore(session: string, taken: DraftAttachment[]): void {
 		if (!taken.length) return;
-		const keys = new Set(taken.map((item) => item.key));
-		this.#set(session, [...taken, ...this.list(session).filter((item) => !keys.has(item.key))]);
+		const keys = taken.map((item) => item.key);
+		this.#set(session, [...taken, ...this.list(session).filter((item) => !keys.includes(item.key))]);
 	}
 
 	/** Why the item `key` (of `size` bytes more than it holds now) would break a limit of the message, or null. */
