@@ -1,7 +1,6 @@
 // Turns stored rows into the provider-neutral messages of one request. Pure.
 import { contextRows } from '../db/context-rows';
 import type { Attachment, MessageRow } from '../db/schema';
-import { decodeBase64 } from '../hooks/image-bytes';
 import { sentBy } from '../providers/native-family';
 import type { ChatFile, ChatImage, ChatMessage } from '../providers/types';
 
@@ -36,7 +35,7 @@ function attach(message: ChatMessage, attachments: readonly Attachment[], blobs:
 		if (attachment.type === 'image') {
 			if (bytes) images.push(bytes);
 		} else {
-			files.push({ name: attachment.name, text: bytes ? utf8.decode(decodeBase64(bytes.data)) : '(This file is no longer stored.)' });
+			files.push({ name: attachment.name, text: bytes ? textOf(bytes.data) : '(This file is no longer stored.)' });
 		}
 	}
 	if (images.length) message.images = images;
@@ -44,6 +43,8 @@ function attach(message: ChatMessage, attachments: readonly Attachment[], blobs:
 }
 
 const utf8 = new TextDecoder();
+/** Base64 of UTF-8 text (checked when the file was attached or imported) to its text. */
+const textOf = (base64: string) => utf8.decode(Uint8Array.from(atob(base64), (char) => char.charCodeAt(0)));
 
 /** The outgoing copy of a user message: plugin context is appended here, never stored. */
 function withInjectedContext(content: string, injected: string): string {

@@ -21,7 +21,7 @@ import { UnsavedAnswers } from './unsaved-answers.svelte';
 import { showVersion, startVersion, VersionConflictError } from '../db/version-verbs';
 import type { ModelChoice } from './services';
 import { loadTurnCode, type TurnCode } from './turn-code';
-import { DraftAttachments, type DraftAttachment } from './draft-attachments.svelte';
+import type { DraftAttachment, DraftAttachments } from './draft-attachments.svelte';
 
 const LIVE_RENDER_MS = 50;
 /** The meter counts what is being typed once typing pauses this long. */
@@ -72,8 +72,8 @@ export class ChatState {
 	#releaseOpen: () => void = () => {};
 	/** The session `on_session_finalize` already fired for in this visit, if any. */
 	#finalizedId: string | null = null;
-	/** What is attached to the unsent message, per session like its text. */
-	#attachments = new DraftAttachments();
+	/** What is attached to the unsent message, per session like its text (its code loads with the first attachment). */
+	#attachments = $state.raw<DraftAttachments | null>(null);
 	/** Unsent text per session ('' for the new-session view), kept across page changes. */
 	#drafts = new SvelteMap<string, string>();
 	/**
@@ -96,21 +96,24 @@ export class ChatState {
 
 	/** The attachments of the open session's unsent message, as chips show them. */
 	get draftAttachments(): DraftAttachment[] {
-		return this.#attachments.list(this.sessionId ?? '');
+		return this.#attachments?.list(this.sessionId ?? '') ?? [];
 	}
 
 	/** How many attachments are ready to send (and how many are images), and whether any is still being read. */
 	get attachmentStatus(): { ready: number; reading: boolean; images: number } {
-		return this.#attachments.status(this.sessionId ?? '');
+		return this.#attachments?.status(this.sessionId ?? '') ?? { ready: 0, reading: false, images: 0 };
 	}
 
 	/** Attaches files to the open session's unsent message (each read, or refused with its reason). */
-	attach(files: readonly File[]): Promise<void> {
-		return this.#attachments.add(this.sessionId ?? '', files);
+	async attach(files: readonly File[]): Promise<void> {
+		if (!files.length) return;
+		const session = this.sessionId ?? '';
+		this.#attachments ??= new (await import('./draft-attachments.svelte')).DraftAttachments();
+		return this.#attachments.add(session, files);
 	}
 
 	detach(key: string): void {
-		this.#attachments.remove(this.sessionId ?? '', key);
+		this.#attachments?.remove(this.sessionId ?? '', key);
 	}
 
 	/** Whether the model the next message goes to reads images. */
@@ -264,8 +267,9 @@ export class ChatState {
 		const command = parseCommand(trimmed);
 		const drafted = this.sessionId ?? '';
 		// A command takes no attachments: they stay for the next message.
-		const { sent, taken } = command ? { sent: { refs: [], blobs: [] }, taken: [] } : this.#attachments.take(drafted, options.withoutImages);
-		if (!trimmed && !sent.refs.length) return void this.#attachments.restore(drafted, taken);
+		const none = { sent: { refs: [], blobs: [] }, taken: [] };
+		const { sent, taken } = (!command && this.#attachments?.take(drafted, options.withoutImages)) || none;
+		if (!trimmed && !sent.refs.length) return void this.#attachments?.restore(drafted, taken);
 		let target = drafted;
 		try {
 			const created = this.sessionId === null;
@@ -286,7 +290,7 @@ export class ChatState {
 		} catch (error) {
 			// #run throws only when the message was not stored: its attachments go back with its text.
 			if (!this.#drafts.get(target)) this.#drafts.set(target, text);
-			this.#attachments.restore(target, taken);
+			this.#attachments?.restore(target, taken);
 			throw error;
 		}
 	}
