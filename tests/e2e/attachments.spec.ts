@@ -122,7 +122,8 @@ function storedBase64(page: Page, database: string, sessionId: string, id: strin
 	);
 }
 
-test('attached by the Attach button: chips with name, size and Remove; Chat Completions gets the image as a data URL and the file as a text part with its name; the transcript shows both', async ({ page }) => {
+test('attached by the Attach button: chips with name, size and Remove; Chat Completions gets the image as a data URL and the file as a text part with its name; the transcript shows both', async ({ page, context }) => {
+	await context.grantPermissions(['clipboard-read', 'clipboard-write']);
 	await openApp(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
 	await chooseModel(page, label);
@@ -162,6 +163,10 @@ test('attached by the Attach button: chips with name, size and Remove; Chat Comp
 	await expect(received.getByLabel('Request body')).toContainText('of image data, left out here; Copy as curl has it');
 	await expect(received.getByLabel('Request body')).not.toContainText(PHOTO_BASE64);
 	await expect(received.getByRole('note')).toHaveCount(0);
+	// Copy as curl carries the whole request, the image's bytes included.
+	await received.getByRole('button', { name: 'Copy as curl' }).click();
+	await expect(received.getByRole('status')).toContainText('curl command copied');
+	expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`data:image/png;base64,${PHOTO_BASE64}`);
 });
 
 test('dropped on the chat, the image goes to the Responses API as input_image; pasted, to Anthropic as a base64 image block', async ({ page }) => {
