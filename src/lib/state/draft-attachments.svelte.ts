@@ -45,7 +45,8 @@ export class DraftAttachments {
 		this.#set(session, [...this.list(session), ...added]);
 		for (const [index, file] of files.entries()) {
 			const key = added[index].key;
-			const limit = this.#limitFor(session, key, file.size);
+			// The count is known now; the size once read (an image may be made smaller on the way).
+			const limit = this.#limitFor(session, key);
 			const read = limit ? { ok: false as const, reason: limit } : await readAttachment(file).catch(() => ({ ok: false as const, reason: 'This file could not be read.' }));
 			this.#update(session, key, (item) =>
 				read.ok
@@ -53,7 +54,7 @@ export class DraftAttachments {
 					: { ...item, state: 'refused', reason: read.reason }
 			);
 			// A read that made the whole message too large is refused after all.
-			const after = read.ok ? this.#limitFor(session, key, 0) : null;
+			const after = read.ok ? this.#limitFor(session, key) : null;
 			if (after) this.#update(session, key, (item) => ({ ...item, state: 'refused', reason: after, attachment: undefined, data: undefined }));
 		}
 	}
@@ -82,13 +83,13 @@ export class DraftAttachments {
 		this.#set(session, [...taken, ...this.list(session).filter((item) => !keys.includes(item.key))]);
 	}
 
-	/** Why the item `key` (of `size` bytes more than it holds now) would break a limit of the message, or null. */
-	#limitFor(session: string, key: string, size: number): string | null {
+	/** Why the item `key` would break a limit of the message (with the items before it), or null. */
+	#limitFor(session: string, key: string): string | null {
 		const kept = this.list(session).filter((item) => item.state !== 'refused');
 		const index = kept.findIndex((item) => item.key === key);
 		if (index >= MAX_ATTACHMENTS) return `A message takes at most ${MAX_ATTACHMENTS} attachments.`;
-		const before = kept.slice(0, index + 1).reduce((sum, item) => sum + (item.state === 'ready' ? item.size : 0), 0);
-		if (before + size > MAX_MESSAGE_BYTES) return `Too large: the attachments of a message may come to at most ${formatBytes(MAX_MESSAGE_BYTES)} together.`;
+		const total = kept.slice(0, index + 1).reduce((sum, item) => sum + (item.state === 'ready' ? item.size : 0), 0);
+		if (total > MAX_MESSAGE_BYTES) return `Too large: the attachments of a message may come to at most ${formatBytes(MAX_MESSAGE_BYTES)} together.`;
 		return null;
 	}
 
