@@ -88,9 +88,11 @@ async function attachByPaste(page: Page, file: { name: string; mimeType: string;
 	}, clipboardData);
 }
 
-/** Types `text` and sends it with what is attached; waits until the message is in the transcript. */
+/**
+ * Types `text` and sends it with what is attached, at once (a file still being read goes with
+ * the message); waits until the message is in the transcript.
+ */
 async function send(page: Page, text: string): Promise<Locator> {
-	await expect(chips(page).getByText('reading…')).toHaveCount(0);
 	const box = page.getByRole('textbox', { name: 'Message' });
 	await box.fill(text);
 	await box.press('Enter');
@@ -201,7 +203,6 @@ test('a model that cannot see asks first: Cancel keeps the message and its attac
 	// The offline model reads text only.
 	await attachByButton(page, [PHOTO, NOTES]);
 	await page.getByRole('textbox', { name: 'Message' }).fill('echo: hello');
-	await expect(chips(page).getByText('reading…')).toHaveCount(0);
 	await page.getByRole('button', { name: 'Send' }).click();
 	const dialog = page.getByRole('dialog', { name: 'This model cannot see images' });
 	await expect(dialog).toContainText('reads text only');
@@ -236,12 +237,28 @@ test('a provider marked Text only in Settings is asked about too, and its reques
 	await chooseModel(page, `text-model · Custom (OpenAI-compatible) · ${new URL(mock.url).host}`);
 	await attachByButton(page, [PHOTO]);
 	await page.getByRole('textbox', { name: 'Message' }).fill('Only words.');
-	await expect(chips(page).getByText('reading…')).toHaveCount(0);
 	await page.getByRole('textbox', { name: 'Message' }).press('Enter');
 	await page.getByRole('dialog', { name: 'This model cannot see images' }).getByRole('button', { name: 'Send without images' }).click();
 	await waitForAnswer(page);
 	const user = (mock.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>).findLast((m) => m.role === 'user')!;
 	expect(user.content).toBe('Only words.');
+
+	// An image already in the conversation (a model that sees got it) is left out for this one too.
+	await chooseModel(page, await addCustomProvider(page, `${mock.url}/v1`, 'vision-model'));
+	await attachByButton(page, [PHOTO]);
+	await send(page, 'Seen?');
+	await waitForAnswer(page);
+	expect(JSON.stringify(mock.requests.at(-1)!.body.messages)).toContain(PHOTO_BASE64);
+	await chooseModel(page, `text-model · Custom (OpenAI-compatible) · ${new URL(mock.url).host}`);
+	await send(page, 'And now?');
+	const answer = await waitForAnswer(page);
+	expect(JSON.stringify(mock.requests.at(-1)!.body.messages)).not.toContain('image_url');
+	// What the model received is that request exactly, without the image.
+	await answer.getByRole('button', { name: 'What the model received' }).click();
+	const received = page.getByRole('dialog', { name: 'What the model received' });
+	await expect(received.getByLabel('Request body')).toContainText('And now?');
+	await expect(received.getByLabel('Request body')).not.toContainText('image_url');
+	await expect(received.getByRole('note')).toHaveCount(0);
 });
 
 test('limits are said at the chip: a file that is not text or an image, a text file over 1 MB, more than 10 files', async ({ page }) => {

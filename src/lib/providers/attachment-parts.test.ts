@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAnthropicRequest } from './anthropic-request';
 import { buildOpenAIBody, withoutImages } from './openai-request';
 import { buildResponsesBody } from './responses-request';
-import type { ChatMessage } from './types';
+import { readsImages, type ChatMessage } from './types';
 
 const message: ChatMessage = {
 	role: 'user',
@@ -52,5 +52,14 @@ describe('attachments on the wire', () => {
 
 	it('a text-only model gets the file inline and no image', () => {
 		expect(withoutImages([message])).toEqual([{ role: 'user', content: 'What is in the picture?\n\nFile: notes.md\n\n# Notes' }]);
+	});
+
+	it('models read images unless they run in the tab, offline, or their provider is marked text only', () => {
+		expect(readsImages({ preset: 'openai' })).toBe(true);
+		expect(readsImages({ preset: 'anthropic' })).toBe(true);
+		expect(readsImages({ preset: 'custom' })).toBe(true);
+		expect(readsImages({ preset: 'custom', text_only: true })).toBe(false);
+		expect(readsImages({ preset: 'wllama' })).toBe(false);
+		expect(readsImages({ preset: 'offline' })).toBe(false);
 	});
 });

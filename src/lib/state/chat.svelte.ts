@@ -74,6 +74,7 @@ export class ChatState {
 	#finalizedId: string | null = null;
 	/** What is attached to the unsent message, per session like its text (its code loads with the first attachment). */
 	#attachments = $state.raw<DraftAttachments | null>(null);
+	#reading: Promise<void> = Promise.resolve();
 	/** Unsent text per session ('' for the new-session view), kept across page changes. */
 	#drafts = new SvelteMap<string, string>();
 	/**
@@ -105,11 +106,21 @@ export class ChatState {
 	}
 
 	/** Attaches files to the open session's unsent message (each read, or refused with its reason). */
-	async attach(files: readonly File[]): Promise<void> {
-		if (!files.length) return;
+	attach(files: readonly File[]): Promise<void> {
+		if (!files.length) return Promise.resolve();
 		const session = this.sessionId ?? '';
-		this.#attachments ??= new (await import('./draft-attachments.svelte')).DraftAttachments();
-		return this.#attachments.add(session, files);
+		const reading = (async () => {
+			this.#attachments ??= new (await import('./draft-attachments.svelte')).DraftAttachments();
+			await this.#attachments.add(session, files);
+		})();
+		const all = Promise.all([this.#reading, reading]).then(() => {});
+		this.#reading = all.catch(() => {});
+		return reading;
+	}
+
+	/** Settles once every file attached so far is read (or refused): a message sent meanwhile waits for them. */
+	attachmentsRead(): Promise<void> {
+		return this.#reading;
 	}
 
 	detach(key: string): void {
