@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from './test-base';
 import { openApp, sessionAction, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
-import { addCustomProvider, navigate, readRows } from './plugin-helpers';
+import { addCustomProvider, addPlugin, navigate, readRows, runCommand } from './plugin-helpers';
 import { addProvider, chooseModel } from './provider-helpers';
 import { createProfile } from './profile-helpers';
-import { useMockProvider } from './test-servers';
+import { useMockProvider, usePluginOrigins } from './test-servers';
 
 const mock = useMockProvider();
+const origins = usePluginOrigins();
 
 /** A real PNG of `width` × `height` grey pixels of noise (so it does not compress away), which the browser decodes. */
 function png(width: number, height: number): Buffer {
@@ -323,4 +324,16 @@ test('export → import carries an attached image byte for byte; deleting the se
 	} finally {
 		await rm(dir, { recursive: true, force: true });
 	}
+});
+
+test('plugins see what was attached in conversation_history by type, name and size, never the bytes', async ({ page }) => {
+	await openApp(page);
+	await addPlugin(page, `${origins.cors}/history-watch.js`, 'History watch');
+	await navigate(page, 'Chat');
+	await attachByButton(page, [NOTES]);
+	await send(page, 'echo: read my notes');
+	await waitForAnswer(page);
+	await send(page, 'echo: and now');
+	await waitForAnswer(page);
+	await expect(await runCommand(page, '/history-attachments')).toContainText(`[{"type":"file","name":"notes.md","size":${NOTES.buffer.length}}]`);
 });
