@@ -170,7 +170,7 @@ export class ChatState {
 		if (this.sessionId === id) this.compacted.set(compactionId, rows);
 	}
 
-	/** The bytes of an image a message shows, or null once they are gone (the session was deleted). */
+	/** The bytes of an image or file a message shows, or null once they are gone (the session was deleted). */
 	async image(message: MessageRow, id: string): Promise<Blob | null> {
 		return (await readImages(this.#services.db, message.session_id, [id])).get(id) ?? null;
 	}
