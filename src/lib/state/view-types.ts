@@ -4,6 +4,7 @@ export type { CommandInfo } from '../commands/command-registry';
 export type { Attachment, ImageRef, MessageRow, PluginRow, SessionRow, VersionPoint } from '../db/schema';
 export type { DraftAttachment } from './draft-attachments.svelte';
 export { formatBytes } from '../hooks/plain-data';
+export { ATTACH_HINT } from '../attachments/attachment-limits';
 export type { ProviderConfig, ProviderPreset } from '../providers/types';
 export { MAX_INJECTED_CHARS } from '../hooks/injected-limit';
 export { PRUNED_STUB_PREFIX } from '../context/context-rows';
