@@ -1,6 +1,7 @@
 // A file the user attached (picked, dropped or pasted), read into what a message keeps: an
 // image decoded (see prepare-image.ts), a text file checked to be UTF-8 text, anything else
 // refused. A refusal says why in words the chip shows.
+import { cleanTitle } from '../db/clean-title';
 import type { Attachment } from '../db/schema';
 import { IMAGE_TYPES, looksLikeImage } from '../hooks/image-bytes';
 import { formatBytes } from '../hooks/plain-data';
@@ -23,7 +24,8 @@ export function imageTypeOf(name: string, mimeType: string): string | null {
 }
 
 export async function readAttachment(file: File, id: string = crypto.randomUUID()): Promise<ReadAttachment> {
-	const name = file.name || 'attachment';
+	// Shown in chips, the transcript and exports: no control characters (a bidi override could disguise the extension).
+	const name = cleanTitle(file.name).trim() || 'attachment';
 	const imageType = imageTypeOf(name, file.type);
 	if (imageType) return readImage(file, name, imageType, id);
 	if (isTextFile(name, file.type)) return readTextFile(file, name, id);

@@ -50,7 +50,7 @@ export class DraftAttachments {
 			const read = limit ? { ok: false as const, reason: limit } : await readAttachment(file).catch(() => ({ ok: false as const, reason: 'This file could not be read.' }));
 			this.#update(session, key, (item) =>
 				read.ok
-					? { ...item, state: 'ready', size: read.attachment.size, attachment: read.attachment, data: read.data }
+					? { ...item, state: 'ready', name: read.attachment.name, size: read.attachment.size, attachment: read.attachment, data: read.data }
 					: { ...item, state: 'refused', reason: read.reason }
 			);
 			// A read that made the whole message too large is refused after all.

@@ -34,4 +34,10 @@ describe('the attachments of a draft', () => {
 		drafts.restore('s', taken);
 		expect(drafts.list('s').map((item) => item.name)).toEqual(['a.txt', 'b.bin']);
 	});
+
+	it('names a file without its control characters: a right-to-left override cannot disguise its extension', async () => {
+		const drafts = new DraftAttachments();
+		await drafts.add('s', [text('report\u202Etxt.md')]);
+		expect(drafts.list('s')[0]).toMatchObject({ state: 'ready', name: 'reporttxt.md', attachment: { name: 'reporttxt.md' } });
+	});
 });
