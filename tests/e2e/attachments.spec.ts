@@ -190,6 +190,16 @@ test('dropped on the chat, the image goes to the Responses API as input_image; p
 	await expect(chip(page, 'photo.png')).toBeVisible();
 	// The paste attached the image; it did not type its name into the box.
 	await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+	// Text copied with a picture of itself (cells of a spreadsheet) pastes as text, attaching nothing.
+	const cells = await transferOf(page, { ...PHOTO, name: 'cells.png' });
+	await page.getByRole('textbox', { name: 'Message' }).evaluate((box, data) => {
+		(data as DataTransfer).setData('text/plain', 'A1\tB1');
+		const event = new ClipboardEvent('paste', { clipboardData: data as DataTransfer, bubbles: true, cancelable: true });
+		box.dispatchEvent(event);
+		box.dataset.pasteTaken = String(event.defaultPrevented);
+	}, cells);
+	await expect(page.getByRole('textbox', { name: 'Message' })).toHaveAttribute('data-paste-taken', 'false');
+	await expect(chips(page).getByRole('listitem')).toHaveCount(1);
 	await send(page, 'And now?');
 	await waitForAnswer(page);
 	const messages = mock.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
