@@ -211,7 +211,12 @@ test('dropped on the chat, the image goes to the Responses API as input_image; p
 
 test('a model that cannot see asks first: Cancel keeps the message and its attachments, "Send without images" sends the rest', async ({ page }) => {
 	await openApp(page);
-	// The offline model reads text only.
+	// The offline model reads text only: images alone would make an empty message, which it says.
+	await attachByButton(page, [PHOTO]);
+	await page.getByRole('button', { name: 'Send' }).click();
+	await expect(page.getByRole('alert').filter({ hasText: 'reads text only, and without its images this message is empty' })).toBeVisible();
+	await expect(chips(page).getByRole('listitem')).toHaveCount(1);
+	await page.getByRole('button', { name: 'Remove photo.png' }).click();
 	await attachByButton(page, [PHOTO, NOTES]);
 	await page.getByRole('textbox', { name: 'Message' }).fill('echo: hello');
 	await page.getByRole('button', { name: 'Send' }).click();
