@@ -1073,7 +1073,12 @@ var SAMPLES = {
 		user_message: "What did we decide about the release date?",
 		conversation_history: [{
 			role: "user",
-			content: "Let us plan the release."
+			content: "Let us plan the release.",
+			attachments: [{
+				type: "file",
+				name: "roadmap.md",
+				size: 2048
+			}]
 		}, {
 			role: "assistant",
 			content: "Sure: what date are you aiming for?"

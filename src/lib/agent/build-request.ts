@@ -1,10 +1,10 @@
 // Turns stored rows into the provider-neutral messages of one request. Pure.
 import { contextRows } from '../db/context-rows';
-import type { MessageRow } from '../db/schema';
+import type { Attachment, MessageRow } from '../db/schema';
 import { sentBy } from '../providers/native-family';
-import type { ChatImage, ChatMessage } from '../providers/types';
+import type { ChatFile, ChatImage, ChatMessage } from '../providers/types';
 
-/** The images of a request's rows, by id, their bytes as base64. */
+/** The images and files of a request's rows, by id, their bytes as base64. */
 export type RequestImages = ReadonlyMap<string, ChatImage>;
 const NO_IMAGES: RequestImages = new Map();
 
@@ -19,11 +19,32 @@ function toChatMessage(row: MessageRow, provider: string | undefined, images: Re
 	// A tool result's images, those whose bytes were read (see request-images.ts).
 	const shown = row.tool_result?.parts.flatMap((part) => (part.type === 'image' && images.has(part.id) ? [images.get(part.id)!] : [])) ?? [];
 	if (shown.length) message.images = shown;
+	if (row.attachments?.length) attach(message, row.attachments, images);
 	// Only the provider entry that returned an item may get it back; the adapter then checks
 	// the wire and the model family. Anything else gets the text.
 	if (row.native && sentBy(row.native, provider)) message.native = row.native;
 	return message;
 }
+
+/** A user's attachments on the message: its images' bytes, its files' text (a note where the bytes are gone). */
+function attach(message: ChatMessage, attachments: readonly Attachment[], blobs: RequestImages): void {
+	const images: ChatImage[] = [];
+	const files: ChatFile[] = [];
+	for (const attachment of attachments) {
+		const bytes = blobs.get(attachment.id);
+		if (attachment.type === 'image') {
+			if (bytes) images.push(bytes);
+		} else {
+			files.push({ name: attachment.name, text: bytes ? textOf(bytes.data) : '(This file is no longer stored.)' });
+		}
+	}
+	if (images.length) message.images = images;
+	if (files.length) message.files = files;
+}
+
+const utf8 = new TextDecoder();
+/** Base64 of UTF-8 text (checked when the file was attached or imported) to its text. */
+const textOf = (base64: string) => utf8.decode(Uint8Array.from(atob(base64), (char) => char.charCodeAt(0)));
 
 /** The outgoing copy of a user message: plugin context is appended here, never stored. */
 function withInjectedContext(content: string, injected: string): string {

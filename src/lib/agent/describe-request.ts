@@ -18,6 +18,8 @@ export interface RequestPart {
 	text: string;
 	/** Plugin context appended to this message's outgoing copy, by plugin name. */
 	injected?: { plugin: string; text: string }[];
+	/** What the user attached to it, named ("photo.png, image/png, 1200 × 800, 210 KB"): the body has the bytes. */
+	attachments?: string[];
 }
 
 export interface DescribedRequest {
@@ -51,6 +53,9 @@ function describeParts(sent: SentRequest, frame: RequestFrame, rows: readonly Me
 	for (const row of carried) {
 		const part: RequestPart = { label: partLabel(row), text: row.native?.opaque ? '(opaque: only the provider can read it)' : row.content };
 		if (row.seq === sent.user_seq && injected.length) part.injected = injected;
+		if (row.attachments?.length) {
+			part.attachments = row.attachments.map((a) => [a.name, a.mimeType, ...(a.type === 'image' ? [`${a.width} × ${a.height}`] : []), formatBytes(a.size)].join(', '));
+		}
 		parts.push(part);
 	}
 	return parts;

@@ -2,7 +2,7 @@
 // as base64. Encoding happens outside this thread where the browser can (FileReader), and an
 // image read once is kept (images never change), within a bound, so a turn of several rounds
 // reads each once.
-import { imageIdsOf, readImages } from '../db/message-verbs';
+import { blobIdsOf, readImages } from '../db/message-verbs';
 import type { PalimpsestDb } from '../db/database';
 import type { MessageRow } from '../db/schema';
 import { encodeBase64 } from '../hooks/image-bytes';
@@ -15,7 +15,7 @@ const cache = new Map<string, ChatImage>();
 let cached = 0;
 
 export async function readRequestImages(db: PalimpsestDb, sessionId: string, rows: readonly MessageRow[]): Promise<RequestImages> {
-	const ids = imageIdsOf(rows);
+	const ids = blobIdsOf(rows);
 	const images = new Map<string, ChatImage>();
 	const missing: string[] = [];
 	for (const id of ids) {

@@ -4,7 +4,7 @@
 // pre_llm_call before the next request, so re-injected context reaches it.
 import { appendMessages, deleteMessages, updateMessage } from '../db/message-verbs';
 import { listActiveMessages } from '../db/compaction-verbs';
-import type { InjectedContext, MessageRow, SentRequest } from '../db/schema';
+import type { Attachment, BlobRow, InjectedContext, MessageRow, SentRequest } from '../db/schema';
 import { keepEarlierInjected, recordRequest } from './record-request';
 import { getSession } from '../db/session-verbs';
 import { contextRows } from '../db/context-rows';
@@ -17,6 +17,7 @@ import { raceAbort } from './race-abort';
 import { runToolCalls } from './run-tool-calls';
 import type { CompactionOutcome } from './compaction-types';
 import type { TurnDeps, TurnEvent } from './turn-deps';
+import type { HistoryMessage } from '../hooks/hook-payloads';
 
 export interface TurnResult {
 	status: MessageRow['status'];
@@ -34,12 +35,26 @@ export interface TurnInput {
 
 const isUserMessage = (row: MessageRow) => row.role === 'user' && row.kind === 'message';
 
-/** A new user turn: stores `text` as the user's message, then answers it. */
-export async function runTurn(deps: TurnDeps, input: TurnInput & { text: string }): Promise<TurnResult> {
+/** A row as a plugin sees it in a history: attachments by type, name and size, never their bytes. */
+function historyMessage(row: MessageRow): HistoryMessage {
+	const message: HistoryMessage = { role: row.role, content: row.content };
+	if (row.attachments?.length) message.attachments = row.attachments.map(({ type, name, size }) => ({ type, name, size }));
+	return message;
+}
+
+/** What the user attached to a message: the references the row keeps, and their bytes. */
+export interface NewAttachments {
+	refs: Attachment[];
+	blobs: Omit<BlobRow, 'session_id'>[];
+}
+
+/** A new user turn: stores `text` (and its attachments, bytes and row together) as the user's message, then answers it. */
+export async function runTurn(deps: TurnDeps, input: TurnInput & { text: string; attachments?: NewAttachments }): Promise<TurnResult> {
 	const now = deps.now ?? Date.now;
+	const refs = input.attachments?.refs ?? [];
 	const [user] = await appendMessages(deps.db, input.sessionId, [
-		{ id: crypto.randomUUID(), role: 'user', content: input.text, status: 'complete', kind: 'message', created_at: now() }
-	], now());
+		{ id: crypto.randomUUID(), role: 'user', content: input.text, status: 'complete', kind: 'message', created_at: now(), ...(refs.length ? { attachments: refs } : {}) }
+	], now(), {}, input.attachments?.blobs ?? []);
 	input.onEvent?.({ type: 'user_stored', key: [user.session_id, user.seq] });
 	return new Turn(deps, input, user).answer();
 }
@@ -196,7 +211,7 @@ class Turn {
 			session_id: session.id,
 			session_key: session.session_key,
 			user_message: this.#user.content,
-			conversation_history: history.map((row) => ({ role: row.role, content: row.content })),
+			conversation_history: history.map(historyMessage),
 			is_first_turn: !compacted && !history.some((row) => row.role === 'user'),
 			model: deps.model,
 			platform: deps.platform,

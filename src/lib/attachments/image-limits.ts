@@ -27,6 +27,13 @@ export const ANTHROPIC_IMAGE_LIMITS: Readonly<ImageLimits> = Object.freeze({ max
  */
 export const OPENAI_IMAGE_LIMITS: Readonly<ImageLimits> = Object.freeze({ maxLongEdge: 2048, maxShortSide: 768, maxBytes: 20 * 1024 * 1024 });
 
+/**
+ * What an attached image is readied to when it is stored: it is kept once and may go to any
+ * provider later, so it fits the strictest. Anthropic's bounds lie within OpenAI's (OpenAI's
+ * 768-pixel step is its own scaling, not a refusal), so an image within them reaches both as is.
+ */
+export const STORED_IMAGE_LIMITS: Readonly<ImageLimits> = ANTHROPIC_IMAGE_LIMITS;
+
 /** The limits of a wire format; `offline` sends no image, and gets the strictest (Anthropic's). */
 export function imageLimitsFor(api: WireApi): ImageLimits {
 	return api === 'chat-completions' || api === 'responses' ? OPENAI_IMAGE_LIMITS : ANTHROPIC_IMAGE_LIMITS;

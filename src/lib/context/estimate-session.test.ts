@@ -111,6 +111,21 @@ async function estimateAndCheck(counter: ReturnType<typeof recordingCounter>, id
 const lastCounted = (counter: ReturnType<typeof recordingCounter>) => counter.counted.at(-1)?.filter((text) => text !== EXTRAS.systemPrompt) ?? [];
 
 describe('estimateSession', () => {
+	it('counts an attached image by the published rule of the wire format it goes in, and nothing where no image is sent', async () => {
+		const image = { type: 'image' as const, id: 'i1', name: 'photo.png', mimeType: 'image/png', size: 10, width: 1092, height: 1092 };
+		const id = await newSession([message('u1', 'user', 'What is this?', { attachments: [image] })]);
+		const total = async (extras: RequestExtras) => {
+			const estimate = (await estimateSession(db, recordingCounter(), id, MODEL, extras))!;
+			await estimate.stored;
+			return estimate.total;
+		};
+		const none = await total(EXTRAS);
+		expect(await total({ ...EXTRAS, imageApi: 'offline' })).toBe(none);
+		// Anthropic: 1092 × 1092 / 750, rounded up. OpenAI: 768 × 768 is 4 tiles: 85 + 4 × 170.
+		expect((await total({ ...EXTRAS, imageApi: 'anthropic' })) - none).toBe(1590);
+		expect((await total({ ...EXTRAS, imageApi: 'chat-completions' })) - none).toBe(765);
+	});
+
 	it('counts each live row once, stores its count on the row and the total on the session', async () => {
 		const id = await newSession();
 		const counter = recordingCounter();

@@ -11,7 +11,13 @@ import { costText } from './context-rows';
 import { anchoredTotal, anchorParts } from './anchor-estimate';
 import { composeEstimate, encodingForModel, type EncodingName, type EstimateMessage, type RequestTotals } from './count-tokens';
 import { sessionTallies } from './session-tallies';
-import type { UnstoredCount } from './session-tally';
+import type { SessionTally, UnstoredCount } from './session-tally';
+import type { WireApi } from '../providers/wire-target';
+import { imageTokens as tokensOfImage } from '../attachments/image-tokens';
+
+/** What the images of the context cost, by the rule of the wire format they are sent in (none where no image is sent). */
+const imageTokens = (tally: SessionTally, extras: RequestExtras) =>
+	tally.imageSizes().reduce((sum, size) => sum + tokensOfImage(extras.imageApi ?? 'offline', size.width, size.height), 0);
 
 /**
  * Counts stored per IndexedDB call: fewer than 50, the size up to which Dexie tells other tabs
@@ -25,6 +31,8 @@ export interface RequestExtras {
 	/** Plugin context for this request, when it is known. */
 	injected?: readonly string[];
 	reservedOutput?: number;
+	/** The wire format images go in, whose published rule counts them ('offline' or none: no image is sent). */
+	imageApi?: WireApi;
 }
 
 /** Only text without a usable cached count crosses to the worker, not the whole transcript. */
@@ -76,7 +84,7 @@ export async function estimateSession(
 	let next = uncounted.length;
 	const [systemPrompt, toolSchemas, ...injected] = around.map((text) => (text ? counts[next++] : 0));
 	const totals = composeEstimate({
-		messages: known.tokens + counts.slice(0, uncounted.length).reduce((a, b) => a + b, 0),
+		messages: known.tokens + counts.slice(0, uncounted.length).reduce((a, b) => a + b, 0) + imageTokens(tally, extras),
 		messageCount: known.rows,
 		systemPrompt,
 		hasSystemPrompt: extras.systemPrompt !== '',
@@ -111,7 +119,7 @@ export async function boundSession(db: PalimpsestDb, sessionId: string, model: s
 	if (!state) return Infinity;
 	const chars = (text: string) => text.length;
 	const bound = composeEstimate({
-		messages: state.tally.counted + state.tally.uncounted().reduce((sum, row) => sum + chars(row.text) + 8, 0),
+		messages: state.tally.counted + state.tally.uncounted().reduce((sum, row) => sum + chars(row.text) + 8, 0) + imageTokens(state.tally, extras),
 		messageCount: state.tally.included,
 		systemPrompt: chars(extras.systemPrompt),
 		hasSystemPrompt: extras.systemPrompt !== '',

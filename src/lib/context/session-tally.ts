@@ -6,6 +6,14 @@ import { isContextRow } from '../db/context-rows';
 import type { MessageRow } from '../db/schema';
 import { costText } from './context-rows';
 import type { EncodingName } from './count-tokens';
+import type { Size as ImageSize } from '../attachments/image-limits';
+
+/** The sizes of the images a row sends (attached, or a tool's result), whose tokens depend on the model, not the encoding. */
+function imagesOf(row: MessageRow): ImageSize[] {
+	const attached = row.attachments?.flatMap((a) => (a.type === 'image' ? [{ width: a.width, height: a.height }] : [])) ?? [];
+	const returned = row.tool_result?.parts.flatMap((p) => (p.type === 'image' && p.width && p.height ? [{ width: p.width, height: p.height }] : [])) ?? [];
+	return [...attached, ...returned];
+}
 
 /** A row of the context (rows outside it are not kept). */
 interface Entry {
@@ -17,6 +25,8 @@ interface Entry {
 	stored: boolean;
 	/** A write of this count to its row is on its way. */
 	storing?: boolean;
+	/** The images it sends, when any. */
+	images?: ImageSize[];
 }
 
 /** A count the tally made that its row does not hold yet. */
@@ -35,6 +45,8 @@ export class SessionTally {
 	/** Seqs of rows in the context without a count, and of counts not stored yet. */
 	readonly #uncounted = new Set<number>();
 	readonly #unstored = new Set<number>();
+	/** Seqs of rows in the context that send images. */
+	readonly #withImages = new Set<number>();
 
 	constructor(encoding: EncodingName, rows: readonly MessageRow[] = []) {
 		this.encoding = encoding;
@@ -49,6 +61,11 @@ export class SessionTally {
 	/** Sum of the known counts of rows in the context. */
 	get counted(): number {
 		return this.#counted;
+	}
+
+	/** The sizes of the images the context sends (counted by the wire format's rule, see attachments/image-tokens.ts). */
+	imageSizes(): ImageSize[] {
+		return [...this.#withImages].flatMap((seq) => this.#entries.get(seq)?.images ?? []);
 	}
 
 	/** Rows of the context without a count: their seq and the text to count. */
@@ -77,7 +94,7 @@ export class SessionTally {
 	/** A row as it now is in the database (null: gone). */
 	apply(seq: number, row: MessageRow | null): void {
 		const before = this.#entries.get(seq);
-		const after = row && isContextRow(row) ? this.#entryOf(row, before) : null;
+		const after = row && isContextRow(row) ? this.#withImagesOf(row, this.#entryOf(row, before)) : null;
 		if (before) this.#remove(seq, before);
 		if (after) this.#add(seq, after);
 	}
@@ -93,7 +110,12 @@ export class SessionTally {
 		const entry = this.#entries.get(seq);
 		if (!entry || entry.tokens !== null || entry.text !== text) return;
 		this.#remove(seq, entry);
-		this.#add(seq, { tokens, text, stored: false });
+		this.#add(seq, { tokens, text, stored: false, ...(entry.images ? { images: entry.images } : {}) });
+	}
+
+	#withImagesOf(row: MessageRow, entry: Entry): Entry {
+		const images = imagesOf(row);
+		return images.length ? { ...entry, images } : entry;
 	}
 
 	#entryOf(row: MessageRow, before: Entry | undefined): Entry {
@@ -112,6 +134,7 @@ export class SessionTally {
 		if (entry.tokens !== null) this.#counted -= entry.tokens;
 		this.#uncounted.delete(seq);
 		this.#unstored.delete(seq);
+		this.#withImages.delete(seq);
 	}
 
 	#add(seq: number, entry: Entry): void {
@@ -120,5 +143,6 @@ export class SessionTally {
 		if (entry.tokens === null) this.#uncounted.add(seq);
 		else this.#counted += entry.tokens;
 		if (entry.tokens !== null && !entry.stored) this.#unstored.add(seq);
+		if (entry.images) this.#withImages.add(seq);
 	}
 }

@@ -4,7 +4,7 @@
 // shows on the copy, even if the original is deleted meanwhile and its frames with it; so do the
 // images the copied messages show.
 import { Dexie, type PalimpsestDb } from './database';
-import { imageIdsOf, listMessages } from './message-verbs';
+import { blobIdsOf, listMessages } from './message-verbs';
 import { readFramesOf, storeMissingFrames, type RequestFrames } from './request-frames';
 import type { BlobRow, MessageRow, SessionRow } from './schema';
 import { withPositionsInOrder } from './position-clock';
@@ -16,14 +16,14 @@ export type ImageCopy = Omit<BlobRow, 'session_id'>;
 export async function readMessagesWithFrames(db: PalimpsestDb, sessionId: string): Promise<{ messages: MessageRow[]; frames: RequestFrames; images: ImageCopy[] }> {
 	return db.transaction('r', db.messages, db.settings, db.blobs, async () => {
 		const messages = await listMessages(db, sessionId);
-		const [frames, images] = await Promise.all([readFramesOf(db, messages), db.blobs.bulkGet(imageIdsOf(messages).map((id): [string, string] => [sessionId, id]))]);
+		const [frames, images] = await Promise.all([readFramesOf(db, messages), db.blobs.bulkGet(blobIdsOf(messages).map((id): [string, string] => [sessionId, id]))]);
 		return { messages, frames, images: images.filter((image) => image !== undefined).map(({ id, type, data }) => ({ id, type, data })) };
 	});
 }
 
 /** The images the messages show, kept under `sessionId`. */
 function imagesFor(sessionId: string, messages: readonly MessageRow[], images: readonly ImageCopy[]): BlobRow[] {
-	const shown = new Set(imageIdsOf(messages));
+	const shown = new Set(blobIdsOf(messages));
 	return images.filter((image) => shown.has(image.id)).map((image) => ({ ...image, session_id: sessionId }));
 }
 

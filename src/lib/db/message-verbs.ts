@@ -84,7 +84,7 @@ async function appendInTransaction(db: PalimpsestDb, sessionId: string, messages
 		next_seq: session.next_seq + rows.length,
 		message_count: session.message_count + rows.length,
 		last_activity_at: now,
-		...(retitle ? { title: titleFromMessage(firstUser.content), title_source: 'message' as const } : {})
+		...(retitle ? { title: titleFromMessage(firstUser.content || (firstUser.attachments ?? []).map((a) => a.name).join(', ')), title_source: 'message' as const } : {})
 	});
 	return rows;
 }
@@ -129,7 +129,7 @@ export async function deleteMessages(db: PalimpsestDb, sessionId: string, seqs: 
 		const rows = (await db.messages.bulkGet(keys)).filter((row) => row !== undefined);
 		const removed = rows.length;
 		await db.messages.bulkDelete(keys);
-		await db.blobs.bulkDelete(imageIdsOf(rows).map((id): [string, string] => [sessionId, id]));
+		await db.blobs.bulkDelete(blobIdsOf(rows).map((id): [string, string] => [sessionId, id]));
 		await dropUnusedFrames(db, frameKeysOf(rows));
 		const session = await db.sessions.get(sessionId);
 		if (session) {
@@ -177,9 +177,16 @@ export async function markSessionInterrupted(db: PalimpsestDb, sessionId: string
 		.modify({ status: 'incomplete', error: reason });
 }
 
-/** The ids of the images these rows show (their bytes are rows of `blobs` in the same session). */
-export function imageIdsOf(rows: readonly MessageRow[]): string[] {
-	return rows.flatMap((row) => row.tool_result?.parts.flatMap((part) => (part.type === 'image' ? [part.id] : [])) ?? []);
+/**
+ * The ids of the bytes these rows refer to, each a row of `blobs` in the same session: a tool
+ * result's images and the images and files attached to a message. Every path that deletes,
+ * copies or exports rows carries these with them.
+ */
+export function blobIdsOf(rows: readonly MessageRow[]): string[] {
+	return rows.flatMap((row) => [
+		...(row.tool_result?.parts.flatMap((part) => (part.type === 'image' ? [part.id] : [])) ?? []),
+		...(row.attachments?.map((attachment) => attachment.id) ?? [])
+	]);
 }
 
 /** The bytes of these images of a session, by id; an id with no bytes (gone) is left out. */
@@ -191,6 +198,6 @@ export async function readImages(db: PalimpsestDb, sessionId: string, ids: reado
 
 /** Copies the images `rows` show from one session to another, in the caller's transaction over `blobs`. */
 export async function copyImages(db: PalimpsestDb, from: string, to: string, rows: readonly MessageRow[]): Promise<void> {
-	const images = await db.blobs.bulkGet(imageIdsOf(rows).map((id): [string, string] => [from, id]));
+	const images = await db.blobs.bulkGet(blobIdsOf(rows).map((id): [string, string] => [from, id]));
 	await db.blobs.bulkPut(images.filter((image) => image !== undefined).map((image) => ({ ...image, session_id: to })));
 }

@@ -169,6 +169,8 @@ export interface MessageRow {
 	sent?: SentRequest;
 	/** On an answer: the tokens the provider reported for it, when it reported any. */
 	usage?: Usage;
+	/** On a user's message: the images and files attached to it (their bytes are rows of `blobs`). */
+	attachments?: Attachment[];
 	/** On a message that arrived by sync: the Blobs it refers to that did not come with it, and why. */
 	blobs_not_synced?: BlobNotSynced[];
 }
@@ -186,6 +188,31 @@ export interface BlobNotSynced {
 	/** Bytes: the limit that kept it back (for the two limits). */
 	limit?: number;
 }
+
+/** An image attached to a user's message: shown as a thumbnail, sent in each wire format's image part. */
+export interface ImageAttachment {
+	type: 'image';
+	/** Its bytes: the `blobs` row of the same session under this id. */
+	id: string;
+	/** The file's name, as the user's system gave it. */
+	name: string;
+	mimeType: string;
+	/** Bytes, as stored. */
+	size: number;
+	width: number;
+	height: number;
+}
+
+/** A text file attached to a user's message: sent as a text part headed by its name. */
+export interface FileAttachment {
+	type: 'file';
+	id: string;
+	name: string;
+	mimeType: string;
+	size: number;
+}
+
+export type Attachment = ImageAttachment | FileAttachment;
 
 /**
  * The recipe of one request, kept on its answer instead of the request itself (a session may
@@ -240,7 +267,7 @@ export interface SettingRow {
 export type StoredResultPart = KeptPart;
 export type { ImageRef };
 
-/** The bytes of an image a message of the session shows (see ImageRef), deleted with the session. */
+/** The bytes of an image or file a message of the session shows (see ImageRef, Attachment), deleted with the session. */
 export interface BlobRow {
 	session_id: string;
 	id: string;

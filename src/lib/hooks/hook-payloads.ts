@@ -13,6 +13,17 @@ export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 export type HistoryMessage = {
 	role: ChatRole;
 	content: string;
+	/** What the user attached to the message, when anything: never the bytes. */
+	attachments?: HistoryAttachment[];
+};
+
+/** An image or file attached to a message, as a plugin sees it. */
+export type HistoryAttachment = {
+	type: 'image' | 'file';
+	/** The file's name. */
+	name: string;
+	/** Bytes. */
+	size: number;
 };
 
 /** Token usage as the provider reported it for the turn. */

@@ -25,7 +25,7 @@ const SAMPLES: Samples = {
 		session_key: key(session_id),
 		user_message: 'What did we decide about the release date?',
 		conversation_history: [
-			{ role: 'user', content: 'Let us plan the release.' },
+			{ role: 'user', content: 'Let us plan the release.', attachments: [{ type: 'file', name: 'roadmap.md', size: 2_048 }] },
 			{ role: 'assistant', content: 'Sure: what date are you aiming for?' }
 		],
 		is_first_turn: false,

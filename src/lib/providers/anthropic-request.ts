@@ -4,7 +4,7 @@
 
 import { anthropicContext } from './anthropic-context';
 import { canReplay } from './native-family';
-import type { ChatMessage, ChatRequest, ToolCall } from './types';
+import { fileText, type ChatImage, type ChatMessage, type ChatRequest, type ToolCall } from './types';
 
 type Block =
 	| { type: 'text'; text: string }
@@ -32,10 +32,12 @@ function parseInput(call: ToolCall): unknown {
 	}
 }
 
+const imageBlock = (image: ChatImage): Block => ({ type: 'image', source: { type: 'base64', media_type: image.mimeType, data: image.data } });
+
 function toBlocks(message: ChatMessage): Block[] {
 	if (message.role === 'tool') {
 		// A result's images go inside it, after its text, as base64 image blocks.
-		const images = (message.images ?? []).map((image) => ({ type: 'image', source: { type: 'base64', media_type: image.mimeType, data: image.data } }));
+		const images = (message.images ?? []).map(imageBlock);
 		const content = images.length ? [{ type: 'text', text: message.content }, ...images] : message.content;
 		return [{ type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content }];
 	}
@@ -43,6 +45,11 @@ function toBlocks(message: ChatMessage): Block[] {
 	const blocks: Block[] = message.content ? [{ type: 'text', text: message.content }] : [];
 	for (const call of message.tool_calls ?? []) {
 		blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call) });
+	}
+	// What the user attached: each file as a text block, then each image.
+	if (message.role === 'user') {
+		for (const file of message.files ?? []) blocks.push({ type: 'text', text: fileText(file) });
+		blocks.push(...(message.images ?? []).map(imageBlock));
 	}
 	return blocks;
 }

@@ -7,7 +7,8 @@ import { createLocalModelProvider } from './local-model/local-model-provider';
 import { createOfflineProvider } from './offline';
 import { createOpenAICompatibleProvider } from './openai-compatible';
 import { createOpenAIResponsesProvider } from './openai-responses';
-import type { Provider, ProviderConfig } from './types';
+import { withoutImages } from './openai-request';
+import type { ChatRequest, Provider, ProviderConfig } from './types';
 
 export { PRESETS, type PresetInfo } from './presets';
 
@@ -16,6 +17,11 @@ export function createProvider(
 	fetchImpl?: FetchLike,
 	options?: AdapterOptions
 ): Provider {
+	const provider = adapterFor(config, fetchImpl, options);
+	return config.text_only ? textOnly(provider) : provider;
+}
+
+function adapterFor(config: ProviderConfig, fetchImpl?: FetchLike, options?: AdapterOptions): Provider {
 	switch (config.preset) {
 		case 'offline':
 			return createOfflineProvider();
@@ -28,4 +34,16 @@ export function createProvider(
 		default:
 			return createOpenAICompatibleProvider(config, fetchImpl, options);
 	}
+}
+
+/** A provider whose models the user marked as reading text only: no request to it carries an image. */
+function textOnly(provider: Provider): Provider {
+	const strip = (request: ChatRequest): ChatRequest => ({ ...request, messages: withoutImages(request.messages) });
+	const { compact } = provider;
+	return {
+		...provider,
+		...(provider.wire ? { wire: { ...provider.wire, textOnly: true } } : {}),
+		stream: (request) => provider.stream(strip(request)),
+		...(compact ? { compact: (request: ChatRequest) => compact(strip(request)) } : {})
+	};
 }

@@ -6,7 +6,7 @@ import { composeOfflineAnswer } from './offline-answer';
 import { compactOffline } from './offline-compact';
 import { answerAfterTools, clearedToolResults, offlineToolCall } from './offline-tools';
 import { PRESETS } from './presets';
-import type { ChatMessage, ChatRequest, Provider, StreamEvent } from './types';
+import { withFileTexts, type ChatMessage, type ChatRequest, type Provider, type StreamEvent } from './types';
 
 export interface OfflineOptions {
 	/** Fixed pause between chunks; by default it varies between 15 and 25 ms. Tests pass 0. */
@@ -33,7 +33,7 @@ export function chunkAnswer(text: string): string[] {
 
 /** What a request costs: every message's text and tool calls, as the app counts them. */
 function promptTexts(messages: readonly ChatMessage[]): string[] {
-	return messages.map((m) => [m.content, ...(m.tool_calls ?? []).map((c) => `${c.name}(${c.arguments})`)].join('\n'));
+	return messages.map((m) => [withFileTexts(m), ...(m.tool_calls ?? []).map((c) => `${c.name}(${c.arguments})`)].join('\n'));
 }
 
 export function createOfflineProvider(options: OfflineOptions = {}): Provider {

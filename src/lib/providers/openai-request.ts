@@ -1,6 +1,6 @@
 // Builds the JSON body of an OpenAI Chat Completions request from a provider-neutral one.
 
-import { imageDataUrl, type ChatMessage, type ChatRequest, type ToolSchema } from './types';
+import { fileText, imageDataUrl, withFileTexts, type ChatMessage, type ChatRequest, type ToolSchema } from './types';
 
 type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
@@ -33,7 +33,17 @@ function toOpenAIMessage(message: ChatMessage): OpenAIMessage {
 			}))
 		};
 	}
+	if (message.role === 'user' && (message.images?.length || message.files?.length)) return { role: 'user', content: userParts(message) };
 	return { role: message.role, content: message.content };
+}
+
+/** A user message with attachments: its text, each file as a text part, then each image as a data: URL. */
+function userParts(message: ChatMessage): ContentPart[] {
+	return [
+		...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
+		...(message.files ?? []).map((file) => ({ type: 'text' as const, text: fileText(file) })),
+		...(message.images ?? []).map((image): ContentPart => ({ type: 'image_url', image_url: { url: imageDataUrl(image) } }))
+	];
 }
 
 /**
@@ -58,12 +68,13 @@ function toOpenAIMessages(messages: readonly ChatMessage[]): OpenAIMessage[] {
 	return out;
 }
 
-/** The messages without their images, for a model that reads text only. */
+/** The messages without their images, for a model that reads text only: files go into the text. */
 export function withoutImages(messages: readonly ChatMessage[]): ChatMessage[] {
 	return messages.map((message) => {
-		if (!message.images) return message;
-		const copy = { ...message };
+		if (!message.images && !message.files) return message;
+		const copy = { ...message, content: withFileTexts(message) };
 		delete copy.images;
+		delete copy.files;
 		return copy;
 	});
 }

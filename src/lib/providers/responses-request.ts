@@ -2,7 +2,7 @@
 // `store: false` and no `previous_response_id`, so the local transcript stays the truth and
 // the whole input goes out each time; the provider's own compaction items go back unchanged.
 import { canReplay } from './native-family';
-import { imageDataUrl, type ChatMessage, type ChatRequest, type ToolSchema } from './types';
+import { fileText, imageDataUrl, type ChatMessage, type ChatRequest, type ToolSchema } from './types';
 
 export type ResponsesItem = Record<string, unknown>;
 
@@ -20,6 +20,15 @@ function toItems(message: ChatMessage, model: string): ResponsesItem[] {
 		const items: ResponsesItem[] = message.content ? [{ role: 'assistant', content: message.content }] : [];
 		for (const call of message.tool_calls ?? []) items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments });
 		return items;
+	}
+	if (message.images?.length || message.files?.length) {
+		// Attachments make the message a list: its text, each file as text, then each image.
+		const content = [
+			...(message.content ? [{ type: 'input_text', text: message.content }] : []),
+			...(message.files ?? []).map((file) => ({ type: 'input_text', text: fileText(file) })),
+			...(message.images ?? []).map((image) => ({ type: 'input_image', image_url: imageDataUrl(image) }))
+		];
+		return [{ role: 'user', content }];
 	}
 	return [{ role: 'user', content: message.content }];
 }

@@ -1,6 +1,6 @@
 // The provider contract: every adapter (offline, OpenAI-compatible, Anthropic) turns a
 // provider-neutral request into a stream of provider-neutral events.
-import type { WireTarget } from './wire-target';
+import type { WireApi, WireTarget } from './wire-target';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -16,8 +16,13 @@ export interface ChatMessage {
 	content: string;
 	tool_calls?: ToolCall[];
 	tool_call_id?: string;
-	/** Images a tool's result gave (on a `tool` message), sent in each wire format's own way. */
+	/**
+	 * Images a tool's result gave (on a `tool` message) or the user attached (on a `user`
+	 * message), sent in each wire format's own way.
+	 */
 	images?: ChatImage[];
+	/** Text files the user attached (on a `user` message): each a text part headed by its name. */
+	files?: ChatFile[];
 	/** Marks a compaction summary (or a provider's opaque compaction item) in a history. */
 	summary?: boolean;
 	/**
@@ -32,6 +37,18 @@ export interface ChatImage {
 	mimeType: string;
 	data: string;
 }
+
+/** A text file in a request: its name and its text. */
+export interface ChatFile {
+	name: string;
+	text: string;
+}
+
+/** The text part a file goes in as: its name, then its text. */
+export const fileText = (file: ChatFile): string => `File: ${file.name}\n\n${file.text}`;
+
+/** A message's text with its files' text parts after it, for a model that takes one string. */
+export const withFileTexts = (message: ChatMessage): string => [message.content, ...(message.files ?? []).map(fileText)].filter(Boolean).join('\n\n');
 
 /** A data: URL of an image, as the OpenAI wire formats take it. */
 export const imageDataUrl = (image: ChatImage): string => `data:${image.mimeType};base64,${image.data}`;
@@ -245,7 +262,16 @@ export interface ProviderConfig {
 	model: string;
 	/** The in-browser model's GGUF files and what their header says (preset `wllama` only). */
 	local?: LocalModelInfo;
+	/** Set when the user says its models read text only: they are never sent images. */
+	text_only?: boolean;
 }
+
+/** Whether the models of a configured provider read images (the in-browser model and those marked text only do not). */
+export const readsImages = (config: Pick<ProviderConfig, 'preset' | 'text_only'>): boolean => config.preset !== 'wllama' && config.preset !== 'offline' && !config.text_only;
+
+/** The wire format whose rule counts an image sent through this provider ('offline': none is sent, none counted). */
+export const imageApiOf = (config: Pick<ProviderConfig, 'preset' | 'text_only'>): WireApi =>
+	!readsImages(config) ? 'offline' : config.preset === 'anthropic' ? 'anthropic' : config.preset === 'openai' ? 'responses' : 'chat-completions';
 
 /** A GGUF model kept in this browser's Origin Private File System, as Settings saved it. */
 export interface LocalModelInfo {

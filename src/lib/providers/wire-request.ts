@@ -2,7 +2,7 @@
 // builders the adapters use. Lets the app show (and rebuild) what the model received, with the
 // API key replaced by a placeholder: a key never leaves the adapter that holds it.
 import { buildAnthropicRequest } from './anthropic-request';
-import { buildOpenAIBody } from './openai-request';
+import { buildOpenAIBody, withoutImages } from './openai-request';
 import { buildResponsesBody } from './responses-request';
 import type { ChatRequest } from './types';
 import type { WireApi, WireTarget } from './wire-target';
@@ -26,7 +26,8 @@ function offlineBody(request: ChatRequest): Record<string, unknown> {
 	return body;
 }
 
-export function buildWireRequest(target: WireTarget, request: ChatRequest): WireRequest {
+export function buildWireRequest(target: WireTarget, sent: ChatRequest): WireRequest {
+	const request = target.textOnly ? { ...sent, messages: withoutImages(sent.messages) } : sent;
 	const json = { 'content-type': 'application/json', accept: 'text/event-stream' };
 	const placeholder = keyPlaceholder(target.api);
 	switch (target.api) {

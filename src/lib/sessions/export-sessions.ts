@@ -6,7 +6,8 @@ import { listAllSessions, readSessionsWithMessages, type SessionWithMessages } f
 import { encodeBase64 } from '../hooks/image-bytes';
 import { markdownHeader, sessionToMarkdown } from './format-markdown';
 import { sliceByRows } from './slice-by-rows';
-import { EXPORT_FORMAT, EXPORT_VERSION, type ExportKind, type ExportResult } from './transfer-format';
+import { EXPORT_FORMAT, EXPORT_VERSION, formatBytes, type ExportKind, type ExportResult } from './transfer-format';
+import { IMPORT_LIMITS } from './import-rows';
 
 /**
  * Messages per batch read, going by each session's message count: some 2.5 MB of rows, however
@@ -67,6 +68,7 @@ export async function exportSessions(db: PalimpsestDb, request: ExportRequest): 
 	let sessions = 0;
 	let messages = 0;
 	let done = 0;
+	const blobBytes = { total: 0 };
 	const batches = sliceByRows(chosen, (row) => row.message_count, BATCH_ROWS);
 	const read = (i: number) => readSessionsWithMessages(db, batches[i].map((row) => row.id));
 	// The next batch is read while this one becomes text: IndexedDB works beside the script.
@@ -79,7 +81,7 @@ export async function exportSessions(db: PalimpsestDb, request: ExportRequest): 
 			// Awaited on the next round; a failure while this batch is written out is not left unheard.
 			next.catch(() => {});
 		}
-		const texts = await Promise.all(entries.map(async (entry) => (kind === 'json' ? JSON.stringify(await withImageData(entry)) : sessionToMarkdown(entry))));
+		const texts = await Promise.all(entries.map(async (entry) => (kind === 'json' ? JSON.stringify(await withImageData(entry, blobBytes)) : sessionToMarkdown(entry))));
 		if (texts.length) body.push(new Blob([(sessions ? separator : '') + texts.join(separator)]));
 		sessions += entries.length;
 		for (const entry of entries) messages += entry.messages.length;
@@ -98,9 +100,16 @@ export async function exportSessions(db: PalimpsestDb, request: ExportRequest): 
 	};
 }
 
-/** An entry as the file holds it: its images' bytes as base64, beside its messages. */
-async function withImageData({ images, ...entry }: SessionWithMessages): Promise<object> {
+/**
+ * An entry as the file holds it: its images' and files' bytes as base64, beside its messages,
+ * within what an import takes of them together (`bytes` counts across the file).
+ */
+async function withImageData({ images, ...entry }: SessionWithMessages, bytes: { total: number }): Promise<object> {
 	if (!images?.length) return entry;
+	bytes.total += images.reduce((sum, image) => sum + image.data.size, 0);
+	if (bytes.total > IMPORT_LIMITS.blobBytes) {
+		throw new Error(`These sessions hold more than ${formatBytes(IMPORT_LIMITS.blobBytes)} of images and files, more than an import takes from one file. Export fewer sessions at a time.`);
+	}
 	return { ...entry, images: await Promise.all(images.map(async ({ id, type, data }) => ({ id, type, data: encodeBase64(new Uint8Array(await data.arrayBuffer())) }))) };
 }
 

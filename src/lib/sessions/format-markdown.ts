@@ -1,6 +1,7 @@
 // The readable export: each session as a Markdown section, its messages in order, with
 // compacted messages and summaries marked as such. Not meant to be imported (JSON is).
 import type { MessageRow, SessionRow } from '../db/schema';
+import { formatBytes } from '../hooks/plain-data';
 import type { ExportEntry } from './transfer-format';
 
 function when(ms: number): string {
@@ -34,6 +35,10 @@ function messageToMarkdown(row: MessageRow): string {
 		parts.push(f, row.content, f);
 	} else if (row.content) {
 		parts.push(row.content);
+	}
+	// Named, not embedded: the JSON export carries their bytes.
+	if (row.attachments?.length) {
+		parts.push('', `*Attached: ${row.attachments.map((a) => `${a.name.replace(/[*_`[\]\\]/g, '\\$&')} (${a.type === 'image' ? `image, ${a.width} × ${a.height}` : a.mimeType}, ${formatBytes(a.size)})`).join('; ')}*`);
 	}
 	for (const call of row.tool_calls ?? []) {
 		const f = fence(call.arguments);

@@ -3,6 +3,9 @@
 import type { CompactionKind, CompactionReason } from '../hooks/hook-payloads';
 import {
 	NO_COMPACTION_STATE,
+	type Attachment,
+	type FileAttachment,
+	type ImageAttachment,
 	TOKEN_RATIO_LIMITS,
 	type CompactionMarker,
 	type CompactionState,
@@ -17,6 +20,8 @@ import type { NativeCompaction, ToolCall, Usage } from '../providers/types';
 import { cleanTitle } from '../db/clean-title';
 import { isPosition } from '../db/position-clock';
 import { IMAGE_TYPES, MAX_IMAGE_BYTES } from '../hooks/image-bytes';
+import { MAX_ATTACHMENTS, MAX_TEXT_FILE_BYTES } from '../attachments/attachment-limits';
+import { isTextFile } from '../attachments/text-file';
 import { bool, FieldError, isPlainObject, json, list, nullable, number, oneOf, record, text, withDefault, type Parse, type Shape } from './import-schema';
 
 /** The bounds of an import, generous for anything this app writes, far short of what breaks it. */
@@ -43,6 +48,8 @@ export const IMPORT_LIMITS = {
 	resultParts: 1_000,
 	/** Images a session's messages show. */
 	imagesPerSession: 10_000,
+	/** The bytes of every image and attached file of one file, together (decoded). */
+	blobBytes: 160 * 1024 * 1024,
 	injected: 64,
 	/** A provider's compaction items: a few, each up to the largest event a stream may carry. */
 	nativeItems: 64,
@@ -201,6 +208,39 @@ const toolResult = record<StoredToolResult>(
 	"a tool server's result (an object)"
 );
 
+/** A file's name as a chip shows it: no control characters (a bidi override could disguise its extension). */
+const fileName: Parse<string> = (v, dropped) => cleanTitle(label(v, dropped)).trim() || 'attachment';
+
+const imageAttachment = record<ImageAttachment>(
+	{
+		required: {
+			type: oneOf(['image'] as const),
+			id,
+			name: fileName,
+			mimeType: oneOf([...IMAGE_TYPES]),
+			size: number(1, MAX_IMAGE_BYTES, { integer: true }),
+			width: number(1, MAX_IMAGE_SIDE, { integer: true }),
+			height: number(1, MAX_IMAGE_SIDE, { integer: true })
+		},
+		optional: {}
+	},
+	'an attached image'
+);
+
+const fileAttachment = record<FileAttachment>(
+	{ required: { type: oneOf(['file'] as const), id, name: fileName, mimeType: label, size: number(0, MAX_TEXT_FILE_BYTES, { integer: true }) }, optional: {} },
+	'an attached file'
+);
+
+/** One attachment of a message: an image, or a text file (its name and type must say text). Its bytes come in the session's `images`. */
+export const attachment: Parse<Attachment> = (v, dropped) => {
+	const type = isPlainObject(v) ? v.type : undefined;
+	if (type === 'image') return imageAttachment(v, dropped);
+	const file = type === 'file' ? fileAttachment(v, dropped) : null;
+	if (!file || !isTextFile(file.name, file.mimeType)) throw new FieldError([], v, 'an attachment (an image, or a text file)');
+	return file;
+};
+
 /**
  * A message row as a file carries it: files from before positions lack one (the import gives it).
  * What sync noted of Blobs that did not come is this device's own, never read from a file.
@@ -241,6 +281,7 @@ export const MESSAGE_SHAPE: Shape<ImportedMessage> = {
 		provider: label,
 		tokens_per_second: number(0, 1_000_000),
 		shelved,
+		attachments: list(attachment, MAX_ATTACHMENTS),
 		usage: record<Usage>({ required: { input_tokens: count, output_tokens: count }, optional: {} }, 'token usage (an object)')
 	}
 };

@@ -6,8 +6,11 @@ import { IMAGE_TYPES, looksLikeImage } from '../hooks/image-bytes';
 const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
 const ACTIVE = /html|xml|svg|script/i;
 
+/** Whether a browser would run bytes of this type as a page or a script (HTML, SVG, XML, JavaScript). */
+export const isActiveType = (type: string): boolean => ACTIVE.test(type);
+
 export async function isKeepableBlob(type: string, data: Blob): Promise<boolean> {
-	if (!MIME_TYPE.test(type) || ACTIVE.test(type)) return false;
+	if (!MIME_TYPE.test(type) || isActiveType(type)) return false;
 	if (!IMAGE_TYPES.has(type)) return true;
 	return looksLikeImage(type, new Uint8Array(await data.slice(0, 16).arrayBuffer()));
 }

@@ -7,6 +7,8 @@ import { withPositionsInOrder, type RandomBytes } from '../db/position-clock';
 import type { ImportedEntry } from './import-links';
 import { FieldError, isPlainObject, type Parse } from './import-schema';
 import { EXPORT_FORMAT, EXPORT_VERSION, formatBytes, ImportError, MAX_IMPORT_BYTES } from './transfer-format';
+import { MAX_TEXT_FILE_BYTES } from '../attachments/attachment-limits';
+import { decodeText } from '../attachments/text-file';
 
 /** Refuses a file too large to import, before anything of it is read. */
 export function checkImportSize(bytes: number): void {
@@ -89,6 +91,7 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 	}
 	const sessionIds = new Set<string>();
 	const dropped = { fields: 0 };
+	const blobs = { bytes: 0 };
 	let messages = 0;
 	const entries = sessions.map((entry: unknown, index): ImportedEntry => {
 		const where = () => `session ${index + 1}`;
@@ -120,7 +123,7 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 			rows[at] = message;
 		}
 		messages += rows.length;
-		const images = readImages(entry.images, rows, id, dropped);
+		const images = readImages(entry.images, rows, id, dropped, blobs);
 		if (onProgress && (index + 1) % 50 === 0) onProgress(index + 1, sessions.length);
 		return { session, messages: rows, ...(images.length ? { images } : {}) };
 	});
@@ -133,12 +136,17 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 }
 
 /**
- * The bytes of a session's images, each checked (an id, one of the four image types, base64 of
- * at most MAX_IMAGE_BYTES that begins as its type says); every image a message shows must be
- * there, and with the size it says. Images no message shows are left out.
+ * The bytes of a session's images and attached files, each checked: an image as one of the four
+ * image types, base64 of at most MAX_IMAGE_BYTES that begins as its type says; a file as UTF-8
+ * text of the type its message says. Every one a message shows must be there, with the size it
+ * says, and all of a file's together stay within IMPORT_LIMITS.blobBytes. Those no message
+ * shows are left out.
  */
-function readImages(raw: unknown, rows: readonly ImportedMessage[], sessionId: string, dropped: { fields: number }): BlobRow[] {
-	const shown = new Map(rows.flatMap((row) => row.tool_result?.parts.flatMap((part) => (part.type === 'image' ? [[part.id, part] as const] : [])) ?? []));
+function readImages(raw: unknown, rows: readonly ImportedMessage[], sessionId: string, dropped: { fields: number }, total: { bytes: number }): BlobRow[] {
+	const shown = new Map<string, { type: 'image' | 'file'; mimeType: string; size: number }>([
+		...rows.flatMap((row) => row.tool_result?.parts.flatMap((part) => (part.type === 'image' ? [[part.id, part] as const] : [])) ?? []),
+		...rows.flatMap((row) => row.attachments?.map((attachment) => [attachment.id, attachment] as const) ?? [])
+	]);
 	if (raw === undefined && !shown.size) return [];
 	if (!Array.isArray(raw) || raw.length > IMPORT_LIMITS.imagesPerSession) {
 		throw new ImportError(`The file is malformed: the images of session ${sessionId} are not a list of at most ${IMPORT_LIMITS.imagesPerSession.toLocaleString('en')}.`);
@@ -151,17 +159,35 @@ function readImages(raw: unknown, rows: readonly ImportedMessage[], sessionId: s
 		}
 		const part = shown.get(image.id);
 		if (!part) return void (dropped.fields += 1);
-		if (!IMAGE_TYPES.has(image.type) || image.type !== part.mimeType) throw new ImportError(`The file is malformed: ${where} is not a PNG, JPEG, GIF or WebP image of the type its message says.`);
-		if (decodedBytes(image.data) > MAX_IMAGE_BYTES || !isBase64(image.data)) {
-			throw new ImportError(`The file is malformed: ${where} is not base64 of at most ${formatBytes(MAX_IMAGE_BYTES)}.`);
+		total.bytes += decodedBytes(image.data);
+		if (total.bytes > IMPORT_LIMITS.blobBytes) {
+			throw new ImportError(`The file holds more than ${formatBytes(IMPORT_LIMITS.blobBytes)} of images and files; an import takes at most that. Export fewer sessions at a time.`);
 		}
-		const bytes = decodeBase64(image.data);
-		if (bytes.length !== part.size || !looksLikeImage(image.type, bytes)) throw new ImportError(`The file is malformed: ${where} is not the ${image.type} image its message shows.`);
+		const bytes = part.type === 'image' ? readImage(image.type, image.data, part, where) : readText(image.type, image.data, part, `file ${at + 1} of session ${sessionId}`);
 		images.set(image.id, { session_id: sessionId, id: image.id, type: image.type, data: new Blob([bytes], { type: image.type }) });
 	});
 	const missing = [...shown.keys()].find((id) => !images.has(id));
-	if (missing) throw new ImportError(`The file is incomplete: a message of session ${sessionId} shows image ${missing}, which the file does not hold.`);
+	if (missing) throw new ImportError(`The file is incomplete: a message of session ${sessionId} shows ${shown.get(missing)?.type === 'file' ? 'file' : 'image'} ${missing}, which the file does not hold.`);
 	return [...images.values()];
+}
+
+function readImage(type: string, data: string, part: { mimeType: string; size: number }, where: string): Uint8Array<ArrayBuffer> {
+	if (!IMAGE_TYPES.has(type) || type !== part.mimeType) throw new ImportError(`The file is malformed: ${where} is not a PNG, JPEG, GIF or WebP image of the type its message says.`);
+	if (decodedBytes(data) > MAX_IMAGE_BYTES || !isBase64(data)) {
+		throw new ImportError(`The file is malformed: ${where} is not base64 of at most ${formatBytes(MAX_IMAGE_BYTES)}.`);
+	}
+	const bytes = decodeBase64(data);
+	if (bytes.length !== part.size || !looksLikeImage(type, bytes)) throw new ImportError(`The file is malformed: ${where} is not the ${type} image its message shows.`);
+	return bytes;
+}
+
+function readText(type: string, data: string, part: { mimeType: string; size: number }, where: string): Uint8Array<ArrayBuffer> {
+	if (type !== part.mimeType || decodedBytes(data) > MAX_TEXT_FILE_BYTES || !isBase64(data)) {
+		throw new ImportError(`The file is malformed: ${where} is not base64 of at most ${formatBytes(MAX_TEXT_FILE_BYTES)} of the type its message says.`);
+	}
+	const bytes = decodeBase64(data);
+	if (bytes.length !== part.size || decodeText(bytes) === null) throw new ImportError(`The file is malformed: ${where} is not the UTF-8 text its message shows.`);
+	return bytes;
 }
 
 function describeCount(value: unknown, noun: string): string {

@@ -21,6 +21,7 @@ import { UnsavedAnswers } from './unsaved-answers.svelte';
 import { showVersion, startVersion, VersionConflictError } from '../db/version-verbs';
 import type { ModelChoice } from './services';
 import { loadTurnCode, type TurnCode } from './turn-code';
+import type { DraftAttachment, DraftAttachments } from './draft-attachments.svelte';
 
 const LIVE_RENDER_MS = 50;
 /** The meter counts what is being typed once typing pauses this long. */
@@ -71,6 +72,9 @@ export class ChatState {
 	#releaseOpen: () => void = () => {};
 	/** The session `on_session_finalize` already fired for in this visit, if any. */
 	#finalizedId: string | null = null;
+	/** What is attached to the unsent message, per session like its text (its code loads with the first attachment). */
+	#attachments = $state.raw<DraftAttachments | null>(null);
+	#reading: Promise<void> = Promise.resolve();
 	/** Unsent text per session ('' for the new-session view), kept across page changes. */
 	#drafts = new SvelteMap<string, string>();
 	/**
@@ -89,6 +93,49 @@ export class ChatState {
 		if (text) this.#drafts.set(this.sessionId ?? '', text);
 		else this.#drafts.delete(this.sessionId ?? '');
 		this.#countDraft(text);
+	}
+
+	/** The attachments of the open session's unsent message, as chips show them. */
+	get draftAttachments(): DraftAttachment[] {
+		return this.#attachments?.list(this.sessionId ?? '') ?? [];
+	}
+
+	/** How many attachments are ready to send (and how many are images), and whether any is still being read. */
+	get attachmentStatus(): { ready: number; reading: boolean; images: number } {
+		return this.#attachments?.status(this.sessionId ?? '') ?? { ready: 0, reading: false, images: 0 };
+	}
+
+	/** Attaches files to the open session's unsent message (each read, or refused with its reason). */
+	attach(files: readonly File[]): Promise<void> {
+		if (!files.length) return Promise.resolve();
+		const session = this.sessionId ?? '';
+		const reading = (async () => {
+			this.#attachments ??= new (await import('./draft-attachments.svelte')).DraftAttachments();
+			await this.#attachments.add(session, files);
+		})();
+		const all = Promise.all([this.#reading, reading]).then(() => {});
+		this.#reading = all.catch(() => {});
+		return reading;
+	}
+
+	/** Settles once every file attached so far is read (or refused): a message sent meanwhile waits for them. */
+	attachmentsRead(): Promise<void> {
+		return this.#reading;
+	}
+
+	detach(key: string): void {
+		this.#attachments?.remove(this.sessionId ?? '', key);
+	}
+
+	/** Whether the model the next message goes to reads images. */
+	readsImages(): boolean {
+		return this.#services.readsImages(this.session ? { provider: this.session.provider, model: this.session.model } : this.#services.currentModel(this.draft));
+	}
+
+	/** The name of the model the next message goes to, as the picker shows it. */
+	modelLabel(): string {
+		const choice = this.session ? { provider: this.session.provider, model: this.session.model } : this.#services.currentModel(this.draft);
+		return this.#services.modelOptions().find((o) => o.provider === choice.provider && o.model === choice.model)?.label ?? choice.model;
 	}
 
 	constructor(services: Services, compactions: CompactionsState) {
@@ -123,7 +170,7 @@ export class ChatState {
 		if (this.sessionId === id) this.compacted.set(compactionId, rows);
 	}
 
-	/** The bytes of an image a message shows, or null once they are gone (the session was deleted). */
+	/** The bytes of an image or file a message shows, or null once they are gone (the session was deleted). */
 	async image(message: MessageRow, id: string): Promise<Blob | null> {
 		return (await readImages(this.#services.db, message.session_id, [id])).get(id) ?? null;
 	}
@@ -221,21 +268,27 @@ export class ChatState {
 	}
 
 	/**
-	 * Sends what the user typed. `onCreated` runs when the draft view became a new session (to
-	 * give it its address). Text that could not be stored goes back to the draft of the session
-	 * it was meant for, whichever session is open by then, and the error is thrown.
+	 * Sends what the user typed, with what they attached (its images left out when
+	 * `withoutImages`). `onCreated` runs when the draft view became a new session (to give it its
+	 * address). Text and attachments that could not be stored go back to the draft of the session
+	 * they were meant for, whichever session is open by then, and the error is thrown.
 	 */
-	async send(text: string, onCreated?: (id: string) => Promise<void>): Promise<void> {
+	async send(text: string, onCreated?: (id: string) => Promise<void>, options: { withoutImages?: boolean } = {}): Promise<void> {
 		const trimmed = text.trim();
-		if (!trimmed) return;
-		let target = this.sessionId ?? '';
+		const command = parseCommand(trimmed);
+		const drafted = this.sessionId ?? '';
+		// A command takes no attachments: they stay for the next message.
+		const none = { sent: { refs: [], blobs: [] }, taken: [] };
+		const { sent, taken } = (!command && this.#attachments?.take(drafted, options.withoutImages)) || none;
+		if (!trimmed && !sent.refs.length) return void this.#attachments?.restore(drafted, taken);
+		let target = drafted;
 		try {
 			const created = this.sessionId === null;
 			const sessionId = await this.ensureSession();
 			target = sessionId;
 			if (created) await onCreated?.(sessionId);
 			await this.#modelChanges.get(sessionId);
-			if (parseCommand(trimmed)) {
+			if (command) {
 				const recordedIn = await runTypedCommand(this.#services, sessionId, trimmed);
 				void this.#services.refreshTokens(recordedIn ?? sessionId);
 				// The session rotated (here or in another tab): show the command where it went.
@@ -244,9 +297,11 @@ export class ChatState {
 			}
 			if (this.running.has(sessionId)) throw new Error(ANSWERING_HERE);
 			await this.#compactions.yieldTo(sessionId);
-			await this.#run(sessionId, (deps, input, turns) => turns.runTurn(deps, { ...input, text }), true);
+			await this.#run(sessionId, (deps, input, turns) => turns.runTurn(deps, { ...input, text, attachments: sent }), true);
 		} catch (error) {
+			// #run throws only when the message was not stored: its attachments go back with its text.
 			if (!this.#drafts.get(target)) this.#drafts.set(target, text);
+			this.#attachments?.restore(target, taken);
 			throw error;
 		}
 	}
@@ -296,7 +351,9 @@ export class ChatState {
 		if (index < 0) throw new VersionConflictError();
 		const after = index > 0 ? this.messages[index - 1].seq : null;
 		const now = Date.now();
-		const edited = { id: crypto.randomUUID(), role: 'user' as const, content: text, status: 'complete' as const, kind: 'message' as const, created_at: now };
+		const { attachments } = this.messages[index];
+		// The edited message keeps what was attached: both versions show the same stored bytes.
+		const edited = { id: crypto.randomUUID(), role: 'user' as const, content: text, status: 'complete' as const, kind: 'message' as const, created_at: now, ...(attachments ? { attachments } : {}) };
 		await this.#compactions.yieldTo(sessionId);
 		await this.#run(
 			sessionId,

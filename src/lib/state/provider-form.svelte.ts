@@ -31,6 +31,8 @@ export class ProviderForm {
 	model = $state(PRESETS.openai.defaultModel);
 	/** What the user calls the provider; '' for the default, its preset and host. */
 	name = $state('');
+	/** Its models read text only: a message with images asks before it goes to them. */
+	textOnly = $state(false);
 	defaultName = $derived(defaultProviderName(PRESETS[this.preset].label, this.baseUrl.trim()));
 	/** The models the server listed when the connection was tested, offered in the Model field. */
 	models = $state<string[]>([]);
@@ -59,6 +61,7 @@ export class ProviderForm {
 		this.baseUrl = config.base_url;
 		this.model = config.model;
 		this.name = config.name ?? '';
+		this.textOnly = config.text_only === true;
 		this.models = [];
 		this.apiKey = '';
 		this.result = null;
@@ -69,6 +72,7 @@ export class ProviderForm {
 		this.editing = null;
 		this.apiKey = '';
 		this.name = '';
+		this.textOnly = false;
 		this.choosePreset('openai');
 	}
 
@@ -99,7 +103,8 @@ export class ProviderForm {
 			base_url: baseUrl,
 			api_key: apiKey,
 			model: this.model.trim(),
-			...(this.name.trim() ? { name: this.name.trim() } : {})
+			...(this.name.trim() ? { name: this.name.trim() } : {}),
+			...(this.textOnly ? { text_only: true } : {})
 		};
 	}
 

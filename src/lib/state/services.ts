@@ -14,7 +14,7 @@ import { combineTools } from '../agent/turn-tools';
 import { PRESETS } from '../providers/presets';
 import { modelLabel, providerName } from '../providers/provider-name';
 import { loadCode } from './turn-code';
-import type { Provider } from '../providers/types';
+import { imageApiOf, readsImages, type Provider } from '../providers/types';
 import type { SessionContext } from '../sessions/session-context';
 import { ContextWorker, type ContextWorkerStatus } from '../context/context-client';
 import { contextWindowFor, reservedOutputFor } from '../context/context-window';
@@ -64,6 +64,8 @@ export interface Services {
 	turnDeps(sessionId: string, options?: { resumed?: boolean; onProgress?: (progress: CompactionProgress) => void }): Promise<TurnDeps>;
 	/** The provider and model to use: the requested one if it still exists, else the default. */
 	currentModel(wanted?: Partial<ModelChoice>): ModelChoice;
+	/** Whether the model of `choice` reads images (the offline model, the in-browser one and those marked text only do not). */
+	readsImages(choice: ModelChoice): boolean;
 	modelOptions(): ModelOption[];
 	pluginName(pluginId: string): string;
 	/** The context worker: counting, planning and the extractive summary, off the main thread. */
@@ -147,8 +149,9 @@ export function createServices(parts: {
 	}
 
 	/** What every request of the session adds around its messages. */
-	function requestExtras(model: string): RequestExtras {
-		return { systemPrompt: systemPrompt(), toolSchemas: turnTools()?.schemas(), reservedOutput: reservedOutputFor(windowFor(model)) };
+	function requestExtras(model: string, provider?: string): RequestExtras {
+		const config = settings.get('providers').find((p) => p.id === provider);
+		return { systemPrompt: systemPrompt(), toolSchemas: turnTools()?.schemas(), reservedOutput: reservedOutputFor(windowFor(model)), imageApi: config ? imageApiOf(config) : 'offline' };
 	}
 
 	function compactionSettings(): CompactionSettings {
@@ -208,8 +211,9 @@ export function createServices(parts: {
 		async contextUsage(sessionId, model) {
 			const session = sessionId === null ? null : await getSession(db, sessionId);
 			if (sessionId !== null && !session) return null;
-			const chosen = session?.model ?? model ?? services.currentModel().model;
-			const extras = requestExtras(chosen);
+			const current = session ? null : services.currentModel();
+			const chosen = session?.model ?? model ?? current!.model;
+			const extras = requestExtras(chosen, session?.provider ?? current!.provider);
 			const windowTokens = windowFor(chosen);
 			const threshold = compactionSettings().threshold;
 			if (!session) {
@@ -227,7 +231,7 @@ export function createServices(parts: {
 		async estimateContext(sessionId, rows) {
 			const session = await getSession(db, sessionId);
 			if (!session) return null;
-			const estimate = await worker.estimate({ ...requestExtras(session.model), messages: estimateMessages(contextRows(rows), session.model) }, session.model);
+			const estimate = await worker.estimate({ ...requestExtras(session.model, session.provider), messages: estimateMessages(contextRows(rows), session.model) }, session.model);
 			return { model: session.model, total: anchoredTotal(estimate, session.token_ratio), windowTokens: windowFor(session.model) };
 		},
 		async compactionDeps(sessionId, onProgress) {
@@ -248,10 +252,14 @@ export function createServices(parts: {
 				sessions: services.sessionContext(),
 				settings: compaction,
 				windowTokens,
-				request: requestExtras(session.model),
+				request: requestExtras(session.model, session.provider),
 				onProgress,
 				onLimitLearned: learnLimit
 			};
+		},
+		readsImages(choice) {
+			const config = settings.get('providers').find((p) => p.id === choice.provider);
+			return config !== undefined && readsImages(config);
 		},
 		currentModel(wanted = {}) {
 			const options = modelOptions();

@@ -2,7 +2,7 @@
 // which of them stay on this device, over its limit), the bytes that came checked before they
 // are kept, and on each arrived message a note of the Blobs that did not come, and why.
 import type { PalimpsestDb } from '../db/database';
-import { imageIdsOf } from '../db/message-verbs';
+import { blobIdsOf } from '../db/message-verbs';
 import type { BlobNotSynced, BlobRow, MessageRow } from '../db/schema';
 import { isKeepableBlob } from '../sessions/received-blob';
 import { messageDocId } from './document-ids';
@@ -11,7 +11,7 @@ import type { PulledDoc } from './sync-store';
 
 /** The Blobs `rows` refer to, by id (reads only their rows: a Blob's bytes are read when sent). */
 export async function readBlobRows(db: PalimpsestDb, sessionId: string, rows: readonly MessageRow[]): Promise<Map<string, BlobRow>> {
-	const ids = [...new Set(imageIdsOf(rows))];
+	const ids = [...new Set(blobIdsOf(rows))];
 	if (!ids.length) return new Map();
 	const found = await db.blobs.bulkGet(ids.map((id): [string, string] => [sessionId, id]));
 	return new Map(found.flatMap((row) => (row ? [[row.id, row]] : [])));
@@ -44,7 +44,7 @@ export async function noteBlobsNotSynced(db: PalimpsestDb, sessionId: string, me
 
 /** What a message document says of the Blobs its row refers to: each one's type and size, and the limit of those too large to send. */
 export function blobEntries(row: MessageRow, blobs: ReadonlyMap<string, BlobRow>, limit: number): BlobEntry[] {
-	return [...new Set(imageIdsOf([row]))].flatMap((id) => {
+	return [...new Set(blobIdsOf([row]))].flatMap((id) => {
 		const blob = blobs.get(id);
 		if (!blob) return [];
 		const size = blob.data.size;
@@ -70,7 +70,7 @@ export async function keptBlobs(docs: readonly PulledDoc[]): Promise<Map<string,
 		if (pulled.kind !== 'message' || !pulled.received?.length) continue;
 		const { doc } = pulled;
 		// The message's own fields say which Blobs it refers to, as a row's do.
-		const referred = new Set(imageIdsOf([doc.message as MessageRow]));
+		const referred = new Set(blobIdsOf([doc.message as MessageRow]));
 		const named = new Map((doc.blobs ?? []).map((entry) => [entry.id, entry]));
 		const rows: BlobRow[] = [];
 		for (const blob of pulled.received) {

@@ -1,0 +1,14 @@
+// How much a message may carry: the bounds the Message box says at each chip and an import
+// holds a file to. Plain numbers, no imports: the Attach button's hint loads with the page.
+
+/** Attachments one message takes. */
+export const MAX_ATTACHMENTS = 10;
+/** The largest image, as stored (every provider takes 5 MB; an import takes no more, see MAX_IMAGE_BYTES). */
+export const MAX_ATTACHED_IMAGE_BYTES = 5 * 1024 * 1024;
+/** The largest text file: far more text than any context window holds. */
+export const MAX_TEXT_FILE_BYTES = 1024 * 1024;
+/** Everything one message carries together. */
+export const MAX_MESSAGE_BYTES = 20 * 1024 * 1024;
+
+/** The limits in words, for the Attach button. */
+export const ATTACH_HINT = `Attach images (PNG, JPEG, GIF, WebP; up to ${MAX_ATTACHED_IMAGE_BYTES / 1024 / 1024} MB each) or text files (up to ${MAX_TEXT_FILE_BYTES / 1024 / 1024} MB each), at most ${MAX_ATTACHMENTS} to a message`;
