@@ -209,6 +209,28 @@ test('dropped on the chat, the image goes to the Responses API as input_image; p
 	]);
 });
 
+test('a photo larger than providers take is scaled down in the background before it is kept and sent, its shape kept', async ({ page }) => {
+	await openApp(page);
+	await chooseModel(page, await addProvider(page, 'Anthropic', mock.url, 'claude-opus-4-6'));
+	// 6 megapixels: more than Anthropic takes (a long edge of 1568, about 1.15 megapixels).
+	const big = { name: 'big.png', mimeType: 'image/png', buffer: png(3000, 2000) };
+	await attachByButton(page, [big]);
+	await expect(chip(page, 'big.png')).toBeVisible();
+	await send(page, 'How large is it?');
+	await waitForAnswer(page);
+	const messages = mock.requests.at(-1)!.body.messages as Array<{ role: string; content: Array<{ type: string; source?: { media_type: string; data: string } }> }>;
+	const image = messages.at(-1)!.content.find((part) => part.type === 'image')!;
+	expect(image.source!.media_type).toBe('image/png');
+	const bytes = Buffer.from(image.source!.data, 'base64');
+	// A PNG's header holds its width and height.
+	const [width, height] = [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+	expect(bytes.length).toBeLessThanOrEqual(5 * 1024 * 1024);
+	expect(Math.max(width, height)).toBeLessThanOrEqual(1568);
+	expect(width * height).toBeLessThanOrEqual(1_150_000);
+	expect(width / height).toBeCloseTo(1.5, 1);
+	await expect(transcript(page).getByRole('img', { name: `big.png (${width} × ${height})` })).toBeVisible();
+});
+
 test('a model that cannot see asks first: Cancel keeps the message and its attachments, "Send without images" sends the rest', async ({ page }) => {
 	await openApp(page);
 	// The offline model reads text only: images alone would make an empty message, which it says.
