@@ -11,13 +11,20 @@ import { costText } from './context-rows';
 import { anchoredTotal, anchorParts } from './anchor-estimate';
 import { composeEstimate, encodingForModel, type EncodingName, type EstimateMessage, type RequestTotals } from './count-tokens';
 import { sessionTallies } from './session-tallies';
-import type { SessionTally, UnstoredCount } from './session-tally';
+import type { UnstoredCount } from './session-tally';
 import type { WireApi } from '../providers/wire-target';
-import { imageTokens as tokensOfImage } from '../attachments/image-tokens';
+import type { Size as ImageSize } from '../attachments/image-limits';
 
-/** What the images of the context cost, by the rule of the wire format they are sent in (none where no image is sent). */
-const imageTokens = (tally: SessionTally, extras: RequestExtras) =>
-	tally.imageSizes().reduce((sum, size) => sum + tokensOfImage(extras.imageApi ?? 'offline', size.width, size.height), 0);
+/**
+ * What images cost, by the rule of the wire format they are sent in (none where no image is
+ * sent). The rules load with the first image: a session without one never asks for them.
+ */
+async function imageTokens(sizes: readonly ImageSize[], extras: RequestExtras): Promise<number> {
+	const api = extras.imageApi ?? 'offline';
+	if (!sizes.length || api === 'offline') return 0;
+	const { imageTokens: tokensOf } = await import('../attachments/image-tokens');
+	return sizes.reduce((sum, size) => sum + tokensOf(api, size.width, size.height), 0);
+}
 
 /**
  * Counts stored per IndexedDB call: fewer than 50, the size up to which Dexie tells other tabs
@@ -74,7 +81,7 @@ export async function estimateSession(
 	if (!state) return null;
 	const { tally, session } = state;
 	// What the session holds now; a commit while the worker counts is for the next estimate.
-	const known = { tokens: tally.counted, rows: tally.included };
+	const known = { tokens: tally.counted, rows: tally.included, images: tally.imageSizes() };
 	const uncounted = tally.uncounted();
 	const tools = extras.toolSchemas?.length ? JSON.stringify(extras.toolSchemas) : '';
 	const around = [extras.systemPrompt, tools, ...(extras.injected ?? [])];
@@ -83,8 +90,9 @@ export async function estimateSession(
 	uncounted.forEach((row, index) => tally.setCount(row.seq, row.text, counts[index]));
 	let next = uncounted.length;
 	const [systemPrompt, toolSchemas, ...injected] = around.map((text) => (text ? counts[next++] : 0));
+	const images = await imageTokens(known.images, extras);
 	const totals = composeEstimate({
-		messages: known.tokens + counts.slice(0, uncounted.length).reduce((a, b) => a + b, 0) + imageTokens(tally, extras),
+		messages: known.tokens + counts.slice(0, uncounted.length).reduce((a, b) => a + b, 0) + images,
 		messageCount: known.rows,
 		systemPrompt,
 		hasSystemPrompt: extras.systemPrompt !== '',
@@ -118,8 +126,10 @@ export async function boundSession(db: PalimpsestDb, sessionId: string, model: s
 	const state = await sessionTallies(db).current(sessionId, encodingForModel(model));
 	if (!state) return Infinity;
 	const chars = (text: string) => text.length;
+	const texts = state.tally.counted + state.tally.uncounted().reduce((sum, row) => sum + chars(row.text) + 8, 0);
+	const images = await imageTokens(state.tally.imageSizes(), extras);
 	const bound = composeEstimate({
-		messages: state.tally.counted + state.tally.uncounted().reduce((sum, row) => sum + chars(row.text) + 8, 0) + imageTokens(state.tally, extras),
+		messages: texts + images,
 		messageCount: state.tally.included,
 		systemPrompt: chars(extras.systemPrompt),
 		hasSystemPrompt: extras.systemPrompt !== '',
