@@ -1,7 +1,8 @@
 // Two devices (two browser contexts, each its own IndexedDB) syncing through one database of a
 // CouchDB-compatible server: a conversation made on one appears on the other in order, an answer
 // written there comes back, messages both wrote while offline end in one order on both, a rename
-// on one and an archive on the other both hold, and a deletion on one removes the session on both.
+// on one and an archive on the other both hold, and a deletion on one removes the session on both,
+// also against an append the other wrote to it meanwhile.
 import { expect, test } from './test-base';
 import { messageBody, newSession, openApp, sendAndWait, sessionAction, sessionLinks, sidebar, transcript } from './helpers';
 import { createDatabase as createDatabaseOn, secondDevice, startSync } from './sync-helpers';
@@ -116,6 +117,40 @@ test('a session renamed on one device and archived on the other, both offline, e
 		await expect(sessionLinks(device)).toHaveText(['echo: stays listed'], { timeout: 20_000 });
 		await sidebar(device).getByRole('link', { name: 'Archived', exact: true }).click();
 		await expect(device.getByRole('list', { name: 'Archived sessions' }).getByRole('link')).toHaveText(['Trip notes'], { timeout: 20_000 });
+	}
+	await phone.context().close();
+});
+
+test('a session deleted on one device while the other appended to it offline stays deleted on both; the late message is dropped from the server', async ({ page, browser }) => {
+	const database = await createDatabase();
+	await openApp(page);
+	await sendAndWait(page, 'echo: doomed');
+	await newSession(page);
+	await sendAndWait(page, 'echo: stays');
+	await startSync(page, database);
+	const phone = await secondDevice(browser);
+	await startSync(phone, database);
+	await expect(sessionLinks(phone)).toHaveText(['echo: stays', 'echo: doomed']);
+	await sessionLinks(phone).filter({ hasText: 'echo: doomed' }).click();
+
+	await phone.context().setOffline(true);
+	await sendAndWait(phone, 'echo: a late append');
+	const row = sidebar(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'echo: doomed', exact: true }) });
+	await sessionAction(page, row, 'Delete');
+	await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
+	await expect(sessionLinks(page)).toHaveText(['echo: stays']);
+	await phone.context().setOffline(false);
+
+	await expect(sessionLinks(phone)).toHaveText(['echo: stays'], { timeout: 20_000 });
+	// On the server, only the kept session's two messages are left: the late one was sent, then removed.
+	const liveMessages = async () => {
+		const listed = (await (await fetch(`${database}/_all_docs?startkey=${encodeURIComponent('"msg:"')}&endkey=${encodeURIComponent('"msg:\ufff0"')}`)).json()) as { rows: unknown[] };
+		return listed.rows.length;
+	};
+	await expect.poll(liveMessages, { timeout: 20_000 }).toBe(2);
+	for (const device of [page, phone]) {
+		await device.reload();
+		await expect(sessionLinks(device)).toHaveText(['echo: stays']);
 	}
 	await phone.context().close();
 });

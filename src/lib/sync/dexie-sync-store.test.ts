@@ -15,6 +15,7 @@ import { createSession } from '../sessions/session-lifecycle';
 import type { SessionContext } from '../sessions/session-context';
 import { CouchClient } from './couch-client';
 import { createSyncStore, type SyncStoreOptions } from './dexie-sync-store';
+import { pullChanges } from './pull-changes';
 import { SyncLoop } from './sync-loop';
 
 let server: Awaited<ReturnType<typeof startCouchServer>>;
@@ -46,12 +47,15 @@ function device(serverDb: string, name: string, store: Omit<SyncStoreOptions, 'p
 	opened.push(db);
 	let clock = Date.UTC(2026, 0, 1);
 	const ctx: SessionContext = { db, profile, platform: 'web', now: () => (clock += 1000) };
-	const loop = new SyncLoop({ store: createSyncStore(db, { profile, ...store }), client: new CouchClient({ url: serverDb }) });
+	const [syncStore, client] = [createSyncStore(db, { profile, ...store }), new CouchClient({ url: serverDb })];
+	const loop = new SyncLoop({ store: syncStore, client });
 	const text = (role: 'user' | 'assistant', content: string) => ({ id: crypto.randomUUID(), role, content, status: 'complete' as const, kind: 'message' as const, created_at: clock });
 	return {
 		db,
 		ctx,
 		sync: () => loop.syncOnce(),
+		/** Receives without sending first, as a long-poll that wakes before the next pass does. */
+		receive: () => pullChanges({ store: syncStore, client }),
 		say: (sessionId: string, ...contents: string[]) => appendMessages(db, sessionId, contents.map((content, i) => text(i % 2 ? 'assistant' : 'user', content))),
 		contents: async (sessionId: string) => (await listMessages(db, sessionId)).map((row) => row.content)
 	};
@@ -134,6 +138,27 @@ describe('two devices, each with its profile database, syncing through one serve
 		expect(await a.db.receipts.count()).toBe(1);
 		expect(await b.db.receipts.count()).toBe(0);
 		// The server keeps the session's document with its deletion, never as CouchDB's _deleted.
+		const doc = await (await fetch(`${url}/${encodeURIComponent(`session:${id}`)}`)).json();
+		expect(doc.deleted_at).toEqual(expect.any(Number));
+	});
+
+	it('a deletion here that sync has not looked at yet wins over a copy of the session that arrives first', async () => {
+		const url = await newDatabase();
+		const [a, b] = [device(url, 'a'), device(url, 'b')];
+		const { id } = await createSession(a.ctx, { provider: 'offline', model: 'offline-mini' });
+		await a.say(id, 'hello');
+		await a.sync();
+		await b.sync();
+		await deleteSessions(a.ctx, [id]);
+		await b.say(id, 'a late reply');
+		await b.sync();
+		await a.receive();
+		expect(await a.db.sessions.get(id)).toBeUndefined();
+		for (const each of [a, b, a, b]) await each.sync();
+		for (const each of [a, b]) {
+			expect(await each.db.sessions.get(id)).toBeUndefined();
+			expect(await each.contents(id)).toEqual([]);
+		}
 		const doc = await (await fetch(`${url}/${encodeURIComponent(`session:${id}`)}`)).json();
 		expect(doc.deleted_at).toEqual(expect.any(Number));
 	});

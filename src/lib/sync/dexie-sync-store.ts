@@ -168,6 +168,15 @@ export class DexieSyncStore implements SyncStore {
 			const revs = new Map(messageIds.map((id, i) => [id, knownMessages[i]]));
 			const held = new Map<string, SyncDocRow[]>();
 			for (const row of heldRows) list(held, row.session_id).push(row);
+			// Deleted here since sync last looked: the deletion is this device's edit and wins over
+			// what arrives (else a copy from another device would bring the session back).
+			for (const sessionId of sessionIds) {
+				const entry = known.get(sessionId);
+				if (entry?.kind !== 'session' || (entry.doc as SessionDoc | undefined)?.deleted_at !== null || rows.get(sessionId)) continue;
+				const marked = await this.#markDeletedHere(entry, edits);
+				edits = marked.edits;
+				known.set(sessionId, marked.entry);
+			}
 			// Writes nothing in the page reads back are issued without waiting for each.
 			const writes: Promise<unknown>[] = [];
 			const flush = async () => void (await Promise.all(writes.splice(0)));
@@ -294,11 +303,8 @@ export class DexieSyncStore implements SyncStore {
 			await Promise.all([db.sync_docs.bulkPut(puts), db.sync_docs.bulkDelete(deletes)]);
 			// Sessions deleted here: their document keeps the deletion, their messages leave the server.
 			for (const entry of known) {
-				const doc = entry.doc as SessionDoc;
-				if (here.has(entry.session_id) || doc.deleted_at !== null) continue;
-				const deleted = { ...doc, deleted_at: this.#now() };
-				await db.sync_docs.put({ ...entry, doc: deleted, edit: ++edits, dirty: 1, refused: 0 });
-				edits = await this.#removeSessionHere(entry.session_id, edits);
+				if (here.has(entry.session_id) || (entry.doc as SessionDoc).deleted_at !== null) continue;
+				edits = (await this.#markDeletedHere(entry, edits)).edits;
 			}
 			// Deleted long enough ago: the record goes, here and (with `_deleted`) on the server.
 			for (const entry of known) {
@@ -368,6 +374,13 @@ export class DexieSyncStore implements SyncStore {
 			else await db.sync_docs.put({ ...entry, kind: 'message-removed', doc: undefined, edit: ++edits, dirty: 1, refused: 0 });
 		}
 		return edits;
+	}
+
+	/** A session whose row is gone here: its document keeps the deletion (to send), its messages leave the server. */
+	async #markDeletedHere(entry: SyncDocRow, edits: number): Promise<{ entry: SyncDocRow; edits: number }> {
+		const marked: SyncDocRow = { ...entry, doc: { ...(entry.doc as SessionDoc), deleted_at: this.#now() }, edit: edits + 1, dirty: 1, refused: 0 };
+		await this.#db.sync_docs.put(marked);
+		return { entry: marked, edits: await this.#removeSessionHere(entry.session_id, edits + 1) };
 	}
 
 	/** A message removed on another device: its row goes here, and the Blobs it refers to with it. */
