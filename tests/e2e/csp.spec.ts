@@ -165,7 +165,7 @@ test('the browser accepts the whole policy: no console error on load, nor in a p
 		const row = await addPlugin(page, `${origins.cors}/whoami.js`, 'whoami');
 		await expect(rowStatus(row, 'Loaded')).toBeVisible();
 		// The plugin's frame parsed the policy too.
-		expect(page.frames().filter((frame) => frame.url() === 'about:srcdoc')).toHaveLength(1);
+		await expect.poll(() => page.frames().filter((frame) => frame.url() === 'about:srcdoc').length).toBe(1);
 		expect(errors).toEqual([]);
 	} finally {
 		await origins.close();
