@@ -72,15 +72,18 @@ test('an attached PDF reaches Anthropic as a document block, and an OpenAI-compa
 	]);
 });
 
-test('a PDF protected by a password, a damaged one, or a file that only calls itself a PDF is refused at its chip with the reason', async ({ page }) => {
+test('a PDF protected by a password, a damaged one, one over 20 MB, or a file that only calls itself a PDF is refused at its chip with the reason', async ({ page }) => {
 	await openApp(page);
 	await attachByButton(page, [
 		{ name: 'locked.pdf', mimeType: 'application/pdf', buffer: Buffer.from(makeTestPdf([['Secret']], { encrypted: true })) },
 		{ name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog') },
-		{ name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('<html>not a pdf</html>') }
+		{ name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('<html>not a pdf</html>') },
+		{ name: 'huge.pdf', mimeType: '', buffer: Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(20 * 1024 * 1024)]) }
 	]);
 	await expect(chip(page, 'locked.pdf').getByRole('alert')).toHaveText('Not attached: “locked.pdf” is protected by a password. Remove the password and attach it again.');
 	await expect(chip(page, 'broken.pdf').getByRole('alert')).toHaveText('Not attached: “broken.pdf” could not be read as a PDF; it may be damaged.');
 	await expect(chip(page, 'fake.pdf').getByRole('alert')).toHaveText('Not attached: Not a PDF, whatever its name says.');
+	// Known as a PDF by its extension alone; its limit is said at the chip.
+	await expect(chip(page, 'huge.pdf').getByRole('alert')).toHaveText('Not attached: Too large: a PDF may be at most 20 MB.');
 	await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
 });

@@ -3,7 +3,7 @@ import { contextRows } from '../db/context-rows';
 import type { Attachment, MessageRow } from '../db/schema';
 import { sentBy } from '../providers/native-family';
 import type { ChatFile, ChatImage, ChatMessage } from '../providers/types';
-import { PDF_TYPE } from '../attachments/pdf-signature';
+import { PDF_TYPE } from '../attachments/pdf-type';
 
 /** The images and files of a request's rows, by id, their bytes as base64. */
 export type RequestImages = ReadonlyMap<string, ChatImage>;

@@ -4,7 +4,8 @@
 /** Where a PDF's `%PDF-` header may start: readers accept some bytes before it. */
 export const PDF_HEADER_WITHIN = 1024;
 
-export const PDF_TYPE = 'application/pdf';
+export { PDF_TYPE } from './pdf-type';
+import { PDF_TYPE } from './pdf-type';
 
 /** Whether `head` (the first PDF_HEADER_WITHIN bytes, or all of them) holds the `%PDF-` header. */
 export function hasPdfSignature(head: Uint8Array): boolean {
