@@ -1,6 +1,6 @@
 // An attached PDF: its text read in the attachment worker when it is attached, sent as a
-// document to Anthropic and as its text, under its name, to an OpenAI-compatible server; a PDF
-// that cannot be read (a password, damage) is refused at its chip with the reason.
+// document to Anthropic and OpenAI and as its text, under its name, to an OpenAI-compatible
+// server; a PDF that cannot be read (a password, damage) is refused at its chip with the reason.
 import { expect, test, type Page } from './test-base';
 import { openApp, userMessages, waitForAnswer } from './helpers';
 import { addCustomProvider } from './plugin-helpers';
@@ -57,6 +57,8 @@ test('an attached PDF reaches Anthropic as a document block, and an OpenAI-compa
 	await expect(received.getByRole('list', { name: 'Attached' })).toContainText(`Attached: report.pdf, application/pdf, 2 pages, ${REPORT.buffer.length} bytes`);
 	await expect(received.getByLabel('Request body')).toContainText('of PDF data, left out here; Copy as curl has it');
 	await expect(received.getByLabel('Request body')).not.toContainText(REPORT_BASE64.slice(0, 200));
+	// Rebuilt from the stored PDF, it is the request that was sent.
+	await expect(received.getByRole('note')).toHaveCount(0);
 	await page.keyboard.press('Escape');
 
 	// The same session, now with a server that reads no PDFs: the PDF goes as its text.
@@ -69,6 +71,20 @@ test('an attached PDF reaches Anthropic as a document block, and an OpenAI-compa
 	expect(first.content).toEqual([
 		{ type: 'text', text: 'Sum it up.' },
 		{ type: 'text', text: 'File: report.pdf\n\nQuarterly report\nSales rose by 12 percent.\n\nOutlook: steady.' }
+	]);
+});
+
+test('an attached PDF reaches the OpenAI Responses API as an input_file with its name', async ({ page }) => {
+	await openApp(page);
+	await chooseModel(page, await addProvider(page, 'OpenAI', `${mock.url}/v1`, 'gpt-5.6'));
+	await attachByButton(page, [REPORT]);
+	await expect(chip(page, 'report.pdf')).toContainText('2 pages');
+	await send(page, 'Sum it up.');
+	await waitForAnswer(page);
+	const input = mock.requests.at(-1)!.body.input as Array<{ role?: string; content: unknown }>;
+	expect(input.findLast((item) => item.role === 'user')!.content).toEqual([
+		{ type: 'input_text', text: 'Sum it up.' },
+		{ type: 'input_file', filename: 'report.pdf', file_data: `data:application/pdf;base64,${REPORT_BASE64}` }
 	]);
 });
 
