@@ -1,9 +1,11 @@
 // A Vite plugin that names the tokenizer's encoding chunks after their encoding
 // (`…/workers/chunks/cl100k_base-[hash].js`) instead of a bare hash, so the service worker
-// can tell the rarely used cl100k table apart and leave it out of its precache.
+// can tell the rarely used cl100k table apart and leave it out of its precache. PDF.js's
+// chunks, which only a user who attaches a PDF needs, are named `pdfjs-[hash].js` for the same.
 // Plain JavaScript so that vite.config.ts can import it with its real file name.
 
 const TABLE = /[\\/]gpt-tokenizer[\\/].*[\\/]bpeRanks[\\/](\w+)\.js$/;
+const PDFJS = /[\\/]pdfjs-dist[\\/]/;
 
 /**
  * The encoding whose token table a chunk holds, or null.
@@ -16,6 +18,15 @@ export function encodingOfChunk(moduleIds) {
 		if (match) return match[1];
 	}
 	return null;
+}
+
+/**
+ * The name a worker chunk goes by: its encoding's, `pdfjs` for PDF.js, or null.
+ * @param {readonly string[]} moduleIds
+ * @returns {string | null}
+ */
+export function nameOfChunk(moduleIds) {
+	return encodingOfChunk(moduleIds) ?? (moduleIds.some((id) => PDFJS.test(id)) ? 'pdfjs' : null);
 }
 
 /** @returns {import('vite').Plugin} */
@@ -38,8 +49,8 @@ export function nameEncodingChunks() {
 					rolldownOptions: {
 						output: {
 							chunkFileNames: (chunk) => {
-								const encoding = encodingOfChunk(chunk.moduleIds);
-								return encoding ? pattern.replace('[hash]', `${encoding}-[hash]`) : pattern;
+								const name = nameOfChunk(chunk.moduleIds);
+								return name ? pattern.replace('[hash]', `${name}-[hash]`) : pattern;
 							}
 						}
 					}

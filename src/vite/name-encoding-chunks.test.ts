@@ -42,4 +42,10 @@ describe('nameEncodingChunks', () => {
 		const handler = typeof hook === 'function' ? hook : hook?.handler;
 		expect(handler?.call({} as never, {}, { command: 'serve', mode: 'development' })).toBeUndefined();
 	});
+
+	it('names the chunks of PDF.js so the service worker leaves them out of the precache', () => {
+		const name = chunkNamer()('/app/node_modules/pdfjs-dist/build/pdf.worker.mjs');
+		expect(name).toBe('_app/immutable/workers/chunks/pdfjs-[hash].js');
+		expect(isPrecached(name)).toBe(false);
+	});
 });

@@ -307,7 +307,7 @@ test('limits are said at the chip: a file that is not text or an image, a text f
 		{ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('<html></html>') },
 		{ name: 'latin1.txt', mimeType: 'text/plain', buffer: Buffer.from([0x63, 0x61, 0x66, 0xe9]) }
 	]);
-	await expect(chip(page, 'archive.zip').getByRole('alert')).toHaveText('Not attached: Only images (PNG, JPEG, GIF, WebP) and text files (text, Markdown, code, CSV, JSON) can be attached.');
+	await expect(chip(page, 'archive.zip').getByRole('alert')).toHaveText('Not attached: Only images (PNG, JPEG, GIF, WebP), text files (text, Markdown, code, CSV, JSON) and PDFs can be attached.');
 	await expect(chip(page, 'big.txt').getByRole('alert')).toHaveText('Not attached: Too large: a text file may be at most 1 MB.');
 	await expect(chip(page, 'fake.png').getByRole('alert')).toContainText('Not a PNG, JPEG, GIF or WebP image');
 	await expect(chip(page, 'latin1.txt').getByRole('alert')).toContainText('Not UTF-8 text');

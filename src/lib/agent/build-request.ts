@@ -3,6 +3,7 @@ import { contextRows } from '../db/context-rows';
 import type { Attachment, MessageRow } from '../db/schema';
 import { sentBy } from '../providers/native-family';
 import type { ChatFile, ChatImage, ChatMessage } from '../providers/types';
+import { PDF_TYPE } from '../attachments/pdf-type';
 
 /** The images and files of a request's rows, by id, their bytes as base64. */
 export type RequestImages = ReadonlyMap<string, ChatImage>;
@@ -26,7 +27,7 @@ function toChatMessage(row: MessageRow, provider: string | undefined, images: Re
 	return message;
 }
 
-/** A user's attachments on the message: its images' bytes, its files' text (a note where the bytes are gone). */
+/** A user's attachments on the message: its images' bytes, its files' text (a note where the bytes are gone), its PDFs' text and bytes. */
 function attach(message: ChatMessage, attachments: readonly Attachment[], blobs: RequestImages): void {
 	const images: ChatImage[] = [];
 	const files: ChatFile[] = [];
@@ -34,6 +35,9 @@ function attach(message: ChatMessage, attachments: readonly Attachment[], blobs:
 		const bytes = blobs.get(attachment.id);
 		if (attachment.type === 'image') {
 			if (bytes) images.push(bytes);
+		} else if (attachment.mimeType === PDF_TYPE) {
+			// Its text was read when it was attached; the bytes go where the provider reads PDFs.
+			files.push({ name: attachment.name, text: attachment.text ?? '', ...(bytes ? { pdf: bytes.data } : {}) });
 		} else {
 			files.push({ name: attachment.name, text: bytes ? textOf(bytes.data) : '(This file is no longer stored.)' });
 		}

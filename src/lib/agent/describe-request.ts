@@ -54,24 +54,27 @@ function describeParts(sent: SentRequest, frame: RequestFrame, rows: readonly Me
 		const part: RequestPart = { label: partLabel(row), text: row.native?.opaque ? '(opaque: only the provider can read it)' : row.content };
 		if (row.seq === sent.user_seq && injected.length) part.injected = injected;
 		if (row.attachments?.length) {
-			part.attachments = row.attachments.map((a) => [a.name, a.mimeType, ...(a.type === 'image' ? [`${a.width} × ${a.height}`] : []), formatBytes(a.size)].join(', '));
+			part.attachments = row.attachments.map((a) => [a.name, a.mimeType, ...(a.type === 'image' ? [`${a.width} × ${a.height}`] : []), ...(a.type === 'file' && a.pages ? [pagesOf(a.pages)] : []), formatBytes(a.size)].join(', '));
 		}
 		parts.push(part);
 	}
 	return parts;
 }
 
+const pagesOf = (pages: number) => `${pages} page${pages === 1 ? '' : 's'}`;
+
 /** Base64 longer than this is shown as what it is, not character by character. */
 const SHOWN_BASE64_CHARS = 200;
 
-/** An image's bytes in the body, as the dialog shows them: their type and size (Copy as curl has them all). */
-function shortenImages(key: string, value: unknown): unknown {
+/** An image's or PDF's bytes in the body, as the dialog shows them: their type and size (Copy as curl has them all). */
+function shortenImages(this: unknown, key: string, value: unknown): unknown {
 	if (typeof value !== 'string' || value.length <= SHOWN_BASE64_CHARS) return value;
-	// A data: URL (the OpenAI formats), or an Anthropic image source's `data`.
-	const url = /^data:(image\/[a-z]+);base64,/.exec(value);
+	// A data: URL (the OpenAI formats), or an Anthropic image or document source's `data`.
+	const url = /^data:(image\/[a-z]+|application\/pdf);base64,/.exec(value);
 	const base64 = url ? value.slice(url[0].length) : value;
 	if (!url && (key !== 'data' || !/^[A-Za-z0-9+/]+={0,2}$/.test(value.slice(0, 4096)))) return value;
-	return `${url ? url[0] : ''}<${formatBytes(decodedBytes(base64))} of image data, left out here; Copy as curl has it>`;
+	const pdf = url ? url[1] === 'application/pdf' : typeof this === 'object' && this !== null && (this as { media_type?: unknown }).media_type === 'application/pdf';
+	return `${url ? url[0] : ''}<${formatBytes(decodedBytes(base64))} of ${pdf ? 'PDF' : 'image'} data, left out here; Copy as curl has it>`;
 }
 
 export async function describeRequest(sent: SentRequest, frame: RequestFrame, rows: readonly MessageRow[], images?: RequestImages): Promise<DescribedRequest> {

@@ -71,3 +71,22 @@ it('titles a session by its attachments when the first message has no text', asy
 	await runTurn({ db, provider, model: 'm', profile: 'default', platform: 'web', checkpointMs: 0 }, { sessionId: id, text: '', attachments: { refs, blobs } });
 	expect((await db.sessions.get(id))?.title).toBe('photo.png, plan.txt');
 });
+
+it('sends an attached PDF as its bytes and the text read when it was attached, and shows plugins no text', async () => {
+	const { provider, requests } = scripted(() => say('ok'));
+	const histories: HistoryMessage[][] = [];
+	const hooks: TurnHooks = {
+		collect: async (_name, payload) => (histories.push(payload.conversation_history), []),
+		notify: async () => {},
+		decide: async () => ({ block: false })
+	};
+	const PDF = new TextEncoder().encode('%PDF-1.4 a small document');
+	const pdf: Attachment = { type: 'file', id: 'doc', name: 'report.pdf', mimeType: 'application/pdf', size: PDF.length, pages: 1, text: 'Quarterly report' };
+	const { id } = await createSession({ db, profile: 'default', platform: 'web' }, { provider: 'scripted', model: 'm' });
+	const deps = { db, provider, model: 'm', profile: 'default', platform: 'web', checkpointMs: 0, hooks };
+	await runTurn(deps, { sessionId: id, text: 'Sum it up.', attachments: { refs: [pdf], blobs: [{ id: 'doc', type: 'application/pdf', data: new Blob([PDF], { type: 'application/pdf' }) }] } });
+	expect(requests[0].messages.at(-1)?.files).toEqual([{ name: 'report.pdf', text: 'Quarterly report', pdf: btoa(String.fromCharCode(...PDF)) }]);
+
+	await runTurn(deps, { sessionId: id, text: 'And?' });
+	expect(histories[1][0].attachments).toEqual([{ type: 'file', name: 'report.pdf', size: PDF.length }]);
+});

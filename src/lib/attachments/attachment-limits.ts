@@ -7,8 +7,13 @@ export const MAX_ATTACHMENTS = 10;
 export const MAX_ATTACHED_IMAGE_BYTES = 5 * 1024 * 1024;
 /** The largest text file: far more text than any context window holds. */
 export const MAX_TEXT_FILE_BYTES = 1024 * 1024;
+/**
+ * The largest PDF. Anthropic takes requests of up to 32 MB and base64 makes a file a third
+ * larger, so a PDF of 20 MB still fits one request.
+ */
+export const MAX_PDF_BYTES = 20 * 1024 * 1024;
 /** Everything one message carries together. */
 export const MAX_MESSAGE_BYTES = 20 * 1024 * 1024;
 
 /** The limits in words, for the Attach button. */
-export const ATTACH_HINT = `Attach images (PNG, JPEG, GIF, WebP; up to ${MAX_ATTACHED_IMAGE_BYTES / 1024 / 1024} MB each) or text files (up to ${MAX_TEXT_FILE_BYTES / 1024 / 1024} MB each), at most ${MAX_ATTACHMENTS} to a message`;
+export const ATTACH_HINT = `Attach images (PNG, JPEG, GIF, WebP; up to ${MAX_ATTACHED_IMAGE_BYTES / 1024 / 1024} MB each), text files (up to ${MAX_TEXT_FILE_BYTES / 1024 / 1024} MB each) or PDFs (up to ${MAX_PDF_BYTES / 1024 / 1024} MB each), at most ${MAX_ATTACHMENTS} to a message`;

@@ -3,6 +3,7 @@
 // bounded, and an encrypted or damaged file is refused with a message for the user.
 import { AttachmentError, formatBytes, nameOf } from './attachment-error';
 import { loadPdfjs, type PdfjsModule } from './load-pdfjs';
+import { hasPdfSignature, PDF_HEADER_WITHIN } from './pdf-signature';
 
 export interface PdfText {
 	/** The pages' text, a blank line between pages. */
@@ -25,12 +26,8 @@ export interface PdfTextLimits {
 
 export const PDF_TEXT_LIMITS: Readonly<PdfTextLimits> = Object.freeze({ maxBytes: 32 * 1024 * 1024, maxPages: 500, maxChars: 400_000 });
 
-/** Where a PDF's header may start: readers accept some bytes before it. */
-const HEADER_WITHIN = 1024;
-
 async function looksLikePdf(blob: Blob): Promise<boolean> {
-	const head = new TextDecoder('latin1').decode(await blob.slice(0, HEADER_WITHIN).arrayBuffer());
-	return head.includes('%PDF-');
+	return hasPdfSignature(new Uint8Array(await blob.slice(0, PDF_HEADER_WITHIN).arrayBuffer()));
 }
 
 /** One page's text: each run of text as PDF.js found it, a line break where it saw one. */

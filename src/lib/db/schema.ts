@@ -203,13 +203,24 @@ export interface ImageAttachment {
 	height: number;
 }
 
-/** A text file attached to a user's message: sent as a text part headed by its name. */
+/**
+ * A text file or PDF attached to a user's message: a text file is sent as a text part headed by
+ * its name; a PDF as a document to providers that read PDFs, and as its text to the others.
+ */
 export interface FileAttachment {
 	type: 'file';
 	id: string;
 	name: string;
 	mimeType: string;
 	size: number;
+	/** A PDF's pages. */
+	pages?: number;
+	/**
+	 * A PDF's text, read once when it was attached. Kept here, as text and never as bytes, so a
+	 * request to a provider that cannot read PDFs needs neither PDF.js nor the worker, and
+	 * export, import and sync carry it with the message.
+	 */
+	text?: string;
 }
 
 export type Attachment = ImageAttachment | FileAttachment;

@@ -4,7 +4,7 @@
 
 import { anthropicContext } from './anthropic-context';
 import { canReplay } from './native-family';
-import { fileText, type ChatImage, type ChatMessage, type ChatRequest, type ToolCall } from './types';
+import { fileText, type ChatFile, type ChatImage, type ChatMessage, type ChatRequest, type ToolCall } from './types';
 
 type Block =
 	| { type: 'text'; text: string }
@@ -34,6 +34,10 @@ function parseInput(call: ToolCall): unknown {
 
 const imageBlock = (image: ChatImage): Block => ({ type: 'image', source: { type: 'base64', media_type: image.mimeType, data: image.data } });
 
+/** A file: a PDF as a document block (Claude reads its pages, text and pictures), else its text. */
+const fileBlock = (file: ChatFile): Block =>
+	file.pdf ? { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: file.pdf }, title: file.name } : { type: 'text', text: fileText(file) };
+
 function toBlocks(message: ChatMessage): Block[] {
 	if (message.role === 'tool') {
 		// A result's images go inside it, after its text, as base64 image blocks.
@@ -46,9 +50,9 @@ function toBlocks(message: ChatMessage): Block[] {
 	for (const call of message.tool_calls ?? []) {
 		blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call) });
 	}
-	// What the user attached: each file as a text block, then each image.
+	// What the user attached: each file, then each image.
 	if (message.role === 'user') {
-		for (const file of message.files ?? []) blocks.push({ type: 'text', text: fileText(file) });
+		blocks.push(...(message.files ?? []).map(fileBlock));
 		blocks.push(...(message.images ?? []).map(imageBlock));
 	}
 	return blocks;

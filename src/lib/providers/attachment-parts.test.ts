@@ -1,11 +1,13 @@
 // What a user attached reaches each wire format in that format's own parts: Chat Completions
 // a content array with image_url data URLs, Responses input_text and input_image, Anthropic
 // text and base64 image blocks; a text file as a text part headed by its name. A model that
-// reads text only gets the files inline and no image.
+// reads text only gets the files inline and no image. A PDF goes as a document where the
+// provider reads PDFs (Anthropic, OpenAI's own APIs) and as its text everywhere else.
 import { describe, expect, it } from 'vitest';
 import { buildAnthropicRequest } from './anthropic-request';
 import { buildOpenAIBody, withoutImages } from './openai-request';
 import { buildResponsesBody } from './responses-request';
+import { buildWireRequest } from './wire-request';
 import { readsImages, type ChatMessage } from './types';
 
 const message: ChatMessage = {
@@ -61,5 +63,43 @@ describe('attachments on the wire', () => {
 		expect(readsImages({ preset: 'custom', text_only: true })).toBe(false);
 		expect(readsImages({ preset: 'wllama' })).toBe(false);
 		expect(readsImages({ preset: 'offline' })).toBe(false);
+	});
+});
+
+describe('a PDF on the wire', () => {
+	const pdf: ChatMessage = { role: 'user', content: 'Sum it up.', files: [{ name: 'report.pdf', text: 'Quarterly report', pdf: 'JVBERi0xLjQ=' }] };
+	const asText = { type: 'text', text: 'File: report.pdf\n\nQuarterly report' };
+	const sent = { model: 'm', messages: [pdf] };
+
+	it('Anthropic: a document block with the base64 bytes, titled with its name', () => {
+		const [message] = buildAnthropicRequest(sent).body.messages as Array<{ content: unknown }>;
+		expect(message.content).toEqual([
+			{ type: 'text', text: 'Sum it up.' },
+			{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' }, title: 'report.pdf' }
+		]);
+	});
+
+	it('Responses: an input_file with its name and a data URL', () => {
+		const [message] = buildResponsesBody(sent).input as Array<{ content: unknown }>;
+		expect(message.content).toEqual([
+			{ type: 'input_text', text: 'Sum it up.' },
+			{ type: 'input_file', filename: 'report.pdf', file_data: 'data:application/pdf;base64,JVBERi0xLjQ=' }
+		]);
+	});
+
+	it("Chat Completions: a file part to OpenAI's own API, the text to any other server", () => {
+		const official = buildWireRequest({ api: 'chat-completions', url: 'u', keyed: true, maxCompletionTokens: true, readsPdf: true }, sent);
+		expect((official.body.messages as Array<{ content: unknown[] }>)[0].content[1]).toEqual({ type: 'file', file: { filename: 'report.pdf', file_data: 'data:application/pdf;base64,JVBERi0xLjQ=' } });
+		const other = buildWireRequest({ api: 'chat-completions', url: 'u', keyed: false }, sent);
+		expect((other.body.messages as Array<{ content: unknown[] }>)[0].content).toEqual([{ type: 'text', text: 'Sum it up.' }, asText]);
+	});
+
+	it('a text-only model and the offline model get its text, never its bytes', () => {
+		const textOnly = buildWireRequest({ api: 'anthropic', url: 'u', keyed: true, textOnly: true }, sent);
+		expect(JSON.stringify(textOnly.body)).not.toContain('JVBERi0xLjQ=');
+		expect((textOnly.body.messages as Array<{ content: unknown[] }>)[0].content).toEqual([{ type: 'text', text: 'Sum it up.\n\nFile: report.pdf\n\nQuarterly report' }]);
+		const offline = buildWireRequest({ api: 'offline', url: '', keyed: false }, sent);
+		expect(JSON.stringify(offline.body)).not.toContain('JVBERi0xLjQ=');
+		expect(JSON.stringify(offline.body)).toContain('Quarterly report');
 	});
 });

@@ -20,10 +20,10 @@ export function createOpenAICompatibleProvider(
 ): Provider {
 	const base = trimBaseUrl(config.base_url);
 
-	const wire: WireTarget = { api: 'chat-completions', url: `${base}/chat/completions`, keyed: Boolean(config.api_key), maxCompletionTokens: config.preset === 'openai_chat' };
+	const wire: WireTarget = { api: 'chat-completions', url: `${base}/chat/completions`, keyed: Boolean(config.api_key), maxCompletionTokens: config.preset === 'openai_chat', readsPdf: config.preset === 'openai_chat' };
 
 	async function* answer(request: ChatRequest): AsyncGenerator<StreamEvent> {
-		const body = buildOpenAIBody(request, wire.maxCompletionTokens);
+		const body = buildOpenAIBody(request, wire.maxCompletionTokens, wire.readsPdf);
 		const reply = await postForAnswer(fetchImpl, wire.url, headersFor(config), body, request.signal, options);
 		if (reply.type === 'json') yield* openAIReplyEvents(reply.value);
 		else yield* decodeOpenAIStream(readSSE(reply.body, request.signal));

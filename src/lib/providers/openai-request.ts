@@ -1,8 +1,8 @@
 // Builds the JSON body of an OpenAI Chat Completions request from a provider-neutral one.
 
-import { fileText, imageDataUrl, withFileTexts, type ChatMessage, type ChatRequest, type ToolSchema } from './types';
+import { fileText, imageDataUrl, pdfDataUrl, withFileTexts, type ChatMessage, type ChatRequest, type ToolSchema } from './types';
 
-type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } } | { type: 'file'; file: { filename: string; file_data: string } };
 
 type OpenAIMessage =
 	| { role: 'system' | 'user'; content: string | ContentPart[] }
@@ -17,7 +17,7 @@ type OpenAIMessage =
 	  }
 	| { role: 'tool'; tool_call_id: string; content: string };
 
-function toOpenAIMessage(message: ChatMessage): OpenAIMessage {
+function toOpenAIMessage(message: ChatMessage, readsPdf: boolean): OpenAIMessage {
 	if (message.role === 'tool') {
 		return { role: 'tool', tool_call_id: message.tool_call_id ?? '', content: message.content };
 	}
@@ -33,15 +33,18 @@ function toOpenAIMessage(message: ChatMessage): OpenAIMessage {
 			}))
 		};
 	}
-	if (message.role === 'user' && (message.images?.length || message.files?.length)) return { role: 'user', content: userParts(message) };
+	if (message.role === 'user' && (message.images?.length || message.files?.length)) return { role: 'user', content: userParts(message, readsPdf) };
 	return { role: message.role, content: message.content };
 }
 
-/** A user message with attachments: its text, each file as a text part, then each image as a data: URL. */
-function userParts(message: ChatMessage): ContentPart[] {
+/**
+ * A user message with attachments: its text, each file as a text part (a PDF as a `file` part
+ * where the server reads PDFs), then each image as a data: URL.
+ */
+function userParts(message: ChatMessage, readsPdf: boolean): ContentPart[] {
 	return [
 		...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
-		...(message.files ?? []).map((file) => ({ type: 'text' as const, text: fileText(file) })),
+		...(message.files ?? []).map((file): ContentPart => (readsPdf && file.pdf ? { type: 'file', file: { filename: file.name, file_data: pdfDataUrl(file.pdf) } } : { type: 'text', text: fileText(file) })),
 		...(message.images ?? []).map((image): ContentPart => ({ type: 'image_url', image_url: { url: imageDataUrl(image) } }))
 	];
 }
@@ -50,7 +53,7 @@ function userParts(message: ChatMessage): ContentPart[] {
  * The messages on the wire. A tool message takes text only: the images of a run of tool results
  * follow it in one user message, each after a line naming the call it came from.
  */
-function toOpenAIMessages(messages: readonly ChatMessage[]): OpenAIMessage[] {
+function toOpenAIMessages(messages: readonly ChatMessage[], readsPdf: boolean): OpenAIMessage[] {
 	const out: OpenAIMessage[] = [];
 	let images: ContentPart[] = [];
 	const flush = () => {
@@ -59,7 +62,7 @@ function toOpenAIMessages(messages: readonly ChatMessage[]): OpenAIMessage[] {
 	};
 	for (const message of messages) {
 		if (message.role !== 'tool') flush();
-		out.push(toOpenAIMessage(message));
+		out.push(toOpenAIMessage(message, readsPdf));
 		if (message.role === 'tool' && message.images?.length) {
 			images.push({ type: 'text', text: `From tool call ${message.tool_call_id ?? ''}:` }, ...message.images.map((image): ContentPart => ({ type: 'image_url', image_url: { url: imageDataUrl(image) } })));
 		}
@@ -88,15 +91,17 @@ function toOpenAITool(tool: ToolSchema) {
 
 /**
  * `useMaxCompletionTokens`: OpenAI's own API rejects `max_tokens` on reasoning models,
- * while local servers (llama.cpp, older vLLM) only know `max_tokens`.
+ * while local servers (llama.cpp, older vLLM) only know `max_tokens`. `readsPdf`: OpenAI's own
+ * API reads a PDF sent as a `file` part; other servers get its text.
  */
 export function buildOpenAIBody(
 	request: ChatRequest,
-	useMaxCompletionTokens = false
+	useMaxCompletionTokens = false,
+	readsPdf = false
 ): Record<string, unknown> {
 	const body: Record<string, unknown> = {
 		model: request.model,
-		messages: toOpenAIMessages(request.messages),
+		messages: toOpenAIMessages(request.messages, readsPdf),
 		stream: true,
 		stream_options: { include_usage: true }
 	};

@@ -2,7 +2,7 @@
 // `store: false` and no `previous_response_id`, so the local transcript stays the truth and
 // the whole input goes out each time; the provider's own compaction items go back unchanged.
 import { canReplay } from './native-family';
-import { fileText, imageDataUrl, type ChatMessage, type ChatRequest, type ToolSchema } from './types';
+import { fileText, imageDataUrl, pdfDataUrl, type ChatMessage, type ChatRequest, type ToolSchema } from './types';
 
 export type ResponsesItem = Record<string, unknown>;
 
@@ -22,10 +22,10 @@ function toItems(message: ChatMessage, model: string): ResponsesItem[] {
 		return items;
 	}
 	if (message.images?.length || message.files?.length) {
-		// Attachments make the message a list: its text, each file as text, then each image.
+		// Attachments make the message a list: its text, each file (a PDF as a file, others as text), then each image.
 		const content = [
 			...(message.content ? [{ type: 'input_text', text: message.content }] : []),
-			...(message.files ?? []).map((file) => ({ type: 'input_text', text: fileText(file) })),
+			...(message.files ?? []).map((file) => (file.pdf ? { type: 'input_file', filename: file.name, file_data: pdfDataUrl(file.pdf) } : { type: 'input_text', text: fileText(file) })),
 			...(message.images ?? []).map((image) => ({ type: 'input_image', image_url: imageDataUrl(image) }))
 		];
 		return [{ role: 'user', content }];

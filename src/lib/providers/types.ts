@@ -21,7 +21,10 @@ export interface ChatMessage {
 	 * message), sent in each wire format's own way.
 	 */
 	images?: ChatImage[];
-	/** Text files the user attached (on a `user` message): each a text part headed by its name. */
+	/**
+	 * Files the user attached (on a `user` message): each a text part headed by its name, or a
+	 * PDF as a document where the provider reads PDFs.
+	 */
 	files?: ChatFile[];
 	/** Marks a compaction summary (or a provider's opaque compaction item) in a history. */
 	summary?: boolean;
@@ -38,10 +41,12 @@ export interface ChatImage {
 	data: string;
 }
 
-/** A text file in a request: its name and its text. */
+/** A file in a request: its name and its text (a PDF's as read when attached). */
 export interface ChatFile {
 	name: string;
 	text: string;
+	/** A PDF's bytes as base64, for a provider that reads PDFs itself; others get `text`. */
+	pdf?: string;
 }
 
 /** The text part a file goes in as: its name, then its text. */
@@ -49,6 +54,9 @@ export const fileText = (file: ChatFile): string => `File: ${file.name}\n\n${fil
 
 /** A message's text with its files' text parts after it, for a model that takes one string. */
 export const withFileTexts = (message: ChatMessage): string => [message.content, ...(message.files ?? []).map(fileText)].filter(Boolean).join('\n\n');
+
+/** A data: URL of a PDF, as the OpenAI wire formats take it. */
+export const pdfDataUrl = (base64: string): string => `data:application/pdf;base64,${base64}`;
 
 /** A data: URL of an image, as the OpenAI wire formats take it. */
 export const imageDataUrl = (image: ChatImage): string => `data:${image.mimeType};base64,${image.data}`;

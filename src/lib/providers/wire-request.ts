@@ -19,9 +19,10 @@ export function keyPlaceholder(api: WireApi): string {
 	return api === 'anthropic' ? '$ANTHROPIC_API_KEY' : '$OPENAI_API_KEY';
 }
 
-/** The offline model takes the provider-neutral request as it is. */
+/** The offline model takes the provider-neutral request as it is, a PDF as its text. */
 function offlineBody(request: ChatRequest): Record<string, unknown> {
-	const body: Record<string, unknown> = { model: request.model, messages: request.messages };
+	const messages = request.messages.map((message) => (message.files ? { ...message, files: message.files.map(({ name, text }) => ({ name, text })) } : message));
+	const body: Record<string, unknown> = { model: request.model, messages };
 	if (request.tools?.length) body.tools = request.tools;
 	return body;
 }
@@ -44,7 +45,7 @@ export function buildWireRequest(target: WireTarget, sent: ChatRequest): WireReq
 		case 'offline':
 			return { url: '', headers: {}, body: offlineBody(request) };
 		default: {
-			const body = target.api === 'responses' ? buildResponsesBody(request) : buildOpenAIBody(request, target.maxCompletionTokens ?? false);
+			const body = target.api === 'responses' ? buildResponsesBody(request) : buildOpenAIBody(request, target.maxCompletionTokens ?? false, target.readsPdf ?? false);
 			const auth: Record<string, string> = target.keyed ? { authorization: `Bearer ${placeholder}` } : {};
 			return { url: target.url, headers: { ...auth, ...json }, body };
 		}

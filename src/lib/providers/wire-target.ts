@@ -12,6 +12,8 @@ export interface WireTarget {
 	keyed: boolean;
 	/** OpenAI's own Chat Completions wants `max_completion_tokens` instead of `max_tokens`. */
 	maxCompletionTokens?: boolean;
+	/** OpenAI's own Chat Completions reads PDFs sent as `file` parts; other servers get their text. */
+	readsPdf?: boolean;
 	/** The user marked its models as reading text only: images are left out of every request. */
 	textOnly?: boolean;
 }

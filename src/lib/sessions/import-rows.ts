@@ -20,7 +20,8 @@ import type { NativeCompaction, ToolCall, Usage } from '../providers/types';
 import { cleanTitle } from '../db/clean-title';
 import { isPosition } from '../db/position-clock';
 import { IMAGE_TYPES, MAX_IMAGE_BYTES } from '../hooks/image-bytes';
-import { MAX_ATTACHMENTS, MAX_TEXT_FILE_BYTES } from '../attachments/attachment-limits';
+import { MAX_ATTACHMENTS, MAX_PDF_BYTES, MAX_TEXT_FILE_BYTES } from '../attachments/attachment-limits';
+import { PDF_TYPE } from '../attachments/pdf-signature';
 import { isTextFile } from '../attachments/text-file';
 import { bool, FieldError, isPlainObject, json, list, nullable, number, oneOf, record, text, withDefault, type Parse, type Shape } from './import-schema';
 
@@ -227,17 +228,28 @@ const imageAttachment = record<ImageAttachment>(
 	'an attached image'
 );
 
-const fileAttachment = record<FileAttachment>(
+/** A text file: the PDF fields are dropped (and counted). */
+const fileAttachment = record<Omit<FileAttachment, 'pages' | 'text'>>(
 	{ required: { type: oneOf(['file'] as const), id, name: fileName, mimeType: label, size: number(0, MAX_TEXT_FILE_BYTES, { integer: true }) }, optional: {} },
 	'an attached file'
 );
 
-/** One attachment of a message: an image, or a text file (its name and type must say text). Its bytes come in the session's `images`. */
+/** A PDF: its size within what the Message box takes, its pages and its text as read when attached. */
+const pdfAttachment = record<FileAttachment>(
+	{
+		required: { type: oneOf(['file'] as const), id, name: fileName, mimeType: oneOf([PDF_TYPE]), size: number(1, MAX_PDF_BYTES, { integer: true }) },
+		optional: { pages: number(0, L.maxSeq, { integer: true }), text: body }
+	},
+	'an attached PDF'
+);
+
+/** One attachment of a message: an image, a text file (its name and type must say text) or a PDF. Its bytes come in the session's `images`. */
 export const attachment: Parse<Attachment> = (v, dropped) => {
 	const type = isPlainObject(v) ? v.type : undefined;
 	if (type === 'image') return imageAttachment(v, dropped);
+	if (type === 'file' && isPlainObject(v) && v.mimeType === PDF_TYPE) return pdfAttachment(v, dropped);
 	const file = type === 'file' ? fileAttachment(v, dropped) : null;
-	if (!file || !isTextFile(file.name, file.mimeType)) throw new FieldError([], v, 'an attachment (an image, or a text file)');
+	if (!file || !isTextFile(file.name, file.mimeType)) throw new FieldError([], v, 'an attachment (an image, a text file or a PDF)');
 	return file;
 };
 

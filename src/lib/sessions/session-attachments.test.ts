@@ -15,6 +15,7 @@ import { createSession } from './session-lifecycle';
 import type { SessionContext } from './session-context';
 import { ImportError } from './transfer-format';
 import { sessionToMarkdown } from './format-markdown';
+import { makeTestPdf } from '../attachments/test-pdf';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1]);
 const NOTES = new TextEncoder().encode('# Notes\n\nThé plan, in UTF-8.\n');
@@ -106,7 +107,8 @@ describe('the attachments of a message', () => {
 			['an image without its dimensions', (refs) => delete refs[0].width, /width/],
 			['an image wider than any', (refs) => (refs[0].width = 1e9), /width/],
 			['an SVG called an image', (refs) => (refs[0].mimeType = 'image/svg+xml'), /mimeType/],
-			['a PDF called a file', (refs) => Object.assign(refs[1], { name: 'paper.pdf', mimeType: 'application/pdf' }), /an attachment \(an image, or a text file\)/],
+			['a text file called a PDF', (refs) => Object.assign(refs[1], { name: 'paper.pdf', mimeType: 'application/pdf' }), /is not base64 of a PDF of at most 20 MB/],
+			['a file of another type', (refs) => Object.assign(refs[1], { name: 'tool.exe', mimeType: 'application/x-msdownload' }), /an attachment \(an image, a text file or a PDF\)/],
 			['a file larger than a text file may be', (refs) => (refs[1].size = 2 * 1024 * 1024), /size/],
 			['bytes that are not UTF-8', (_, blobs) => (blobs[1].data = encodeBase64(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28]))), /is not the UTF-8 text its message shows/],
 			['a file of another size than its message says', (refs) => (refs[1].size = 3), /is not the UTF-8 text its message shows/],
@@ -123,6 +125,49 @@ describe('the attachments of a message', () => {
 			await expect(importing, what).rejects.toThrow(ImportError);
 			await expect(importSessions(to.db, to.profile, JSON.stringify(copy)), what).rejects.toThrow(reason);
 			expect(await to.db.sessions.count(), what).toBe(0);
+			expect(await to.db.blobs.count(), what).toBe(0);
+		}
+	});
+});
+
+describe('an attached PDF', () => {
+	const PDF = makeTestPdf([['Quarterly report'], ['Page two']]);
+	const REF: Attachment = { type: 'file', id: 'report-1', name: 'report.pdf', mimeType: 'application/pdf', size: PDF.length, pages: 2, text: 'Quarterly report\n\nPage two' };
+
+	async function pdfSession(ctx: SessionContext) {
+		const { id } = await createSession(ctx, { provider: 'offline', model: 'offline-mini' });
+		const message = { id: crypto.randomUUID(), role: 'user' as const, content: 'Summarise it.', status: 'complete' as const, kind: 'message' as const, created_at: 1, attachments: [REF] };
+		await appendMessages(ctx.db, id, [message], undefined, {}, [{ id: 'report-1', type: 'application/pdf', data: new Blob([PDF], { type: 'application/pdf' }) }]);
+		return id;
+	}
+
+	it('travels through export and import byte for byte, with its pages and text', async () => {
+		const from = context();
+		const id = await pdfSession(from);
+		const to = context();
+		expect(await importSessions(to.db, to.profile, JSON.stringify(await exported(from)))).toMatchObject({ sessions_added: 1, fields_dropped: 0 });
+		const [row] = await to.db.messages.where('session_id').equals(id).toArray();
+		expect(row.attachments).toEqual([REF]);
+		expect(await bytes((await readImages(to.db, id, ['report-1'])).get('report-1'))).toEqual(PDF);
+	});
+
+	it('is checked on import: its signature, its size, and that it is what its message says', async () => {
+		const from = context();
+		await pdfSession(from);
+		const file = await exported(from);
+		type Blob64 = { id: string; type: string; data: string };
+		const variants: Array<[string, (ref: Record<string, unknown>, blob: Blob64) => void, RegExp]> = [
+			['a zip called a PDF', (_, blob) => (blob.data = encodeBase64(new TextEncoder().encode('PK\u0003\u0004'.padEnd(PDF.length, 'x')))), /is not the PDF its message shows/],
+			['a PDF larger than the Message box takes', (ref) => (ref.size = 21 * 1024 * 1024), /size/],
+			['a PDF of another size than its message says', (ref) => (ref.size = 10), /is not the PDF its message shows/],
+			['a PDF whose bytes say another type', (_, blob) => (blob.type = 'text/plain'), /is not base64 of a PDF/],
+			['a PDF with text that is not text', (ref) => (ref.text = 42), /text/]
+		];
+		for (const [what, change, reason] of variants) {
+			const copy = structuredClone(file);
+			change(copy.sessions[0].messages[0].attachments[0], copy.sessions[0].images[0]);
+			const to = context();
+			await expect(importSessions(to.db, to.profile, JSON.stringify(copy)), what).rejects.toThrow(reason);
 			expect(await to.db.blobs.count(), what).toBe(0);
 		}
 	});

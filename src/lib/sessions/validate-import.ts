@@ -7,7 +7,8 @@ import { withPositionsInOrder, type RandomBytes } from '../db/position-clock';
 import type { ImportedEntry } from './import-links';
 import { FieldError, isPlainObject, type Parse } from './import-schema';
 import { EXPORT_FORMAT, EXPORT_VERSION, formatBytes, ImportError, MAX_IMPORT_BYTES } from './transfer-format';
-import { MAX_TEXT_FILE_BYTES } from '../attachments/attachment-limits';
+import { MAX_PDF_BYTES, MAX_TEXT_FILE_BYTES } from '../attachments/attachment-limits';
+import { hasPdfSignature, PDF_HEADER_WITHIN, PDF_TYPE } from '../attachments/pdf-signature';
 import { decodeText } from '../attachments/text-file';
 
 /** Refuses a file too large to import, before anything of it is read. */
@@ -138,9 +139,9 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 /**
  * The bytes of a session's images and attached files, each checked: an image as one of the four
  * image types, base64 of at most MAX_IMAGE_BYTES that begins as its type says; a file as UTF-8
- * text of the type its message says. Every one a message shows must be there, with the size it
- * says, and all of a file's together stay within IMPORT_LIMITS.blobBytes. Those no message
- * shows are left out.
+ * text of the type its message says; a PDF by its signature, of at most MAX_PDF_BYTES. Every
+ * one a message shows must be there, with the size it says, and all of a file's together stay
+ * within IMPORT_LIMITS.blobBytes. Those no message shows are left out.
  */
 function readImages(raw: unknown, rows: readonly ImportedMessage[], sessionId: string, dropped: { fields: number }, total: { bytes: number }): BlobRow[] {
 	const shown = new Map<string, { type: 'image' | 'file'; mimeType: string; size: number }>([
@@ -163,7 +164,8 @@ function readImages(raw: unknown, rows: readonly ImportedMessage[], sessionId: s
 		if (total.bytes > IMPORT_LIMITS.blobBytes) {
 			throw new ImportError(`The file holds more than ${formatBytes(IMPORT_LIMITS.blobBytes)} of images and files; an import takes at most that. Export fewer sessions at a time.`);
 		}
-		const bytes = part.type === 'image' ? readImage(image.type, image.data, part, where) : readText(image.type, image.data, part, `file ${at + 1} of session ${sessionId}`);
+		const file = `file ${at + 1} of session ${sessionId}`;
+		const bytes = part.type === 'image' ? readImage(image.type, image.data, part, where) : part.mimeType === PDF_TYPE ? readPdf(image.type, image.data, part, file) : readText(image.type, image.data, part, file);
 		images.set(image.id, { session_id: sessionId, id: image.id, type: image.type, data: new Blob([bytes], { type: image.type }) });
 	});
 	const missing = [...shown.keys()].find((id) => !images.has(id));
@@ -178,6 +180,15 @@ function readImage(type: string, data: string, part: { mimeType: string; size: n
 	}
 	const bytes = decodeBase64(data);
 	if (bytes.length !== part.size || !looksLikeImage(type, bytes)) throw new ImportError(`The file is malformed: ${where} is not the ${type} image its message shows.`);
+	return bytes;
+}
+
+function readPdf(type: string, data: string, part: { mimeType: string; size: number }, where: string): Uint8Array<ArrayBuffer> {
+	if (type !== PDF_TYPE || decodedBytes(data) > MAX_PDF_BYTES || !isBase64(data)) {
+		throw new ImportError(`The file is malformed: ${where} is not base64 of a PDF of at most ${formatBytes(MAX_PDF_BYTES)}.`);
+	}
+	const bytes = decodeBase64(data);
+	if (bytes.length !== part.size || !hasPdfSignature(bytes.subarray(0, PDF_HEADER_WITHIN))) throw new ImportError(`The file is malformed: ${where} is not the PDF its message shows.`);
 	return bytes;
 }
 
