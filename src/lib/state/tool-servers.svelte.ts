@@ -94,6 +94,8 @@ export class ToolServersState {
 
 	/** Checks the address, stores the server and connects to it; throws a message for the form. */
 	async add(input: string, authorization: string): Promise<void> {
+		// The address check loads with the first server added, not with the page.
+		const { readServerUrl } = await import('../tool-servers/tool-server-url');
 		const url = readServerUrl(input);
 		if (this.configs.some((config) => config.url === url)) throw new Error('This tool server is already added.');
 		const config: ToolServerConfig = { id: crypto.randomUUID(), url, authorization: authorization.trim(), added_at: Date.now(), disabled_tools: [], always_allowed: [] };
@@ -251,20 +253,6 @@ export class ToolServersState {
 			this.approval = pending;
 		});
 	}
-}
-
-/** A tool server's address as given: http(s) only, with what is wrong said plainly. */
-export function readServerUrl(input: string): string {
-	let url: URL;
-	try {
-		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- parsed once, never rendered
-		url = new URL(input.trim());
-	} catch {
-		throw new Error('Enter the tool server’s full address, such as https://tools.example.com/mcp.');
-	}
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('A tool server’s address starts with https:// (or http:// for one on this computer).');
-	if (url.username || url.password) throw new Error('Put no user name or password in the address: give them in Authorization instead.');
-	return url.href;
 }
 
 /** What a connection was made with: a change to any of it reconnects. */
