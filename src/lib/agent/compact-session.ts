@@ -9,9 +9,7 @@ import type { CompactionMarker, CompactionState, MessageRow, SessionRow, Unfired
 import { markFired } from '../db/unfired-hook-verbs';
 import { getSession } from '../db/session-verbs';
 import { anchoredTotal } from '../context/anchor-estimate';
-import { estimateMessages } from '../context/estimate-session';
-import { imagesOf } from '../context/session-tally';
-import { imageTokens } from '../attachments/image-tokens';
+import { estimateMessages, imageTokensOf } from '../context/estimate-session';
 import { freesEnough, MIN_FREED_RATIO } from '../context/summary-budget';
 import type { CompactionKind, PostCompactionPayload } from '../hooks/hook-payloads';
 import { isAbortError } from '../providers/abort';
@@ -41,8 +39,7 @@ type MeasuredRow = Pick<MessageRow, 'content' | 'tool_calls' | 'tokens' | 'encod
 /** The request estimate of a set of rows, as the meter and the thresholds measure it: their images included, by the wire format's rule. */
 export async function measureRows(deps: CompactionDeps, rows: readonly MeasuredRow[], ratio?: number): Promise<number> {
 	const estimate = await deps.counter.estimate({ messages: estimateMessages(rows as MessageRow[], deps.model), ...deps.request }, deps.model);
-	const api = deps.request.imageApi ?? 'offline';
-	const images = rows.reduce((sum, row) => sum + imagesOf(row).reduce((all, size) => all + imageTokens(api, size.width, size.height), 0), 0);
+	const images = imageTokensOf(rows, deps.request.imageApi);
 	return anchoredTotal({ total: estimate.total + images, reservedOutput: estimate.reservedOutput }, ratio);
 }
 

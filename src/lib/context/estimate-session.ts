@@ -11,13 +11,18 @@ import { costText } from './context-rows';
 import { anchoredTotal, anchorParts } from './anchor-estimate';
 import { composeEstimate, encodingForModel, type EncodingName, type EstimateMessage, type RequestTotals } from './count-tokens';
 import { sessionTallies } from './session-tallies';
-import type { SessionTally, UnstoredCount } from './session-tally';
+import { imagesOf, type SessionTally, type UnstoredCount } from './session-tally';
 import type { WireApi } from '../providers/wire-target';
 import { imageTokens as tokensOfImage } from '../attachments/image-tokens';
 
 /** What the images of the context cost, by the rule of the wire format they are sent in (none where no image is sent). */
 const imageTokens = (tally: SessionTally, extras: RequestExtras) =>
 	tally.imageSizes().reduce((sum, size) => sum + tokensOfImage(extras.imageApi ?? 'offline', size.width, size.height), 0);
+
+/** What the images of these rows cost when sent in wire format `api` (none once compaction stopped sending them). */
+export function imageTokensOf(rows: ReadonlyArray<Parameters<typeof imagesOf>[0]>, api: WireApi = 'offline'): number {
+	return rows.reduce((sum, row) => sum + imagesOf(row).reduce((all, size) => all + tokensOfImage(api, size.width, size.height), 0), 0);
+}
 
 /**
  * Counts stored per IndexedDB call: fewer than 50, the size up to which Dexie tells other tabs
