@@ -49,6 +49,9 @@ export async function buildChange(deps: CompactionDeps, request: CompactionReque
 		}
 	}
 	const pruning = kind === 'prune_tool_results';
+	// Where no image is sent (the offline model, a text-only one) there is nothing to stop sending.
+	const images = deps.request.imageApi && deps.request.imageApi !== 'offline' ? request.images : undefined;
+	if (pruning && request.images === 'only' && !images) return null;
 	const summarizing: 'summarize' | 'micro_summarize' = kind === 'micro_summarize' ? kind : 'summarize';
 	const writer = deps.summarizer ?? { provider: deps.provider, model: deps.model, windowTokens: deps.windowTokens };
 	const prepared = await deps.counter.prepareCompaction({
@@ -61,7 +64,7 @@ export async function buildChange(deps: CompactionDeps, request: CompactionReque
 		extractive: writer.provider.offline,
 		focus: request.focus,
 		cleared: request.cleared,
-		...(pruning && request.images ? { images: request.images } : {})
+		...(pruning && images ? { images } : {})
 	});
 	const plan = prepared.plan;
 	if (!plan) return null;

@@ -111,6 +111,16 @@ describe('older images are the first to go', () => {
 		expect(env.bus.of('post_compaction')).toEqual([]);
 		expect(await listMessages(db, id)).toEqual(before);
 	});
+
+	it('where no image is sent (the offline model), there is nothing to prune, and no pause keeps the summary from running', async () => {
+		const id = await env.newSession();
+		await seedImageTurns(id, 3);
+		const outcome = await compactSession(env.deps(), { sessionId: id, reason: 'pre_api', kind: 'prune_tool_results', images: 'only' });
+		await env.bus.hooks.settled();
+		expect(outcome).toMatchObject({ status: 'noop', why: 'nothing' });
+		expect(env.bus.of('post_compaction')).toEqual([]);
+		expect((await db.sessions.get(id))!.compaction.cooldown_until).toBe(0);
+	});
 });
 
 describe('a summary names the attachments it replaces', () => {
