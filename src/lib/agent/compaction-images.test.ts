@@ -14,6 +14,9 @@ import type { ChatMessage } from '../providers/types';
 import { compactSession } from './compact-session';
 import { createTurnCompaction } from './compaction-gates';
 import { say, scripted, type CompactionEnv, useCompactionEnv } from './compaction-fixtures';
+import { readRequestFrame } from '../db/request-frames';
+import { describeRequest } from './describe-request';
+import type { RequestFrame } from './request-recipe';
 import { runTurn } from './run-turn';
 
 const setup = useCompactionEnv('compaction-images');
@@ -76,6 +79,16 @@ describe('older images are the first to go', () => {
 		// The file still goes: only images are pruned.
 		expect(first.files).toEqual([{ name: 'notes.md', text: 'notes' }]);
 		expect((await readImages(db, id, ['img-0', 'img-1', 'img-2'])).size).toBe(3);
+		// What the model received says which images went as a note.
+		const rows = await listMessages(db, id);
+		const answer = rows.findLast((row) => row.role === 'assistant')!;
+		const frame = (await readRequestFrame(db, answer.sent!.frame)) as RequestFrame;
+		const parts = (await describeRequest(answer.sent!, frame, rows)).parts.filter((part) => part.attachments);
+		expect(parts.map((part) => part.attachments!.at(0))).toEqual([
+			`photo-0.png, image/png, 1200 × 800, ${PNG.length} bytes, not sent again`,
+			`photo-1.png, image/png, 1200 × 800, ${PNG.length} bytes, not sent again`,
+			`photo-2.png, image/png, 1200 × 800, ${PNG.length} bytes`
+		]);
 		// The transcript still shows them: the live copies keep their attachments.
 		const live = await listActiveMessages(db, id);
 		expect(live.filter((row) => row.attachments?.length).map((row) => [row.content, row.images_pruned ?? false])).toEqual([
