@@ -48,7 +48,9 @@ export type TokenUsage = {
  * - `summarize`: the middle of the transcript became one summary.
  * - `micro_summarize`: one old exchange was folded into a rolling summary.
  * - `prune_tool_results`: old tool outputs were replaced by one-line stubs (no model call), or
- *   the provider cleared them from its view (Anthropic's context editing, reason `provider`).
+ *   the provider cleared them from its view (Anthropic's context editing, reason `provider`);
+ *   also when the images of older turns stop being sent (a one-line note each instead; the
+ *   transcript still shows them).
  * - `provider_native`: the provider compacted the conversation itself (OpenAI's Responses API,
  *   Anthropic, the offline model), on demand or on its own; its items are kept as it returned them.
  */

@@ -49,6 +49,9 @@ export async function buildChange(deps: CompactionDeps, request: CompactionReque
 		}
 	}
 	const pruning = kind === 'prune_tool_results';
+	// Where no image is sent (the offline model, a text-only one) there is nothing to stop sending.
+	const images = deps.request.imageApi && deps.request.imageApi !== 'offline' ? request.images : undefined;
+	if (pruning && request.images === 'only' && !images) return null;
 	const summarizing: 'summarize' | 'micro_summarize' = kind === 'micro_summarize' ? kind : 'summarize';
 	const writer = deps.summarizer ?? { provider: deps.provider, model: deps.model, windowTokens: deps.windowTokens };
 	const prepared = await deps.counter.prepareCompaction({
@@ -60,7 +63,8 @@ export async function buildChange(deps: CompactionDeps, request: CompactionReque
 		rewriteSummaries: request.replaceNative,
 		extractive: writer.provider.offline,
 		focus: request.focus,
-		cleared: request.cleared
+		cleared: request.cleared,
+		...(pruning && images ? { images } : {})
 	});
 	const plan = prepared.plan;
 	if (!plan) return null;
@@ -68,7 +72,7 @@ export async function buildChange(deps: CompactionDeps, request: CompactionReque
 		if (plan.kind !== 'prune_tool_results') return null;
 		const stubTokens = plan.stubs.reduce((sum, stub) => sum + (stub.tokens ?? 0), 0);
 		if (request.reason === 'proactive_prune' && plan.removedTokens - stubTokens < deps.settings.pruneMinReclaim) return null;
-		const notice = noticeRow(`${plan.stubs.length} old tool output${plan.stubs.length === 1 ? '' : 's'} pruned.`, at);
+		const notice = noticeRow(pruneNotice(plan.stubs.length, plan.images.length), at);
 		return { change: pruneChange(context, plan, notice, prepared.encoding, at), markerRow: notice, kind };
 	}
 	if (plan.kind === 'prune_tool_results') return null;
@@ -85,6 +89,17 @@ export async function buildChange(deps: CompactionDeps, request: CompactionReque
 	const summary: NewMessage = { id: crypto.randomUUID(), role: 'user', kind: 'summary', content: `${SUMMARY_PREAMBLE}\n\n${text}`, status: 'complete', created_at: at };
 	await countRows(deps, [summary]);
 	return { change: summaryChange(context, plan, summary), markerRow: summary, kind, replacedTokens: plan.removedTokens };
+}
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** What the transcript says a pruning did: "3 old tool outputs pruned; 2 older messages' images no longer sent." */
+function pruneNotice(outputs: number, images: number): string {
+	const said = [
+		...(outputs ? [`${plural(outputs, 'old tool output', 'old tool outputs')} pruned`] : []),
+		...(images ? [`the images of ${plural(images, 'older message', 'older messages')} no longer sent (still shown here)`] : [])
+	].join('; ');
+	return `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Turns stored rows into the provider-neutral messages of one request. Pure.
 import { contextRows } from '../db/context-rows';
 import type { Attachment, MessageRow } from '../db/schema';
+import { imageNotes } from '../context/context-rows';
 import { sentBy } from '../providers/native-family';
 import type { ChatFile, ChatImage, ChatMessage } from '../providers/types';
 import { PDF_TYPE } from '../attachments/pdf-type';
@@ -17,10 +18,15 @@ function toChatMessage(row: MessageRow, provider: string | undefined, images: Re
 	const message: ChatMessage = { role: row.role, content: row.content };
 	if (row.tool_calls?.length) message.tool_calls = row.tool_calls;
 	if (row.tool_call_id) message.tool_call_id = row.tool_call_id;
+	// Images compaction stopped sending go as a one-line note each; their Blobs stay for the transcript.
+	const pruned = row.images_pruned === true;
 	// A tool result's images, those whose bytes were read (see request-images.ts).
-	const shown = row.tool_result?.parts.flatMap((part) => (part.type === 'image' && images.has(part.id) ? [images.get(part.id)!] : [])) ?? [];
+	const shown = pruned ? [] : (row.tool_result?.parts.flatMap((part) => (part.type === 'image' && images.has(part.id) ? [images.get(part.id)!] : [])) ?? []);
 	if (shown.length) message.images = shown;
-	if (row.attachments?.length) attach(message, row.attachments, images);
+	const attached = pruned ? row.attachments?.filter((attachment) => attachment.type !== 'image') : row.attachments;
+	if (attached?.length) attach(message, attached, images);
+	const notes = imageNotes(row);
+	if (notes.length) message.content = [message.content, ...notes].join('\n');
 	// Only the provider entry that returned an item may get it back; the adapter then checks
 	// the wire and the model family. Anything else gets the text.
 	if (row.native && sentBy(row.native, provider)) message.native = row.native;

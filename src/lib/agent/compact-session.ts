@@ -9,7 +9,7 @@ import type { CompactionMarker, CompactionState, MessageRow, SessionRow, Unfired
 import { markFired } from '../db/unfired-hook-verbs';
 import { getSession } from '../db/session-verbs';
 import { anchoredTotal } from '../context/anchor-estimate';
-import { estimateMessages } from '../context/estimate-session';
+import { estimateMessages, imageTokensOf } from '../context/estimate-session';
 import { freesEnough, MIN_FREED_RATIO } from '../context/summary-budget';
 import type { CompactionKind, PostCompactionPayload } from '../hooks/hook-payloads';
 import { isAbortError } from '../providers/abort';
@@ -34,10 +34,13 @@ export function kindFor(deps: Pick<CompactionDeps, 'provider' | 'settings'>, req
 	return deps.settings.native && deps.provider.compact ? 'provider_native' : 'summarize';
 }
 
-/** The request estimate of a set of rows, as the meter and the thresholds measure it. */
-export async function measureRows(deps: CompactionDeps, rows: ReadonlyArray<Pick<MessageRow, 'content' | 'tool_calls' | 'tokens' | 'encoding'>>, ratio?: number): Promise<number> {
+type MeasuredRow = Pick<MessageRow, 'content' | 'tool_calls' | 'tokens' | 'encoding' | 'attachments' | 'tool_result' | 'images_pruned'>;
+
+/** The request estimate of a set of rows, as the meter and the thresholds measure it: their images included, by the wire format's rule. */
+export async function measureRows(deps: CompactionDeps, rows: readonly MeasuredRow[], ratio?: number): Promise<number> {
 	const estimate = await deps.counter.estimate({ messages: estimateMessages(rows as MessageRow[], deps.model), ...deps.request }, deps.model);
-	return anchoredTotal(estimate, ratio);
+	const images = await imageTokensOf(rows, deps.request.imageApi);
+	return anchoredTotal({ total: estimate.total + images, reservedOutput: estimate.reservedOutput }, ratio);
 }
 
 async function recordFailure(deps: CompactionDeps, session: SessionRow): Promise<void> {
@@ -157,7 +160,8 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 
 /** The user's messages the change takes out of the context, with those earlier summaries it replaces stood for. */
 function foldedUserMessages(context: readonly MessageRow[], change: CompactionChange): number {
-	const removed = new Set(change.removed);
+	const copied = new Set(change.copied);
+	const removed = new Set(change.removed.filter((seq) => !copied.has(seq)));
 	return context.reduce((sum, row) => sum + (removed.has(row.seq) ? userMessagesIn(row) : 0), 0);
 }
 

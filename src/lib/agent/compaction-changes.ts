@@ -3,12 +3,14 @@
 import type { PlacedRow } from '../db/compaction-verbs';
 import type { NewMessage } from '../db/message-verbs';
 import type { CompactionMarker, MessageRow } from '../db/schema';
-import type { ContextRow } from '../context/context-rows';
+import { attachedItems, type ContextRow } from '../context/context-rows';
 import type { PrunePlan, SummaryPlan } from '../context/plan-compaction';
 import type { ChatMessage } from '../providers/types';
 
 export interface CompactionChange {
 	removed: number[];
+	/** Of `removed`, the rows a changed copy of which stays in the context (their images no longer sent). */
+	copied?: number[];
 	inserted: PlacedRow[];
 	/** The context after the change, oldest first. */
 	next: NewMessage[];
@@ -18,6 +20,7 @@ export interface CompactionChange {
 export type MarkerSlot = { marker: CompactionMarker | null };
 
 export function toContextRow(row: MessageRow): ContextRow {
+	const attached = attachedItems(row);
 	return {
 		seq: row.seq,
 		role: row.role,
@@ -27,7 +30,9 @@ export function toContextRow(row: MessageRow): ContextRow {
 		tool_calls: row.tool_calls,
 		tool_call_id: row.tool_call_id,
 		tokens: row.tokens,
-		encoding: row.encoding
+		encoding: row.encoding,
+		...(attached.length ? { attached } : {}),
+		...(row.images_pruned ? { images_pruned: true as const } : {})
 	};
 }
 
@@ -60,13 +65,23 @@ export function summaryChange(context: readonly MessageRow[], plan: SummaryPlan,
 }
 
 export function pruneChange(context: readonly MessageRow[], plan: PrunePlan, notice: NewMessage, encoding: string, now: number): CompactionChange {
-	const stubs = plan.stubs.map((stub) => ({
-		seq: stub.seq,
-		row: newRow({ role: 'tool', kind: 'message', content: stub.content, tool_call_id: stub.tool_call_id, tokens: stub.tokens, encoding }, now)
+	const bySeq = new Map(context.map((row) => [row.seq, row]));
+	const copies = plan.images.map((image) => ({
+		seq: image.seq,
+		// The same message, its images no longer sent; its time is the compaction's, which is how undo finds what it added.
+		row: { ...keepFields(bySeq.get(image.seq)!), images_pruned: true as const, tokens: image.tokens, encoding, created_at: now }
 	}));
+	const stubs = [
+		...plan.stubs.map((stub) => ({
+			seq: stub.seq,
+			row: newRow({ role: 'tool', kind: 'message', content: stub.content, tool_call_id: stub.tool_call_id, tokens: stub.tokens, encoding }, now)
+		})),
+		...copies
+	].sort((a, b) => a.seq - b.seq);
 	const first = Math.min(...stubs.map((stub) => stub.seq));
 	return {
 		removed: stubs.map((stub) => stub.seq),
+		...(copies.length ? { copied: copies.map((copy) => copy.seq) } : {}),
 		inserted: [{ before: first, row: notice }, ...stubs.map((stub) => ({ after: stub.seq, row: stub.row }))],
 		next: ordered(
 			context,

@@ -43,9 +43,14 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 				const total = await measure(sessionId, [], lowest);
 				const hygiene = resumed && total > limit(deps.settings.hygieneThreshold);
 				resumed = false;
-				if (hygiene) return compactSession(deps, { sessionId, reason: 'gateway_hygiene', signal });
-				if (total > limit(deps.settings.threshold)) return compactSession(deps, { sessionId, reason: 'pre_api', signal });
-				return null;
+				if (!hygiene && total <= limit(deps.settings.threshold)) return null;
+				const reason = hygiene ? 'gateway_hygiene' : 'pre_api';
+				// Cheap first: no longer sending older images may be enough; summarise only if it is not.
+				const shed = await compactSession(deps, { sessionId, reason, kind: 'prune_tool_results', images: 'only', signal });
+				const now = shed.status === 'compacted' ? shed.sessionId : sessionId;
+				if (shed.status === 'compacted' && (shed.payload.after_tokens ?? Infinity) <= limit(hygiene ? deps.settings.hygieneThreshold : deps.settings.threshold)) return shed;
+				const summarized = await compactSession(deps, { sessionId: now, reason, signal });
+				return summarized.status === 'compacted' || shed.status !== 'compacted' ? summarized : shed;
 			}),
 		beforeRequest: (sessionId, injected, afterTools, signal) => orNull(() => postTool(sessionId, injected, afterTools, signal)),
 		async onOverflow(sessionId, signal, { limit: stated, injected }) {
@@ -74,8 +79,8 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 	async function postTool(sessionId: string, injected: readonly string[], afterTools: boolean, signal?: AbortSignal): Promise<CompactionOutcome | null> {
 		const total = await measure(sessionId, injected, limit(deps.settings.threshold));
 		if (!afterTools || total <= limit(deps.settings.threshold)) return null;
-		// Cheap first: stubbing old tool outputs may be enough; summarise only if it is not.
-		const pruned = await compactSession(deps, { sessionId, reason: 'post_tool', kind: 'prune_tool_results', signal });
+		// Cheap first: stubbing old tool outputs (and no longer sending older images) may be enough; summarise only if it is not.
+		const pruned = await compactSession(deps, { sessionId, reason: 'post_tool', kind: 'prune_tool_results', images: 'with', signal });
 		const now = pruned.status === 'compacted' ? pruned.sessionId : sessionId;
 		if (pruned.status === 'compacted' && (pruned.payload.after_tokens ?? Infinity) <= limit(deps.settings.threshold)) return pruned;
 		const summarized = await compactSession(deps, { sessionId: now, reason: 'post_tool', signal });

@@ -93,6 +93,8 @@ export interface CompactionRequest {
 	minimalTail?: boolean;
 	/** The model changed: every provider compaction item leaves the context, even when the result is no shorter. */
 	replaceNative?: boolean;
+	/** kind 'prune_tool_results': also stop sending the images of older turns ('with'), or only that ('only'). */
+	images?: 'with' | 'only';
 }
 
 /** A compaction the provider made on its own: its items, and its summary when a person can read it. */

@@ -54,7 +54,11 @@ function describeParts(sent: SentRequest, frame: RequestFrame, rows: readonly Me
 		const part: RequestPart = { label: partLabel(row), text: row.native?.opaque ? '(opaque: only the provider can read it)' : row.content };
 		if (row.seq === sent.user_seq && injected.length) part.injected = injected;
 		if (row.attachments?.length) {
-			part.attachments = row.attachments.map((a) => [a.name, a.mimeType, ...(a.type === 'image' ? [`${a.width} × ${a.height}`] : []), ...(a.type === 'file' && a.pages ? [pagesOf(a.pages)] : []), formatBytes(a.size)].join(', '));
+			// An image compaction stopped sending went as a note, not as bytes.
+			const unsent = (a: { type: string }) => a.type === 'image' && row.images_pruned === true;
+			part.attachments = row.attachments.map((a) =>
+				[a.name, a.mimeType, ...(a.type === 'image' ? [`${a.width} × ${a.height}`] : []), ...(a.type === 'file' && a.pages ? [pagesOf(a.pages)] : []), formatBytes(a.size), ...(unsent(a) ? ['not sent again'] : [])].join(', ')
+			);
 		}
 		parts.push(part);
 	}

@@ -40,9 +40,12 @@ export async function learnLimit(deps: CompactionDeps, sessionId: string, limit:
 	return { ...deps, windowTokens: window, summarizer, request: { ...deps.request, reservedOutput: reservedOutputFor(window) } };
 }
 
-/** The steps of an overflow compaction: the usual tail (at most a quarter of the window), the last exchange, the last user message. */
-function steps(deps: CompactionDeps): Array<Pick<CompactionRequest, 'tailTokens' | 'minimalTail'>> {
-	return [{ tailTokens: Math.min(deps.settings.tailTokens, Math.floor(deps.windowTokens / 4)) }, { tailTokens: 0 }, { tailTokens: 0, minimalTail: true }];
+/**
+ * The steps of an overflow compaction: older images no longer sent, then summaries with the
+ * usual tail (at most a quarter of the window), the last exchange, the last user message.
+ */
+function steps(deps: CompactionDeps): Array<Pick<CompactionRequest, 'tailTokens' | 'minimalTail' | 'kind' | 'images'>> {
+	return [{ kind: 'prune_tool_results', images: 'only' }, { tailTokens: Math.min(deps.settings.tailTokens, Math.floor(deps.windowTokens / 4)) }, { tailTokens: 0 }, { tailTokens: 0, minimalTail: true }];
 }
 
 /**
@@ -56,8 +59,12 @@ export async function compactToFit(deps: CompactionDeps, sessionId: string, inje
 	let rotated = false;
 	let done: CompactionOutcome | null = null;
 	let total = Infinity;
+	// Where this app's count finds the request within the window, the count cannot tell whether
+	// dropping images is enough: the summaries' steps go first then.
+	const counted = (await estimateSession(deps.db, deps.counter, sessionId, deps.model, { ...deps.request, injected }))?.total ?? Infinity;
 	for (const step of steps(deps)) {
 		if (signal?.aborted) break;
+		if (step.images && counted <= deps.windowTokens) continue;
 		const outcome = await compactSession(deps, { sessionId: id, reason: 'overflow', signal, ...step });
 		if (outcome.status === 'compacted') {
 			rotated ||= outcome.rotated;

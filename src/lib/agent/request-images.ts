@@ -14,8 +14,13 @@ const CACHE_CHARS = 64 * 1024 * 1024;
 const cache = new Map<string, ChatImage>();
 let cached = 0;
 
+/** The ids whose bytes a request carries: a row whose images compaction stopped sending still sends its files. */
+function sentIds(rows: readonly MessageRow[]): string[] {
+	return rows.flatMap((row) => (row.images_pruned ? (row.attachments ?? []).flatMap((a) => (a.type === 'file' ? [a.id] : [])) : blobIdsOf([row])));
+}
+
 export async function readRequestImages(db: PalimpsestDb, sessionId: string, rows: readonly MessageRow[]): Promise<RequestImages> {
-	const ids = blobIdsOf(rows);
+	const ids = sentIds(rows);
 	const images = new Map<string, ChatImage>();
 	const missing: string[] = [];
 	for (const id of ids) {

@@ -14,7 +14,7 @@ import {
 import { costText, type ContextRow, type CountedRow } from './context-rows';
 import { extractiveSummary } from './extractive-summary';
 import { cutToBudget, summaryBudget } from './summary-budget';
-import { planMicroSummarize, planProviderPrune, planPrune, planSummarize, type PrunePlan, type SummaryPlan } from './plan-compaction';
+import { planMicroSummarize, planProviderPrune, planPrune, planSummarize, prunedImagesText, type ImagePruning, type PrunePlan, type SummaryPlan } from './plan-compaction';
 
 const loaders: Record<EncodingName, () => Promise<TokenEncoder>> = {
 	o200k_base: () => import('gpt-tokenizer/encoding/o200k_base'),
@@ -57,6 +57,8 @@ export interface PrepareInput {
 	minimalTail?: boolean;
 	/** summarize: plan even when only earlier summaries lie before the tail. */
 	rewriteSummaries?: boolean;
+	/** prune_tool_results: also stop sending older images, or only that. */
+	images?: ImagePruning;
 }
 
 export interface PreparedCompaction {
@@ -101,7 +103,7 @@ export const contextApi = {
 			counts.push([row.seq, tokens]);
 			return { ...row, tokens };
 		});
-		const options = { tailTokens: input.tailTokens, minimalTail: input.minimalTail, rewriteSummaries: input.rewriteSummaries };
+		const options = { tailTokens: input.tailTokens, minimalTail: input.minimalTail, rewriteSummaries: input.rewriteSummaries, images: input.images };
 		const plan =
 			input.mode === 'summarize'
 				? planSummarize(rows, options)
@@ -117,7 +119,11 @@ export const contextApi = {
 			const content = extractiveSummary(rows.filter((row) => wanted.has(row.seq)), plan.previousSummary, input.focus, fit);
 			summary = { content, tokens: count(content) };
 		}
-		if (plan?.kind === 'prune_tool_results') for (const stub of plan.stubs) stub.tokens = count(stub.content);
+		if (plan?.kind === 'prune_tool_results') {
+			for (const stub of plan.stubs) stub.tokens = count(stub.content);
+			const bySeq = new Map(rows.map((row) => [row.seq, row]));
+			for (const image of plan.images) image.tokens = count(prunedImagesText(bySeq.get(image.seq)!));
+		}
 		return { encoding, counts, plan, summary };
 	}
 };

@@ -11,7 +11,7 @@ import { costText } from './context-rows';
 import { anchoredTotal, anchorParts } from './anchor-estimate';
 import { composeEstimate, encodingForModel, type EncodingName, type EstimateMessage, type RequestTotals } from './count-tokens';
 import { sessionTallies } from './session-tallies';
-import type { UnstoredCount } from './session-tally';
+import { imagesOf, type SessionTally, type UnstoredCount } from './session-tally';
 import type { WireApi } from '../providers/wire-target';
 import type { Size as ImageSize } from '../attachments/image-limits';
 
@@ -19,11 +19,15 @@ import type { Size as ImageSize } from '../attachments/image-limits';
  * What images cost, by the rule of the wire format they are sent in (none where no image is
  * sent). The rules load with the first image: a session without one never asks for them.
  */
-async function imageTokens(sizes: readonly ImageSize[], extras: RequestExtras): Promise<number> {
-	const api = extras.imageApi ?? 'offline';
+async function imageTokens(sizes: readonly ImageSize[], api: WireApi = 'offline'): Promise<number> {
 	if (!sizes.length || api === 'offline') return 0;
 	const { imageTokens: tokensOf } = await import('../attachments/image-tokens');
 	return sizes.reduce((sum, size) => sum + tokensOf(api, size.width, size.height), 0);
+}
+
+/** What the images of these rows cost when sent in wire format `api` (none once compaction stopped sending them). */
+export function imageTokensOf(rows: ReadonlyArray<Parameters<typeof imagesOf>[0]>, api: WireApi = 'offline'): Promise<number> {
+	return imageTokens(rows.flatMap((row) => imagesOf(row)), api);
 }
 
 /**
@@ -90,7 +94,7 @@ export async function estimateSession(
 	uncounted.forEach((row, index) => tally.setCount(row.seq, row.text, counts[index]));
 	let next = uncounted.length;
 	const [systemPrompt, toolSchemas, ...injected] = around.map((text) => (text ? counts[next++] : 0));
-	const images = await imageTokens(known.images, extras);
+	const images = await imageTokens(known.images, extras.imageApi);
 	const totals = composeEstimate({
 		messages: known.tokens + counts.slice(0, uncounted.length).reduce((a, b) => a + b, 0) + images,
 		messageCount: known.rows,
@@ -127,7 +131,7 @@ export async function boundSession(db: PalimpsestDb, sessionId: string, model: s
 	if (!state) return Infinity;
 	const chars = (text: string) => text.length;
 	const texts = state.tally.counted + state.tally.uncounted().reduce((sum, row) => sum + chars(row.text) + 8, 0);
-	const images = await imageTokens(state.tally.imageSizes(), extras);
+	const images = await imageTokens(state.tally.imageSizes(), extras.imageApi);
 	const bound = composeEstimate({
 		messages: texts + images,
 		messageCount: state.tally.included,

@@ -1,7 +1,7 @@
 // The summary the offline model's compaction writes: extractive, in code, with the same fixed
 // headings a model would use. Deterministic and bounded in size however long the input; it
 // runs in the worker (a 1M-token session is megabytes of text).
-import type { ContextRow } from './context-rows';
+import { attachedItems, nameItem, type ContextRow } from './context-rows';
 import { emptySections, formatSummary, parseSummary, SUMMARY_SECTIONS, type SummarySection, type SummarySections } from './summary-template';
 
 /** Items kept per section: the newest ones (the goal keeps its oldest: where it all started). */
@@ -93,6 +93,8 @@ export function extractiveSummary(rows: readonly ContextRow[], previousSummary: 
 	const references = found['Files and references'];
 	let lastUser: string | null = null;
 	for (const row of rows) {
+		const items = attachedItems(row);
+		if (items.length) references.add([clean(`Attached: ${items.map(nameItem).join(', ')}`)]);
 		if (row.role === 'tool') {
 			for (const match of row.content.slice(0, 20_000).matchAll(REFERENCE)) references.add([clean(match[0])]);
 			continue;

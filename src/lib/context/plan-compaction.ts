@@ -1,6 +1,6 @@
 // Compaction planning: which rows of the live context a compaction removes, which it keeps,
 // and what it feeds the summary. Pure over counted rows, so it runs in the worker and in Node.
-import { PRUNED_STUB_PREFIX, type CountedRow } from './context-rows';
+import { costText, PRUNED_STUB_PREFIX, type CountedRow } from './context-rows';
 
 export interface PlanOptions {
 	/** Tokens the kept tail may use; the last user and assistant messages are kept regardless. */
@@ -9,7 +9,11 @@ export interface PlanOptions {
 	minimalTail?: boolean;
 	/** Plan even when only earlier summaries lie before the tail (they are then rewritten). */
 	rewriteSummaries?: boolean;
+	/** Pruning: also stop sending older images ('with'), or only that ('only'). */
+	images?: ImagePruning;
 }
+
+export type ImagePruning = 'with' | 'only';
 
 /**
  * A summary plan: `removed` leave the context, a summary takes their place before the tail
@@ -109,11 +113,20 @@ export interface PruneStub {
 	tokens?: number;
 }
 
+/** A row whose images stop being sent: a copy of it takes its place, with a note for each image. */
+export interface ImagePrune {
+	seq: number;
+	/** Tokens of the copy's text, notes included, once counted (the worker fills this in). */
+	tokens?: number;
+}
+
 export interface PrunePlan {
 	kind: 'prune_tool_results';
 	stubs: PruneStub[];
 	/** Tokens the pruned outputs held. */
 	removedTokens: number;
+	/** Rows whose images stop being sent (their Blobs stay, and the transcript still shows them). */
+	images: ImagePrune[];
 }
 
 /** Outputs smaller than this are not worth a stub. */
@@ -126,6 +139,7 @@ function stubbing(rows: readonly CountedRow[], pruned: readonly CountedRow[]): P
 	for (const row of rows) for (const call of row.tool_calls ?? []) names.set(call.id, call.name);
 	return {
 		kind: 'prune_tool_results',
+		images: [],
 		stubs: pruned.map((row) => ({
 			seq: row.seq,
 			tool_call_id: row.tool_call_id,
@@ -143,7 +157,31 @@ const isUnprunedResult = (row: CountedRow) => row.role === 'tool' && !row.conten
  */
 export function planPrune(rows: readonly CountedRow[], options: PlanOptions): PrunePlan | null {
 	const tailStart = findRecentStart(rows, options.tailTokens);
-	return stubbing(rows, rows.slice(0, tailStart).filter((row) => isUnprunedResult(row) && row.tokens >= MIN_PRUNE_TOKENS));
+	const outputs = options.images === 'only' ? [] : rows.slice(0, tailStart).filter((row) => isUnprunedResult(row) && row.tokens >= MIN_PRUNE_TOKENS);
+	const stubbed = new Set(outputs.map((row) => row.seq));
+	const images = options.images ? findOlderImages(rows).filter((row) => !stubbed.has(row.seq)) : [];
+	if (!images.length) return stubbing(rows, outputs);
+	const plan: PrunePlan = stubbing(rows, outputs) ?? { kind: 'prune_tool_results', stubs: [], removedTokens: 0, images: [] };
+	return { ...plan, images: images.map((row) => ({ seq: row.seq })) };
+}
+
+const showsImages = (row: CountedRow) => row.attached?.some((item) => item.type === 'image') ?? false;
+
+/**
+ * The rows whose images are still sent but are older than the latest turn that shows any (a
+ * turn: a user message and everything after it): the model keeps seeing the images of that
+ * turn, the one the conversation is most likely about, and only a note of the others.
+ */
+export function findOlderImages(rows: readonly CountedRow[]): CountedRow[] {
+	const latest = rows.findLastIndex(showsImages);
+	if (latest < 0) return [];
+	const turn = rows.findLastIndex((row, index) => index <= latest && isQuestion(row));
+	return rows.slice(0, Math.max(0, turn)).filter((row) => showsImages(row) && !row.images_pruned);
+}
+
+/** The text a row costs once its images are no longer sent (a note stands for each). */
+export function prunedImagesText(row: CountedRow): string {
+	return costText({ ...row, images_pruned: true });
 }
 
 export function pruneStubText(toolName: string, tokens: number): string {

@@ -8,8 +8,12 @@ import { costText } from './context-rows';
 import type { EncodingName } from './count-tokens';
 import type { Size as ImageSize } from '../attachments/image-limits';
 
-/** The sizes of the images a row sends (attached, or a tool's result), whose tokens depend on the model, not the encoding. */
-function imagesOf(row: MessageRow): ImageSize[] {
+/**
+ * The sizes of the images a row sends (attached, or a tool's result), whose tokens depend on the
+ * model, not the encoding; none once compaction stopped sending them (a note stands for each).
+ */
+export function imagesOf(row: Pick<MessageRow, 'attachments' | 'tool_result' | 'images_pruned'>): ImageSize[] {
+	if (row.images_pruned) return [];
 	const attached = row.attachments?.flatMap((a) => (a.type === 'image' ? [{ width: a.width, height: a.height }] : [])) ?? [];
 	const returned = row.tool_result?.parts.flatMap((p) => (p.type === 'image' && p.width && p.height ? [{ width: p.width, height: p.height }] : [])) ?? [];
 	return [...attached, ...returned];

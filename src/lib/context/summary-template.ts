@@ -1,7 +1,7 @@
 // The fixed section template every compaction summary follows, whoever writes it (a model or
 // the extractive summarizer), and the prompt that asks a model to write or update one. Pure.
 import type { ChatMessage } from '../providers/types';
-import { costText, type ContextRow } from './context-rows';
+import { attachedLine, costText, type ContextRow } from './context-rows';
 
 export const SUMMARY_SECTIONS = [
 	'Goal',
@@ -51,7 +51,9 @@ export function transcriptText(rows: readonly ContextRow[]): string {
 	return rows
 		.map((row) => {
 			const who = row.role === 'tool' ? `tool result${row.tool_call_id ? ` ${row.tool_call_id}` : ''}` : row.role;
-			return `[${who}]\n${costText(row)}`;
+			// Its images and files by name (never their bytes), so the summary can say they existed.
+			const said = [costText({ content: row.content, tool_calls: row.tool_calls }), attachedLine(row)].filter(Boolean).join('\n');
+			return `[${who}]\n${said}`;
 		})
 		.join('\n\n');
 }

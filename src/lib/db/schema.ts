@@ -171,6 +171,12 @@ export interface MessageRow {
 	usage?: Usage;
 	/** On a user's message: the images and files attached to it (their bytes are rows of `blobs`). */
 	attachments?: Attachment[];
+	/**
+	 * Set on the copy of a row that compaction made to stop sending its images (attached, or a
+	 * tool result's): requests carry a one-line note for each instead, while the transcript still
+	 * shows them from their Blobs. The original row stays, inactive, so undoing brings them back.
+	 */
+	images_pruned?: true;
 	/** On a message that arrived by sync: the Blobs it refers to that did not come with it, and why. */
 	blobs_not_synced?: BlobNotSynced[];
 }

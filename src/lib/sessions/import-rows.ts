@@ -294,6 +294,10 @@ export const MESSAGE_SHAPE: Shape<ImportedMessage> = {
 		tokens_per_second: number(0, 1_000_000),
 		shelved,
 		attachments: list(attachment, MAX_ATTACHMENTS),
+		images_pruned: (v) => {
+			if (v !== true) throw new FieldError([], v, 'true');
+			return true;
+		},
 		usage: record<Usage>({ required: { input_tokens: count, output_tokens: count }, optional: {} }, 'token usage (an object)')
 	}
 };

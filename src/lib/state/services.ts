@@ -19,7 +19,7 @@ import type { SessionContext } from '../sessions/session-context';
 import { ContextWorker, type ContextWorkerStatus } from '../context/context-client';
 import { contextWindowFor, reservedOutputFor } from '../context/context-window';
 import { localModelWindows } from '../providers/local-model/local-model-windows';
-import { estimateMessages, estimateSession, type RequestExtras } from '../context/estimate-session';
+import { estimateMessages, estimateSession, imageTokensOf, type RequestExtras } from '../context/estimate-session';
 import { anchoredTotal } from '../context/anchor-estimate';
 import { contextRows } from '../db/context-rows';
 import type { MessageRow } from '../db/schema';
@@ -231,8 +231,12 @@ export function createServices(parts: {
 		async estimateContext(sessionId, rows) {
 			const session = await getSession(db, sessionId);
 			if (!session) return null;
-			const estimate = await worker.estimate({ ...requestExtras(session.model, session.provider), messages: estimateMessages(contextRows(rows), session.model) }, session.model);
-			return { model: session.model, total: anchoredTotal(estimate, session.token_ratio), windowTokens: windowFor(session.model) };
+			const extras = requestExtras(session.model, session.provider);
+			const context = contextRows(rows);
+			const estimate = await worker.estimate({ ...extras, messages: estimateMessages(context, session.model) }, session.model);
+			// Images count too: undoing a compaction that stopped sending them sends them again.
+			const total = anchoredTotal({ total: estimate.total + (await imageTokensOf(context, extras.imageApi)), reservedOutput: estimate.reservedOutput }, session.token_ratio);
+			return { model: session.model, total, windowTokens: windowFor(session.model) };
 		},
 		async compactionDeps(sessionId, onProgress) {
 			const session = await getSession(db, sessionId);
