@@ -11,7 +11,7 @@ import { costText } from './context-rows';
 import { anchoredTotal, anchorParts } from './anchor-estimate';
 import { composeEstimate, encodingForModel, type EncodingName, type EstimateMessage, type RequestTotals } from './count-tokens';
 import { sessionTallies } from './session-tallies';
-import { imagesOf, type SessionTally, type UnstoredCount } from './session-tally';
+import { imagesOf, type UnstoredCount } from './session-tally';
 import type { WireApi } from '../providers/wire-target';
 import type { Size as ImageSize } from '../attachments/image-limits';
 
