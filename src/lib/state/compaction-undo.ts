@@ -1,9 +1,11 @@
 // The compaction marker's actions: Undo compaction (in place), Edit summary and Continue in the earlier
 // session (after a rotation), with what each says back to the user.
-import { continueInEarlier, editSummary, previewUndo, undoCompaction } from '../sessions/undo-compaction';
 import type { MessageRow } from '../db/schema';
 import type { ConfirmRequest } from './confirm.svelte';
 import type { Services } from './services';
+
+/** The verbs behind the marker's actions, loaded with the first one used, not with the page. */
+const verbs = () => import('../sessions/undo-compaction');
 
 /** The marker row of the session's latest compaction still in effect, among the rows shown. */
 export function latestMarker(rows: readonly MessageRow[]): MessageRow | undefined {
@@ -17,7 +19,7 @@ export function latestMarker(rows: readonly MessageRow[]): MessageRow | undefine
  */
 export async function undoWarning(services: Services, row: MessageRow): Promise<ConfirmRequest | null> {
 	try {
-		const rows = await previewUndo(services.sessionContext(), row.session_id, row.compaction!.id);
+		const rows = await (await verbs()).previewUndo(services.sessionContext(), row.session_id, row.compaction!.id);
 		const after = await services.estimateContext(row.session_id, rows);
 		if (!after || after.total <= after.windowTokens) return null;
 		const tokens = (n: number) => n.toLocaleString('en');
@@ -35,21 +37,21 @@ export async function undoWarning(services: Services, row: MessageRow): Promise<
 }
 
 export async function undoMarker(services: Services, row: MessageRow): Promise<string> {
-	const { restored } = await undoCompaction(services.sessionContext(), row.session_id, row.compaction!.id);
+	const { restored } = await (await verbs()).undoCompaction(services.sessionContext(), row.session_id, row.compaction!.id);
 	void services.refreshTokens(row.session_id);
 	return `Compaction undone: ${restored} message${restored === 1 ? ' is' : 's are'} back in the context.`;
 }
 
 /** Returns the id of the earlier session, where the conversation now goes on. */
 export async function continueEarlier(services: Services, row: MessageRow): Promise<string> {
-	const parentId = await continueInEarlier(services.sessionContext(), row.session_id, row.compaction!.id, row.compaction!.old_session_id!);
+	const parentId = await (await verbs()).continueInEarlier(services.sessionContext(), row.session_id, row.compaction!.id, row.compaction!.old_session_id!);
 	void services.refreshTokens(parentId);
 	return parentId;
 }
 
 /** Edit summary: the model sees `text` from the next request on. */
 export async function editMarkerSummary(services: Services, row: MessageRow, text: string): Promise<string> {
-	await editSummary(services.sessionContext(), row.session_id, row.compaction!.id, text);
+	await (await verbs()).editSummary(services.sessionContext(), row.session_id, row.compaction!.id, text);
 	void services.refreshTokens(row.session_id);
 	return 'Summary edited: the next request carries your text.';
 }
