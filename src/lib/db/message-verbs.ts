@@ -129,7 +129,7 @@ export async function deleteMessages(db: PalimpsestDb, sessionId: string, seqs: 
 		const rows = (await db.messages.bulkGet(keys)).filter((row) => row !== undefined);
 		const removed = rows.length;
 		await db.messages.bulkDelete(keys);
-		await db.blobs.bulkDelete(blobIdsOf(rows).map((id): [string, string] => [sessionId, id]));
+		await db.blobs.bulkDelete((await blobsNoLongerShown(db, sessionId, rows)).map((id): [string, string] => [sessionId, id]));
 		await dropUnusedFrames(db, frameKeysOf(rows));
 		const session = await db.sessions.get(sessionId);
 		if (session) {
@@ -187,6 +187,22 @@ export function blobIdsOf(rows: readonly MessageRow[]): string[] {
 		...(row.tool_result?.parts.flatMap((part) => (part.type === 'image' ? [part.id] : [])) ?? []),
 		...(row.attachments?.map((attachment) => attachment.id) ?? [])
 	]);
+}
+
+/**
+ * The Blobs of `removed` rows (already deleted) that no row left in the session shows: a
+ * compaction that stops sending an image keeps a copy of its row showing the same one.
+ */
+export async function blobsNoLongerShown(db: PalimpsestDb, sessionId: string, removed: readonly MessageRow[]): Promise<string[]> {
+	const ids = new Set(blobIdsOf(removed));
+	if (!ids.size) return [];
+	await db.messages
+		.where('[session_id+seq]')
+		.between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey])
+		.each((row) => {
+			for (const id of blobIdsOf([row])) ids.delete(id);
+		});
+	return [...ids];
 }
 
 /** The bytes of these images of a session, by id; an id with no bytes (gone) is left out. */

@@ -89,6 +89,17 @@ describe('the images of a session', () => {
 		expect(await ctx.db.blobs.count()).toBe(0);
 	});
 
+	it('stay while another row still shows them (a compaction keeps a copy of a row that stops sending them)', async () => {
+		const ctx = context();
+		const { id, rows } = await sessionWithImages(ctx);
+		const { session_id: _s, seq: _q, position: _p, ...copy } = rows[2];
+		const [again] = await appendMessages(ctx.db, id, [{ ...copy, id: crypto.randomUUID() }]);
+		await deleteMessages(ctx.db, id, [rows[2].seq]);
+		expect(await ctx.db.blobs.count()).toBe(2);
+		await deleteMessages(ctx.db, id, [again.seq]);
+		expect(await ctx.db.blobs.count()).toBe(0);
+	});
+
 	it('are copied into a branch, which keeps them after the original is deleted', async () => {
 		const ctx = context();
 		const { id, rows } = await sessionWithImages(ctx);

@@ -8,7 +8,7 @@
 // record is purged once the retention period has passed (see purgeCutoff).
 import { insertArrivals, type ArrivedMessage } from '../db/arrival-verbs';
 import { Dexie, type PalimpsestDb } from '../db/database';
-import { blobIdsOf } from '../db/message-verbs';
+import { blobsNoLongerShown } from '../db/message-verbs';
 import { NO_COMPACTION_STATE, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
 import { attachmentLimitBytes, MAX_ATTACHMENT_MB } from './attachment-limit';
 import { blobEntries, keptBlobs, noteBlobsNotSynced, readBlobRows } from './dexie-blobs';
@@ -388,7 +388,7 @@ export class DexieSyncStore implements SyncStore {
 		const db = this.#db;
 		const rows = await db.messages.where('[session_id+position]').equals([sessionId, position]).toArray();
 		await db.messages.bulkDelete(rows.map((row): [string, number] => [row.session_id, row.seq]));
-		await db.blobs.bulkDelete(blobIdsOf(rows).map((id): [string, string] => [sessionId, id]));
+		await db.blobs.bulkDelete((await blobsNoLongerShown(db, sessionId, rows)).map((id): [string, string] => [sessionId, id]));
 	}
 
 	/** Stores messages that arrived for known sessions, each in its place; a compaction folds what it covers. */
