@@ -1,10 +1,11 @@
 // An attached PDF: its text read in the attachment worker when it is attached, sent as a
 // document to Anthropic and OpenAI and as its text, under its name, to an OpenAI-compatible
 // server; a PDF that cannot be read (a password, damage) is refused at its chip with the reason.
-import { expect, test, type Page } from './test-base';
+import { expect, test } from './test-base';
 import { openApp, userMessages, waitForAnswer } from './helpers';
 import { addCustomProvider } from './plugin-helpers';
 import { addProvider, chooseModel } from './provider-helpers';
+import { attachByButton, chip, send } from './attachment-helpers';
 import { useMockProvider } from './test-servers';
 import { makeTestPdf } from '../../src/lib/attachments/test-pdf';
 
@@ -12,22 +13,6 @@ const mock = useMockProvider();
 
 const REPORT = { name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from(makeTestPdf([['Quarterly report', 'Sales rose by 12 percent.'], ['Outlook: steady.']])) };
 const REPORT_BASE64 = REPORT.buffer.toString('base64');
-
-const chips = (page: Page) => page.getByRole('list', { name: 'Attachments' });
-const chip = (page: Page, name: string) => chips(page).getByRole('listitem').filter({ hasText: name });
-
-async function attachByButton(page: Page, files: Array<{ name: string; mimeType: string; buffer: Buffer }>): Promise<void> {
-	const chooser = page.waitForEvent('filechooser');
-	await page.getByRole('button', { name: 'Attach', exact: true }).click();
-	await (await chooser).setFiles(files);
-}
-
-async function send(page: Page, text: string): Promise<void> {
-	const box = page.getByRole('textbox', { name: 'Message' });
-	await box.fill(text);
-	await box.press('Enter');
-	await expect(userMessages(page).filter({ hasText: text })).toHaveCount(1);
-}
 
 type Message = { role: string; content: unknown };
 

@@ -6,10 +6,11 @@ import { deflateSync } from 'node:zlib';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Locator, type Page } from './test-base';
+import { expect, test, type Page } from './test-base';
 import { openApp, sessionAction, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, readRows, runCommand } from './plugin-helpers';
 import { addProvider, chooseModel } from './provider-helpers';
+import { attachByButton, chip, chips, send } from './attachment-helpers';
 import { createProfile } from './profile-helpers';
 import { useMockProvider, usePluginOrigins } from './test-servers';
 
@@ -50,15 +51,6 @@ const PHOTO = { name: 'photo.png', mimeType: 'image/png', buffer: png(30, 20) };
 const NOTES = { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Plan\n\nKyoto in spring, 3 days.\n') };
 const PHOTO_BASE64 = PHOTO.buffer.toString('base64');
 
-const chips = (page: Page) => page.getByRole('list', { name: 'Attachments' });
-const chip = (page: Page, name: string) => chips(page).getByRole('listitem').filter({ hasText: name });
-
-/** Attaches files through the Attach button and its file picker. */
-async function attachByButton(page: Page, files: Array<{ name: string; mimeType: string; buffer: Buffer }>): Promise<void> {
-	const chooser = page.waitForEvent('filechooser');
-	await page.getByRole('button', { name: 'Attach', exact: true }).click();
-	await (await chooser).setFiles(files);
-}
 
 /** Makes a DataTransfer in the page holding `file`, for a drop or a paste. */
 async function transferOf(page: Page, file: { name: string; mimeType: string; buffer: Buffer }) {
@@ -87,19 +79,6 @@ async function attachByPaste(page: Page, file: { name: string; mimeType: string;
 	await page.getByRole('textbox', { name: 'Message' }).evaluate((box, data) => {
 		box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data as DataTransfer, bubbles: true, cancelable: true }));
 	}, clipboardData);
-}
-
-/**
- * Types `text` and sends it with what is attached, at once (a file still being read goes with
- * the message); waits until the message is in the transcript.
- */
-async function send(page: Page, text: string): Promise<Locator> {
-	const box = page.getByRole('textbox', { name: 'Message' });
-	await box.fill(text);
-	await box.press('Enter');
-	const sent = userMessages(page).filter({ hasText: text });
-	await expect(sent).toHaveCount(1);
-	return sent;
 }
 
 /** The bytes of a stored Blob of a session, as base64. */

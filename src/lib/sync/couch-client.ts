@@ -3,7 +3,7 @@
 // and each document read with readDocument; a document that does not fit is skipped with its
 // reason, never handed on.
 import { jsonBytes } from './pending-body';
-import { readBoundedJson } from './read-bounded';
+import { readBoundedChunks, readBoundedJson } from './read-bounded';
 import { readDocument, type ReadDocument } from './read-document';
 import { badAnswer, formatBytes, statusError, SyncError, unreachable } from './sync-error';
 import type { PulledDoc } from './sync-store';
@@ -172,21 +172,7 @@ export class CouchClient {
 			await response.body?.cancel().catch(() => {});
 			throw statusError(response.status);
 		}
-		const chunks: Uint8Array<ArrayBuffer>[] = [];
-		let seen = 0;
-		if (response.body) {
-			const reader = response.body.getReader();
-			for (;;) {
-				const { done, value } = await reader.read();
-				if (done) break;
-				seen += value.byteLength;
-				if (seen > size) {
-					await reader.cancel().catch(() => {});
-					throw badAnswer(`attachment ${name} is larger than its message says`);
-				}
-				chunks.push(value);
-			}
-		}
+		const { chunks, bytes: seen } = await readBoundedChunks(response, size, () => badAnswer(`attachment ${name} is larger than its message says`));
 		if (seen !== size) throw badAnswer(`attachment ${name} is smaller than its message says`);
 		return new Blob(chunks, { type });
 	}
