@@ -142,6 +142,8 @@ test('attached by the Attach button: chips with name, size and Remove; Chat Comp
 	await answer.getByRole('button', { name: 'What the model received' }).click();
 	const received = page.getByRole('dialog', { name: 'What the model received' });
 	await expect(received.getByRole('list', { name: 'Attached' })).toContainText(`Attached: photo.png, image/png, 30 × 20, ${PHOTO.buffer.length} bytes`);
+	// A thumbnail of it, drawn from the stored image.
+	await expect(received.getByRole('img', { name: 'photo.png (30 × 20)' })).toBeVisible();
 	await expect(received.getByLabel('Request body')).toContainText('of image data, left out here; Copy as curl has it');
 	await expect(received.getByLabel('Request body')).not.toContainText(PHOTO_BASE64);
 	await expect(received.getByRole('note')).toHaveCount(0);

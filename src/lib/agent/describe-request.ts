@@ -20,6 +20,8 @@ export interface RequestPart {
 	injected?: { plugin: string; text: string }[];
 	/** What the user attached to it, named ("photo.png, image/png, 1200 × 800, 210 KB"): the body has the bytes. */
 	attachments?: string[];
+	/** The message the attachments belong to, whose images the dialog shows as thumbnails. */
+	source?: MessageRow;
 }
 
 export interface DescribedRequest {
@@ -54,6 +56,7 @@ function describeParts(sent: SentRequest, frame: RequestFrame, rows: readonly Me
 		const part: RequestPart = { label: partLabel(row), text: row.native?.opaque ? '(opaque: only the provider can read it)' : row.content };
 		if (row.seq === sent.user_seq && injected.length) part.injected = injected;
 		if (row.attachments?.length) {
+			part.source = row;
 			// An image compaction stopped sending went as a note, not as bytes.
 			const unsent = (a: { type: string }) => a.type === 'image' && row.images_pruned === true;
 			part.attachments = row.attachments.map((a) =>
