@@ -52,7 +52,7 @@ async function lastAnswer(sessionId: string, from = db) {
 /** "What the model received" for the last answer of a session, as the dialog loads it. */
 async function received(sessionId: string, from = db) {
 	const worker = { estimate: async () => ({ total: 1 }) } as unknown as Services['worker'];
-	return loadSentRequest({ db: from, worker }, await lastAnswer(sessionId, from));
+	return loadSentRequest({ db: from, worker, readsImages: () => true }, await lastAnswer(sessionId, from));
 }
 
 describe('request frames and deletion', () => {

@@ -7,6 +7,7 @@ import { readRequestImages } from '../agent/request-images';
 import type { MessageRow } from '../db/schema';
 import type { Usage } from '../providers/types';
 import type { Services } from './services';
+import { imageTokensOf } from '../context/estimate-session';
 
 export interface SentRequestView extends DescribedRequest {
 	/** This app's count of the request's input (the figure the context meter uses). */
@@ -14,7 +15,7 @@ export interface SentRequestView extends DescribedRequest {
 	usage: Usage | null;
 }
 
-export async function loadSentRequest(services: Pick<Services, 'db' | 'worker'>, answer: MessageRow): Promise<SentRequestView> {
+export async function loadSentRequest(services: Pick<Services, 'db' | 'worker' | 'readsImages'>, answer: MessageRow): Promise<SentRequestView> {
 	const sent = answer.sent;
 	if (!sent) throw new Error('This answer does not say what was sent (it was written by an older version or imported).');
 	const frame = (await readRequestFrame(services.db, sent.frame)) as RequestFrame | undefined;
@@ -34,7 +35,9 @@ export async function loadSentRequest(services: Pick<Services, 'db' | 'worker'>,
 			},
 			sent.model
 		);
-		estimate = counted.total;
+		// Images count by the rule of the wire format they went in (none went to a model that cannot see).
+		const imageApi = services.readsImages({ provider: sent.provider, model: sent.model }) ? described.api : 'offline';
+		estimate = counted.total + (await imageTokensOf(rows, imageApi));
 	} catch {
 		// The count is a help; the request itself is shown without it.
 	}
