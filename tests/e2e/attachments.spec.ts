@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from './test-base';
-import { openApp, sessionAction, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
+import { newSession, openApp, sessionAction, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, readRows, runCommand } from './plugin-helpers';
 import { addProvider, chooseModel } from './provider-helpers';
 import { attachByButton, chip, chips, send } from './attachment-helpers';
@@ -210,6 +210,26 @@ test('a photo larger than providers take is scaled down in the background before
 	expect(width * height).toBeLessThanOrEqual(1_150_000);
 	expect(width / height).toBeCloseTo(1.5, 1);
 	await expect(transcript(page).getByRole('img', { name: `big.png (${width} × ${height})` })).toBeVisible();
+});
+
+test('an attached image raises the estimate by its provider’s published count: 1000 × 1000 is 1,334 tokens for Anthropic', async ({ page }) => {
+	await openApp(page);
+	await chooseModel(page, await addProvider(page, 'Anthropic', mock.url, 'claude-opus-4-6'));
+	/** The total /usage prints, once the answer to `text` is in; no usage is reported, so the estimate is the app's own count. */
+	const usageAfter = async (text: string, files: Array<{ name: string; mimeType: string; buffer: Buffer }>) => {
+		if (files.length) await attachByButton(page, files);
+		mock.script([{ type: 'text', text: 'Seen.', usage: { input_tokens: 0, output_tokens: 1 } }]);
+		await send(page, text);
+		await waitForAnswer(page);
+		const output = await runCommand(page, '/usage');
+		const match = /Estimated context: ([\d,]+) of/.exec((await output.textContent()) ?? '');
+		return Number(match![1].replaceAll(',', ''));
+	};
+	const withImage = await usageAfter('Look.', [{ name: 'square.png', mimeType: 'image/png', buffer: png(1000, 1000) }]);
+	await newSession(page);
+	const without = await usageAfter('Look.', []);
+	// Anthropic: width × height / 750, rounded up.
+	expect(withImage - without).toBe(Math.ceil((1000 * 1000) / 750));
 });
 
 test('a model that cannot see asks first: Cancel keeps the message and its attachments, "Send without images" sends the rest', async ({ page }) => {
