@@ -6,5 +6,5 @@ import { ATTACH_HINT, MAX_ATTACHED_IMAGE_BYTES } from './attachment-limits';
 
 it('keeps no image larger than an import takes, and says the limits on the Attach button', () => {
 	expect(MAX_ATTACHED_IMAGE_BYTES).toBeLessThanOrEqual(MAX_IMAGE_BYTES);
-	expect(ATTACH_HINT).toBe('Attach images (PNG, JPEG, GIF, WebP; up to 5 MB each), text files (up to 1 MB each) or PDFs (up to 20 MB each), at most 10 to a message');
+	expect(ATTACH_HINT).toBe('Attach images (PNG, JPEG, GIF, WebP; larger ones are scaled down), text files (up to 1 MB each) or PDFs (up to 20 MB each), at most 10 to a message');
 });

@@ -6,7 +6,7 @@ import { cleanTitle } from '../db/clean-title';
 import type { Attachment } from '../db/schema';
 import { IMAGE_TYPES, looksLikeImage } from '../hooks/image-bytes';
 import { formatBytes } from '../hooks/plain-data';
-import { MAX_ATTACHED_IMAGE_BYTES, MAX_PDF_BYTES, MAX_TEXT_FILE_BYTES } from './attachment-limits';
+import { MAX_ATTACHED_IMAGE_BYTES, MAX_IMAGE_FILE_BYTES, MAX_PDF_BYTES, MAX_TEXT_FILE_BYTES } from './attachment-limits';
 import { extractPdfTextInWorker, prepareImageInWorker } from './attachment-client';
 import type { PdfText } from './extract-pdf-text';
 import { hasPdfSignature, isPdfFile, PDF_HEADER_WITHIN, PDF_TYPE } from './pdf-signature';
@@ -17,9 +17,6 @@ import { isActiveType } from '../sessions/received-blob';
 import { decodeText, isTextFile } from './text-file';
 
 export type ReadAttachment = { ok: true; attachment: Attachment; data: Blob } | { ok: false; reason: string };
-
-/** An image file larger than this is not even decoded. */
-const MAX_IMAGE_FILE_BYTES = 64 * 1024 * 1024;
 
 const IMAGE_EXTENSIONS: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
 
@@ -41,7 +38,7 @@ export async function readAttachment(file: File, id: string = crypto.randomUUID(
 }
 
 async function readImage(file: File, name: string, mimeType: string, id: string): Promise<ReadAttachment> {
-	if (file.size > MAX_IMAGE_FILE_BYTES) return { ok: false, reason: `Too large: an image may be at most ${formatBytes(MAX_ATTACHED_IMAGE_BYTES)}.` };
+	if (file.size > MAX_IMAGE_FILE_BYTES) return { ok: false, reason: `Too large: an image file may be at most ${formatBytes(MAX_IMAGE_FILE_BYTES)}.` };
 	const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
 	if (!looksLikeImage(mimeType, head)) return { ok: false, reason: 'Not a PNG, JPEG, GIF or WebP image, whatever its name says.' };
 	let prepared: PreparedImage;
@@ -50,7 +47,7 @@ async function readImage(file: File, name: string, mimeType: string, id: string)
 	} catch (error) {
 		return { ok: false, reason: isAttachmentError(error) ? error.message : 'This image could not be read: it may be damaged.' };
 	}
-	if (prepared.blob.size > MAX_ATTACHED_IMAGE_BYTES) return { ok: false, reason: `Too large: an image may be at most ${formatBytes(MAX_ATTACHED_IMAGE_BYTES)}.` };
+	if (prepared.blob.size > MAX_ATTACHED_IMAGE_BYTES) return { ok: false, reason: `Too large: even scaled down, this image is over ${formatBytes(MAX_ATTACHED_IMAGE_BYTES)}.` };
 	const data = prepared.blob.type === prepared.mimeType ? prepared.blob : new Blob([prepared.blob], { type: prepared.mimeType });
 	return {
 		ok: true,
