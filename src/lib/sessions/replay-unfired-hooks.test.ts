@@ -3,8 +3,7 @@
 // dispatched is not fired again, a tab still open dispatches its own, and another device that
 // receives the deletion by sync fires nothing.
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startCouchServer } from '../../../tests/support/couch-server.mjs';
+import { describe, expect, it, vi } from 'vitest';
 import { compactionEnv, recordingBus, seedConversation } from '../agent/compaction-fixtures';
 import { compactSession } from '../agent/compact-session';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
@@ -17,18 +16,9 @@ import { deleteSessions } from './delete-sessions';
 import { replayUnfiredHooks } from './replay-unfired-hooks';
 import type { SessionContext } from './session-context';
 import { createSession } from './session-lifecycle';
+import { useCouchDatabases } from '../sync/test-couch';
 
-let server: Awaited<ReturnType<typeof startCouchServer>>;
-const opened: PalimpsestDb[] = [];
-beforeAll(async () => {
-	server = await startCouchServer();
-});
-afterAll(async () => {
-	await server?.close();
-});
-afterEach(async () => {
-	for (const db of opened.splice(0)) await db.delete();
-});
+const { opened, newDatabase } = useCouchDatabases('replay');
 
 /** Hooks of a tab that closes right after a commit: the dispatch never happens. */
 const closingTab = { notify: () => new Promise<void>(() => {}) } as unknown as HookBus;
@@ -52,8 +42,7 @@ async function startUp(db: PalimpsestDb, tabOpen = closed): Promise<string[]> {
 
 describe('hooks a closed tab committed but never dispatched', () => {
 	it('a deletion fires on_session_delete once at the next start-up, on this device only; the device that received it by sync fires nothing', async () => {
-		const url = `${server.url}/userdb-replay-${crypto.randomUUID()}`;
-		expect((await fetch(url, { method: 'PUT' })).status).toBe(201);
+		const url = await newDatabase();
 		const [laptop, phone] = [device('laptop'), device('phone')];
 		const loop = (db: PalimpsestDb) => new SyncLoop({ store: createSyncStore(db), client: new CouchClient({ url }) });
 		const { id } = await createSession(laptop.ctx(), { provider: 'offline', model: 'offline-mini' });

@@ -4,9 +4,8 @@
 // on its device and the other says why; an image still on its way arrives with a later pass;
 // deleting the session removes it everywhere, the server included.
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCouchServer } from '../../../tests/support/couch-server.mjs';
-import { openProfileDb, type PalimpsestDb } from '../db/database';
+import { describe, expect, it } from 'vitest';
+import { openProfileDb } from '../db/database';
 import { appendMessages, deleteMessages, listMessages } from '../db/message-verbs';
 import { deleteSessions } from '../sessions/delete-sessions';
 import { createSession } from '../sessions/session-lifecycle';
@@ -15,26 +14,9 @@ import { CouchClient } from './couch-client';
 import { createSyncStore } from './dexie-sync-store';
 import { messageDocId } from './document-ids';
 import { SyncLoop } from './sync-loop';
+import { useCouchDatabases } from './test-couch';
 
-let server: Awaited<ReturnType<typeof startCouchServer>>;
-let databases = 0;
-const opened: PalimpsestDb[] = [];
-
-beforeAll(async () => {
-	server = await startCouchServer();
-});
-afterAll(async () => {
-	await server?.close();
-});
-afterEach(async () => {
-	for (const db of opened.splice(0)) await db.delete();
-});
-
-async function newDatabase(): Promise<string> {
-	const url = `${server.url}/userdb-blobs-${++databases}`;
-	expect((await fetch(url, { method: 'PUT' })).status).toBe(201);
-	return url;
-}
+const { opened, newDatabase } = useCouchDatabases('blobs');
 
 /** A PNG of `size` bytes: its signature, then bytes that differ from one image to the next. */
 function png(size: number, seed: number): Uint8Array<ArrayBuffer> {

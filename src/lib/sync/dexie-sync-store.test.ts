@@ -3,9 +3,8 @@
 // the same order; concurrent edits merge; a deletion wins over a late append; a compaction
 // arrives folded; arrivals fire no hook and write no receipt; settings never leave.
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCouchServer } from '../../../tests/support/couch-server.mjs';
-import { openProfileDb, type PalimpsestDb } from '../db/database';
+import { describe, expect, it } from 'vitest';
+import { openProfileDb } from '../db/database';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import { renameSession } from '../db/session-verbs';
 import { writeSettings } from '../db/settings-verbs';
@@ -17,26 +16,9 @@ import { CouchClient } from './couch-client';
 import { createSyncStore, type SyncStoreOptions } from './dexie-sync-store';
 import { pullChanges } from './pull-changes';
 import { SyncLoop } from './sync-loop';
+import { useCouchDatabases } from './test-couch';
 
-let server: Awaited<ReturnType<typeof startCouchServer>>;
-let databases = 0;
-const opened: PalimpsestDb[] = [];
-
-beforeAll(async () => {
-	server = await startCouchServer();
-});
-afterAll(async () => {
-	await server?.close();
-});
-afterEach(async () => {
-	for (const db of opened.splice(0)) await db.delete();
-});
-
-async function newDatabase(): Promise<string> {
-	const url = `${server.url}/userdb-dexie-${++databases}`;
-	expect((await fetch(url, { method: 'PUT' })).status).toBe(201);
-	return url;
-}
+const { opened, newDatabase } = useCouchDatabases('dexie');
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
