@@ -34,17 +34,21 @@ export async function startReferenceToolServer({ port } = {}) {
 }
 
 /**
- * Starts the tool server that asks for sign-in (sign-in-tool-server.mjs) and its authorization
- * server, letting `appOrigin` in; resolves once both listen. `authUrl` is for the test's own
- * look at the authorization server (GET /test/stats, POST /test/forget-refresh-tokens).
+ * Starts the tool server that asks for sign-in (sign-in-tool-server.mjs) and its two
+ * authorization servers, letting `appOrigin` in; resolves once all listen. `authUrl` and
+ * `auth2Url` are for the test's own look at the authorization servers (GET /test/stats) and for
+ * its switches (POST /test/…, on the first).
  * @param {string} appOrigin
- * @returns {Promise<{ url: string, authUrl: string, pid: number, close: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, authUrl: string, auth2Url: string, pid: number, close: () => Promise<void> }>}
  */
 export async function startSignInToolServer(appOrigin) {
-	const mcpPort = await freePort();
-	let authPort = await freePort();
-	while (authPort === mcpPort) authPort = await freePort();
+	const ports = new Set();
+	while (ports.size < 3) ports.add(await freePort());
+	const [mcpPort, authPort, auth2Port] = [...ports];
 	const script = fileURLToPath(new URL('./sign-in-tool-server.mjs', import.meta.url));
-	const child = await startProcess('The sign-in tool server', [script], { ready: /listening on port/i, env: { MCP_PORT: String(mcpPort), AUTH_PORT: String(authPort), APP_ORIGIN: appOrigin } });
-	return { url: `http://127.0.0.1:${mcpPort}/mcp`, authUrl: `http://127.0.0.1:${authPort}`, pid: child.pid, close: child.close };
+	const child = await startProcess('The sign-in tool server', [script], {
+		ready: /listening on port/i,
+		env: { MCP_PORT: String(mcpPort), AUTH_PORT: String(authPort), AUTH2_PORT: String(auth2Port), APP_ORIGIN: appOrigin }
+	});
+	return { url: `http://127.0.0.1:${mcpPort}/mcp`, authUrl: `http://127.0.0.1:${authPort}`, auth2Url: `http://127.0.0.1:${auth2Port}`, pid: child.pid, close: child.close };
 }
