@@ -146,16 +146,16 @@ async function sandboxOutOfProcess(page, browser) {
 	const cdp = await browser.newBrowserCDPSession();
 	try {
 		await page.evaluate(() => {
+			// As the app opens one: the frame document, sandboxed by its own header.
 			const frame = document.createElement('iframe');
-			frame.setAttribute('sandbox', 'allow-scripts');
 			frame.id = 'bench-sandbox-probe';
-			frame.srcdoc = '<!doctype html><p>probe</p>';
+			frame.src = '/plugin-frame.html';
 			document.body.append(frame);
 			return new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
 		});
 		const { targetInfos } = await cdp.send('Target.getTargets');
 		await page.evaluate(() => document.getElementById('bench-sandbox-probe')?.remove());
-		return targetInfos.some((target) => target.type === 'iframe' && target.url === 'about:srcdoc')
+		return targetInfos.some((target) => target.type === 'iframe' && target.url.endsWith('/plugin-frame.html'))
 			? 'Chromium runs such frames out of process: every call crosses to another process'
 			: "Chromium runs such frames in the page's process here";
 	} finally {
