@@ -126,6 +126,8 @@ test('a message sent while another model is still being put in place goes to tha
 	await openSettings(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
 	await page.getByRole('link', { name: 'Chat' }).click();
+	// The first provider saved is the default: this session starts on the offline model by choice.
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: OFFLINE_LABEL });
 	await sendMessage(page, 'echo: offline first');
 	await waitForAnswer(page);
 

@@ -316,6 +316,11 @@ export class ChatState {
 		if (sessionId) this.running.get(sessionId)?.abort();
 	}
 
+	/** The model the next new session starts with (a provider just connected, say), whichever session is open. */
+	chooseForNewSessions(provider: string, model: string): void {
+		this.draft = { provider, model };
+	}
+
 	async setModel(provider: string, model: string): Promise<void> {
 		if (!this.sessionId) {
 			this.draft = { provider, model };
