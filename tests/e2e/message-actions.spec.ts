@@ -4,7 +4,8 @@
 // transcript pulling a reader down.
 import { expect, test, type Page } from './test-base';
 import { LONG_PROMPT, assistantMessages, messageBody, messageText, openApp, sendAndWait, sendMessage, transcript, userMessages, waitForAnswer } from './helpers';
-import { addCustomProvider, navigate, readRows } from './plugin-helpers';
+import { addCustomProvider, readRows } from './plugin-helpers';
+import { chooseModel, OFFLINE_LABEL } from './provider-helpers';
 import { useMockProvider } from './test-servers';
 
 const mock = useMockProvider({ reset: false });
@@ -68,7 +69,8 @@ test('Edit resends a message; what it replaced is an earlier version, shown agai
 test('Regenerate answers again, with the same model or another; the earlier answers stay one click away', async ({ page }) => {
 	await openApp(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
-	await navigate(page, 'Chat');
+	// The first provider saved is the default: the first answers come from the offline model by choice.
+	await chooseModel(page, OFFLINE_LABEL);
 	await sendAndWait(page, 'What is a tide?');
 	const first = await messageText(assistantMessages(page).last());
 

@@ -5,6 +5,7 @@
 import { expect, test, TIMING, type Page } from './test-base';
 import { messageBody, openApp, sendMessage, waitForAnswer } from './helpers';
 import { addPlugin, hookLogRows, navigate, readRows, rowStatus, runCommand, setHookTimeout } from './plugin-helpers';
+import { chooseModel, OFFLINE_LABEL } from './provider-helpers';
 import { usePluginOrigins } from './test-servers';
 
 const API_KEY = 'sk-isolation-SECRET-42';
@@ -15,6 +16,8 @@ async function saveProviderWithKey(page: Page): Promise<void> {
 	await navigate(page, 'Settings');
 	await page.getByRole('button', { name: 'Add provider' }).click();
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'OpenAI' });
+	// Nothing listens there: the key is only kept, never sent anywhere.
+	await page.getByRole('textbox', { name: 'Base URL' }).fill('http://127.0.0.1:9/v1');
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('gpt-4o');
 	await page.getByRole('textbox', { name: 'API key' }).fill(API_KEY);
 	await page.getByRole('button', { name: 'Save' }).click();
@@ -40,7 +43,8 @@ test('a plugin cannot read the app’s database, storage, cookies, DOM or anothe
 		document.cookie = 'palimpsest-probe=page-only; path=/';
 	});
 	await saveProviderWithKey(page);
-	await navigate(page, 'Chat');
+	// The provider saved first is the default; this conversation is the offline model's.
+	await chooseModel(page, OFFLINE_LABEL);
 	await sendMessage(page, 'A conversation a plugin must not read');
 	await waitForAnswer(page);
 

@@ -42,6 +42,12 @@ export interface SessionRow {
 	pinned: 0 | 1;
 	provider: string;
 	model: string;
+	/**
+	 * What the user called the session's provider when it was last chosen or used here, so a
+	 * session whose provider is not set up (removed, or the session came from another browser)
+	 * can still name it. It holds only while `id` is still `provider`. Not indexed.
+	 */
+	named_provider?: { id: string; name: string };
 	message_count: number;
 	token_estimate: number;
 	/** The next free message seq, so appends need no read of the messages table. */

@@ -164,7 +164,11 @@ export const SESSION_SHAPE: Shape<ImportedSession> = {
 		next_seq: number(0, L.maxSeq, { integer: true }),
 		compaction: withDefault(compactionState, () => ({ ...NO_COMPACTION_STATE }))
 	},
-	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS), versions: list(versionPoint, L.versionPoints) }
+	optional: {
+		token_ratio: number(...TOKEN_RATIO_LIMITS),
+		versions: list(versionPoint, L.versionPoints),
+		named_provider: record<{ id: string; name: string }>({ required: { id: label, name: label }, optional: {} }, "a provider's name (an object)")
+	}
 };
 
 export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>(SESSION_SHAPE, 'a session (an object)', { ignored: ['profile', 'import_id'] });
