@@ -49,7 +49,7 @@ test('pre_llm_call context is sent to the provider and disclosed, but not stored
 
 	// What the user sees: their message as typed, and a collapsed disclosure of the context.
 	const mine = userMessages(page).last();
-	expect(await messageText(mine)).toBe(typed);
+	await expect.poll(() => messageText(mine)).toBe(typed);
 	const disclosure = mine.locator('details').filter({ hasText: 'Context added by plugins' });
 	await expect(disclosure).toHaveCount(1);
 	await expect(disclosure).not.toHaveAttribute('open');
@@ -159,8 +159,7 @@ test('lifecycle hooks fire once each: start on create, finalize when left, end/f
 	await box.press('Enter');
 	const output = page.getByRole('article', { name: 'Command output' }).last();
 	await expect(output).toContainText(`on_session_reset:${c}`);
-	const events = (await output.textContent())!.match(/on_session_\w+:[\w-]+/g);
-	expect(events).toEqual([
+	await expect.poll(async () => (await output.textContent())?.match(/on_session_\w+:[\w-]+/g)).toEqual([
 		`on_session_start:${a}`,
 		`on_session_finalize:${a}`,
 		`on_session_start:${b}`,
