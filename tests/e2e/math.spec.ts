@@ -99,7 +99,8 @@ test.describe('with the service worker out of the way', () => {
 
 		const withMath = await sendAndWait(page, 'echo: Now $a^2 + b^2 = c^2$.');
 		await expect(messageBody(withMath).locator('.katex')).toHaveCount(1);
-		expect(katexLoaded()).toBe(true);
+		// Known once the script's body has been read (page.on('response') hands it over later).
+		await expect.poll(katexLoaded).toBe(true);
 	});
 
 	test('a streaming formula is drawn once its closing delimiter arrives, never as an error meanwhile', async ({ page }) => {

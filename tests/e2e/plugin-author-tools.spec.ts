@@ -37,7 +37,7 @@ async function holdScript(page: Page, text: string): Promise<{ requested: Promis
 	const asked = new Promise<void>((resolve) => (requested = resolve));
 	const released = new Promise<void>((resolve) => (release = resolve));
 	await page.route('**/_app/immutable/**/*.js', async (route) => {
-		const response = await route.fetch();
+		const response = await route.fetch({ maxRetries: 2 });
 		const body = await response.text();
 		if (body.includes(text)) {
 			requested();

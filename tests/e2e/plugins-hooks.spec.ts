@@ -86,29 +86,27 @@ test('a hook that never answers times out, the chat carries on, and it is skippe
 
 	// Offline model (the default): the answer completes a little after the 1 s timeout.
 	await navigate(page, 'Chat');
-	const started = Date.now();
 	await sendMessage(page, 'Hello despite the hanging plugin');
 	const first = await waitForAnswer(page);
-	expect(Date.now() - started).toBeLessThan(6_000);
 	await expect(messageBody(first)).toContainText('Hello despite the hanging plugin');
 
 	// Client-side navigation keeps the app (and the plugin's 60 s quarantine) alive.
 	await navigate(page, 'Plugins');
 	await expect(hookLogRows(page, 'hang', 'timeout')).toHaveCount(1);
 	await expect(hookLogRows(page, 'hang', 'timeout')).toContainText('pre_llm_call');
+	// The turn waited for it about the 1 s set, by the page's own clock (however busy the machine).
+	await expect(hookLogRows(page, 'hang', 'timeout').getByRole('cell', { name: /^[1-5]\d{3} ms$/ })).toHaveCount(1);
 	await expect(hookLogRows(page, 'hang', 'skipped')).toHaveCount(0);
 
 	await page.goBack();
 	await expect(userMessages(page)).toHaveCount(1);
-	const again = Date.now();
 	await sendMessage(page, 'And a second message');
 	const second = await waitForAnswer(page);
-	// Skipped, not waited for again.
-	expect(Date.now() - again).toBeLessThan(4_000);
 	await expect(messageBody(second)).toContainText('And a second message');
 	await expect(assistantMessages(page)).toHaveCount(2);
 
 	await navigate(page, 'Plugins');
+	// Skipped, not waited for again.
 	await expect(hookLogRows(page, 'hang', 'skipped')).toHaveCount(1);
 	await expect(hookLogRows(page, 'hang', 'skipped')).toContainText('pre_llm_call');
 	await expect(hookLogRows(page, 'hang', 'timeout')).toHaveCount(1);
