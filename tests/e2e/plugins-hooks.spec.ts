@@ -122,7 +122,8 @@ test('observer hooks that never answer do not hold up the chat, even with the de
 	// A new session (on_session_start) and a finished answer (post_llm_call) both hang.
 	await sendMessage(page, 'Hello despite the slow observer');
 	await waitForAnswer(page);
-	expect(Date.now() - started).toBeLessThan(6_000);
+	// Held up, the turn would take the whole 30 s timeout; the bounds leave a busy machine its room.
+	expect(Date.now() - started).toBeLessThan(20_000);
 	const firstId = sessionIdFromUrl(page);
 	const box = page.getByRole('textbox', { name: 'Message' });
 	await box.fill('/new');
@@ -131,7 +132,7 @@ test('observer hooks that never answer do not hold up the chat, even with the de
 	await expect(userMessages(page)).toHaveCount(0);
 	await sendMessage(page, 'A second session answers too');
 	await waitForAnswer(page);
-	expect(Date.now() - started).toBeLessThan(12_000);
+	expect(Date.now() - started).toBeLessThan(25_000);
 });
 
 test('lifecycle hooks fire once each: start on create, finalize when left, end/finalize/start/reset on /new', async ({ page }) => {
