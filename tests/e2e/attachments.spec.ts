@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from './test-base';
-import { newSession, openApp, sessionAction, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
+import { newSession, numberIn, openApp, sessionAction, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, readRows, runCommand } from './plugin-helpers';
 import { addProvider, chooseModel } from './provider-helpers';
 import { attachByButton, chip, chips, send } from './attachment-helpers';
@@ -132,7 +132,7 @@ test('attached by the Attach button: chips with name, size and Remove; Chat Comp
 	// The transcript shows the image from its stored bytes, and the file, which opens to its text.
 	const image = sent.getByRole('img', { name: 'photo.png (30 × 20)' });
 	await expect(image).toBeVisible();
-	expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 30)).toBe(true);
+	await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 30)).toBe(true);
 	await expect(sent.getByRole('link', { name: 'photo.png (30 × 20), open full size' })).toHaveAttribute('href', /^blob:/);
 	await sent.getByText('notes.md').click();
 	await expect(sent.getByText('Kyoto in spring, 3 days.')).toBeVisible();
@@ -150,7 +150,7 @@ test('attached by the Attach button: chips with name, size and Remove; Chat Comp
 	// Copy as curl carries the whole request, the image's bytes included.
 	await received.getByRole('button', { name: 'Copy as curl' }).click();
 	await expect(received.getByRole('status')).toContainText('curl command copied');
-	expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`data:image/png;base64,${PHOTO_BASE64}`);
+	await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(`data:image/png;base64,${PHOTO_BASE64}`);
 });
 
 test('dropped on the chat, the image goes to the Responses API as input_image; pasted, to Anthropic as a base64 image block', async ({ page }) => {
@@ -212,22 +212,21 @@ test('a photo larger than providers take is scaled down in the background before
 	await expect(transcript(page).getByRole('img', { name: `big.png (${width} × ${height})` })).toBeVisible();
 });
 
+/** The total /usage prints once the answer to `text`, sent with `files`, is in; no usage is reported, so the estimate is the app's own count. */
+async function usageAfter(page: Page, text: string, files: Array<{ name: string; mimeType: string; buffer: Buffer }>): Promise<number> {
+	if (files.length) await attachByButton(page, files);
+	mock.script([{ type: 'text', text: 'Seen.', usage: { input_tokens: 0, output_tokens: 1 } }]);
+	await send(page, text);
+	await waitForAnswer(page);
+	return numberIn(await runCommand(page, '/usage'), /Estimated context: ([\d,]+) of/);
+}
+
 test('an attached image raises the estimate by its provider’s published count: 1000 × 1000 is 1,334 tokens for Anthropic', async ({ page }) => {
 	await openApp(page);
 	await chooseModel(page, await addProvider(page, 'Anthropic', mock.url, 'claude-opus-4-6'));
-	/** The total /usage prints, once the answer to `text` is in; no usage is reported, so the estimate is the app's own count. */
-	const usageAfter = async (text: string, files: Array<{ name: string; mimeType: string; buffer: Buffer }>) => {
-		if (files.length) await attachByButton(page, files);
-		mock.script([{ type: 'text', text: 'Seen.', usage: { input_tokens: 0, output_tokens: 1 } }]);
-		await send(page, text);
-		await waitForAnswer(page);
-		const output = await runCommand(page, '/usage');
-		const match = /Estimated context: ([\d,]+) of/.exec((await output.textContent()) ?? '');
-		return Number(match![1].replaceAll(',', ''));
-	};
-	const withImage = await usageAfter('Look.', [{ name: 'square.png', mimeType: 'image/png', buffer: png(1000, 1000) }]);
+	const withImage = await usageAfter(page, 'Look.', [{ name: 'square.png', mimeType: 'image/png', buffer: png(1000, 1000) }]);
 	await newSession(page);
-	const without = await usageAfter('Look.', []);
+	const without = await usageAfter(page, 'Look.', []);
 	// Anthropic: width × height / 750, rounded up.
 	expect(withImage - without).toBe(Math.ceil((1000 * 1000) / 750));
 });
@@ -259,8 +258,9 @@ test('a model that cannot see asks first: Cancel keeps the message and its attac
 	await expect(sent.getByRole('img')).toHaveCount(0);
 	await expect(sent.getByText('notes.md')).toBeVisible();
 	await expect(chips(page)).toHaveCount(0);
-	const [row] = (await readRows(page, 'palimpsest-default', 'messages')).filter((r) => r.role === 'user');
-	expect(row.attachments).toEqual([{ type: 'file', id: expect.any(String), name: 'notes.md', mimeType: 'text/markdown', size: NOTES.buffer.length }]);
+	await expect
+		.poll(async () => (await readRows(page, 'palimpsest-default', 'messages')).filter((r) => r.role === 'user').map((r) => r.attachments))
+		.toEqual([[{ type: 'file', id: expect.any(String), name: 'notes.md', mimeType: 'text/markdown', size: NOTES.buffer.length }]]);
 });
 
 test('a provider marked Text only in Settings is asked about too, and its request carries no image', async ({ page }) => {
@@ -331,10 +331,10 @@ test('export → import carries an attached image byte for byte; deleting the se
 		await attachByButton(page, [PHOTO, NOTES]);
 		await send(page, 'echo: keep these');
 		await waitForAnswer(page);
+		await expect.poll(() => readRows(page, 'palimpsest-default', 'blobs')).toHaveLength(2);
 		const [row] = (await readRows(page, 'palimpsest-default', 'messages')).filter((r) => r.role === 'user') as Array<{ session_id: string; attachments: Array<{ id: string; name: string }> }>;
 		const photoId = row.attachments.find((a) => a.name === 'photo.png')!.id;
-		expect(await storedBase64(page, 'palimpsest-default', row.session_id, photoId)).toBe(PHOTO_BASE64);
-		expect(await readRows(page, 'palimpsest-default', 'blobs')).toHaveLength(2);
+		await expect.poll(() => storedBase64(page, 'palimpsest-default', row.session_id, photoId)).toBe(PHOTO_BASE64);
 
 		await navigate(page, 'Settings');
 		const download = page.waitForEvent('download');
@@ -350,12 +350,12 @@ test('export → import carries an attached image byte for byte; deleting the se
 		await page.getByRole('button', { name: 'Import', exact: true }).click();
 		await (await chooser).setFiles(path);
 		await expect(page.getByRole('status', { name: 'Transfer status' })).toHaveText('Imported 1 session (2 messages).');
-		expect(await storedBase64(page, 'palimpsest-restored', row.session_id, photoId)).toBe(PHOTO_BASE64);
+		await expect.poll(() => storedBase64(page, 'palimpsest-restored', row.session_id, photoId)).toBe(PHOTO_BASE64);
 		await sidebar(page).getByRole('link', { name: 'echo: keep these' }).click();
 		await expect(userMessages(page).getByRole('img', { name: 'photo.png (30 × 20)' })).toBeVisible();
 
 		// Deleting the session takes its Blobs with it.
-		expect(await readRows(page, 'palimpsest-restored', 'blobs')).toHaveLength(2);
+		await expect.poll(() => readRows(page, 'palimpsest-restored', 'blobs')).toHaveLength(2);
 		await sessionAction(page, sidebar(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'echo: keep these', exact: true }) }), 'Delete');
 		await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
 		await expect.poll(async () => (await readRows(page, 'palimpsest-restored', 'blobs')).length).toBe(0);

@@ -230,8 +230,7 @@ test('an injected inline script, inline handler, eval and <embed> are refused by
 	});
 	expect(outcome.ran).toBe(0);
 	expect(outcome.writes).toEqual({ inline: 'written', handler: 'refused', timer: 'refused', embed: 'written' });
-	const directives = (await violations()).map((v) => v.directive);
-	expect(directives).toEqual(expect.arrayContaining(['object-src']));
+	await expect.poll(async () => (await violations()).map((v) => v.directive)).toEqual(expect.arrayContaining(['object-src']));
 });
 
 test('under Trusted Types, HTML and script URLs the app does not make are refused where they are written', async ({ page }) => {
@@ -261,7 +260,7 @@ test('another site cannot frame the app', async ({ page, baseURL }) => {
 		await page.goto(framer.url.replace('127.0.0.1', 'localhost'));
 		const frame = page.frames().find((f) => f !== page.mainFrame());
 		await expect.poll(() => frame?.url()).toMatch(/^chrome-error:/);
-		expect(await page.frameLocator('iframe').getByRole('textbox', { name: 'Message' }).count()).toBe(0);
+		await expect(page.frameLocator('iframe').getByRole('textbox', { name: 'Message' })).toHaveCount(0);
 	} finally {
 		await framer.close();
 		await rm(root, { recursive: true, force: true });

@@ -58,7 +58,6 @@ test('a plugin cannot read the app’s database, storage, cookies, DOM or anothe
 	await expect(page.locator('iframe[sandbox="allow-scripts"]')).toHaveCount(2);
 	await navigate(page, 'Chat');
 	const output = await runCommand(page, '/probe');
-	const lines = (await output.innerText()).split('\n').filter((line) => line.includes(': '));
 	const attempts = [
 		'settings and API keys in IndexedDB',
 		'sessions in IndexedDB',
@@ -71,18 +70,14 @@ test('a plugin cannot read the app’s database, storage, cookies, DOM or anothe
 		'the Cache Storage',
 		"another plugin's storage through ctx"
 	];
-	for (const attempt of attempts) {
-		const line = lines.find((l) => l.includes(`${attempt}: `));
-		expect(line, attempt).toMatch(/: refused \(/);
-	}
-	expect(lines.join('\n')).not.toContain('GOT');
+	for (const attempt of attempts) await expect(output, attempt).toContainText(`${attempt}: refused (`);
+	await expect(output).not.toContainText('GOT');
 
 	// The data is there for the app itself.
-	const settings = JSON.stringify(await readRows(page, 'palimpsest-default', 'settings'));
-	expect(settings).toContain(API_KEY);
-	expect(await readRows(page, 'palimpsest-default', 'sessions')).not.toHaveLength(0);
-	expect(await readRows(page, 'palimpsest-default', 'plugin_kv')).toContainEqual(expect.objectContaining({ plugin_id: 'keeper', key: 'secret', value: 'kept-by-keeper' }));
-	expect(await page.evaluate(() => [localStorage.getItem('palimpsest-probe'), document.cookie.includes('palimpsest-probe=page-only')])).toEqual(['page-only', true]);
+	await expect.poll(async () => JSON.stringify(await readRows(page, 'palimpsest-default', 'settings'))).toContain(API_KEY);
+	await expect.poll(() => readRows(page, 'palimpsest-default', 'sessions')).not.toHaveLength(0);
+	await expect.poll(() => readRows(page, 'palimpsest-default', 'plugin_kv')).toContainEqual(expect.objectContaining({ plugin_id: 'keeper', key: 'secret', value: 'kept-by-keeper' }));
+	await expect.poll(() => page.evaluate(() => [localStorage.getItem('palimpsest-probe'), document.cookie.includes('palimpsest-probe=page-only')])).toEqual(['page-only', true]);
 });
 
 test('a plugin stuck in an endless loop is stopped after the timeout; the turn goes on and the page keeps responding', TIMING, async ({ page }) => {

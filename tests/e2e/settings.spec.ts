@@ -167,6 +167,8 @@ test('a number out of range is refused with a message at the field, and nothing 
 	await openSettings(page);
 	const threshold = page.getByRole('spinbutton', { name: 'Compact before a request above (% of the context window)' });
 	await expect(threshold).toHaveAccessibleDescription('A whole number from 10 to 99.');
+	// The saved value, once the page has read it.
+	await expect(threshold).toHaveValue(/^\d+$/);
 	const before = await threshold.inputValue();
 	await threshold.fill('150');
 	await threshold.press('Tab');
@@ -176,6 +178,7 @@ test('a number out of range is refused with a message at the field, and nothing 
 	await expect(threshold).toHaveAttribute('aria-invalid', 'true');
 
 	const retention = page.getByRole('spinbutton', { name: 'Retention days' });
+	await expect(retention).toHaveValue(/^\d+$/);
 	const days = await retention.inputValue();
 	await retention.fill('-5');
 	await retention.press('Tab');

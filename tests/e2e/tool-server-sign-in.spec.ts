@@ -91,8 +91,8 @@ test('Sign in opens the server’s sign-in in a window; its tools work, the toke
 	await expect(row.getByRole('list', { name: `Tools of ${SERVER_NAME}` }).getByRole('listitem', { name: 'add', exact: true })).toBeVisible();
 	await expect(row.getByRole('button', { name: 'Sign in' })).toHaveCount(0);
 	await expect(row).not.toContainText('SENTINEL');
+	await expect.poll(async () => JSON.stringify((await storedServers(page))[0]?.oauth?.tokens)).toContain('SENTINEL-refresh-');
 	const [stored] = await storedServers(page);
-	expect(JSON.stringify(stored.oauth?.tokens)).toContain('SENTINEL-refresh-');
 
 	await navigate(page, 'Chat');
 	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label });
@@ -140,7 +140,7 @@ test('Sign in opens the server’s sign-in in a window; its tools work, the toke
 	await expect(row.getByRole('button', { name: 'Sign in' })).toBeVisible();
 	await expect(row).toContainText('The server wants you to sign in');
 	await expect(row.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
-	expect((await storedServers(page))[0].oauth?.tokens).toBeUndefined();
+	await expect.poll(async () => (await storedServers(page))[0].oauth?.tokens).toBeUndefined();
 	expect(logged.join('\n')).not.toContain('SENTINEL');
 });
 

@@ -121,7 +121,7 @@ test('an image a tool returns is shown in the transcript, sent to the model in t
 	const image = transcript(page).getByRole('article', { name: 'Tool result' }).last().getByRole('img', { name: /^Image the tool returned \(image\/png, \d+ × \d+\)$/ });
 	await expect(image).toBeVisible();
 	// Decoded from the stored bytes, not a broken picture.
-	expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+	await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 
 	// Chat Completions: the tool message stays text, and a user message after it carries the image.
 	const messages: Array<{ role: string; content: unknown; tool_call_id?: string }> = mock.requests.at(-1)!.body.messages;
@@ -138,7 +138,7 @@ test('an image a tool returns is shown in the transcript, sent to the model in t
 	await expect(received.getByRole('note')).toHaveCount(0);
 	await received.getByRole('button', { name: 'Close' }).click();
 
-	expect(await readRows(page, 'palimpsest-default', 'blobs')).toHaveLength(1);
+	await expect.poll(() => readRows(page, 'palimpsest-default', 'blobs')).toHaveLength(1);
 	await sessionAction(page, sidebar(page).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'What tools do you have?', exact: true }) }), 'Delete');
 	await page.getByRole('dialog', { name: 'Delete this session?' }).getByRole('button', { name: 'Delete' }).click();
 	await expect.poll(async () => (await readRows(page, 'palimpsest-default', 'blobs')).length).toBe(0);
