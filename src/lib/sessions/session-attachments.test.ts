@@ -133,6 +133,20 @@ describe('the attachments of a message', () => {
 			expect(await to.db.blobs.count(), what).toBe(0);
 		}
 	});
+
+	it('keep a page attached as a text file, from a file or an earlier version, as plain text: never as a type a browser runs', async () => {
+		const from = context();
+		await sessionWithAttachments(from);
+		const file = await exported(from);
+		const page = new TextEncoder().encode('<!doctype html><script src="http://127.0.0.1:9/x.js"></script>');
+		Object.assign(file.sessions[0].messages[0].attachments[1], { name: 'n.html', mimeType: 'text/html', size: page.length });
+		Object.assign(file.sessions[0].images.find((image: { id: string }) => image.id === 'notes-1'), { type: 'text/html', data: encodeBase64(page) });
+		const to = context();
+		await importSessions(to.db, to.profile, JSON.stringify(file));
+		const kept = (await to.db.blobs.toArray()).find((row) => row.id === 'notes-1')!;
+		expect([kept.type, kept.data.type]).toEqual(['text/plain', 'text/plain']);
+		expect(await bytes(kept.data)).toEqual(page);
+	});
 });
 
 describe('an attached PDF', () => {
