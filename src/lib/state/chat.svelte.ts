@@ -4,7 +4,7 @@ import { SvelteMap } from 'svelte/reactivity';
 import { raceAbort } from '../agent/race-abort';
 import type { TurnDeps, TurnEvent } from '../agent/turn-deps';
 import { listActiveMessages, listCompactedBy } from '../db/compaction-verbs';
-import type { ImageRef, MessageRow, SessionRow, VersionPoint } from '../db/schema';
+import type { MessageRow, SessionRow, VersionPoint } from '../db/schema';
 import { readImages, readPrunedOriginal } from '../db/message-verbs';
 import { getSession } from '../db/session-verbs';
 import { watch } from '../db/watch';
@@ -22,7 +22,6 @@ import { showVersion, startVersion, VersionConflictError } from '../db/version-v
 import type { ModelChoice } from './services';
 import { loadTurnCode, type TurnCode } from './turn-code';
 import type { DraftAttachment, DraftAttachments } from './draft-attachments.svelte';
-import { readShownImage, type ShownImage } from './shown-image';
 
 const LIVE_RENDER_MS = 50;
 /** The meter counts what is being typed once typing pauses this long. */
@@ -174,11 +173,6 @@ export class ChatState {
 	/** The bytes of an image or file a message shows, or null once they are gone (the session was deleted). */
 	async image(message: MessageRow, id: string): Promise<Blob | null> {
 		return (await readImages(this.#services.db, message.session_id, [id])).get(id) ?? null;
-	}
-
-	/** An image a message shows, its bytes checked and typed by what they are (see readShownImage). */
-	async shownImage(message: MessageRow, image: ImageRef): Promise<ShownImage> {
-		return readShownImage(await this.image(message, image.id), image);
 	}
 
 	/** "Show full result" on a pruned tool output: the result it stands for, as it came. */
