@@ -146,6 +146,11 @@ describe('the attachments of a message', () => {
 		const kept = (await to.db.blobs.toArray()).find((row) => row.id === 'notes-1')!;
 		expect([kept.type, kept.data.type]).toEqual(['text/plain', 'text/plain']);
 		expect(await bytes(kept.data)).toEqual(page);
+		// The message says so too: exported again, the file imports again as it is.
+		const [row] = await to.db.messages.toArray();
+		expect(row.attachments?.[1]).toEqual({ type: 'file', id: 'notes-1', name: 'n.html', mimeType: 'text/plain', size: page.length });
+		const again = context();
+		expect(await importSessions(again.db, again.profile, JSON.stringify(await exported(to)))).toMatchObject({ sessions_added: 1 });
 	});
 });
 

@@ -1,6 +1,6 @@
 // Reads an export file's text into entries, refusing anything that is not a complete file of
 // a version this app knows. Pure: nothing here touches the database, so a refusal changes nothing.
-import type { BlobRow, MessageRow, SessionRow } from '../db/schema';
+import type { Attachment, BlobRow, MessageRow, SessionRow } from '../db/schema';
 import { decodeBase64, decodedBytes, isBase64 } from '../hooks/image-bytes';
 import { IMPORT_LIMITS, parseMessageRow, parseSessionRow, type ImportedMessage } from './import-rows';
 import { withPositionsInOrder, type RandomBytes } from '../db/position-clock';
@@ -125,7 +125,7 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 		messages += rows.length;
 		const images = readImages(entry.images, rows, id, dropped, blobs);
 		if (onProgress && (index + 1) % 50 === 0) onProgress(index + 1, sessions.length);
-		return { session, messages: rows, ...(images.length ? { images } : {}) };
+		return { session, messages: withKeptTypes(rows, images), ...(images.length ? { images } : {}) };
 	});
 	if (session_count !== sessions.length || message_count !== messages) {
 		throw new ImportError(
@@ -184,6 +184,17 @@ function readImages(raw: unknown, rows: readonly ImportedMessage[], sessionId: s
 	const missing = [...shown.keys()].find((id) => !images.has(id));
 	if (missing) throw new ImportError(`The file is incomplete: a message of session ${sessionId} shows ${shown.get(missing)?.kind === 'file' ? 'file' : 'image'} ${missing}, which the file does not hold.`);
 	return [...images.values()];
+}
+
+/**
+ * The rows with each attached file's type as its bytes are kept (a text file said to be HTML,
+ * say, is kept as text/plain), so that what a message says of a file and the file agree, here and
+ * in every export or sync of it.
+ */
+function withKeptTypes(rows: ImportedMessage[], images: readonly BlobRow[]): ImportedMessage[] {
+	const kept = new Map(images.map((image) => [image.id, image.type]));
+	const retyped = (attachment: Attachment) => (kept.has(attachment.id) && kept.get(attachment.id) !== attachment.mimeType ? { ...attachment, mimeType: kept.get(attachment.id)! } : attachment);
+	return rows.map((row) => (row.attachments?.some((attachment) => retyped(attachment) !== attachment) ? { ...row, attachments: row.attachments.map(retyped) } : row));
 }
 
 function describeCount(value: unknown, noun: string): string {
