@@ -2,7 +2,6 @@
 // drop on the chat or by paste, shown as chips with their limits, sent in each provider's wire
 // format, shown in the transcript, asked about before going to a model that cannot see,
 // carried through export and import, and deleted with their session.
-import { deflateSync } from 'node:zlib';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,42 +9,12 @@ import { expect, test, type Page } from './test-base';
 import { newSession, numberIn, openApp, sessionAction, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, readRows, runCommand } from './plugin-helpers';
 import { addProvider, chooseModel } from './provider-helpers';
-import { attachByButton, chip, chips, send } from './attachment-helpers';
+import { attachByButton, chip, chips, png, send } from './attachment-helpers';
 import { createProfile } from './profile-helpers';
 import { useMockProvider, usePluginOrigins } from './test-servers';
 
 const mock = useMockProvider();
 const origins = usePluginOrigins();
-
-/** A real PNG of `width` × `height` grey pixels of noise (so it does not compress away), which the browser decodes. */
-function png(width: number, height: number): Buffer {
-	const crcTable = Array.from({ length: 256 }, (_, n) => {
-		let c = n;
-		for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-		return c >>> 0;
-	});
-	const crc = (bytes: Buffer) => {
-		let c = 0xffffffff;
-		for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
-		return (c ^ 0xffffffff) >>> 0;
-	};
-	const chunk = (type: string, data: Buffer) => {
-		const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-		const out = Buffer.alloc(body.length + 8);
-		out.writeUInt32BE(data.length, 0);
-		body.copy(out, 4);
-		out.writeUInt32BE(crc(body), body.length + 4);
-		return out;
-	};
-	const header = Buffer.alloc(13);
-	header.writeUInt32BE(width, 0);
-	header.writeUInt32BE(height, 4);
-	header.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
-	let seed = 7;
-	const noise = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 256;
-	const rows = Buffer.concat(Array.from({ length: height }, () => Buffer.from([0, ...Array.from({ length: width }, noise)])));
-	return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 const PHOTO = { name: 'photo.png', mimeType: 'image/png', buffer: png(30, 20) };
 const NOTES = { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Plan\n\nKyoto in spring, 3 days.\n') };
@@ -133,7 +102,7 @@ test('attached by the Attach button: chips with name, size and Remove; Chat Comp
 	const image = sent.getByRole('img', { name: 'photo.png (30 × 20)' });
 	await expect(image).toBeVisible();
 	await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 30)).toBe(true);
-	await expect(sent.getByRole('link', { name: 'photo.png (30 × 20), open full size' })).toHaveAttribute('href', /^blob:/);
+	await expect(sent.getByRole('button', { name: 'photo.png (30 × 20), open full size' })).toBeVisible();
 	await sent.getByText('notes.md').click();
 	await expect(sent.getByText('Kyoto in spring, 3 days.')).toBeVisible();
 

@@ -4,7 +4,8 @@
 import type { PalimpsestDb } from '../db/database';
 import { blobIdsOf } from '../db/message-verbs';
 import type { BlobNotSynced, BlobRow, MessageRow } from '../db/schema';
-import { isKeepableBlob } from '../sessions/received-blob';
+import { checkBlob, typedAs } from '../attachments/check-bytes';
+import { declaredBlobs, type DeclaredBlob } from '../attachments/declared-blobs';
 import { messageDocId } from './document-ids';
 import type { BlobEntry, MessageDoc } from './message-document';
 import type { PulledDoc } from './sync-store';
@@ -61,24 +62,43 @@ function notSynced(entry: BlobEntry, attached: readonly string[], limit: number)
 
 /**
  * The Blobs that came with pulled messages and may be kept, by document id: each one the
- * message refers to and names in its `blobs`, of the type and size it says, with bytes that
- * begin as that type says (see isKeepableBlob).
+ * message refers to and names in its `blobs`, of the size it says, whose bytes pass the one check
+ * of every file's bytes as what the message says they are (see checkBlob), kept as the type the
+ * check gives. One id is one file: an id two messages of a session say different things of (in
+ * one message, or in two of the page) is kept as the first says, or not at all.
  */
 export async function keptBlobs(docs: readonly PulledDoc[]): Promise<Map<string, BlobRow[]>> {
 	const kept = new Map<string, BlobRow[]>();
+	const seen = new Map<string, DeclaredBlob>();
 	for (const pulled of docs) {
 		if (pulled.kind !== 'message' || !pulled.received?.length) continue;
 		const { doc } = pulled;
-		// The message's own fields say which Blobs it refers to, as a row's do.
-		const referred = new Set(blobIdsOf([doc.message as MessageRow]));
+		// The message's own fields say what each Blob it refers to is, as a row's do.
+		const { byId, disagreement } = declaredBlobs([doc.message as MessageRow]);
 		const named = new Map((doc.blobs ?? []).map((entry) => [entry.id, entry]));
 		const rows: BlobRow[] = [];
 		for (const blob of pulled.received) {
+			const declared = byId.get(blob.id);
 			const entry = named.get(blob.id);
-			if (!referred.has(blob.id) || !entry || entry.type !== blob.type || entry.size !== blob.data.size) continue;
-			if (await isKeepableBlob(blob.type, blob.data)) rows.push({ session_id: doc.session_id, id: blob.id, type: blob.type, data: blob.data });
+			if (!declared || !entry || entry.size !== blob.data.size || declared.size !== blob.data.size || disagreement?.id === blob.id) continue;
+			const key = `${doc.session_id}\u0000${blob.id}`;
+			const earlier = seen.get(key);
+			if (earlier && (earlier.kind !== declared.kind || earlier.type !== declared.type)) continue;
+			seen.set(key, declared);
+			const checked = await checkBlob(blob.data, declared);
+			if (checked.ok) rows.push({ session_id: doc.session_id, id: blob.id, type: checked.type, data: typedAs(blob.data, checked.type) });
 		}
 		kept.set(messageDocId(doc.session_id, doc.position), rows);
 	}
 	return kept;
+}
+
+/**
+ * Writes Blobs that arrived, in the caller's transaction over `blobs`; never over a Blob of the
+ * same id of another type: one id is one file, whatever a later message says of it.
+ */
+export async function putArrivedBlobs(db: PalimpsestDb, rows: readonly BlobRow[]): Promise<void> {
+	if (!rows.length) return;
+	const here = await db.blobs.bulkGet(rows.map((row): [string, string] => [row.session_id, row.id]));
+	await db.blobs.bulkPut(rows.filter((row, at) => !here[at] || here[at].type === row.type));
 }

@@ -11,7 +11,7 @@ import { Dexie, type PalimpsestDb } from '../db/database';
 import { blobsNoLongerShown } from '../db/message-verbs';
 import { NO_COMPACTION_STATE, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
 import { attachmentLimitBytes, MAX_ATTACHMENT_MB } from './attachment-limit';
-import { blobEntries, keptBlobs, noteBlobsNotSynced, readBlobRows } from './dexie-blobs';
+import { blobEntries, keptBlobs, noteBlobsNotSynced, putArrivedBlobs, readBlobRows } from './dexie-blobs';
 import { messageDocId, sessionDocId } from './document-ids';
 import { mergeSessionDocs } from './merge-session';
 import { messageDocFromRow, type BlobEntry, type MessageDoc } from './message-document';
@@ -235,7 +235,7 @@ export class DexieSyncStore implements SyncStore {
 					if (deleted) writes.push(db.sync_docs.put({ id, kind: 'message-removed', session_id: doc.session_id, position: doc.position, rev, edit: ++edits, dirty: 1, refused: 0 }));
 					else {
 						// Its Blobs in the same transaction as the message (one held for its session waits with them).
-						writes.push(db.blobs.bulkPut(kept.get(id) ?? []));
+						writes.push(putArrivedBlobs(db, kept.get(id) ?? []));
 						if (!session || !rows.get(doc.session_id)) {
 							writes.push(db.sync_docs.put({ id, kind: 'message-held', session_id: doc.session_id, position: doc.position, rev, edit: 0, dirty: 0, refused: 0, doc }));
 						} else list(arrived, doc.session_id).push({ doc, rev, attached });
