@@ -655,6 +655,19 @@ function resolveTimeoutMs(seconds) {
 function catchUpLimitMs(timeoutMs) {
 	return timeoutMs > 0 ? timeoutMs : CATCH_UP_LIMIT_WITHOUT_TIMEOUT_MS;
 }
+// src/lib/hooks/same-args.ts
+/** The arguments as the JSON a tool receives, each object's keys sorted. */
+function canonicalArgs(args) {
+	return JSON.stringify(args, (_key, value) => value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) : value);
+}
+/** Arguments that cannot be written as JSON (a cycle, a BigInt) are the same as nothing. */
+function sameArgs(a, b) {
+	try {
+		return canonicalArgs(a) === canonicalArgs(b);
+	} catch {
+		return false;
+	}
+}
 // src/lib/hooks/dispatch-results.ts
 /** The texts joined with blank lines, ready to append to the user message copy. */
 function joinInjected(items) {
@@ -721,6 +734,7 @@ function groupByPlugin(regs) {
 }
 async function decideToolCall(regs, payload, run) {
 	let args;
+	const rewrittenBy = [];
 	for (const reg of regs) {
 		if (!reg.active) continue;
 		const result = await run(reg, args ? freezeClone({
@@ -731,12 +745,20 @@ async function decideToolCall(regs, payload, run) {
 		if (result.outcome !== "ok") return blocked(reg, failureReason(reg, result.outcome, result.error));
 		const reading = readDirective(result.value);
 		if (reading.block) return blocked(reg, reading.block.badArgs ? `Plugin "${reg.plugin_id}" returned args that are not a plain object; the tool call was blocked.` : reading.block.reason ?? `Blocked by plugin "${reg.plugin_id}".`);
-		if (reading.args) args = reading.args;
+		if (reading.args) {
+			if (!sameArgs(reading.args, args ?? payload.args) && !rewrittenBy.includes(reg.plugin_id)) rewrittenBy.push(reg.plugin_id);
+			args = reading.args;
+		}
 	}
-	return args ? {
+	if (!args) return { block: false };
+	return rewrittenBy.length ? {
+		block: false,
+		args,
+		rewritten_by: rewrittenBy
+	} : {
 		block: false,
 		args
-	} : { block: false };
+	};
 }
 function blocked(reg, reason) {
 	return {

@@ -150,6 +150,8 @@ export interface MessageRow {
 	tool_call_id?: string;
 	/** On a tool server's result: what the transcript shows of it (the model was sent `content`). */
 	tool_result?: StoredToolResult;
+	/** On a tool's result when plugins changed the arguments the model chose: what the tool ran with. */
+	ran_with?: RanWith;
 	tokens?: number;
 	encoding?: string;
 	error?: string;
@@ -296,6 +298,17 @@ export interface BlobRow {
 	id: string;
 	type: string;
 	data: Blob;
+}
+
+/**
+ * The arguments a tool ran with when plugins' `pre_tool_call` changed the ones the model chose
+ * (those stay in the answer's `tool_calls`). The model is told too, in the result's `content`.
+ */
+export interface RanWith {
+	/** As JSON. */
+	arguments: string;
+	/** The plugins that changed them, by the names they had then, in the order they ran. */
+	changed_by: string[];
 }
 
 /** What the transcript shows of a tool server's result, read and bounded when it came. */

@@ -216,7 +216,9 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		["a tool result's image of a type no provider takes", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'image', id: 'i', mimeType: 'image/svg+xml', size: 10 }] } }), /“tool_result\.parts\[0\]\.mimeType” = "image\/svg\+xml", expected "image\/png"/],
 		["a tool result's part of an unknown type", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'html', html: '<b>x</b>' }] } }), /“tool_result\.parts\[0\]” = .*expected a part of a tool result/],
 		["a tool result's link that is not http(s)", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'resource_link', uri: 'javascript:alert(1)', name: 'x' }] } }), /“tool_result\.parts\[0\]\.uri” = "javascript:alert\(1\)", expected an http\(s\) address/],
-		['a tool result without its server', withMessage({ role: 'tool', tool_result: { is_error: false, parts: [] } }), /“tool_result\.server” missing/]
+		['a tool result without its server', withMessage({ role: 'tool', tool_result: { is_error: false, parts: [] } }), /“tool_result\.server” missing/],
+		['arguments a tool ran with that do not say who changed them', withMessage({ role: 'tool', ran_with: { arguments: '{}' } }), /“ran_with\.changed_by” missing/],
+		['arguments a tool ran with naming a plugin by a number', withMessage({ role: 'tool', ran_with: { arguments: '{}', changed_by: [7] } }), /“ran_with\.changed_by\[0\]” = 7/]
 	];
 
 	it.each(cases)('%s is refused, naming the field, and nothing changes', async (_name, file, message) => {
@@ -267,6 +269,12 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		};
 		await importSessions(db, 'home', fileOf([entry('s', {}, [messageRow('s', { role: 'tool', tool_call_id: 'c1', content: 'The sum is 5.', tool_result })])]));
 		expect((await listMessages(db, 's'))[0].tool_result).toEqual(tool_result);
+	});
+
+	it('the arguments a tool ran with, changed by plugins, come along with the plugins named', async () => {
+		const ran_with = { arguments: '{"message":"REWRITTEN"}', changed_by: ['Argument rewriter'] };
+		await importSessions(db, 'home', fileOf([entry('s', {}, [messageRow('s', { role: 'tool', tool_call_id: 'c1', content: 'Echo: REWRITTEN', ran_with })])]));
+		expect((await listMessages(db, 's'))[0].ran_with).toEqual(ran_with);
 	});
 
 	it("a provider's compaction item is kept exactly, to be sent back", async () => {

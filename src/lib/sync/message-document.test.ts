@@ -29,6 +29,7 @@ function answerRow(extra: Partial<MessageRow> = {}): MessageRow {
 		tool_calls: [{ id: 'call-1', name: 'weather', arguments: '{"city":"Lisbon"}' }],
 		tool_call_id: 'call-0',
 		tool_result: { server: 'Weather', is_error: false, parts: [{ type: 'text', text: '22 °C' }] },
+		ran_with: { arguments: '{"city":"Porto"}', changed_by: ['Travel guard'] },
 		tokens: 9,
 		encoding: 'o200k_base',
 		error: 'none',
@@ -61,6 +62,13 @@ describe('message documents', () => {
 		expect(readDocument({ ...messageToBody(doc), _rev: REV })).toEqual({ kind: 'message', rev: REV, doc });
 		const plain = messageDocFromRow({ session_id: 's-1', seq: 0, position: P1, id: 'm-0', role: 'user', content: 'hi', status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: NOW }, P1);
 		expect(readDocument({ ...messageToBody(plain), _rev: REV })).toEqual({ kind: 'message', rev: REV, doc: plain });
+	});
+
+	it('carry the arguments a tool ran with when plugins changed them, and the plugins, to every device', () => {
+		const row = answerRow({ role: 'tool', tool_calls: undefined });
+		const body = messageToBody(messageDocFromRow(row, P2));
+		expect(body.ran_with).toEqual({ arguments: '{"city":"Porto"}', changed_by: ['Travel guard'] });
+		expect(readDocument({ ...body, _rev: REV })).toMatchObject({ kind: 'message', doc: { message: { ran_with: { arguments: '{"city":"Porto"}', changed_by: ['Travel guard'] } } } });
 	});
 
 	it('are not made of an answer still streaming, nor of a compaction covering what sorts after it', () => {

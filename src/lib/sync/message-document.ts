@@ -24,6 +24,7 @@ export type SyncedMessage = Pick<
 	| 'tool_calls'
 	| 'tool_call_id'
 	| 'tool_result'
+	| 'ran_with'
 	| 'tokens'
 	| 'encoding'
 	| 'error'
@@ -46,6 +47,7 @@ export const SYNCED_MESSAGE_SHAPE: Shape<SyncedMessage> = {
 		tool_calls: M.optional.tool_calls,
 		tool_call_id: M.optional.tool_call_id,
 		tool_result: M.optional.tool_result,
+		ran_with: M.optional.ran_with,
 		tokens: M.optional.tokens,
 		encoding: M.optional.encoding,
 		error: M.optional.error,
