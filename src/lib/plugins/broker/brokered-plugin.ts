@@ -2,6 +2,7 @@
 // and budgets of everything it sends, its storage and its log. The page hears of it only what
 // it must act on (a registration, the plugin stopped, its counters), a few times a second at most.
 import type { PalimpsestDb } from '../../db/database';
+import { formatBytes } from '../../hooks/plain-data';
 import { LOG_BURST, LOG_LINES_PER_SECOND, RateBudget } from '../plugin-budgets';
 import type { LogLevel } from '../plugin-log-book';
 import { createPluginStorage, type PluginStorage } from '../plugin-storage';
@@ -10,6 +11,7 @@ import { PluginChannel } from '../sandbox/plugin-channel';
 import { readHistoryAnswer, readIgnored, readLoadAnswer, readRecords, readTrue, readValue } from '../sandbox/read-answers';
 import type { ContextRequest, PageNotice, PageQuestion } from '../sandbox/wire-protocol';
 import type { AnswerKind, PluginEvents, StorageOwner, UsageReport } from './broker-protocol';
+import type { InboxScheduler, PluginInbox } from './inbox-scheduler';
 import { watchResponses, type WatchVerdict, type Watchdog } from './response-watch';
 import { StorageGate } from './storage-gate';
 
@@ -38,6 +40,8 @@ export interface BrokeredParts {
 	scratch: ScratchStorage;
 	log: LogSink;
 	watchdog: Watchdog;
+	/** Reads every plugin's messages in fair turns (one scheduler for the broker). */
+	inboxes: InboxScheduler;
 }
 
 export class BrokeredPlugin {
@@ -50,20 +54,35 @@ export class BrokeredPlugin {
 	#gate: StorageGate | null = null;
 	#unwatch = () => {};
 	#closed = false;
-	#report: UsageReport = { logDropped: 0, refused: 0, storageRefused: 0 };
+	#report: UsageReport = emptyReport();
 	#reportTimer: ReturnType<typeof setTimeout> | undefined;
+	readonly #inbox: PluginInbox;
+	/** When its messages last had to wait for its bytes budget. */
+	#heldAt = -Infinity;
 
 	constructor(port: MessagePort, events: PluginEvents, parts: BrokeredParts) {
 		this.#events = events;
 		this.#parts = parts;
-		this.#channel = new PluginChannel(port, {
-			onViolation: (why) => this.#halt(`Stopped: ${why}, so it was ended. Reload starts it again.`, false),
-			onRefused: (why) =>
-				this.#count((report) => {
-					report.refused += 1;
-					report.last = why;
-				})
+		this.#inbox = parts.inboxes.open({
+			dropped: () => this.#count((report) => (report.dropped += 1)),
+			held: (count) => {
+				this.#heldAt = performance.now();
+				this.#count((report) => (report.held += count));
+			}
 		});
+		this.#channel = new PluginChannel(
+			port,
+			{
+				onViolation: (why) => this.#halt(`Stopped: ${why}, so it was ended. Reload starts it again.`, false),
+				onRefused: (why) =>
+					this.#count((report) => {
+						report.refused += 1;
+						report.last = why;
+					})
+			},
+			undefined,
+			this.#inbox
+		);
 	}
 
 	async ask(question: PageQuestion, kind: AnswerKind): Promise<unknown> {
@@ -112,7 +131,15 @@ export class BrokeredPlugin {
 
 	#watch(): void {
 		const watchdog = this.#parts.watchdog;
-		this.#unwatch = watchResponses(() => this.#channel.ask({ t: 'ping' }, readTrue), watchdog, (verdict) => this.#halt(describeVerdict(verdict, watchdog), verdict.kind === 'stuck'));
+		this.#unwatch = watchResponses(() => this.#channel.ask({ t: 'ping' }, readTrue), watchdog, (verdict) => {
+			const flooding = this.#backlogged() ? this.#parts.inboxes.limits.bytesPerSecond : null;
+			this.#halt(describeVerdict(verdict, watchdog, flooding), verdict.kind === 'stuck' && flooding === null);
+		});
+	}
+
+	/** Its own messages are what kept the checks waiting: some wait now, or recently waited for its bytes budget. */
+	#backlogged(): boolean {
+		return this.#inbox.waiting > 0 || performance.now() - this.#heldAt < this.#parts.watchdog.busyWindowMs;
 	}
 
 	#halt(reason: string, unresponsive: boolean): void {
@@ -130,10 +157,14 @@ export class BrokeredPlugin {
 		clearTimeout(this.#reportTimer);
 		this.#reportTimer = undefined;
 		const report = this.#report;
-		if (!report.logDropped && !report.refused && !report.storageRefused) return;
-		this.#report = { logDropped: 0, refused: 0, storageRefused: 0 };
+		if (!report.logDropped && !report.refused && !report.storageRefused && !report.held && !report.dropped && !report.toolsRefused) return;
+		this.#report = emptyReport();
 		quietly(this.#events.usage(report));
 	}
+}
+
+function emptyReport(): UsageReport {
+	return { logDropped: 0, refused: 0, storageRefused: 0, held: 0, dropped: 0, toolsRefused: 0 };
 }
 
 /** A notice to the page needs no answer; a page already gone has nothing to say. */
@@ -141,7 +172,18 @@ function quietly(notice: unknown): void {
 	if (notice instanceof Promise) notice.catch(() => {});
 }
 
-function describeVerdict(verdict: WatchVerdict, watchdog: Watchdog): string {
+/** `floodingRate`: the bytes a second of messages it sent more than, when its own backlog is what kept the checks waiting. */
+function describeVerdict(verdict: WatchVerdict, watchdog: Watchdog, floodingRate: number | null): string {
+	if (floodingRate !== null) {
+		const flooding = `Stopped: it sent the app more than the ${formatBytes(floodingRate)} a second of messages read from one plugin`;
+		if (verdict.kind === 'stuck') {
+			return `${flooding}, and a check of whether it still answers waited ${Math.round(verdict.waitedMs / 1000)} s behind its own messages, so it was ended. Reload starts it again.`;
+		}
+		return (
+			`${flooding}: over the last ${watchdog.busyWindowMs / 1000} s, half of the app’s checks of it waited more than ${watchdog.busyMedianMs / 1000} s ` +
+			`behind its own messages (the median wait was ${(verdict.medianMs / 1000).toFixed(1)} s), so it was ended. Reload starts it again.`
+		);
+	}
 	if (verdict.kind === 'stuck') {
 		return `Stopped: its code stopped answering for ${watchdog.stuckAfterMs / 1000} s (an endless loop, or it ran out of memory), so it was ended. Reload starts it again.`;
 	}

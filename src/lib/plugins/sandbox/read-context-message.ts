@@ -14,12 +14,14 @@ const MAX_TEXT = 4_000;
 const MAX_STACK = 8_000;
 const MAX_LOG_ARGS = 100;
 
-export type Reading =
+/** What one message reads as, and about how many bytes it held (as far as they were counted). */
+export type Reading = (
 	| { message: ContextMessage }
 	/** Dropped and counted: not a message the page accepts. */
 	| { refused: string }
 	/** Over MAX_MESSAGE_BYTES: its runtime would never send it, so the plugin code did. */
-	| { oversized: string };
+	| { oversized: string }
+) & { bytes: number };
 
 const LEVELS: ReadonlySet<string> = new Set(['info', 'warn', 'error']);
 const OPS: ReadonlySet<string> = new Set(['get', 'set', 'delete', 'keys']);
@@ -32,13 +34,16 @@ export function readContextMessage(data: unknown): Reading {
 	// costs the page at most MAX_MESSAGE_BYTES of looking.
 	const check = checkPlainData(data, { maxBytes: MAX_MESSAGE_BYTES, maxDepth: 80 });
 	if (!check.ok) {
-		return /^it is over /.test(check.reason) ? { oversized: `a message over ${formatBytes(MAX_MESSAGE_BYTES)}` } : { refused: `not plain data: ${check.reason}` };
+		return /^it is over /.test(check.reason)
+			? { oversized: `a message over ${formatBytes(MAX_MESSAGE_BYTES)}`, bytes: MAX_MESSAGE_BYTES }
+			: { refused: `not plain data: ${check.reason}`, bytes: 0 };
 	}
-	if (!isRecord(data)) return { refused: 'not an object' };
+	const bytes = check.bytes;
+	if (!isRecord(data)) return { refused: 'not an object', bytes };
 	try {
-		return { message: readKind(data) };
+		return { message: readKind(data), bytes };
 	} catch (error) {
-		if (error instanceof Refused) return { refused: error.message };
+		if (error instanceof Refused) return { refused: error.message, bytes };
 		throw error;
 	}
 }
