@@ -7,6 +7,7 @@ import { describeToolResult } from '../hooks/describe-result';
 import { SUPPRESS_AFTER_TIMEOUT_MS, type PluginCaller, type PluginCallTarget } from '../hooks/run-hook';
 import { describeValue, NO_ARGUMENTS, schemaProblem, TOOL_NAME } from '../hooks/tool-schema';
 import type { ToolSchema } from '../providers/types';
+import { toolBoundsMessage, toolBoundsProblem } from './tool-bounds';
 
 export interface PluginTool extends ToolSchema {
 	plugin_id: string;
@@ -89,6 +90,9 @@ function checkTool(input: ToolDefinitionInput): PluginTool {
 		throw refuse(`description must be a string, not ${describeValue(description)}`);
 	}
 	if (typeof handler !== 'function') throw refuse('it needs a handler function');
+	// Before the copy: a schema of megabytes is refused for what a look at its first 16 KB shows.
+	const over = toolBoundsProblem(input);
+	if (over) throw new RangeError(toolBoundsMessage(plugin_id, name, over));
 	let parameters: unknown;
 	try {
 		parameters = structuredClone(input.parameters ?? NO_ARGUMENTS);

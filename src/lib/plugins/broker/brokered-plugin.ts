@@ -9,7 +9,8 @@ import { createPluginStorage, type PluginStorage } from '../plugin-storage';
 import type { ScratchStorage } from '../scratch-storage';
 import { PluginChannel } from '../sandbox/plugin-channel';
 import { readHistoryAnswer, readIgnored, readLoadAnswer, readRecords, readTrue, readValue } from '../sandbox/read-answers';
-import type { ContextRequest, PageNotice, PageQuestion } from '../sandbox/wire-protocol';
+import type { ContextRequest, PageNotice, PageQuestion, RegistrationRecord } from '../sandbox/wire-protocol';
+import { toolBoundsMessage, toolBoundsProblem } from '../tool-bounds';
 import type { AnswerKind, PluginEvents, StorageOwner, UsageReport } from './broker-protocol';
 import type { InboxScheduler, PluginInbox } from './inbox-scheduler';
 import { watchResponses, type WatchVerdict, type Watchdog } from './response-watch';
@@ -89,6 +90,8 @@ export class BrokeredPlugin {
 		const answer = await this.#channel.ask(question, READERS[kind]);
 		// Watched from the moment its code is in: a loop in a timer set up on import counts too.
 		if (question.t === 'load' && !this.#closed) this.#watch();
+		// The registrations of register(ctx): a tool over the bounds never reaches the page.
+		if (kind === 'records') return (answer as RegistrationRecord[]).filter((record) => this.#toolProblem(record) === null);
 		return answer;
 	}
 
@@ -114,8 +117,13 @@ export class BrokeredPlugin {
 
 	#serveRequest(request: ContextRequest): unknown {
 		switch (request.t) {
-			case 'register':
+			case 'register': {
+				const refusal = this.#toolProblem(request.record);
+				if (refusal) throw new RangeError(refusal);
 				return this.#events.register(request.record);
+			}
+			case 'tool-refused':
+				return this.#refuseTool(request.reason);
 			case 'unregister':
 				return quietly(this.#events.unregister(request.handle));
 			case 'log':
@@ -127,6 +135,23 @@ export class BrokeredPlugin {
 			case 'storage':
 				return this.#gate!.serve(this.#storage!, request);
 		}
+	}
+
+	/** Why a tool is over the bounds of a tool (counted on its row), or null; null for any other registration. */
+	#toolProblem(record: RegistrationRecord): string | null {
+		if (record.kind !== 'tool') return null;
+		const over = toolBoundsProblem(record);
+		if (!over) return null;
+		const refusal = toolBoundsMessage(this.#owner?.pluginId ?? 'plugin', record.name, over);
+		this.#refuseTool(refusal);
+		return refusal;
+	}
+
+	#refuseTool(reason: string): void {
+		this.#count((report) => {
+			report.toolsRefused += 1;
+			report.lastTool = reason;
+		});
 	}
 
 	#watch(): void {

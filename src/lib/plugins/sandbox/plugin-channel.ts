@@ -144,7 +144,7 @@ export class PluginChannel {
 	#serveRequest(request: ContextRequest): void {
 		const handler = this.#handler;
 		if (!handler) return this.#refuse(`a ${request.t} request before register(ctx) ran`);
-		if (request.t === 'log' || request.t === 'unregister') {
+		if (request.t === 'log' || request.t === 'unregister' || request.t === 'tool-refused') {
 			try {
 				void Promise.resolve(handler(request)).catch(() => {});
 			} catch {

@@ -62,6 +62,8 @@ function readKind(data: Record<string, unknown>): ContextMessage {
 			return readStorage(data);
 		case 'log':
 			return readLog(data);
+		case 'tool-refused':
+			return { t: 'tool-refused', reason: readText(data.reason, MAX_TEXT, 'a refusal') };
 		default:
 			throw new Refused(`an unknown kind of message (${describeKind(data.t)})`);
 	}
@@ -101,7 +103,7 @@ export function readRecord(value: unknown): RegistrationRecord {
 		case 'command':
 			return { kind: 'command', handle, name: readName(value.name, 'a command name'), meta: readMeta(value.meta) };
 		case 'tool':
-			// Checked and worded by the tool registry, as for a plugin in the page; already plain and bounded here.
+			// Its size is checked by the broker, the rest worded by the tool registry as for a plugin in the page.
 			return { kind: 'tool', handle, name: value.name, description: value.description, parameters: value.parameters };
 		default:
 			throw new Refused(`a registration of an unknown kind (${describeKind(value.kind)})`);

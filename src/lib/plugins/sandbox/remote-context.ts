@@ -9,6 +9,7 @@ import { LOG_BURST, LOG_LINES_PER_SECOND, MAX_REGISTRATIONS, MAX_VALUE_BYTES, Ra
 import type { PluginManifest } from '../plugin-context';
 import type { LogLevel } from '../plugin-log-book';
 import { checkStorageKey } from '../storage-key';
+import { toolBoundsMessage, toolBoundsProblem } from '../tool-bounds';
 import type { CommandMeta, ContextNotice, ContextQuestion, RegistrationRecord, StorageOp } from './wire-protocol';
 
 export interface Handler {
@@ -140,6 +141,13 @@ export function createRemoteContext({ pluginId, manifest, page, handlers, has }:
 				text = { name: copyName(name), description: copyName(description) };
 			} catch {
 				throw new TypeError(`Plugin "${pluginId}" cannot register tool ${JSON.stringify(String(name))}: its name and description must be text.`);
+			}
+			// Refused here, at the plugin's line, before a byte of it crosses; its row counts it.
+			const over = toolBoundsProblem({ ...text, parameters: schema });
+			if (over) {
+				const reason = toolBoundsMessage(pluginId, text.name, over);
+				page.tell({ t: 'tool-refused', reason });
+				throw new RangeError(reason);
 			}
 			const record: RegistrationRecord = { kind: 'tool', handle: next++, ...text, parameters: schema };
 			return add(record, { fn: handler as Handler['fn'], observer: false, hook: false });

@@ -57,7 +57,9 @@ export type ContextQuestion =
 export type ContextNotice =
 	| { t: 'unregister'; handle: number }
 	/** `dropped`: lines the context itself dropped, over the log budget, since its last line. */
-	| { t: 'log'; level: LogLevel; args: unknown[]; dropped: number };
+	| { t: 'log'; level: LogLevel; args: unknown[]; dropped: number }
+	/** A tool the context refused for its size or depth (tool-bounds.ts), with the refusal the plugin got: for its row. */
+	| { t: 'tool-refused'; reason: string };
 
 export type ContextRequest = (ContextQuestion & { id: number }) | ContextNotice;
 
