@@ -41,14 +41,14 @@ export function readContextMessage(data: unknown): Reading {
 	const bytes = check.bytes;
 	if (!isRecord(data)) return { refused: 'not an object', bytes };
 	try {
-		return { message: readKind(data), bytes };
+		return { message: readKind(data, bytes), bytes };
 	} catch (error) {
 		if (error instanceof Refused) return { refused: error.message, bytes };
 		throw error;
 	}
 }
 
-function readKind(data: Record<string, unknown>): ContextMessage {
+function readKind(data: Record<string, unknown>, bytes: number): ContextMessage {
 	switch (data.t) {
 		case 'answer':
 			return data.ok === true
@@ -59,7 +59,7 @@ function readKind(data: Record<string, unknown>): ContextMessage {
 		case 'unregister':
 			return { t: 'unregister', handle: readId(data.handle) };
 		case 'storage':
-			return readStorage(data);
+			return readStorage(data, bytes);
 		case 'log':
 			return readLog(data);
 		case 'tool-refused':
@@ -119,14 +119,15 @@ function readMeta(value: unknown): CommandMeta {
 	return meta;
 }
 
-function readStorage(data: Record<string, unknown>): ContextMessage {
+function readStorage(data: Record<string, unknown>, bytes: number): ContextMessage {
 	const id = readId(data.id);
 	if (typeof data.op !== 'string' || !OPS.has(data.op)) throw new Refused('a storage call of an unknown kind');
 	const op = data.op as StorageOp;
 	// The page's storage words its own refusal of a key that is not text, as for a plugin in the page.
 	const key = data.key;
 	if (typeof key === 'string' && key.length > MAX_KEY_CHARS) throw new Refused(`a storage key over ${MAX_KEY_CHARS} characters`);
-	return op === 'set' ? { t: 'storage', id, op, key, value: data.value } : { t: 'storage', id, op, key };
+	// A value's size is known from reading its message: what a write costs is not walked twice.
+	return op === 'set' ? { t: 'storage', id, op, key, value: data.value, bytes } : { t: 'storage', id, op, key };
 }
 
 function readLog(data: Record<string, unknown>): ContextMessage {

@@ -91,6 +91,15 @@ export function createRemoteContext({ pluginId, manifest, page, handlers, has }:
 		};
 	}
 
+	/** A tool over the bounds is refused here, at the plugin's line, before a byte of it crosses; its row counts it. */
+	function refuseOversized(name: unknown, description: unknown, parameters: unknown): void {
+		const over = toolBoundsProblem({ name, description, parameters });
+		if (!over) return;
+		const reason = toolBoundsMessage(pluginId, name, over);
+		page.tell({ t: 'tool-refused', reason });
+		throw new RangeError(reason);
+	}
+
 	function storage(op: StorageOp, key: unknown, ...value: unknown[]): Promise<unknown> {
 		// Checked here, so the plugin's own stack trace shows where it passed a bad key or value.
 		try {
@@ -130,6 +139,8 @@ export function createRemoteContext({ pluginId, manifest, page, handlers, has }:
 			if (typeof handler !== 'function') {
 				throw new TypeError(`Plugin "${pluginId}" cannot register tool ${JSON.stringify(String(name))}: it needs a handler function.`);
 			}
+			// A look at the plugin's own object first: a tool of megabytes is refused without copying it.
+			refuseOversized(name, description, parameters);
 			let schema: unknown;
 			try {
 				schema = clone(parameters);
@@ -142,13 +153,8 @@ export function createRemoteContext({ pluginId, manifest, page, handlers, has }:
 			} catch {
 				throw new TypeError(`Plugin "${pluginId}" cannot register tool ${JSON.stringify(String(name))}: its name and description must be text.`);
 			}
-			// Refused here, at the plugin's line, before a byte of it crosses; its row counts it.
-			const over = toolBoundsProblem({ ...text, parameters: schema });
-			if (over) {
-				const reason = toolBoundsMessage(pluginId, text.name, over);
-				page.tell({ t: 'tool-refused', reason });
-				throw new RangeError(reason);
-			}
+			// And the copy, which is what crosses.
+			refuseOversized(text.name, text.description, schema);
 			const record: RegistrationRecord = { kind: 'tool', handle: next++, ...text, parameters: schema };
 			return add(record, { fn: handler as Handler['fn'], observer: false, hook: false });
 		},

@@ -52,7 +52,7 @@ export type ContextQuestion =
 	/** A registration made after register(ctx) returned; answered with nothing, or the page's refusal. */
 	| { t: 'register'; record: RegistrationRecord }
 	/** The plugin's own rows, served by the page; answered as the page's storage answers. */
-	| { t: 'storage'; op: StorageOp; key: unknown; value?: unknown };
+	| { t: 'storage'; op: StorageOp; key: unknown; value?: unknown; /** Set by the page's reading: about the bytes of the message that carried the value. */ bytes?: number };
 
 export type ContextNotice =
 	| { t: 'unregister'; handle: number }
