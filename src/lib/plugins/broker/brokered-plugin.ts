@@ -102,7 +102,8 @@ export class BrokeredPlugin {
 	serve(owner: StorageOwner): void {
 		this.#owner = owner;
 		const { db, storageBudget, scratch } = this.#parts;
-		this.#storage = scratch.route(owner.pluginId, createPluginStorage(db, owner.pluginId, () => !this.#closed, owner.addedAt, storageBudget));
+		// A value comes from the plugin's message, and goes back as one: each a copy already.
+		this.#storage = scratch.route(owner.pluginId, createPluginStorage(db, owner.pluginId, () => !this.#closed, owner.addedAt, storageBudget, true));
 		this.#gate = new StorageGate(owner.pluginId, () => this.#count((report) => report.storageRefused++));
 		this.#channel.serve((request) => this.#serveRequest(request));
 	}
