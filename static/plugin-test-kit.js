@@ -1506,6 +1506,7 @@ var JsonWalk = class {
 // src/lib/plugins/plugin-tools.ts
 var ToolRegistry = class {
 	#tools = /* @__PURE__ */ new Map();
+	#listeners = /* @__PURE__ */ new Set();
 	#caller;
 	constructor(caller) {
 		this.#caller = caller;
@@ -1516,19 +1517,30 @@ var ToolRegistry = class {
 		const owner = this.#tools.get(tool.name);
 		if (owner) throw new Error(`A tool named "${tool.name}" is already registered by plugin "${owner.plugin_id}".`);
 		this.#tools.set(tool.name, tool);
+		this.#changed();
 		return () => {
-			if (this.#tools.get(tool.name) === tool) this.#tools.delete(tool.name);
+			if (this.#tools.get(tool.name) !== tool) return;
+			this.#tools.delete(tool.name);
+			this.#changed();
 		};
 	}
 	list() {
 		return [...this.#tools.values()];
 	}
 	schemas() {
-		return this.list().map(({ name, description, parameters }) => ({
-			name,
-			description,
-			parameters
-		}));
+		return this.list().map((tool) => tool.schema);
+	}
+	/** The plugin that offers the tool named `name`, if a plugin does. */
+	ownerOf(name) {
+		return this.#tools.get(name)?.plugin_id;
+	}
+	/** `listener` is told each time a tool comes or goes (the meter counts the tools again). */
+	subscribe(listener) {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	}
+	#changed() {
+		for (const listener of this.#listeners) listener();
 	}
 	/** The tool's result as text; throws with the plugin's error, a timeout or a skip. */
 	async run(name, args, context) {
@@ -1573,6 +1585,11 @@ function checkTool(input) {
 	if (problem) throw refuse(problem);
 	return {
 		plugin_id,
+		schema: Object.freeze({
+			name,
+			description: description ?? "",
+			parameters
+		}),
 		name,
 		description: description ?? "",
 		parameters,
