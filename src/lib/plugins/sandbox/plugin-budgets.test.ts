@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CommandInvocation } from '../../commands/command-registry';
 import { kvGet } from '../../db/plugin-verbs';
-import { LOG_BURST, MAX_REGISTRATIONS } from '../plugin-budgets';
+import { LOG_BURST, MAX_PENDING_REQUESTS, MAX_REGISTRATIONS } from '../plugin-budgets';
 import { PluginHost } from '../plugin-host';
 import type { Watchdog } from '../broker/response-watch';
 import { INBOX_LIMITS, InboxScheduler } from '../broker/inbox-scheduler';
@@ -151,6 +151,25 @@ describe('a hostile plugin context', () => {
 		const started = performance.now();
 		expect((await t.commands.execute('/echo still here', invocation)).output).toBe('echo still here');
 		expect(performance.now() - started).toBeLessThan(1_000);
+	});
+
+	it('has storage calls past 64 waiting refused at its line, so no more than 64 of them ever cross to the app', async () => {
+		const { host, contexts } = hostileHost();
+		await load(host, 'https://x.test/burst.js', `export function register(ctx) {
+			ctx.register_command('burst', async () => {
+				const calls = Array.from({ length: 250 }, (_, i) => ctx.storage.set('k' + (i % 4), 'x'.repeat(1000)));
+				const settled = await Promise.allSettled(calls);
+				const refused = settled.filter((outcome) => outcome.status === 'rejected').map((outcome) => outcome.reason.message);
+				return JSON.stringify({ refused: refused.length, first: refused[0] });
+			});
+		}`);
+		// What the app answers the context's own calls, counted on the context's end of its channel.
+		let answered = 0;
+		contexts[0].addEventListener('message', (event) => void (event.data?.t === 'answer' && answered++));
+		const { refused, first } = JSON.parse(String((await t.commands.execute('/burst', invocation)).output));
+		expect(refused).toBe(250 - MAX_PENDING_REQUESTS);
+		expect(first).toBe(`Too many calls waiting for the page at once (${MAX_PENDING_REQUESTS}); await earlier ones first.`);
+		expect(answered).toBe(MAX_PENDING_REQUESTS);
 	});
 
 	it('is left alone by the watchdog while it answers', async () => {

@@ -99,7 +99,7 @@ class PluginRuntime {
 		const parts = this.#parts;
 		if (!parts) throw new Error('The plugin module is not loaded.');
 		this.#known = new Set(plugins);
-		const page: PageLink = { ask: (message) => this.#ask(message), tell: (message) => this.#endpoint.post(message) };
+		const page: PageLink = { ask: (message) => this.#ask(message), tell: (message) => this.#endpoint.post(message), waiting: () => this.#asked.size };
 		this.#link = createRemoteContext({ pluginId, manifest: parts.manifest, page, handlers: this.#handlers, has: (id) => this.#known.has(id) });
 		await parts.register(this.#link.ctx);
 		return this.#link.started();

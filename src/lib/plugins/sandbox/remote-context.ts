@@ -5,7 +5,7 @@
 import { checkPlainData } from '../../hooks/plain-data';
 import { assertHookName, HOOK_KINDS, type HookName } from '../../hooks/hook-map';
 import { formatLogArgs } from '../format-log-args';
-import { LOG_BURST, LOG_LINES_PER_SECOND, MAX_REGISTRATIONS, MAX_VALUE_BYTES, RateBudget, tooManyRegistrationsMessage } from '../plugin-budgets';
+import { LOG_BURST, LOG_LINES_PER_SECOND, MAX_PENDING_REQUESTS, MAX_REGISTRATIONS, MAX_VALUE_BYTES, RateBudget, tooManyPendingMessage, tooManyRegistrationsMessage } from '../plugin-budgets';
 import type { PluginManifest } from '../plugin-context';
 import type { LogLevel } from '../plugin-log-book';
 import { checkStorageKey } from '../storage-key';
@@ -24,6 +24,8 @@ export interface Handler {
 export interface PageLink {
 	ask(message: ContextQuestion): Promise<unknown>;
 	tell(message: ContextNotice): void;
+	/** How many questions wait for the page's answer now. */
+	waiting?(): number;
 }
 
 interface RemoteContextParts {
@@ -103,6 +105,8 @@ export function createRemoteContext({ pluginId, manifest, page, handlers, has }:
 	function storage(op: StorageOp, key: unknown, ...value: unknown[]): Promise<unknown> {
 		// Checked here, so the plugin's own stack trace shows where it passed a bad key or value.
 		try {
+			// Refused before its value is copied: a plugin calling in a loop spends no more on it than this.
+			if ((page.waiting?.() ?? 0) >= MAX_PENDING_REQUESTS) throw new Error(tooManyPendingMessage());
 			// A prefix crosses as text, as the page's storage reads it.
 			const name = op === 'keys' ? (key === undefined ? undefined : String(key)) : checkStorageKey(key);
 			if (!value.length) return page.ask({ t: 'storage', op, key: name });
