@@ -20,6 +20,7 @@ import { ContextWorker, type ContextWorkerStatus } from '../context/context-clie
 import { contextWindowFor, reservedOutputFor } from '../context/context-window';
 import { localModelWindows } from '../providers/local-model/local-model-windows';
 import { estimateMessages, estimateSession, imageTokensOf, type RequestExtras } from '../context/estimate-session';
+import { toolTexts } from '../context/tool-texts';
 import { anchoredTotal } from '../context/anchor-estimate';
 import { contextRows } from '../db/context-rows';
 import type { MessageRow, SessionRow } from '../db/schema';
@@ -225,8 +226,8 @@ export function createServices(parts: {
 			const windowTokens = windowFor(chosen);
 			const threshold = compactionSettings().threshold;
 			if (!session) {
-				const tools = extras.toolSchemas?.length ? JSON.stringify(extras.toolSchemas) : '';
-				const [systemPrompt, toolSchemas = 0] = (await worker.countTexts([extras.systemPrompt, ...(tools ? [tools] : [])], chosen)).counts;
+				const [systemPrompt, ...tools] = (await worker.countTexts([extras.systemPrompt, ...toolTexts(extras.toolSchemas)], chosen)).counts;
+				const toolSchemas = tools.reduce((a, b) => a + b, 0);
 				const parts = composeEstimate({ messages: 0, messageCount: 0, systemPrompt, hasSystemPrompt: true, toolSchemas, injected: 0, reservedOutput: extras.reservedOutput });
 				return { model: chosen, total: parts.total, windowTokens, threshold, parts, rows: 0 };
 			}
@@ -266,7 +267,11 @@ export function createServices(parts: {
 				windowTokens,
 				request: requestExtras(session.model, session.provider),
 				onProgress,
-				onLimitLearned: learnLimit
+				onLimitLearned: learnLimit,
+				toolOwner: (name) => {
+					const id = parts.tools?.ownerOf(name);
+					return id === undefined ? undefined : { id, name: services.pluginName(id) };
+				}
 			};
 		},
 		namedProvider(id) {
