@@ -19,6 +19,7 @@ const PHOTO = { name: 'photo.png', mimeType: 'image/png', buffer: png(30, 20) };
 
 /** A server on this machine that records every request: the script an attacker's page would load, and where it would send the key. */
 let thief: { server: Server; url: string; requests: string[] };
+
 test.beforeAll(async () => {
 	const requests: string[] = [];
 	const server = createServer((request, response) => {
@@ -29,17 +30,20 @@ test.beforeAll(async () => {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	thief = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 });
-test.afterAll(async () => {
-	await new Promise((resolve) => thief.server.close(resolve));
-});
 
 let dir: string;
+
 test.beforeEach(async () => {
 	dir = await mkdtemp(join(tmpdir(), 'palimpsest-stored-'));
 	thief.requests.length = 0;
 });
+
 test.afterEach(async () => {
 	await rm(dir, { recursive: true, force: true });
+});
+
+test.afterAll(async () => {
+	await new Promise((resolve) => thief.server.close(resolve));
 });
 
 const status = (page: Page) => page.getByRole('status', { name: 'Transfer status' });
