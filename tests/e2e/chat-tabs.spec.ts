@@ -69,11 +69,12 @@ test('a session opened from the sidebar shows its latest messages, wherever the 
 }) => {
 	await openApp(page);
 	const first = 'Tell me 800 words about tides';
+	// Answers long enough to scroll take the offline model a while to write on a busy machine.
 	await sendMessage(page, first);
-	await waitForAnswer(page);
+	await waitForAnswer(page, 'complete', 30_000);
 	await newSession(page);
 	await sendMessage(page, 'Tell me 800 words about glaciers');
-	await waitForAnswer(page);
+	await waitForAnswer(page, 'complete', 30_000);
 
 	const log = transcript(page);
 	await expect.poll(() => distanceFromBottom(log)).toBeLessThan(48);
