@@ -1,13 +1,10 @@
 // The Blobs of synced messages in the profile's database: which a message document names (and
-// which of them stay on this device, over its limit), the bytes that came checked before they
-// are kept, and on each arrived message a note of the Blobs that did not come, and why.
+// which of them stay on this device, over its limit), and on each message a note of the Blobs
+// it shows that are not here, and why.
 import type { PalimpsestDb } from '../db/database';
 import { blobIdsOf } from '../db/message-verbs';
 import type { BlobNotSynced, BlobRow, MessageRow } from '../db/schema';
-import { isKeepableBlob } from '../sessions/received-blob';
-import { messageDocId } from './document-ids';
-import type { BlobEntry, MessageDoc } from './message-document';
-import type { PulledDoc } from './sync-store';
+import type { BlobEntry } from './message-document';
 
 /** The Blobs `rows` refer to, by id (reads only their rows: a Blob's bytes are read when sent). */
 export async function readBlobRows(db: PalimpsestDb, sessionId: string, rows: readonly MessageRow[]): Promise<Map<string, BlobRow>> {
@@ -15,31 +12,6 @@ export async function readBlobRows(db: PalimpsestDb, sessionId: string, rows: re
 	if (!ids.length) return new Map();
 	const found = await db.blobs.bulkGet(ids.map((id): [string, string] => [sessionId, id]));
 	return new Map(found.flatMap((row) => (row ? [[row.id, row]] : [])));
-}
-
-/**
- * Marks on each arrived message the Blobs it refers to that are not here, and why (see
- * BlobNotSynced); a later revision that brings them clears the mark, and the transcript shows them.
- */
-export async function noteBlobsNotSynced(db: PalimpsestDb, sessionId: string, messages: ReadonlyArray<{ doc: MessageDoc; attached?: readonly string[] }>, limit: number): Promise<void> {
-	const withBlobs = messages.filter(({ doc }) => doc.blobs?.length);
-	if (!withBlobs.length) return;
-	const [rows, present] = await Promise.all([
-		db.messages.where('[session_id+position]').anyOf(withBlobs.map(({ doc }) => [sessionId, doc.position])).toArray(),
-		db.blobs.bulkGet(withBlobs.flatMap(({ doc }) => doc.blobs!.map((entry): [string, string] => [sessionId, entry.id])))
-	]);
-	const here = new Set(present.flatMap((row) => (row ? [row.id] : [])));
-	const byPosition = new Map(rows.map((row) => [row.position, row]));
-	const changed: MessageRow[] = [];
-	for (const { doc, attached } of withBlobs) {
-		const row = byPosition.get(doc.position);
-		if (!row) continue;
-		const missing = doc.blobs!.filter((entry) => !here.has(entry.id)).map((entry) => notSynced(entry, attached ?? [], limit));
-		if (JSON.stringify(missing) === JSON.stringify(row.blobs_not_synced ?? [])) continue;
-		const { blobs_not_synced: _, ...rest } = row;
-		changed.push(missing.length ? { ...rest, blobs_not_synced: missing } : rest);
-	}
-	await db.messages.bulkPut(changed);
 }
 
 /** What a message document says of the Blobs its row refers to: each one's type and size, and the limit of those too large to send. */
@@ -52,33 +24,20 @@ export function blobEntries(row: MessageRow, blobs: ReadonlyMap<string, BlobRow>
 	});
 }
 
-/** Why a Blob of an arrived message is not here. */
-function notSynced(entry: BlobEntry, attached: readonly string[], limit: number): BlobNotSynced {
+/** Why a Blob of a message from elsewhere is not here. */
+function notSynced(entry: BlobEntry, limit: number, refused: ReadonlySet<string>): BlobNotSynced {
 	if (entry.limit !== undefined) return { id: entry.id, size: entry.size, reason: 'sender-limit', limit: entry.limit };
 	if (entry.size > limit) return { id: entry.id, size: entry.size, reason: 'own-limit', limit };
-	return { id: entry.id, size: entry.size, reason: attached.includes(entry.id) ? 'refused' : 'arriving' };
+	return { id: entry.id, size: entry.size, reason: refused.has(entry.id) ? 'refused' : 'arriving' };
 }
 
 /**
- * The Blobs that came with pulled messages and may be kept, by document id: each one the
- * message refers to and names in its `blobs`, of the type and size it says, with bytes that
- * begin as that type says (see isKeepableBlob).
+ * `row` with its note of the Blobs it refers to that are not here (`entries`: what its document
+ * says of them; `here`: the ids of those present), or the row unchanged when the note is the same.
  */
-export async function keptBlobs(docs: readonly PulledDoc[]): Promise<Map<string, BlobRow[]>> {
-	const kept = new Map<string, BlobRow[]>();
-	for (const pulled of docs) {
-		if (pulled.kind !== 'message' || !pulled.received?.length) continue;
-		const { doc } = pulled;
-		// The message's own fields say which Blobs it refers to, as a row's do.
-		const referred = new Set(blobIdsOf([doc.message as MessageRow]));
-		const named = new Map((doc.blobs ?? []).map((entry) => [entry.id, entry]));
-		const rows: BlobRow[] = [];
-		for (const blob of pulled.received) {
-			const entry = named.get(blob.id);
-			if (!referred.has(blob.id) || !entry || entry.type !== blob.type || entry.size !== blob.data.size) continue;
-			if (await isKeepableBlob(blob.type, blob.data)) rows.push({ session_id: doc.session_id, id: blob.id, type: blob.type, data: blob.data });
-		}
-		kept.set(messageDocId(doc.session_id, doc.position), rows);
-	}
-	return kept;
+export function withBlobNote(row: MessageRow, entries: readonly BlobEntry[] | undefined, here: ReadonlySet<string>, limit: number, refused: ReadonlySet<string> = new Set()): MessageRow {
+	const missing = (entries ?? []).filter((entry) => !here.has(entry.id)).map((entry) => notSynced(entry, limit, refused));
+	if (JSON.stringify(missing) === JSON.stringify(row.blobs_not_synced ?? [])) return row;
+	const { blobs_not_synced: _, ...rest } = row;
+	return missing.length ? { ...rest, blobs_not_synced: missing } : rest;
 }
