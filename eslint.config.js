@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
+import playwright from 'eslint-plugin-playwright';
 import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 
@@ -107,6 +108,29 @@ export default ts.config(
 				'error',
 				{ paths: [{ name: '@playwright/test', importNames: ['test'], message: "Import test from './test-base': it fails a test on any uncaught page error." }] }
 			]
+		}
+	},
+	// Browser tests read the page only through assertions that wait (web-first assertions,
+	// expect.poll): the Playwright plugin's recommended rules, each one an error.
+	{
+		...playwright.configs['flat/recommended'],
+		files: ['tests/e2e/**'],
+		rules: {
+			...Object.fromEntries(Object.entries(playwright.configs['flat/recommended'].rules).map(([rule, level]) => [rule, level === 'off' ? 'off' : 'error'])),
+			// A test may skip itself where the machine cannot run it (a port taken, no private mounts), saying why.
+			'playwright/no-skipped-test': ['error', { allowConditional: true }]
+		}
+	},
+	// A shared step file registers the hooks of the servers a spec asks for, one function each:
+	// the order and spacing of hooks is the spec's to keep, not the helper's.
+	{
+		files: ['tests/e2e/**/*.ts'],
+		ignores: ['tests/e2e/**/*.spec.ts'],
+		rules: {
+			'playwright/consistent-spacing-between-blocks': 'off',
+			'playwright/no-duplicate-hooks': 'off',
+			'playwright/prefer-hooks-in-order': 'off',
+			'playwright/prefer-hooks-on-top': 'off'
 		}
 	},
 	// ...but not to Dexie: outside db/, tests use the database class's own verbs too.

@@ -1,10 +1,11 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
 import { nameEncodingChunks } from './src/vite/name-encoding-chunks.js';
+import { pluginFrameHeaders } from './src/vite/plugin-frame-headers.js';
 import { pluginRuntimeSource } from './src/vite/plugin-runtime-source.js';
 
 export default defineConfig({
-	plugins: [sveltekit(), nameEncodingChunks(), pluginRuntimeSource()],
+	plugins: [sveltekit(), nameEncodingChunks(), pluginRuntimeSource(), pluginFrameHeaders()],
 	worker: { format: 'es' },
 	optimizeDeps: {
 		include: [

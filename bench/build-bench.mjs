@@ -42,6 +42,8 @@ async function buildInto(dir, browser) {
 		root: resolve('bench/harness'),
 		// The plugin sandbox's runtime, built from the app's sources as the app's own build does.
 		plugins: [pluginRuntimeSource({ sourceRoot: resolve('.') })],
+		// The app's static files, among them the plugin frame's document.
+		publicDir: resolve('static'),
 		worker: { format: 'es' },
 		build: {
 			outDir: browserDir,

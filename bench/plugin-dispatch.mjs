@@ -3,10 +3,12 @@
 // and 20 plugins, each running isolated (its own sandboxed frame and worker, as in the app)
 // against the same plugins in the page, through the app's plugin host and hook bus.
 // (2) Start-up of the built app with 5 isolated plugins against none: navigation to an
-// interactive Message box, and to all 5 plugins Loaded.
+// interactive Message box, and to all 5 plugins Loaded. (3) One plugin's pre_llm_call while
+// another floods the app with near-megabyte writes, against the same call without the flood.
 // Prints figures; asserts nothing. Run: npx vite build && node bench/plugin-dispatch.mjs
 // (RUNS=n dispatches per figure, 200 by default; RELOADS=n reloads per start-up figure, 8 by
-// default; PART=dispatch or PART=startup for one part only)
+// default; FLOOD_RUNS=n calls per flood figure, 40 by default; PART=dispatch, PART=startup or
+// PART=flood for one part only)
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +31,9 @@ const PART = process.env.PART ?? 'all';
 const STARTUP_PLUGINS = 5;
 const ADDED_GOAL_MS = 2;
 const STARTUP_GOAL_MS = 100;
+const FLOOD_RUNS = Number(process.env.FLOOD_RUNS ?? size(40, 5));
+const FLOOD_GAP_MS = 20;
+const FLOOD_GOAL_MS = 50;
 
 /**
  * Plugin `n`: a memory-style plugin. Its pre_llm_call returns about 200 characters of context;
@@ -78,11 +83,19 @@ let addedAtMost = NaN;
 /** What the plugin broker adds to a pre_llm_call against the page holding each channel: per plugin, and through all at once. */
 let brokerAdds = { one: NaN, most: NaN };
 
+/** The last figure: what another plugin's flood adds to one plugin's pre_llm_call (median, p95). */
+let floodAdds = { median: NaN, p95: NaN };
+
 // 1. Dispatch cost, in the benchmark harness page.
+/** The flood's figures, printed last (measured in the same harness page as the dispatch figures). */
+let floodLines = [];
 if (PART !== 'startup') {
 	await withHarnessPage(async (page, browser) => {
-		await measureDispatchCost(page, browser);
-		await measureRoundTrips(page, await sandboxOutOfProcess(page, browser));
+		if (PART !== 'flood') {
+			await measureDispatchCost(page, browser);
+			await measureRoundTrips(page, await sandboxOutOfProcess(page, browser));
+		}
+		floodLines = await measureFlood(page);
 	});
 }
 
@@ -146,16 +159,16 @@ async function sandboxOutOfProcess(page, browser) {
 	const cdp = await browser.newBrowserCDPSession();
 	try {
 		await page.evaluate(() => {
+			// As the app opens one: the frame document, sandboxed by its own header.
 			const frame = document.createElement('iframe');
-			frame.setAttribute('sandbox', 'allow-scripts');
 			frame.id = 'bench-sandbox-probe';
-			frame.srcdoc = '<!doctype html><p>probe</p>';
+			frame.src = '/plugin-frame.html';
 			document.body.append(frame);
 			return new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
 		});
 		const { targetInfos } = await cdp.send('Target.getTargets');
 		await page.evaluate(() => document.getElementById('bench-sandbox-probe')?.remove());
-		return targetInfos.some((target) => target.type === 'iframe' && target.url === 'about:srcdoc')
+		return targetInfos.some((target) => target.type === 'iframe' && target.url.endsWith('/plugin-frame.html'))
 			? 'Chromium runs such frames out of process: every call crosses to another process'
 			: "Chromium runs such frames in the page's process here";
 	} finally {
@@ -164,7 +177,27 @@ async function sandboxOutOfProcess(page, browser) {
 }
 
 // 2. Start-up of the built app, with 5 isolated plugins from a second local origin and without.
-if (PART !== 'dispatch') await measureStartup();
+if (PART === 'all' || PART === 'startup') await measureStartup();
+
+// 3. One plugin's pre_llm_call under another plugin's flood (measured above, with the dispatch figures).
+for (const line of floodLines) console.log(line);
+
+async function measureFlood(page) {
+	const { quiet, flooded, stopped } = await page.evaluate(({ source, runs, gapMs }) => window.bench.pluginFlood(source, runs, gapMs), { source: sources[0], runs: FLOOD_RUNS, gapMs: FLOOD_GAP_MS });
+	const before = stats(quiet);
+	const during = stats(flooded);
+	floodAdds = { median: during.median - before.median, p95: during.p95 - before.p95 };
+	const goal = floodAdds.median < FLOOD_GOAL_MS && floodAdds.p95 < FLOOD_GOAL_MS ? ' (within the goal)' : ' (OVER the goal)';
+	return [
+		`\nUnder a flood: pre_llm_call through one isolated plugin (plugin 1 above) while another isolated plugin keeps 250 storage writes of near a megabyte in flight (each a list of 24,000 short strings, the costliest kind of value to read), against the same call without it; ${FLOOD_RUNS} calls each, ${FLOOD_GAP_MS} ms apart (goal: the flood adds under ${FLOOD_GOAL_MS} ms, median and p95)`,
+		`  without the flood: median ${ms(before.median)}, p95 ${ms(before.p95)}`,
+		`  during the flood: median ${ms(during.median)}, p95 ${ms(during.p95)}, slowest ${ms(Math.max(...flooded))} (${flooded.length} calls)`,
+		stopped
+			? `  the app stopped the flooding plugin ${ms(stopped.afterMs)} after its flood began, the calls after that left out: ${stopped.reason}`
+			: `  the flooding plugin was not stopped while it flooded`,
+		`  added by the flood: ${ms(floodAdds.median)} (median), ${ms(floodAdds.p95)} (p95)${goal}`
+	];
+}
 
 /**
  * Lets a measured page finish what it still fetches before the next navigation; a page that
@@ -267,8 +300,13 @@ async function seedPlugins(page, pluginOrigin) {
 	}));
 	await seedDatabase(page, { plugins: rows });
 }
+const floodHeadline = `another plugin's flood of near-megabyte writes adds ${ms(floodAdds.median)} (median; p95 ${ms(floodAdds.p95)}) to a plugin's pre_llm_call (goal < ${FLOOD_GOAL_MS} ms)`;
 headline(
 	PART === 'startup'
 		? 'start-up only (PART=startup): see above'
-		: `isolation adds ${ms(addedAtMost)} (median) to a pre_llm_call through ${Math.max(...COUNTS)} plugins (goal < ${ADDED_GOAL_MS} ms); of a call below the bus, the plugin broker takes ${ms(brokerAdds.one)} through 1 plugin and ${ms(brokerAdds.most)} through ${Math.max(...COUNTS)}`
+		: PART === 'flood'
+			? floodHeadline
+			: PART === 'dispatch'
+				? `isolation adds ${ms(addedAtMost)} (median) to a pre_llm_call through ${Math.max(...COUNTS)} plugins (goal < ${ADDED_GOAL_MS} ms); of a call below the bus, the plugin broker takes ${ms(brokerAdds.one)} through 1 plugin and ${ms(brokerAdds.most)} through ${Math.max(...COUNTS)}`
+				: `isolation adds ${ms(addedAtMost)} (median) to a pre_llm_call through ${Math.max(...COUNTS)} plugins (goal < ${ADDED_GOAL_MS} ms); ${floodHeadline}`
 );

@@ -1,6 +1,8 @@
 // Precaches the app shell so a reload with the network off still opens the app and chats
 // with the offline model. Cache-first for the app's own files; navigations fall back to the
-// cached index.html (the SPA shell).
+// cached copy of that document (a plugin's frame, the sign-in page), else to the cached
+// index.html (the SPA shell). A cached answer is sent as the server sent it, headers and all:
+// the plugin frame keeps its own policy and sandbox, never the page's.
 /// <reference no-default-lib="true"/>
 /// <reference lib="esnext" />
 /// <reference lib="webworker" />
@@ -52,7 +54,7 @@ async function respond(request: Request, url: URL): Promise<Response> {
 		try {
 			return await fetch(request);
 		} catch {
-			return (await cache.match(`${base}/index.html`)) ?? Response.error();
+			return (await cache.match(url.pathname)) ?? (await cache.match(`${base}/index.html`)) ?? Response.error();
 		}
 	}
 	const cached = (await cache.match(url.pathname)) ?? (await caches.match(url.pathname));

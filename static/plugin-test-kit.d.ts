@@ -99,6 +99,11 @@ export interface ToolDecision {
 	args?: Record<string, unknown>;
 	/** The plugin that blocked the call. */
 	plugin_id?: string;
+	/**
+	 * The plugins whose `args` differed from the arguments they were given, in order; present
+	 * when any did. A tool server's tool asks the user again before it runs with such arguments.
+	 */
+	rewritten_by?: string[];
 }
 
 export interface FireResult {
@@ -110,7 +115,7 @@ export interface FireResult {
 	injected?: InjectedContext[];
 	/** `pre_llm_call`: the texts joined with blank lines, as appended to the user's message ('' for none). */
 	context?: string;
-	/** `pre_tool_call`: the decision (first block wins; args rewrites chain; failures block). */
+	/** `pre_tool_call`: the decision (first block wins; args rewrites chain, and who changed them is named; failures block). */
 	decision?: ToolDecision;
 }
 

@@ -655,6 +655,19 @@ function resolveTimeoutMs(seconds) {
 function catchUpLimitMs(timeoutMs) {
 	return timeoutMs > 0 ? timeoutMs : CATCH_UP_LIMIT_WITHOUT_TIMEOUT_MS;
 }
+// src/lib/hooks/same-args.ts
+/** The arguments as the JSON a tool receives, each object's keys sorted. */
+function canonicalArgs(args) {
+	return JSON.stringify(args, (_key, value) => value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) : value);
+}
+/** Arguments that cannot be written as JSON (a cycle, a BigInt) are the same as nothing. */
+function sameArgs(a, b) {
+	try {
+		return canonicalArgs(a) === canonicalArgs(b);
+	} catch {
+		return false;
+	}
+}
 // src/lib/hooks/dispatch-results.ts
 /** The texts joined with blank lines, ready to append to the user message copy. */
 function joinInjected(items) {
@@ -721,6 +734,7 @@ function groupByPlugin(regs) {
 }
 async function decideToolCall(regs, payload, run) {
 	let args;
+	const rewrittenBy = [];
 	for (const reg of regs) {
 		if (!reg.active) continue;
 		const result = await run(reg, args ? freezeClone({
@@ -731,12 +745,20 @@ async function decideToolCall(regs, payload, run) {
 		if (result.outcome !== "ok") return blocked(reg, failureReason(reg, result.outcome, result.error));
 		const reading = readDirective(result.value);
 		if (reading.block) return blocked(reg, reading.block.badArgs ? `Plugin "${reg.plugin_id}" returned args that are not a plain object; the tool call was blocked.` : reading.block.reason ?? `Blocked by plugin "${reg.plugin_id}".`);
-		if (reading.args) args = reading.args;
+		if (reading.args) {
+			if (!sameArgs(reading.args, args ?? payload.args) && !rewrittenBy.includes(reg.plugin_id)) rewrittenBy.push(reg.plugin_id);
+			args = reading.args;
+		}
 	}
-	return args ? {
+	if (!args) return { block: false };
+	return rewrittenBy.length ? {
+		block: false,
+		args,
+		rewritten_by: rewrittenBy
+	} : {
 		block: false,
 		args
-	} : { block: false };
+	};
 }
 function blocked(reg, reason) {
 	return {
@@ -1446,9 +1468,67 @@ function describeValue(value) {
 	if (typeof value === "object") return isPlainObject(value) ? "an object" : `a ${value.constructor?.name ?? "class instance"}`;
 	return `a ${typeof value}`;
 }
+var MAX_TOOL_DESCRIPTION_CHARS = 4e3;
+/** The parameters' JSON Schema, as the JSON a request carries. */
+var MAX_TOOL_PARAMETERS_CHARS = 16384;
+/** What is over the bounds of a tool, worded for the plugin's author, or null when it is within them. */
+function toolBoundsProblem({ name, description, parameters }) {
+	if (typeof name === "string" && name.length > 64) return `its name has ${name.length.toLocaleString("en")} characters, over the 64 a tool's name may have`;
+	if (typeof description === "string" && description.length > 4e3) return `its description has ${description.length.toLocaleString("en")} characters, over the ${MAX_TOOL_DESCRIPTION_CHARS.toLocaleString("en")} a tool's description may have`;
+	const over = new JsonWalk(MAX_TOOL_PARAMETERS_CHARS, 16).visit(parameters, 1);
+	if (over === "depth") return `its parameters are nested more than 16 levels deep, the most a tool's parameters may be`;
+	if (over === "size") return `its parameters take more than ${formatBytes(MAX_TOOL_PARAMETERS_CHARS)} as JSON, the most a tool's parameters may take`;
+	return null;
+}
+/** The refusal a plugin sees, naming it and the tool (a name of any size is cut to fit a line). */
+function toolBoundsMessage(pluginId, name, problem) {
+	return `Plugin "${pluginId}" cannot register tool ${typeof name === "string" ? JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name) : "without a name"}: ${problem}.`;
+}
+/** Counts the characters JSON.stringify would write, stopping at the first bound passed. */
+var JsonWalk = class {
+	#chars = 0;
+	#max;
+	#depth;
+	constructor(maxChars, maxDepth) {
+		this.#max = maxChars;
+		this.#depth = maxDepth;
+	}
+	/** null while within the bounds; which bound was passed otherwise. */
+	visit(value, depth) {
+		if (typeof value === "string") return this.#add(value.length + 2);
+		if (typeof value === "number") return this.#add(Number.isFinite(value) ? String(value).length : 4);
+		if (typeof value === "boolean") return this.#add(value ? 4 : 5);
+		if (typeof value !== "object" || value === null) return this.#add(4);
+		if (depth > this.#depth) return "depth";
+		if (Array.isArray(value)) {
+			const over = this.#add(2 + Math.max(0, value.length - 1));
+			if (over) return over;
+			for (const item of value) {
+				const inner = this.visit(item, depth + 1);
+				if (inner) return inner;
+			}
+			return null;
+		}
+		const over = this.#add(2);
+		if (over) return over;
+		let entries = 0;
+		for (const key of Object.keys(value)) {
+			const item = value[key];
+			if (item === void 0 || typeof item === "function") continue;
+			const inner = this.#add(key.length + 3 + (entries++ > 0 ? 1 : 0)) ?? this.visit(item, depth + 1);
+			if (inner) return inner;
+		}
+		return null;
+	}
+	#add(chars) {
+		this.#chars += chars;
+		return this.#chars > this.#max ? "size" : null;
+	}
+};
 // src/lib/plugins/plugin-tools.ts
 var ToolRegistry = class {
 	#tools = /* @__PURE__ */ new Map();
+	#listeners = /* @__PURE__ */ new Set();
 	#caller;
 	constructor(caller) {
 		this.#caller = caller;
@@ -1459,19 +1539,30 @@ var ToolRegistry = class {
 		const owner = this.#tools.get(tool.name);
 		if (owner) throw new Error(`A tool named "${tool.name}" is already registered by plugin "${owner.plugin_id}".`);
 		this.#tools.set(tool.name, tool);
+		this.#changed();
 		return () => {
-			if (this.#tools.get(tool.name) === tool) this.#tools.delete(tool.name);
+			if (this.#tools.get(tool.name) !== tool) return;
+			this.#tools.delete(tool.name);
+			this.#changed();
 		};
 	}
 	list() {
 		return [...this.#tools.values()];
 	}
 	schemas() {
-		return this.list().map(({ name, description, parameters }) => ({
-			name,
-			description,
-			parameters
-		}));
+		return this.list().map((tool) => tool.schema);
+	}
+	/** The plugin that offers the tool named `name`, if a plugin does. */
+	ownerOf(name) {
+		return this.#tools.get(name)?.plugin_id;
+	}
+	/** `listener` is told each time a tool comes or goes (the meter counts the tools again). */
+	subscribe(listener) {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	}
+	#changed() {
+		for (const listener of this.#listeners) listener();
 	}
 	/** The tool's result as text; throws with the plugin's error, a timeout or a skip. */
 	async run(name, args, context) {
@@ -1504,6 +1595,8 @@ function checkTool(input) {
 	if (typeof name !== "string" || !TOOL_NAME.test(name)) throw refuse(`the name must be 1–64 letters, digits, "_" or "-"`);
 	if (description !== void 0 && typeof description !== "string") throw refuse(`description must be a string, not ${describeValue(description)}`);
 	if (typeof handler !== "function") throw refuse("it needs a handler function");
+	const over = toolBoundsProblem(input);
+	if (over) throw new RangeError(toolBoundsMessage(plugin_id, name, over));
 	let parameters;
 	try {
 		parameters = structuredClone(input.parameters ?? NO_ARGUMENTS);
@@ -1514,6 +1607,11 @@ function checkTool(input) {
 	if (problem) throw refuse(problem);
 	return {
 		plugin_id,
+		schema: Object.freeze({
+			name,
+			description: description ?? "",
+			parameters
+		}),
 		name,
 		description: description ?? "",
 		parameters,

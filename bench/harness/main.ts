@@ -18,6 +18,7 @@ import { compactedSession, conversationOf, conversationRows, seededSession, stor
 import { medianOf } from '../lib/timing';
 import { measureDispatch, type DispatchOptions } from '../lib/plugin-dispatch';
 import { measureRoundTrips } from '../lib/sandbox-round-trips';
+import { measureFloodedDispatch } from '../lib/plugin-flood';
 import { measureLocalModel } from '../lib/local-model';
 import { measureToolRoundTrips, type ToolRoundTripOptions } from '../lib/tool-round-trips';
 import { measureSyncRounds, type SyncRoundOptions } from '../lib/sync-rounds';
@@ -113,6 +114,9 @@ const bench = {
 
 	/** pre_llm_call and post_compaction through `sources`, isolated and in the page, in turn. */
 	pluginDispatch: (sources: string[], options: DispatchOptions) => measureDispatch(sources, options),
+
+	/** pre_llm_call through `harmless`, quiet and while another isolated plugin floods the app with near-megabyte writes. */
+	pluginFlood: (harmless: string, runs: number, gapMs: number) => measureFloodedDispatch(harmless, runs, gapMs),
 
 	/** Bare comlink calls to `plugins` copies of one plugin's runtime, in three places. */
 	pluginRoundTrips: (source: string, plugins: number, runs: number) => measureRoundTrips(source, plugins, runs),

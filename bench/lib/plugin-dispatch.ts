@@ -74,7 +74,7 @@ export function benchPayloads(messages: number = HISTORY.first, first: number = 
 }
 
 /** A plugin host as the app assembles one, over a throwaway database, serving `sources` by URL. */
-export async function openBenchHost(mode: RunnerMode, sources: readonly string[]) {
+export async function openBenchHost(mode: RunnerMode, sources: readonly string[], onStopped?: (id: string, reason: string) => void) {
 	const db = new PalimpsestDb(`bench-plugins-${crypto.randomUUID()}`);
 	const hookLog = createHookLogWriter(db);
 	// As the app assembles it: isolated plugins share nothing, so the app's bus calls them
@@ -90,7 +90,7 @@ export async function openBenchHost(mode: RunnerMode, sources: readonly string[]
 	}) as typeof fetch;
 	const broker = mode === 'isolated' ? new BrokerSlot(() => startBroker(db.name)) : undefined;
 	const runner: PluginRunner = broker ? brokeredRunner(() => openFrameSandbox('bench'), () => broker.get()) : inPageRunner(importFromBlob);
-	const host = new PluginHost({ db, hooks, commands, tools, timeoutMs: () => 30_000, runner, broker, fetchImpl, logger: { info: () => {}, warn: () => {}, error: () => {} } });
+	const host = new PluginHost({ db, hooks, commands, tools, timeoutMs: () => 30_000, runner, broker, fetchImpl, onStopped, logger: { info: () => {}, warn: () => {}, error: () => {} } });
 	const ids: string[] = [];
 	for (const url of served.keys()) {
 		const row = await addPlugin(db, {
@@ -105,6 +105,7 @@ export async function openBenchHost(mode: RunnerMode, sources: readonly string[]
 	hooks.setPluginOrder(ids);
 	return {
 		hooks,
+		commands,
 		/** Writes the logged calls now (the app writes them in batches, 150 ms after the first). */
 		flushLog: () => hookLog.flush(),
 		async close() {

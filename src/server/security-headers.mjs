@@ -1,5 +1,6 @@
 // The security headers `npm start` sends: the page's own Content-Security-Policy (the one
-// SvelteKit wrote into index.html from svelte.config.js) plus what only a header can say.
+// SvelteKit wrote into index.html from svelte.config.js), or for a plugin's frame the frame's
+// own (static/plugin-frame.html), plus what only a header can say.
 
 /**
  * The policy of the first `<meta http-equiv="content-security-policy">` in `html`, or null.
@@ -24,12 +25,16 @@ function decodeEntities(text) {
 }
 
 /**
- * Headers for every response. `policy`: the page's CSP; the header repeats it and adds
- * frame-ancestors (ignored in a <meta> tag), so no other site can frame the app.
+ * Headers for a response. `policy`: the Content-Security-Policy of the document being served
+ * (the page's, for everything but a document with a policy of its own); the header repeats it
+ * and adds frame-ancestors (ignored in a <meta> tag), so no other site can frame the app.
+ * `sandbox`: sandbox flags the header adds (also ignored in a <meta> tag); the document then has
+ * an opaque origin however it is opened.
  * @param {string | null} policy
+ * @param {{ sandbox?: string }} [options]
  * @returns {Record<string, string>}
  */
-export function securityHeaders(policy) {
+export function securityHeaders(policy, { sandbox } = {}) {
 	/** @type {Record<string, string>} */
 	const headers = {
 		// A file is what its Content-Type says; nothing is guessed into a script.
@@ -39,9 +44,9 @@ export function securityHeaders(policy) {
 		// For browsers that predate frame-ancestors.
 		'X-Frame-Options': 'SAMEORIGIN'
 	};
-	if (policy) {
-		const directives = policy.split(';').map((d) => d.trim()).filter((d) => d && !/^frame-ancestors\b/i.test(d));
-		headers['Content-Security-Policy'] = [...directives, "frame-ancestors 'self'"].join('; ');
+	if (policy || sandbox !== undefined) {
+		const directives = (policy ?? '').split(';').map((d) => d.trim()).filter((d) => d && !/^(frame-ancestors|sandbox)\b/i.test(d));
+		headers['Content-Security-Policy'] = [...directives, "frame-ancestors 'self'", ...(sandbox === undefined ? [] : [`sandbox ${sandbox}`.trim()])].join('; ');
 	}
 	return headers;
 }

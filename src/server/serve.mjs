@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FRAME_PATH, FRAME_SANDBOX } from '../lib/plugins/sandbox/frame-document.js';
 import { readPagePolicy, securityHeaders } from './security-headers.mjs';
 
 /** @type {Record<string, string>} */
@@ -25,13 +26,19 @@ const TYPES = {
 
 /**
  * `secure`: send the security headers, with the Content-Security-Policy of `root`/index.html.
+ * A plugin's frame document is always sent with its own policy and sandbox (never the page's).
  * `isolated`: make pages cross-origin isolated (benchmarks: performance.now() then resolves 5 µs, not 100 µs).
  * @param {{ root: string, port?: number, host?: string, fallback?: string | null, cors?: boolean, secure?: boolean, isolated?: boolean }} options
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
 export async function serve({ root, port = 0, host = '127.0.0.1', fallback = 'index.html', cors = false, secure = false, isolated = false }) {
 	const base = resolve(root);
-	const security = secure ? securityHeaders(readPagePolicy(await readFile(join(base, 'index.html'), 'utf8').catch(() => ''))) : {};
+	/** @param {string} file */
+	const policyOf = async (file) => readPagePolicy(await readFile(join(base, file), 'utf8').catch(() => ''));
+	const security = secure ? securityHeaders(await policyOf('index.html')) : {};
+	const frameFile = join(base, FRAME_PATH);
+	// Always: without its sandbox a plugin's frame would have the app's origin, and the app starts no plugin there.
+	const frameSecurity = securityHeaders(await policyOf(FRAME_PATH), { sandbox: FRAME_SANDBOX });
 	/** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
 	async function handle(req, res) {
 		const headers = {
@@ -65,6 +72,8 @@ export async function serve({ root, port = 0, host = '127.0.0.1', fallback = 'in
 		const immutable = target.includes(`${join('_app', 'immutable')}`);
 		res.writeHead(200, {
 			...headers,
+			// Replaces the page's headers: the frame's policy alone holds there.
+			...(target === frameFile ? frameSecurity : {}),
 			'Content-Type': TYPES[extname(target)] ?? 'application/octet-stream',
 			'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache'
 		});
@@ -81,7 +90,8 @@ export async function serve({ root, port = 0, host = '127.0.0.1', fallback = 'in
 	await new Promise((done) => server.listen(port, host, () => done(undefined)));
 	const address = /** @type {import('node:net').AddressInfo} */ (server.address());
 	return {
-		url: `http://${host}:${address.port}`,
+		// An IPv6 address, such as the loopback ::1, is written in brackets in a URL.
+		url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
 		close: () =>
 			new Promise((done) => {
 				server.closeAllConnections();

@@ -48,6 +48,12 @@ describe('serve', () => {
 		expect((await get(server.url, '/missing.js')).status).toBe(404);
 	});
 
+	it('gives the address of a server on the IPv6 loopback in brackets', async () => {
+		server = await serve({ root: join(dir, 'build'), host: '::1' });
+		expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+		expect(await get(server.url, '/app.js')).toEqual({ status: 200, body: 'export {};' });
+	});
+
 	it('answers 400 to a malformed percent-encoding and keeps serving', async () => {
 		server = await serve({ root: join(dir, 'build') });
 		expect((await get(server.url, '/%E0%A4%A')).status).toBe(400);
@@ -99,6 +105,27 @@ describe('security headers', () => {
 		}
 	});
 
+	const FRAME = `<!doctype html><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-frame=' blob: https: http:"><script>onmessage = () => {}</script>`;
+
+	it("sends a plugin's frame document with its own policy and sandbox, never the page's", async () => {
+		await writeFile(join(dir, 'build', 'index.html'), PAGE);
+		await writeFile(join(dir, 'build', 'plugin-frame.html'), FRAME);
+		server = await serve({ root: join(dir, 'build'), secure: true });
+		const frame = "default-src 'none'; script-src 'sha256-frame=' blob: https: http:; frame-ancestors 'self'; sandbox allow-scripts";
+		expect((await head(server.url, '/plugin-frame.html'))['content-security-policy']).toBe(frame);
+		expect((await head(server.url, '/plugin-frame.html?v=2'))['content-security-policy']).toBe(frame);
+		expect((await head(server.url, '/plugin-frame.html'))['x-content-type-options']).toBe('nosniff');
+		// Everything else keeps the page's.
+		expect((await head(server.url, '/s/plugin-frame.html'))['content-security-policy']).toBe("default-src 'self'; script-src 'self' 'sha256-abc='; object-src 'none'; frame-ancestors 'self'");
+		expect((await head(server.url, '/app.js'))['content-security-policy']).toBe("default-src 'self'; script-src 'self' 'sha256-abc='; object-src 'none'; frame-ancestors 'self'");
+	});
+
+	it("sends the frame's sandbox even when asked for no security headers (it is what keeps a plugin's frame apart from the app)", async () => {
+		await writeFile(join(dir, 'build', 'plugin-frame.html'), FRAME);
+		server = await serve({ root: join(dir, 'build') });
+		expect((await head(server.url, '/plugin-frame.html'))['content-security-policy']).toMatch(/; sandbox allow-scripts$/);
+	});
+
 	it('sends no security headers unless asked (the test servers for plugin origins)', async () => {
 		await writeFile(join(dir, 'build', 'index.html'), PAGE);
 		server = await serve({ root: join(dir, 'build') });
@@ -112,5 +139,8 @@ describe('readPagePolicy', () => {
 		expect(readPagePolicy('<meta http-equiv="refresh" content="5">')).toBeNull();
 		expect(securityHeaders(null)).not.toHaveProperty('Content-Security-Policy');
 		expect(securityHeaders("default-src 'self'; frame-ancestors *")['Content-Security-Policy']).toBe("default-src 'self'; frame-ancestors 'self'");
+		// A sandbox comes from the caller only, never from the document's own tag.
+		expect(securityHeaders("default-src 'self'; sandbox allow-same-origin allow-scripts")['Content-Security-Policy']).toBe("default-src 'self'; frame-ancestors 'self'");
+		expect(securityHeaders(null, { sandbox: 'allow-scripts' })['Content-Security-Policy']).toBe("frame-ancestors 'self'; sandbox allow-scripts");
 	});
 });

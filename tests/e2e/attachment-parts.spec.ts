@@ -8,6 +8,7 @@ import { serve } from '../../src/server/serve.mjs';
 import { expect, test, type Page } from './test-base';
 
 const harness = { url: '', close: async () => {} };
+
 test.beforeAll(async () => {
 	test.setTimeout(120_000);
 	const built = await buildAttachHarness();
@@ -20,6 +21,7 @@ test.beforeAll(async () => {
 		}
 	});
 });
+
 test.afterAll(() => harness.close());
 
 /** Opens the harness; returns the names of the scripts requested so far, by the page or its workers. */
@@ -35,14 +37,18 @@ async function openHarness(page: Page): Promise<() => string[]> {
 
 const bytesOf = (text: string) => [...text].map((char) => char.charCodeAt(0));
 
+/** The value of an outcome the test needs to have succeeded; its message as the failure otherwise. */
+function succeeded<T>(outcome: { ok: true; value: T } | { ok: false; message: string }): T {
+	if (!outcome.ok) throw new Error(outcome.message);
+	return outcome.value;
+}
+
 test('a 12-megapixel photo is scaled within each provider’s limits, keeping its shape, and a small one is sent unchanged', async ({ page }) => {
 	const scripts = await openHarness(page);
 	// Opening the page starts no attachment worker and loads no PDF reader.
 	expect(scripts().filter((name) => /attachment\.worker|pdf/.test(name))).toEqual([]);
 
-	const anthropic = await page.evaluate(() => window.attach.prepare({ width: 4000, height: 3000, type: 'image/jpeg', provider: 'anthropic', name: 'beach.jpg' }));
-	if (!anthropic.ok) throw new Error(anthropic.message);
-	const photo = anthropic.value;
+	const photo = succeeded(await page.evaluate(() => window.attach.prepare({ width: 4000, height: 3000, type: 'image/jpeg', provider: 'anthropic', name: 'beach.jpg' })));
 	expect(photo).toMatchObject({ scaled: true, mimeType: 'image/jpeg', blobType: 'image/jpeg', originalWidth: 4000, originalHeight: 3000 });
 	expect(photo.width).toBeLessThanOrEqual(1568);
 	expect(photo.width * photo.height).toBeLessThanOrEqual(1_150_000);
@@ -52,39 +58,33 @@ test('a 12-megapixel photo is scaled within each provider’s limits, keeping it
 	expect(photo.bytes).toBeLessThan(photo.originalBytes);
 	// What the worker says is what the bytes decode to.
 	expect(photo.decoded).toMatchObject({ width: photo.width, height: photo.height });
-	expect(scripts().some((name) => name.startsWith('attachment.worker'))).toBe(true);
+	await expect.poll(() => scripts().some((name) => name.startsWith('attachment.worker'))).toBe(true);
 	// Readying an image loads no PDF reader.
 	expect(scripts().filter((name) => name.startsWith('pdf'))).toEqual([]);
 
-	const openai = await page.evaluate(() => window.attach.prepare({ width: 3000, height: 4000, type: 'image/png', provider: 'openai', name: 'portrait.png' }));
-	if (!openai.ok) throw new Error(openai.message);
+	const openai = succeeded(await page.evaluate(() => window.attach.prepare({ width: 3000, height: 4000, type: 'image/png', provider: 'openai', name: 'portrait.png' })));
 	// Fitted into 2048 × 2048, then the short side to 768; a PNG stays PNG.
-	expect(openai.value).toMatchObject({ scaled: true, width: 768, height: 1024, mimeType: 'image/png', decoded: { width: 768, height: 1024 } });
+	expect(openai).toMatchObject({ scaled: true, width: 768, height: 1024, mimeType: 'image/png', decoded: { width: 768, height: 1024 } });
 
-	const small = await page.evaluate(() => window.attach.prepare({ width: 800, height: 600, type: 'image/jpeg', provider: 'anthropic', name: 'small.jpg' }));
-	if (!small.ok) throw new Error(small.message);
-	expect(small.value).toMatchObject({ scaled: false, unchanged: true, width: 800, height: 600, mimeType: 'image/jpeg' });
+	const small = succeeded(await page.evaluate(() => window.attach.prepare({ width: 800, height: 600, type: 'image/jpeg', provider: 'anthropic', name: 'small.jpg' })));
+	expect(small).toMatchObject({ scaled: false, unchanged: true, width: 800, height: 600, mimeType: 'image/jpeg' });
 });
 
 test('transparent images stay PNG, a GIF is sent as its first frame, and a WebP photo becomes JPEG when scaled', async ({ page }) => {
 	await openHarness(page);
-	const webp = await page.evaluate(() => window.attach.prepare({ width: 2400, height: 1600, type: 'image/webp', provider: 'anthropic', name: 'photo.webp' }));
-	if (!webp.ok) throw new Error(webp.message);
-	expect(webp.value).toMatchObject({ scaled: true, mimeType: 'image/jpeg' });
+	const webp = succeeded(await page.evaluate(() => window.attach.prepare({ width: 2400, height: 1600, type: 'image/webp', provider: 'anthropic', name: 'photo.webp' })));
+	expect(webp).toMatchObject({ scaled: true, mimeType: 'image/jpeg' });
 
-	const clear = await page.evaluate(() => window.attach.prepare({ width: 2400, height: 1600, type: 'image/webp', provider: 'anthropic', name: 'logo.webp', transparent: true }));
-	if (!clear.ok) throw new Error(clear.message);
-	expect(clear.value).toMatchObject({ scaled: true, mimeType: 'image/png', decoded: { opaque: false } });
+	const clear = succeeded(await page.evaluate(() => window.attach.prepare({ width: 2400, height: 1600, type: 'image/webp', provider: 'anthropic', name: 'logo.webp', transparent: true })));
+	expect(clear).toMatchObject({ scaled: true, mimeType: 'image/png', decoded: { opaque: false } });
 
 	// Chromium cannot encode GIF, so this one is made as PNG bytes and named .gif: it is read by its bytes.
-	const png = await page.evaluate(() => window.attach.prepare({ width: 300, height: 200, type: 'image/png', provider: 'openai', name: 'drawing.gif' }));
-	if (!png.ok) throw new Error(png.message);
-	expect(png.value).toMatchObject({ scaled: false, unchanged: true, mimeType: 'image/png' });
+	const png = succeeded(await page.evaluate(() => window.attach.prepare({ width: 300, height: 200, type: 'image/png', provider: 'openai', name: 'drawing.gif' })));
+	expect(png).toMatchObject({ scaled: false, unchanged: true, mimeType: 'image/png' });
 
-	const gif = await page.evaluate(() => window.attach.prepareGif());
-	if (!gif.ok) throw new Error(gif.message);
+	const gif = succeeded(await page.evaluate(() => window.attach.prepareGif()));
 	// Re-encoded as a still PNG of its first (red) frame.
-	expect(gif.value).toEqual({ mimeType: 'image/png', width: 2, height: 1, scaled: false, pixel: [255, 0, 0, 255] });
+	expect(gif).toEqual({ mimeType: 'image/png', width: 2, height: 1, scaled: false, pixel: [255, 0, 0, 255] });
 });
 
 test('a file named .png that is no image is refused with a message that names it', async ({ page }) => {
@@ -106,7 +106,7 @@ test('a PDF’s text is read in the worker, PDF.js loading only then; a password
 	expect(scripts().filter((name) => name.startsWith('pdf'))).toEqual([]);
 	const read = await page.evaluate(() => window.attach.pdfText([['Invoice 42', 'Total: 12 EUR'], ['Thank you']]));
 	expect(read).toEqual({ ok: true, value: { text: 'Invoice 42\nTotal: 12 EUR\n\nThank you', pages: 2, totalPages: 2, truncated: false } });
-	expect(scripts().filter((name) => name.startsWith('pdf'))).toHaveLength(2);
+	await expect.poll(() => scripts().filter((name) => name.startsWith('pdf'))).toHaveLength(2);
 
 	const locked = await page.evaluate(() => window.attach.pdfText([['Secret']], { encrypted: true, name: 'payslip.pdf' }));
 	expect(locked).toMatchObject({ ok: false, isAttachmentError: true, message: '“payslip.pdf” is protected by a password. Remove the password and attach it again.' });
@@ -122,20 +122,18 @@ test('a worker stopped while it reads fails that attachment with a message, and 
 
 test('a photo whose EXIF says to turn it is sent turned, upright, even when it needs no scaling', async ({ page }) => {
 	await openHarness(page);
-	const turned = await page.evaluate(() => window.attach.prepareTurned());
-	if (!turned.ok) throw new Error(turned.message);
-	expect(turned.value).toMatchObject({ unchanged: false, scaled: false, width: 600, height: 800, mimeType: 'image/jpeg', decoded: { width: 600, height: 800 } });
+	const turned = succeeded(await page.evaluate(() => window.attach.prepareTurned()));
+	expect(turned).toMatchObject({ unchanged: false, scaled: false, width: 600, height: 800, mimeType: 'image/jpeg', decoded: { width: 600, height: 800 } });
 });
 
 test('an image within the pixel bounds but over the byte limit is re-encoded smaller until it fits, or refused', async ({ page }) => {
 	await openHarness(page);
 	const limits = { maxLongEdge: 4000, maxBytes: 150_000 };
-	const heavy = await page.evaluate((limits) => window.attach.prepare({ width: 2000, height: 1500, type: 'image/png', provider: limits, name: 'heavy.png' }), limits);
-	if (!heavy.ok) throw new Error(heavy.message);
-	expect(heavy.value.originalBytes).toBeGreaterThan(limits.maxBytes);
-	expect(heavy.value.bytes).toBeLessThanOrEqual(limits.maxBytes);
-	expect(heavy.value).toMatchObject({ scaled: true, mimeType: 'image/png' });
-	expect(heavy.value.decoded).toMatchObject({ width: heavy.value.width, height: heavy.value.height });
+	const heavy = succeeded(await page.evaluate((limits) => window.attach.prepare({ width: 2000, height: 1500, type: 'image/png', provider: limits, name: 'heavy.png' }), limits));
+	expect(heavy.originalBytes).toBeGreaterThan(limits.maxBytes);
+	expect(heavy.bytes).toBeLessThanOrEqual(limits.maxBytes);
+	expect(heavy).toMatchObject({ scaled: true, mimeType: 'image/png' });
+	expect(heavy.decoded).toMatchObject({ width: heavy.width, height: heavy.height });
 
 	const impossible = await page.evaluate(() => window.attach.prepare({ width: 600, height: 400, type: 'image/png', provider: { maxBytes: 10 }, name: 'tiny-limit.png' }));
 	expect(impossible).toMatchObject({ ok: false, isAttachmentError: true, message: '“tiny-limit.png” is still larger than 1 KB after scaling it down.' });

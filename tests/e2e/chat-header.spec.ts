@@ -33,12 +33,12 @@ test("the Model picker shows the model's name first and readable, its provider a
 	const host = new URL(mock.url).host;
 	await expect(picker.locator('option:checked')).toHaveText(`mock-model · Custom (OpenAI-compatible) · ${host}`);
 	await expect(picker).toHaveAttribute('title', `mock-model · Custom (OpenAI-compatible) · ${host}`);
-	expect(await fitsInSelect(picker, 'mock-model · ')).toBe(true);
+	await expect.poll(() => fitsInSelect(picker, 'mock-model · ')).toBe(true);
 
 	await picker.selectOption({ label: OFFLINE_LABEL });
 	await expect(picker.locator('option:checked')).toHaveText('offline-mini · Offline model (built-in)');
 	await expect(picker).toHaveAttribute('title', 'offline-mini · Offline model (built-in)');
-	expect(await fitsInSelect(picker, 'offline-mini · ')).toBe(true);
+	await expect.poll(() => fitsInSelect(picker, 'offline-mini · ')).toBe(true);
 });
 
 test('a branch of a session with a long title shows its whole title, "(branch)" included, beside or above the model and the meter', async ({ page }) => {
@@ -49,9 +49,9 @@ test('a branch of a session with a long title shows its whole title, "(branch)" 
 	await assistantMessages(page).last().getByRole('button', { name: 'Branch from here' }).click();
 	const title = page.getByRole('heading', { level: 1 });
 	await expect(title).toHaveText('Plan the database migration for the billing service before… (branch)');
-	expect(await hidden(title)).toEqual({ across: 0, down: 0 });
+	await expect.poll(() => hidden(title)).toEqual({ across: 0, down: 0 });
 	// The model and the meter are still all on the screen.
-	expect(await hidden(page.locator('.chat-header'))).toEqual({ across: 0, down: 0 });
+	await expect.poll(() => hidden(page.locator('.chat-header'))).toEqual({ across: 0, down: 0 });
 	await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toBeInViewport({ ratio: 1 });
 	await expect(page.getByRole('button', { name: 'Compact now' })).toBeInViewport({ ratio: 1 });
 });

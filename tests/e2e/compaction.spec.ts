@@ -15,6 +15,17 @@ async function shrinkOfflineWindow(page: Page, tokens: number): Promise<void> {
 	await navigate(page, 'Chat');
 }
 
+/** Sends long messages, at most `turns` of them, until the chat has been compacted. */
+async function chatUntilCompacted(page: Page, turns: number): Promise<void> {
+	const meter = page.getByRole('status', { name: 'Context usage' });
+	const marker = transcript(page).getByRole('region', { name: 'Context compacted' });
+	for (let turn = 1; turn <= turns && (await marker.count()) === 0; turn++) {
+		await sendAndWait(page, `long 600 about harbours, part ${turn}`);
+		// The idle pass after an answer may compact: give it the moment it needs, no more.
+		await expect(meter).not.toContainText('Compacting', { timeout: 15_000 });
+	}
+}
+
 function postCompactionRows(page: Page) {
 	return page.getByRole('region', { name: 'Hook log' }).getByRole('row').filter({ has: page.getByRole('cell', { name: 'post_compaction', exact: true }) });
 }
@@ -26,11 +37,7 @@ test('a long chat with the offline model compacts on its own, shows the original
 	await expect(meter).toContainText('/ 4,000 tokens');
 
 	const marker = transcript(page).getByRole('region', { name: 'Context compacted' });
-	for (let turn = 1; turn <= 6 && (await marker.count()) === 0; turn++) {
-		await sendAndWait(page, `long 600 about harbours, part ${turn}`);
-		// The idle pass after an answer may compact: give it the moment it needs, no more.
-		await expect(meter).not.toContainText('Compacting', { timeout: 15_000 });
-	}
+	await chatUntilCompacted(page, 6);
 	await expect(marker).toHaveCount(1);
 	await expect(marker).toContainText(/Context compacted/);
 	await expect(marker).toContainText(/tokens/);

@@ -34,6 +34,49 @@ export async function messageText(article: Locator): Promise<string> {
 	return (await body.count()) === 0 ? '' : ((await body.textContent()) ?? '');
 }
 
+/**
+ * Waits until `locator`'s text holds `pattern`, and returns the number its first group spells
+ * ("12,345" reads 12345): for figures a test computes with, not just compares.
+ */
+export async function numberIn(locator: Locator, pattern: RegExp): Promise<number> {
+	let value = Number.NaN;
+	await expect
+		.poll(
+			async () => {
+				const match = pattern.exec(await locator.innerText());
+				value = match ? Number(match[1].replaceAll(',', '')) : Number.NaN;
+				return value;
+			},
+			{ message: `a number matching ${pattern} is shown` }
+		)
+		.not.toBeNaN();
+	return value;
+}
+
+/**
+ * Watches `locator`'s element for `ms` and resolves to every text it took other than the one it
+ * had: "nothing more arrives" can only be seen over a span of time, and a change undone within
+ * it is caught too.
+ */
+export function textChangesWithin(locator: Locator, ms: number): Promise<string[]> {
+	return locator.evaluate(
+		(node, span) =>
+			new Promise<string[]>((resolve) => {
+				const first = node.textContent;
+				const changes: string[] = [];
+				const observer = new MutationObserver(() => {
+					if (node.textContent !== first) changes.push(node.textContent ?? '');
+				});
+				observer.observe(node, { subtree: true, childList: true, characterData: true });
+				setTimeout(() => {
+					observer.disconnect();
+					resolve(changes);
+				}, span);
+			}),
+		ms
+	);
+}
+
 /** Opens the app and waits until it has left its "Opening your sessions…" splash. */
 export async function openApp(page: Page, path = '/'): Promise<void> {
 	await page.goto(path);
@@ -160,7 +203,8 @@ export async function sessionAction(page: Page, row: Locator, action: SessionAct
 /** Enters selection mode ("Select" in the list's header), where each row has its "Select" box. */
 export async function startSelecting(page: Page): Promise<void> {
 	const select = sidebar(page).getByRole('button', { name: 'Select', exact: true });
-	if ((await select.getAttribute('aria-pressed')) !== 'true') await select.click();
+	await expect(select).toHaveAttribute('aria-pressed', 'false');
+	await select.click();
 	await expect(select).toHaveAttribute('aria-pressed', 'true');
 }
 

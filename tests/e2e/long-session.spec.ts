@@ -71,7 +71,7 @@ test('a big session opens at its last answer, keeps the reader in place while ea
 	// At least the next page; a slow machine may reach the top sentinel while it is drawn and
 	// bring one more, which must keep the reader in place just the same.
 	await expect.poll(() => log.getByRole('article').count()).toBeGreaterThanOrEqual(80);
-	expect(Math.abs((await top())! - before!)).toBeLessThan(2);
+	await expect.poll(async () => Math.abs((await top())! - before!)).toBeLessThan(2);
 
 	// Scrolling up, page after page, reaches the first question.
 	await expect(async () => {
@@ -81,9 +81,9 @@ test('a big session opens at its last answer, keeps the reader in place while ea
 	await expect(log.getByRole('article')).toHaveCount(pairs * 2);
 	// Rows above the latest page are laid out and painted only near the screen (drawing each
 	// slice above must not touch every row already there); the latest page always is.
-	const visibility = await log.getByRole('article').evaluateAll((rows) => rows.map((row) => getComputedStyle(row).contentVisibility));
-	expect(visibility.slice(-40)).toEqual(Array(40).fill('visible'));
-	expect(new Set(visibility.slice(0, -40))).toEqual(new Set(['auto']));
+	const visibility = () => log.getByRole('article').evaluateAll((rows) => rows.map((row) => getComputedStyle(row).contentVisibility));
+	await expect.poll(async () => (await visibility()).slice(-40)).toEqual(Array(40).fill('visible'));
+	await expect.poll(async () => new Set((await visibility()).slice(0, -40))).toEqual(new Set(['auto']));
 	await log.evaluate((node) => node.scrollTo({ top: node.scrollHeight }));
 	await expect(log.getByText(`Answer ${pairs - 1} ends here.`)).toBeInViewport();
 });

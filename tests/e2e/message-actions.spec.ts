@@ -4,7 +4,8 @@
 // transcript pulling a reader down.
 import { expect, test, type Page } from './test-base';
 import { LONG_PROMPT, assistantMessages, messageBody, messageText, openApp, sendAndWait, sendMessage, transcript, userMessages, waitForAnswer } from './helpers';
-import { addCustomProvider, navigate, readRows } from './plugin-helpers';
+import { addCustomProvider, readRows } from './plugin-helpers';
+import { chooseModel, OFFLINE_LABEL } from './provider-helpers';
 import { useMockProvider } from './test-servers';
 
 const mock = useMockProvider({ reset: false });
@@ -17,10 +18,10 @@ test('Copy puts a message, or an answer as written, on the clipboard', async ({ 
 	await sendAndWait(page, 'echo: **bold** words');
 	await userMessages(page).getByRole('button', { name: 'Copy' }).click();
 	await expect(userMessages(page).getByRole('status')).toHaveText('Copied');
-	expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('echo: **bold** words');
+	await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('echo: **bold** words');
 	await assistantMessages(page).getByRole('button', { name: 'Copy' }).click();
 	// The answer's Markdown, not its rendered text.
-	expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('**bold** words');
+	await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('**bold** words');
 });
 
 test('Edit resends a message; what it replaced is an earlier version, shown again with the switcher, across a reload', async ({ page }) => {
@@ -68,7 +69,8 @@ test('Edit resends a message; what it replaced is an earlier version, shown agai
 test('Regenerate answers again, with the same model or another; the earlier answers stay one click away', async ({ page }) => {
 	await openApp(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
-	await navigate(page, 'Chat');
+	// The first provider saved is the default: the first answers come from the offline model by choice.
+	await chooseModel(page, OFFLINE_LABEL);
 	await sendAndWait(page, 'What is a tide?');
 	const first = await messageText(assistantMessages(page).last());
 
@@ -88,7 +90,7 @@ test('Regenerate answers again, with the same model or another; the earlier answ
 	await expect(versionLabel(page, 2, 3)).toBeVisible();
 	await assistantMessages(page).last().getByRole('button', { name: 'Previous version' }).click();
 	await expect(versionLabel(page, 1, 3)).toBeVisible();
-	expect(await messageText(assistantMessages(page).last())).toBe(first);
+	await expect.poll(() => messageText(assistantMessages(page).last())).toBe(first);
 	await expect(messageBody(userMessages(page))).toHaveText(['What is a tide?']);
 });
 
@@ -122,12 +124,12 @@ test('a stopped answer offers Retry, not Regenerate; Jump to latest appears whil
 		await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
 		window.removeEventListener('scroll', hold, true);
 	});
-	expect(await log.evaluate((node) => node.scrollTop)).toBe(0);
+	await expect(log).toHaveJSProperty('scrollTop', 0);
 	const jump = page.getByRole('button', { name: 'Jump to latest' });
 	await expect(jump).toBeVisible();
 	const height = await log.evaluate((node) => node.scrollHeight);
 	await expect.poll(() => log.evaluate((node) => node.scrollHeight)).toBeGreaterThan(height + 200);
-	expect(await log.evaluate((node) => node.scrollTop)).toBe(0);
+	await expect(log).toHaveJSProperty('scrollTop', 0);
 
 	await jump.click();
 	await expect(jump).toBeHidden();
@@ -163,7 +165,7 @@ test('on a phone, the answer to a message of many lines is followed as it stream
 	await expect.poll(() => log.evaluate((node) => node.scrollHeight - node.clientHeight)).toBeGreaterThan(1500);
 	// Still at the end as the answer grows: nothing took the view off it.
 	await expect(page.getByRole('button', { name: 'Jump to latest' })).toHaveCount(0);
-	expect(await log.evaluate((node) => node.scrollHeight - node.scrollTop - node.clientHeight)).toBeLessThan(200);
+	await expect.poll(() => log.evaluate((node) => node.scrollHeight - node.scrollTop - node.clientHeight)).toBeLessThan(200);
 	await page.getByRole('button', { name: 'Stop' }).click();
 	await waitForAnswer(page, 'aborted');
 });

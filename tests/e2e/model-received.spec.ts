@@ -20,7 +20,17 @@ async function openReceived(page: Page, answer: Locator): Promise<Locator> {
 	return dialog;
 }
 
-const bodyShown = async (dialog: Locator) => JSON.parse((await dialog.getByLabel('Request body').textContent()) ?? '');
+/** `text` read as JSON, or null while it is not whole JSON. */
+function parsed(text: string | null): unknown {
+	try {
+		return JSON.parse(text ?? '');
+	} catch {
+		return null;
+	}
+}
+
+const bodyShown = async (dialog: Locator) => parsed(await dialog.getByLabel('Request body').textContent());
+const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 
 test('each answer shows the request the provider received, with the plugin context and, after a compaction, the summary marked', async ({ page, context }) => {
 	await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -36,19 +46,19 @@ test('each answer shows the request the provider received, with the plugin conte
 	await sendAndWait(page, filler('lighthouses'));
 	const first = assistantMessages(page).last();
 	let dialog = await openReceived(page, first);
-	expect(await bodyShown(dialog)).toEqual(chatBodies().at(-1));
+	await expect.poll(() => bodyShown(dialog)).toEqual(chatBodies().at(-1));
 	await expect(dialog.getByRole('list', { name: 'Request parts' })).toContainText('Added by Context injector');
 	await expect(dialog.getByRole('list', { name: 'Request parts' })).toContainText('PLUGIN-CONTEXT-1234');
 	await expect(dialog).not.toContainText(KEY);
 
 	await dialog.getByRole('button', { name: 'Copy as curl' }).click();
 	await expect(dialog.getByRole('status')).toContainText('curl command copied');
-	const curl = await page.evaluate(() => navigator.clipboard.readText());
-	expect(curl).toContain(`${mock.url}/v1/chat/completions`);
+	await expect.poll(() => clipboard(page)).toContain(`${mock.url}/v1/chat/completions`);
+	const curl = await clipboard(page);
 	expect(curl).toContain('Bearer $OPENAI_API_KEY');
 	expect(curl).not.toContain(KEY);
 	await dialog.getByRole('button', { name: 'Copy as JSON' }).click();
-	expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toEqual(chatBodies().at(-1));
+	await expect.poll(async () => parsed(await clipboard(page))).toEqual(chatBodies().at(-1));
 	await page.keyboard.press('Escape');
 	await expect(dialog).toBeHidden();
 
@@ -59,7 +69,7 @@ test('each answer shows the request the provider received, with the plugin conte
 	const answer = await sendAndWait(page, 'And the pilots?');
 	dialog = await openReceived(page, answer);
 	const sent = chatBodies().at(-1);
-	expect(await bodyShown(dialog)).toEqual(sent);
+	await expect.poll(() => bodyShown(dialog)).toEqual(sent);
 	expect(JSON.stringify(sent)).toContain('Learn about harbours and lighthouses.');
 	const parts = dialog.getByRole('list', { name: 'Request parts' });
 	await expect(parts.getByRole('listitem').filter({ hasText: 'Summary (compaction)' })).toContainText('Learn about harbours and lighthouses.');
@@ -69,5 +79,5 @@ test('each answer shows the request the provider received, with the plugin conte
 	// Rebuilt from what is stored: the same after a reload.
 	await page.reload();
 	dialog = await openReceived(page, assistantMessages(page).last());
-	expect(await bodyShown(dialog)).toEqual(sent);
+	await expect.poll(() => bodyShown(dialog)).toEqual(sent);
 });

@@ -50,26 +50,27 @@ test('the chat takes the screen: one-line header, transcript over 60% of the hei
 	await openApp(page);
 	const box = page.getByRole('textbox', { name: 'Message' });
 	await expect(box).toHaveAttribute('placeholder', /.+/);
-	expect(await box.getAttribute('placeholder')).not.toMatch(/Enter|Shift|Escape/);
+	await expect(box).not.toHaveAttribute('placeholder', /Enter|Shift|Escape/);
 	// The first-run card with its example prompts fits too.
 	await expect(transcript(page).getByRole('region', { name: 'Start a conversation' })).toBeVisible();
-	expect(await smallTargets(page)).toEqual([]);
-	expect(await sidewaysScroll(page)).toBe(0);
+	await expect.poll(() => smallTargets(page)).toEqual([]);
+	await expect.poll(() => sidewaysScroll(page)).toBe(0);
 	await sendAndWait(page, 'Hello there');
 
 	// The sessions list is out of the way until asked for.
 	await expect(sidebar(page)).toBeHidden();
-	const header = await page.locator('header').first().boundingBox();
-	expect(header!.height).toBeLessThanOrEqual(56);
+	await expect.poll(async () => (await page.locator('header').first().boundingBox())?.height).toBeLessThanOrEqual(56);
 	await expect(page.locator('header').first().getByRole('heading', { level: 1 })).toHaveText('Hello there');
-	const log = await transcript(page).boundingBox();
-	expect(log!.height).toBeGreaterThanOrEqual(0.6 * HEIGHT);
-	const message = await box.boundingBox();
-	expect(message!.y + message!.height).toBeGreaterThan(HEIGHT - 60);
-	expect(message!.y + message!.height).toBeLessThanOrEqual(HEIGHT);
+	await expect.poll(async () => (await transcript(page).boundingBox())?.height).toBeGreaterThanOrEqual(0.6 * HEIGHT);
+	const bottom = async () => {
+		const message = (await box.boundingBox())!;
+		return message.y + message.height;
+	};
+	await expect.poll(bottom).toBeGreaterThan(HEIGHT - 60);
+	await expect.poll(bottom).toBeLessThanOrEqual(HEIGHT);
 
-	expect(await smallTargets(page)).toEqual([]);
-	expect(await sidewaysScroll(page)).toBe(0);
+	await expect.poll(() => smallTargets(page)).toEqual([]);
+	await expect.poll(() => sidewaysScroll(page)).toBe(0);
 });
 
 test('an example prompt on the empty chat is sent with one tap, without bringing up the keyboard', async ({ page }) => {
@@ -93,15 +94,15 @@ test('the sessions drawer opens with the menu button or a swipe from the edge, a
 	await expect(page.locator('main')).toHaveAttribute('inert', '');
 	// Measured once it has slid in.
 	await expect.poll(async () => (await sidebar(page).boundingBox())?.x).toBe(0);
-	expect(await sidewaysScroll(page)).toBe(0);
-	expect(await smallTargets(page)).toEqual([]);
+	await expect.poll(() => sidewaysScroll(page)).toBe(0);
+	await expect.poll(() => smallTargets(page)).toEqual([]);
 	// Selection mode's boxes and a row's Session actions menu are as easy to tap.
 	await startSelecting(page);
 	await expect(sidebar(page).getByRole('checkbox', { name: 'Select' })).toHaveCount(1);
-	expect(await smallTargets(page)).toEqual([]);
+	await expect.poll(() => smallTargets(page)).toEqual([]);
 	await sidebar(page).getByRole('button', { name: 'Select', exact: true }).click();
 	const actions = await openSessionActions(page, sidebar(page).getByRole('listitem').first());
-	expect(await smallTargets(page)).toEqual([]);
+	await expect.poll(() => smallTargets(page)).toEqual([]);
 	await page.keyboard.press('Escape');
 	await expect(actions).toBeHidden();
 	// Escape closed the menu, not the drawer.
@@ -157,8 +158,8 @@ test('the hook log keeps its words whole: each call shows its hook, time, plugin
 	await expect(started).toBeVisible();
 	await expect(started.getByRole('cell', { name: 'no plugin listens', exact: true })).toBeVisible();
 	await expect(started.getByRole('button', { name: 'Details' })).toBeVisible();
-	expect(await brokenWords(log)).toEqual([]);
-	expect(await sidewaysScroll(page)).toBe(0);
+	await expect.poll(() => brokenWords(log)).toEqual([]);
+	await expect.poll(() => sidewaysScroll(page)).toBe(0);
 });
 
 test('no page scrolls sideways: Settings, Plugins with its hook log, Archived', async ({ page }) => {
@@ -168,14 +169,14 @@ test('no page scrolls sideways: Settings, Plugins with its hook log, Archived', 
 	await navigate(page, 'Plugins');
 	await addPlugin(page, '/plugins/whoami.js', 'whoami');
 	await expect(page.getByRole('region', { name: 'Hook log' }).getByRole('row').nth(1)).toBeVisible();
-	expect(await sidewaysScroll(page)).toBe(0);
-	expect(await smallTargets(page)).toEqual([]);
+	await expect.poll(() => sidewaysScroll(page)).toBe(0);
+	await expect.poll(() => smallTargets(page)).toEqual([]);
 
 	for (const link of ['Settings', 'Archived'] as const) {
 		await page.getByRole('button', { name: 'Menu' }).click();
 		await sidebar(page).getByRole('link', { name: link, exact: true }).click();
 		await expect(page.getByRole('heading', { level: 1, name: link })).toBeVisible();
-		expect(await sidewaysScroll(page)).toBe(0);
-		expect(await smallTargets(page)).toEqual([]);
+		await expect.poll(() => sidewaysScroll(page)).toBe(0);
+		await expect.poll(() => smallTargets(page)).toEqual([]);
 	}
 });

@@ -9,14 +9,43 @@ import { usePluginOrigins } from './test-servers';
 
 const origins = usePluginOrigins();
 
-/** Opens a row's test event form on `hook`; returns the form and the session id it prefilled. */
-async function openTestEvent(row: Locator, hook: string): Promise<{ form: Locator; sessionId: string }> {
+/** Opens a row's test event form (closed until then) and returns it. */
+async function openTestEvent(row: Locator): Promise<Locator> {
 	const toggle = row.getByRole('button', { name: 'Send test event' });
-	if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-	const form = row.getByRole('form', { name: /^Test event for / });
+	await toggle.click();
+	await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+	return row.getByRole('form', { name: /^Test event for / });
+}
+
+/** Picks `hook` in a test event form and waits for its payload; returns the test session id the payload carries. */
+async function pickHook(form: Locator, hook: string): Promise<string> {
 	await form.getByRole('combobox', { name: 'Hook' }).selectOption(hook);
-	const payload = JSON.parse(await form.getByRole('textbox', { name: 'Payload' }).inputValue());
-	return { form, sessionId: payload.session_id };
+	const session = form.getByRole('textbox', { name: 'Test session id' });
+	await expect(session).toHaveValue(/^test-[0-9a-f]+$/);
+	const sessionId = await session.inputValue();
+	await expect(form.getByRole('textbox', { name: 'Payload' })).toHaveValue(new RegExp(`"session_id": "${sessionId}"`));
+	return sessionId;
+}
+
+/** A sentence of the test tools' code (Send test event, storage and log views): it names the script that holds it. */
+const INSPECTOR_TEXT = 'Would let the tool call through unchanged.';
+
+/** Holds back the script holding `text` until `release`; `requested` settles when the page asks for it. */
+async function holdScript(page: Page, text: string): Promise<{ requested: Promise<void>; release: () => void }> {
+	let requested!: () => void;
+	let release!: () => void;
+	const asked = new Promise<void>((resolve) => (requested = resolve));
+	const released = new Promise<void>((resolve) => (release = resolve));
+	await page.route('**/_app/immutable/**/*.js', async (route) => {
+		const response = await route.fetch({ maxRetries: 2 });
+		const body = await response.text();
+		if (body.includes(text)) {
+			requested();
+			await released;
+		}
+		await route.fulfill({ response, body });
+	});
+	return { requested: asked, release };
 }
 
 function storageOf(page: Page, name: string): Locator {
@@ -31,9 +60,8 @@ test('Send test event reaches only the chosen plugin, and the row and the Hook l
 	await expect(rowStatus(careless, 'Loaded')).toBeVisible();
 
 	// Both listen to post_compaction; the event goes to conventions only, with its test session.
-	const { form, sessionId } = await openTestEvent(conventions, 'post_compaction');
-	expect(sessionId).toMatch(/^test-[0-9a-f]+$/);
-	await expect(form.getByRole('textbox', { name: 'Test session id' })).toHaveValue(sessionId);
+	const form = await openTestEvent(conventions);
+	const sessionId = await pickHook(form, 'post_compaction');
 	await expect(form.getByRole('textbox', { name: 'Payload' })).toHaveValue(/"kind": "summarize"/);
 	await form.getByRole('button', { name: 'Send event' }).click();
 	const result = form.getByRole('status', { name: 'Test event result' });
@@ -54,9 +82,9 @@ test('Send test event reaches only the chosen plugin, and the row and the Hook l
 	await expect(hookLogRows(page, 'careless').filter({ hasText: 'post_compaction' })).toHaveCount(0);
 
 	// The next pre_llm_call of the same test session re-injects, from the scratch copy.
-	const { sessionId: same } = await openTestEvent(conventions, 'pre_llm_call');
-	expect(same).toBe(sessionId);
+	await pickHook(form, 'pre_llm_call');
 	const payload = form.getByRole('textbox', { name: 'Payload' });
+	await expect(payload).toHaveValue(new RegExp(`"session_id": "${sessionId}"`));
 	await form.getByRole('button', { name: 'Send event' }).click();
 	await expect(result).toContainText(/pre_llm_call: Would add \d+ characters of context to the message\./);
 	await expect(result).toContainText('added context (');
@@ -64,11 +92,11 @@ test('Send test event reaches only the chosen plugin, and the row and the Hook l
 	await expect(injected).toContainText('added context (');
 
 	// With Use real storage, the event writes to the plugin's own storage.
-	await openTestEvent(conventions, 'post_compaction');
+	await pickHook(form, 'post_compaction');
 	await form.getByRole('checkbox', { name: 'Use real storage' }).check();
 	await form.getByRole('button', { name: 'Send event' }).click();
 	await expect(storageOf(page, 'conventions')).toContainText(`pending:${sessionId}`);
-	await openTestEvent(conventions, 'pre_llm_call');
+	await pickHook(form, 'pre_llm_call');
 
 	// The row's details show the full payload this tab sent.
 	await injected.getByRole('button', { name: 'Details' }).click();
@@ -79,6 +107,26 @@ test('Send test event reaches only the chosen plugin, and the row and the Hook l
 	await form.getByRole('button', { name: 'Send event' }).click();
 	await expect(form.getByRole('alert')).toContainText('The payload is not valid JSON');
 	await expect(injected).toHaveCount(1);
+});
+
+test.describe('while the test tools are still loading', () => {
+	// Requests go through the page (a service worker would answer from its cache instead).
+	test.use({ serviceWorkers: 'block' });
+
+	test('a hook picked before the test tools arrive gets its payload once they do', async ({ page }) => {
+		await openApp(page);
+		const conventions = await addPlugin(page, '/plugins/conventions.js', 'conventions');
+		await expect(rowStatus(conventions, 'Loaded')).toBeVisible();
+		const tools = await holdScript(page, INSPECTOR_TEXT);
+		const form = await openTestEvent(conventions);
+		await tools.requested;
+		await form.getByRole('combobox', { name: 'Hook' }).selectOption('pre_llm_call');
+		tools.release();
+		await expect(form.getByRole('textbox', { name: 'Test session id' })).toHaveValue(/^test-[0-9a-f]+$/);
+		await expect(form.getByRole('textbox', { name: 'Payload' })).toHaveValue(/"is_first_turn": false/);
+		await form.getByRole('button', { name: 'Send event' }).click();
+		await expect(form.getByRole('status', { name: 'Test event result' })).toContainText('pre_llm_call: Would add');
+	});
 });
 
 test('a pre_llm_call return the app cannot use is a warning row that says what was expected', async ({ page }) => {
@@ -118,7 +166,8 @@ test('each row shows what its plugin stored and logged, live', async ({ page }) 
 	// A value stored while the view is open appears without reopening it; so does a log line.
 	await careless.getByRole('button', { name: 'Show storage' }).click();
 	await careless.getByRole('button', { name: 'Show log' }).click();
-	const { form, sessionId } = await openTestEvent(careless, 'post_compaction');
+	const form = await openTestEvent(careless);
+	const sessionId = await pickHook(form, 'post_compaction');
 	await form.getByRole('checkbox', { name: 'Use real storage' }).check();
 	await form.getByRole('button', { name: 'Send event' }).click();
 	await expect(storageOf(page, 'careless')).toContainText(`seen:${sessionId}`);

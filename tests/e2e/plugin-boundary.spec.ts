@@ -5,7 +5,7 @@
 // none of its runtime's functions to post with; one that logs, posts or stores without end is throttled or refused while the page keeps
 // answering; one that allocates without bound or spins in a timer is stopped, and
 // its row says why.
-import { expect, test, TIMING, type Page } from './test-base';
+import { expect, test, TIMING, type Locator, type Page } from './test-base';
 import { messageBody, openApp, sendMessage, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, pluginRow, readRows, rowStatus, runCommand } from './plugin-helpers';
 import { watchLateness } from './lateness';
@@ -15,6 +15,15 @@ const API_KEY = 'sk-boundary-SECRET-7731';
 
 const origins = usePluginOrigins();
 const mock = useMockProvider({ reset: false });
+
+/** The JSON a command printed, or null while it is not whole JSON. */
+async function jsonIn(output: Locator): Promise<unknown> {
+	try {
+		return JSON.parse((await output.textContent()) ?? '');
+	} catch {
+		return null;
+	}
+}
 
 /** What the page's own objects look like, for comparing before and after an attack. */
 function pagePrototypes(page: Page) {
@@ -36,7 +45,9 @@ test('a plugin posting raw messages on every channel it can find changes nothing
 	await addPlugin(page, `${origins.cors}/keeper.js`, 'Secret keeper');
 	await navigate(page, 'Chat');
 	await expect(await runCommand(page, '/keep kept-by-keeper')).toContainText('kept kept-by-keeper');
-	const keeperBefore = (await readRows(page, 'palimpsest-default', 'plugin_kv')).filter((row) => row.plugin_id === 'keeper');
+	const keeperRows = async () => (await readRows(page, 'palimpsest-default', 'plugin_kv')).filter((row) => row.plugin_id === 'keeper');
+	await expect.poll(keeperRows).not.toHaveLength(0);
+	const keeperBefore = await keeperRows();
 	const before = await pagePrototypes(page);
 
 	const row = await addPlugin(page, `${origins.cors}/hostile.js`, 'Hostile plugin');
@@ -52,11 +63,11 @@ test('a plugin posting raw messages on every channel it can find changes nothing
 
 	expect(await pagePrototypes(page)).toEqual(before);
 	expect(before).toEqual(expect.objectContaining({ polluted: null, authorizationSetter: false, ownAuthorization: 'plain' }));
-	const caught = await (await runCommand(page, '/caught')).innerText();
-	expect(caught).not.toContain(API_KEY);
-	expect(caught).not.toContain('calledBack');
+	const caught = await runCommand(page, '/caught');
 	// It did see what its hook was given: the watching worked, there was just nothing else to see.
-	expect(caught).toContain('A request that carries the API key');
+	await expect(caught).toContainText('A request that carries the API key');
+	await expect(caught).not.toContainText(API_KEY);
+	await expect(caught).not.toContainText('calledBack');
 
 	// Nothing it posted reached the page: no storage of any plugin changed, nothing was read.
 	const stored = await readRows(page, 'palimpsest-default', 'plugin_kv');
@@ -79,8 +90,8 @@ test('a plugin walking the stack from getters the runtime reads finds none of it
 	// the built runtime is strict (src/vite/plugin-runtime-source.test.ts runs this same script on it).
 	await runCommand(page, `/steal ${origins.cors}/stack-thief-classic.js`);
 	await runCommand(page, '/baited');
-	const report = JSON.parse((await messageBody(await runCommand(page, '/report')).textContent()) ?? '');
-	expect(report).toEqual(expect.objectContaining({ captured: [], called: 0, stored: null }));
+	const report = messageBody(await runCommand(page, '/report'));
+	await expect.poll(() => jsonIn(report)).toEqual(expect.objectContaining({ captured: [], called: 0, stored: null }));
 
 	// Nothing it could have posted with a captured function reached the page.
 	const stored = (await readRows(page, 'palimpsest-default', 'plugin_kv')).filter((entry) => entry.plugin_id === 'stack-thief');
@@ -95,9 +106,9 @@ test('plugin code can make no Trusted Types policy, not even one of the names th
 	const row = await addPlugin(page, `${origins.cors}/stack-thief.js`, 'Stack thief');
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();
 	await navigate(page, 'Chat');
-	const policies = JSON.parse((await messageBody(await runCommand(page, `/policies ${origins.cors}/stack-thief-classic.js`)).textContent()) ?? '');
+	const policies = messageBody(await runCommand(page, `/policies ${origins.cors}/stack-thief-classic.js`));
 	// Its worker has Trusted Types: the runtime made the one policy its frame allows before the plugin ran.
-	expect(policies).toEqual({
+	await expect.poll(() => jsonIn(policies)).toEqual({
 		trustedTypes: 'object',
 		made: [],
 		importScripts: "Failed to execute 'importScripts' on 'WorkerGlobalScope': This document requires 'TrustedScriptURL' assignment.",
@@ -144,8 +155,7 @@ test('a plugin storing without end is refused past its budget, and its row shows
 	await navigate(page, 'Chat');
 	const output = await runCommand(page, '/fill');
 	await expect(output).toContainText(/stored 9 chunks; then Plugin "greedy" storage is full: this write needs 512 KB more, and it uses 4\.5 MB of its 5 MB/);
-	const stored = (await readRows(page, 'palimpsest-default', 'plugin_kv')).filter((entry) => entry.plugin_id === 'greedy');
-	expect(stored).toHaveLength(9);
+	await expect.poll(async () => (await readRows(page, 'palimpsest-default', 'plugin_kv')).filter((entry) => entry.plugin_id === 'greedy')).toHaveLength(9);
 	await navigate(page, 'Plugins');
 	await expect(row.getByRole('definition').filter({ hasText: '4.5 MB of 5 MB' })).toBeVisible();
 	await expect(rowStatus(row, 'Loaded')).toBeVisible();

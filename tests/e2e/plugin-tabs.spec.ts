@@ -19,7 +19,7 @@ test('removing a plugin in one tab unloads it in every open tab, and no tab writ
 	await addPlugin(page, notesUrl(), 'notes');
 	// The other tab follows and runs the plugin too.
 	await expect.poll(async () => (await runCommand(other, '/note from the other tab')).textContent()).toContain('noted: from the other tab');
-	expect(await storedNotes(page)).toHaveLength(1);
+	await expect.poll(() => storedNotes(page)).toHaveLength(1);
 
 	const row = pluginRow(page, 'notes');
 	await row.getByRole('button', { name: 'Remove' }).click();
@@ -30,7 +30,7 @@ test('removing a plugin in one tab unloads it in every open tab, and no tab writ
 	await expect(await runCommand(other, '/note after removal')).toContainText('Unknown command /note');
 	await navigate(other, 'Plugins');
 	await expect(pluginRow(other, 'notes')).toHaveCount(0);
-	expect(await storedNotes(other)).toEqual([]);
+	await expect.poll(() => storedNotes(other)).toEqual([]);
 });
 
 test('disabling a plugin in one tab unloads it in every open tab', async ({ page, context }) => {
@@ -48,7 +48,7 @@ test('disabling a plugin in one tab unloads it in every open tab', async ({ page
 	await expect(rowStatus(pluginRow(other, 'notes'), 'Disabled')).toBeVisible();
 	await expect(pluginRow(other, 'notes').getByRole('switch', { name: 'Enabled' })).not.toBeChecked();
 	// Disabling keeps what the plugin stored.
-	expect((await storedNotes(other)).length).toBeGreaterThanOrEqual(1);
+	await expect.poll(async () => (await storedNotes(other)).length).toBeGreaterThanOrEqual(1);
 });
 
 test('a plugin added in safe mode is stored switched off and runs only once enabled', async ({ page }) => {
@@ -82,7 +82,7 @@ test('a URL with malformed percent-encoding is refused when added, saying why', 
 	await expect(page.getByRole('alert')).toContainText('has a broken percent-encoding');
 	await expect(page.getByRole('alert')).not.toContainText('URI malformed');
 	await expect(page.getByRole('dialog', { name: 'Add this plugin?' })).toHaveCount(0);
-	expect(await readRows(page, 'palimpsest-default', 'plugins')).toEqual([]);
+	await expect.poll(() => readRows(page, 'palimpsest-default', 'plugins')).toEqual([]);
 });
 
 test('a failing slash command is in the Hook log under its plugin and name', async ({ page }) => {

@@ -49,7 +49,7 @@ test('pre_llm_call context is sent to the provider and disclosed, but not stored
 
 	// What the user sees: their message as typed, and a collapsed disclosure of the context.
 	const mine = userMessages(page).last();
-	expect(await messageText(mine)).toBe(typed);
+	await expect.poll(() => messageText(mine)).toBe(typed);
 	const disclosure = mine.locator('details').filter({ hasText: 'Context added by plugins' });
 	await expect(disclosure).toHaveCount(1);
 	await expect(disclosure).not.toHaveAttribute('open');
@@ -86,29 +86,27 @@ test('a hook that never answers times out, the chat carries on, and it is skippe
 
 	// Offline model (the default): the answer completes a little after the 1 s timeout.
 	await navigate(page, 'Chat');
-	const started = Date.now();
 	await sendMessage(page, 'Hello despite the hanging plugin');
 	const first = await waitForAnswer(page);
-	expect(Date.now() - started).toBeLessThan(6_000);
 	await expect(messageBody(first)).toContainText('Hello despite the hanging plugin');
 
 	// Client-side navigation keeps the app (and the plugin's 60 s quarantine) alive.
 	await navigate(page, 'Plugins');
 	await expect(hookLogRows(page, 'hang', 'timeout')).toHaveCount(1);
 	await expect(hookLogRows(page, 'hang', 'timeout')).toContainText('pre_llm_call');
+	// The turn waited for it about the 1 s set, by the page's own clock (however busy the machine).
+	await expect(hookLogRows(page, 'hang', 'timeout').getByRole('cell', { name: /^[1-5]\d{3} ms$/ })).toHaveCount(1);
 	await expect(hookLogRows(page, 'hang', 'skipped')).toHaveCount(0);
 
 	await page.goBack();
 	await expect(userMessages(page)).toHaveCount(1);
-	const again = Date.now();
 	await sendMessage(page, 'And a second message');
 	const second = await waitForAnswer(page);
-	// Skipped, not waited for again.
-	expect(Date.now() - again).toBeLessThan(4_000);
 	await expect(messageBody(second)).toContainText('And a second message');
 	await expect(assistantMessages(page)).toHaveCount(2);
 
 	await navigate(page, 'Plugins');
+	// Skipped, not waited for again.
 	await expect(hookLogRows(page, 'hang', 'skipped')).toHaveCount(1);
 	await expect(hookLogRows(page, 'hang', 'skipped')).toContainText('pre_llm_call');
 	await expect(hookLogRows(page, 'hang', 'timeout')).toHaveCount(1);
@@ -124,7 +122,8 @@ test('observer hooks that never answer do not hold up the chat, even with the de
 	// A new session (on_session_start) and a finished answer (post_llm_call) both hang.
 	await sendMessage(page, 'Hello despite the slow observer');
 	await waitForAnswer(page);
-	expect(Date.now() - started).toBeLessThan(6_000);
+	// Held up, the turn would take the whole 30 s timeout; the bounds leave a busy machine its room.
+	expect(Date.now() - started).toBeLessThan(20_000);
 	const firstId = sessionIdFromUrl(page);
 	const box = page.getByRole('textbox', { name: 'Message' });
 	await box.fill('/new');
@@ -133,7 +132,7 @@ test('observer hooks that never answer do not hold up the chat, even with the de
 	await expect(userMessages(page)).toHaveCount(0);
 	await sendMessage(page, 'A second session answers too');
 	await waitForAnswer(page);
-	expect(Date.now() - started).toBeLessThan(12_000);
+	expect(Date.now() - started).toBeLessThan(25_000);
 });
 
 test('lifecycle hooks fire once each: start on create, finalize when left, end/finalize/start/reset on /new', async ({ page }) => {
@@ -159,8 +158,7 @@ test('lifecycle hooks fire once each: start on create, finalize when left, end/f
 	await box.press('Enter');
 	const output = page.getByRole('article', { name: 'Command output' }).last();
 	await expect(output).toContainText(`on_session_reset:${c}`);
-	const events = (await output.textContent())!.match(/on_session_\w+:[\w-]+/g);
-	expect(events).toEqual([
+	await expect.poll(async () => (await output.textContent())?.match(/on_session_\w+:[\w-]+/g)).toEqual([
 		`on_session_start:${a}`,
 		`on_session_finalize:${a}`,
 		`on_session_start:${b}`,

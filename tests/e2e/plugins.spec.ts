@@ -58,7 +58,7 @@ test('Escape or Cancel in the confirmation adds nothing', async ({ page }) => {
 	await expect(again).toBeHidden();
 
 	await expect(pluginRow(page, 'whoami')).toHaveCount(0);
-	expect(await readRows(page, 'palimpsest-default', 'plugins')).toEqual([]);
+	await expect.poll(() => readRows(page, 'palimpsest-default', 'plugins')).toEqual([]);
 	await page.reload();
 	await expect(page.getByRole('heading', { level: 1, name: 'Plugins' })).toBeVisible();
 	await expect(pluginRow(page, 'whoami')).toHaveCount(0);

@@ -9,7 +9,9 @@ test('switch profile and back: each profile sees only its own sessions, settings
 	await openApp(page);
 	await sendMessage(page, 'echo: said in Default');
 	await waitForAnswer(page);
-	const defaultUser = (await readRows(page, 'palimpsest-meta', 'profiles')).find((p) => p.name === 'default')?.user_id;
+	const defaultUserId = async () => (await readRows(page, 'palimpsest-meta', 'profiles')).find((p) => p.name === 'default')?.user_id;
+	await expect.poll(defaultUserId).toMatch(/^web-user-/);
+	const defaultUser = await defaultUserId();
 
 	await createProfile(page, 'Work');
 	await expect(sessionLinks(page)).toHaveCount(0);
@@ -23,9 +25,8 @@ test('switch profile and back: each profile sees only its own sessions, settings
 	// The plugin's command sees this profile's id and its own local user.
 	await expect(whoami).toContainText('Profile: work');
 	await expect(whoami).toContainText(/Session key: web:work:/);
-	const workUser = /User: You \((web-user-[^)]+)\)/.exec((await whoami.textContent()) ?? '')?.[1];
-	expect(workUser).toBeTruthy();
-	expect(workUser).not.toBe(defaultUser);
+	await expect(whoami).toContainText(/User: You \(web-user-[^)]+\)/);
+	await expect(whoami).not.toContainText(`User: You (${defaultUser})`);
 
 	await page.reload();
 	await expect(sessionLinks(page)).toHaveText(['echo: said in Work']);
@@ -91,14 +92,14 @@ test('renaming keeps session keys; deleting asks with the session count, Escape 
 	await expect(confirm).toContainText('Its 2 sessions, its settings (provider keys included) and its plugins');
 	await page.keyboard.press('Escape');
 	await expect(confirm).toBeHidden();
-	expect(await databaseNames(page)).toContain('palimpsest-temp');
+	await expect.poll(() => databaseNames(page)).toContain('palimpsest-temp');
 
 	await page.getByRole('button', { name: 'Delete profile' }).click();
 	await confirm.getByRole('button', { name: 'Delete' }).click();
 	await expect(page.getByText('This tab uses “Default”')).toBeVisible();
 	await expect(profileBox(page).getByRole('option')).toHaveText(['Default']);
 	await expect.poll(() => databaseNames(page)).not.toContain('palimpsest-temp');
-	expect((await readRows(page, 'palimpsest-meta', 'profiles')).map((p) => p.name)).toEqual(['default']);
+	await expect.poll(async () => (await readRows(page, 'palimpsest-meta', 'profiles')).map((p) => p.name)).toEqual(['default']);
 	// The root profile cannot be deleted.
 	await expect(page.getByRole('button', { name: 'Delete profile' })).toBeDisabled();
 });

@@ -1,7 +1,7 @@
 // Adding a provider without guessing: Test connection needs no model and offers the server's
 // models in the Model field (typing any other stays possible), and a provider has a Name, by
 // default its preset and host, which the Model picker shows.
-import { expect, test } from './test-base';
+import { expect, test, type Page } from './test-base';
 import { openApp } from './helpers';
 import { navigate } from './plugin-helpers';
 import { chooseModel, modelLabel } from './provider-helpers';
@@ -9,7 +9,7 @@ import { useMockProvider } from './test-servers';
 
 const mock = useMockProvider();
 
-test('Test connection with no model filled in lists the server\'s models in Model, where another can still be typed', async ({ page }) => {
+test('with no model filled in, Test connection lists the server\'s models in Model, where another can still be typed', async ({ page }) => {
 	await openApp(page);
 	await navigate(page, 'Settings');
 	await page.getByRole('button', { name: 'Add provider' }).click();
@@ -22,7 +22,7 @@ test('Test connection with no model filled in lists the server\'s models in Mode
 	// A field that drops down the listed models, the first one filled in.
 	const model = page.getByRole('combobox', { name: 'Model', exact: true });
 	await expect(model).toHaveValue('mock-model');
-	expect(await model.evaluate((input: HTMLInputElement) => [...(input.list?.options ?? [])].map((option) => option.value))).toEqual(['mock-model', 'mock-large']);
+	await expect.poll(() => model.evaluate((input: HTMLInputElement) => [...(input.list?.options ?? [])].map((option) => option.value))).toEqual(['mock-model', 'mock-large']);
 	expect(mock.requests.filter((r) => r.path === '/v1/models')).toHaveLength(1);
 	await model.fill('a-model-it-does-not-list');
 	await expect(model).toHaveValue('a-model-it-does-not-list');
@@ -31,26 +31,28 @@ test('Test connection with no model filled in lists the server\'s models in Mode
 	await expect(page.getByRole('status', { name: 'Provider status' })).toHaveText('Saved Custom (OpenAI-compatible) · mock-large.');
 });
 
+/** Adds an OpenAI provider of the mock's, named `name` (left empty when null). */
+async function addNamedProvider(page: Page, name: string | null): Promise<void> {
+	await navigate(page, 'Settings');
+	await page.getByRole('button', { name: 'Add provider' }).click();
+	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'OpenAI (Chat Completions)' });
+	await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
+	await page.getByRole('textbox', { name: 'API key' }).fill('sk-test');
+	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');
+	const field = page.getByRole('textbox', { name: 'Name', exact: true });
+	// Left empty, the default shows in its place.
+	await expect(field).toHaveValue('');
+	await expect(field).toHaveAttribute('placeholder', `OpenAI (Chat Completions) · ${new URL(mock.url).host}`);
+	if (name) await field.fill(name);
+	await page.getByRole('button', { name: 'Save' }).click();
+	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved OpenAI (Chat Completions) · mock-model');
+}
+
 test("a provider's Name, by default its preset and host, is what the Model picker shows", async ({ page }) => {
 	await openApp(page);
 	const host = new URL(mock.url).host;
-	const add = async (name: string | null) => {
-		await navigate(page, 'Settings');
-		await page.getByRole('button', { name: 'Add provider' }).click();
-		await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'OpenAI (Chat Completions)' });
-		await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
-		await page.getByRole('textbox', { name: 'API key' }).fill('sk-test');
-		await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');
-		const field = page.getByRole('textbox', { name: 'Name', exact: true });
-		// Left empty, the default shows in its place.
-		await expect(field).toHaveValue('');
-		await expect(field).toHaveAttribute('placeholder', `OpenAI (Chat Completions) · ${host}`);
-		if (name) await field.fill(name);
-		await page.getByRole('button', { name: 'Save' }).click();
-		await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved OpenAI (Chat Completions) · mock-model');
-	};
-	await add(null);
-	await add('Team proxy');
+	await addNamedProvider(page, null);
+	await addNamedProvider(page, 'Team proxy');
 
 	await chooseModel(page, modelLabel('mock-model', `OpenAI (Chat Completions) · ${host}`));
 	const picker = page.getByRole('combobox', { name: 'Model', exact: true });

@@ -50,6 +50,6 @@ export async function expectCompactions(page: Page, expected: string[]): Promise
 	await navigate(page, 'Plugins');
 	const rows = postCompactionRows(page);
 	await expect(rows).toHaveCount(expected.length);
-	const seen = (await rows.allTextContents()).map((text) => `${/kind=(\w+)/.exec(text)?.[1]}/${/reason=(\w+)/.exec(text)?.[1]}`);
-	expect(seen.reverse()).toEqual(expected);
+	const seen = async () => (await rows.allTextContents()).map((text) => `${/kind=(\w+)/.exec(text)?.[1]}/${/reason=(\w+)/.exec(text)?.[1]}`).reverse();
+	await expect.poll(seen).toEqual(expected);
 }

@@ -1,5 +1,5 @@
 // Things users do that stress the app: a second tab on the same sessions, and a giant paste.
-import { expect, test } from './test-base';
+import { expect, test, type Page } from './test-base';
 import { assistantMessages, messageText, openApp, sendAndWait, sendMessage, sessionLinks, userMessages, waitForAnswer } from './helpers';
 
 test('a second tab sees new sessions and messages through live queries', async ({ page, context }) => {
@@ -19,6 +19,12 @@ test('a second tab sees new sessions and messages through live queries', async (
 	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete');
 });
 
+/** Shows what the last compaction took out of the transcript, when the chat was compacted (a reload drew it). */
+async function showCompactedIfAny(page: Page): Promise<void> {
+	const marker = page.getByRole('region', { name: 'Context compacted' });
+	if (await marker.count()) await marker.last().getByText('Show compacted messages').click();
+}
+
 test('a 1 MB paste is stored whole, answered, and the app stays responsive', async ({ page }) => {
 	await openApp(page);
 	const line = 'The quick brown fox jumps over the lazy dog. <b>not bold</b> *maybe* `code`\n';
@@ -32,7 +38,7 @@ test('a 1 MB paste is stored whole, answered, and the app stays responsive', asy
 	await box.press('Enter');
 	await expect(page).toHaveURL(/\/s\/[^/]+$/, { timeout: 20_000 });
 	await waitForAnswer(page, 'complete', 30_000);
-	expect((await messageText(userMessages(page).first())).length).toBe(paste.length);
+	await expect.poll(() => messageText(userMessages(page).first())).toHaveLength(paste.length);
 	// Still responsive: the search box filters at once and the next message is answered.
 	const search = page.getByRole('searchbox', { name: 'Search sessions' });
 	await search.fill('zebra');
@@ -46,7 +52,6 @@ test('a 1 MB paste is stored whole, answered, and the app stays responsive', asy
 	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete');
 	// A 1 MB message outgrows the offline model's window, so the next turn may compact it away:
 	// it is still stored whole, under the marker (or in the session this one continues).
-	const marker = page.getByRole('region', { name: 'Context compacted' });
-	if (await marker.count()) await marker.last().getByText('Show compacted messages').click();
+	await showCompactedIfAny(page);
 	await expect.poll(async () => Math.max(...(await Promise.all((await userMessages(page).all()).map(async (m) => (await messageText(m)).length))))).toBe(paste.length);
 });

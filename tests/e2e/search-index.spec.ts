@@ -60,7 +60,7 @@ test('a word said once deep inside one of thousands of sessions is found as it i
 	const found = transcript(page).locator('article[data-search-match]');
 	await expect(found).toContainText('Xylophonic resonator');
 	await expect(found).toBeInViewport();
-	expect(await page.evaluate(() => CSS.highlights.get('search-match')?.size)).toBe(1);
+	await expect.poll(() => page.evaluate(() => CSS.highlights.get('search-match')?.size)).toBe(1);
 
 	// Archived sessions are searched and marked; CJK text is found by two characters; accents fold.
 	await searchBox(page).fill('marzipan');

@@ -49,7 +49,7 @@ test('a result whose message was compacted opens with the compacted messages sho
 	// Still there once every compacted message is drawn.
 	await expect(originals).toHaveAttribute('aria-busy', 'false');
 	await expect(found).toBeInViewport();
-	expect(await page.evaluate(() => CSS.highlights.get('search-match')?.size)).toBe(1);
+	await expect.poll(() => page.evaluate(() => CSS.highlights.get('search-match')?.size)).toBe(1);
 });
 
 test('a click on a result\'s snippet opens the session at the match, as a click on its title does', async ({ page }) => {

@@ -25,7 +25,7 @@ test('a command run while scrolled up brings the reader to its output, as a mess
 	await writeRows(page, [{ id: 'long', title: 'A long log', messages: LENGTH }], messages);
 	await page.goto('/s/long');
 	await expect(transcript(page).getByRole('article')).toHaveCount(LENGTH);
-	expect(await transcript(page).evaluate((node) => node.scrollHeight - node.clientHeight)).toBeGreaterThan(2000);
+	await expect.poll(() => transcript(page).evaluate((node) => node.scrollHeight - node.clientHeight)).toBeGreaterThan(2000);
 
 	await runCommand(page, '/help');
 	await expect(commandOutputs(page).last()).toBeInViewport();

@@ -205,8 +205,8 @@ test('deleting a session while its answer streams stops the answer; nothing brin
 	await expect
 		.poll(() => page.evaluate(async () => (await navigator.locks.query()).held?.filter((l) => l.name?.startsWith('palimpsest-work:')).length))
 		.toBe(0);
-	expect(await readRows(page, 'palimpsest-default', 'sessions')).toEqual([]);
-	expect((await readRows(page, 'palimpsest-default', 'messages')).filter((m) => m.session_id === id)).toEqual([]);
+	await expect.poll(() => readRows(page, 'palimpsest-default', 'sessions')).toEqual([]);
+	await expect.poll(async () => (await readRows(page, 'palimpsest-default', 'messages')).filter((m) => m.session_id === id)).toEqual([]);
 	await page.reload();
 	await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
 	await expect(sessionLinks(page)).toHaveCount(0);
@@ -248,10 +248,9 @@ test('Repair profiles moves a session filed in the wrong profile into its own pr
 	await page.getByRole('button', { name: 'Repair profiles' }).click();
 	await expect(page.getByRole('status', { name: 'Maintenance status' })).toHaveText('Moved 1 session to “work”.');
 	await expect(sessionLinks(page)).toHaveText(['echo: mine']);
-	const moved = await readRows(page, 'palimpsest-work', 'sessions');
-	expect(moved.map((s) => [s.id, s.profile])).toEqual([[misfiled, 'work']]);
-	expect((await readRows(page, 'palimpsest-work', 'messages')).filter((m) => m.session_id === misfiled)).toHaveLength(2);
-	expect((await readRows(page, 'palimpsest-default', 'sessions')).map((s) => s.id)).toEqual([kept]);
+	await expect.poll(async () => (await readRows(page, 'palimpsest-work', 'sessions')).map((s) => [s.id, s.profile])).toEqual([[misfiled, 'work']]);
+	await expect.poll(async () => (await readRows(page, 'palimpsest-work', 'messages')).filter((m) => m.session_id === misfiled)).toHaveLength(2);
+	await expect.poll(async () => (await readRows(page, 'palimpsest-default', 'sessions')).map((s) => s.id)).toEqual([kept]);
 	await navigate(page, 'Plugins');
 	await expect(deletionRows(page)).toHaveCount(1);
 	await expect(deletionRows(page)).toContainText(`session_id=${misfiled} reason=profile_repair`);

@@ -97,7 +97,7 @@ test('a session whose provider was removed says so, and another model can be cho
 	await expect(page.getByRole('button', { name: 'Remove Custom (OpenAI-compatible) mock-model' })).toHaveCount(0);
 	await page.getByRole('link', { name: 'Chat' }).click();
 	const picker = page.getByRole('combobox', { name: 'Model', exact: true });
-	await expect(picker.locator('option:checked')).toHaveText('mock-model (provider removed: choose another)');
+	await expect(picker.locator('option:checked')).toHaveText(`${label} (not set up here)`);
 	await picker.selectOption({ label: OFFLINE_LABEL });
 	await sendMessage(page, 'echo: back offline');
 	await expect(messageBody(await waitForAnswer(page))).toHaveText('back offline');
@@ -126,6 +126,8 @@ test('a message sent while another model is still being put in place goes to tha
 	await openSettings(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
 	await page.getByRole('link', { name: 'Chat' }).click();
+	// The first provider saved is the default: this session starts on the offline model by choice.
+	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: OFFLINE_LABEL });
 	await sendMessage(page, 'echo: offline first');
 	await waitForAnswer(page);
 
@@ -165,6 +167,8 @@ test('a number out of range is refused with a message at the field, and nothing 
 	await openSettings(page);
 	const threshold = page.getByRole('spinbutton', { name: 'Compact before a request above (% of the context window)' });
 	await expect(threshold).toHaveAccessibleDescription('A whole number from 10 to 99.');
+	// The saved value, once the page has read it.
+	await expect(threshold).toHaveValue(/^\d+$/);
 	const before = await threshold.inputValue();
 	await threshold.fill('150');
 	await threshold.press('Tab');
@@ -174,6 +178,7 @@ test('a number out of range is refused with a message at the field, and nothing 
 	await expect(threshold).toHaveAttribute('aria-invalid', 'true');
 
 	const retention = page.getByRole('spinbutton', { name: 'Retention days' });
+	await expect(retention).toHaveValue(/^\d+$/);
 	const days = await retention.inputValue();
 	await retention.fill('-5');
 	await retention.press('Tab');

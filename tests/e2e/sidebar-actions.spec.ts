@@ -10,9 +10,11 @@ import { readRows } from './plugin-helpers';
 import { sendWhenStorageFull } from './storage-helpers';
 
 let dir: string;
+
 test.beforeEach(async () => {
 	dir = await mkdtemp(join(tmpdir(), 'palimpsest-sidebar-'));
 });
+
 test.afterEach(async () => {
 	await rm(dir, { recursive: true, force: true });
 });
@@ -94,7 +96,9 @@ test('when storage is full, Delete sessions lists the largest first; deleting th
 	const big = `echo: ${'a long pasted log line '.repeat(300)}`;
 	await say(page, big);
 	await say(page, 'echo: another short one');
-	const bigTitle = (await readRows(page, 'palimpsest-default', 'sessions')).find((s) => String(s.title).startsWith('echo: a long'))!.title as string;
+	const bigSessionTitle = async () => (await readRows(page, 'palimpsest-default', 'sessions')).find((s) => String(s.title).startsWith('echo: a long'))?.title as string | undefined;
+	await expect.poll(bigSessionTitle).toBeDefined();
+	const bigTitle = (await bigSessionTitle())!;
 
 	// From here on the page cannot store a new session or message, as on a full disk; a
 	// deletion's receipt (a few hundred bytes) still fits.

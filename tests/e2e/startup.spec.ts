@@ -17,7 +17,8 @@ async function routeAgentLoop(page: Page, answer: 'delay' | 'fail'): Promise<{ r
 	const asked = new Promise<void>((resolve) => (requested = resolve));
 	const released = new Promise<void>((resolve) => (release = resolve));
 	await page.route('**/_app/immutable/**/*.js', async (route) => {
-		const response = await route.fetch();
+		// A connection the server closed as idle just then is tried again, as the browser would.
+		const response = await route.fetch({ maxRetries: 2 });
 		let body: string;
 		try {
 			body = await response.text();

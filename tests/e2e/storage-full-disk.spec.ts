@@ -40,7 +40,7 @@ test('a disk that fills while an answer streams loses nothing stored, says so pl
 		await page.reload();
 		const stored = assistantMessages(page).last();
 		await expect(stored).toHaveAttribute('data-status', 'error');
-		expect(await messageText(stored)).toBe(shown);
+		await expect.poll(() => messageText(stored)).toBe(shown);
 		await expect(sessionLinks(page)).toHaveCount(2);
 		await sessionLinks(page).filter({ hasText: 'echo: saved before the disk filled up' }).click();
 		await expect(messageBody(assistantMessages(page))).toHaveText(['saved before the disk filled up']);

@@ -31,9 +31,9 @@ test('an answer streaming when storage fills up keeps going, can be copied and r
 	await expect(alert.getByRole('button', { name: 'Export' })).toBeVisible();
 	await answer.getByRole('button', { name: 'Copy' }).click();
 	await expect(answer.getByRole('status')).toHaveText('Copied');
-	const copied = await page.evaluate(() => navigator.clipboard.readText());
-	expect(words(copied)).toBeGreaterThan(2900);
-	expect(copied).toContain('The river');
+	const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+	await expect.poll(async () => words(await clipboard())).toBeGreaterThan(2900);
+	await expect.poll(clipboard).toContain('The river');
 
 	// Room again: the answer is stored, whole, marked failed with the reason.
 	await setDiskFull(page, false);
@@ -77,7 +77,7 @@ test('a start-up repair that storage refuses does not stop the app, and lands on
 	await setDiskFull(page, false);
 	await expect(answer).toHaveAttribute('data-status', 'incomplete');
 	await expect(answer).toContainText('Incomplete: the tab that was writing it closed before it finished.');
-	expect((await messageText(answer)).length).toBeGreaterThan(200);
+	await expect.poll(async () => (await messageText(answer)).length).toBeGreaterThan(200);
 	await answer.getByRole('button', { name: 'Retry' }).click();
 	await waitForAnswer(page, 'complete', 30_000);
 });

@@ -28,15 +28,15 @@ test('asked on the first message, not at start-up; Settings shows that it was gr
 	await openApp(page);
 	await navigate(page, 'Settings');
 	await expect(status(page)).toHaveText('Not persistent yet: Palimpsest asks the browser when you send your first message.');
-	expect(await asked()).toBe(0);
+	await expect.poll(asked).toBe(0);
 
 	await navigate(page, 'Chat');
 	await sendMessage(page, 'First message');
 	await waitForAnswer(page);
-	expect(await asked()).toBe(1);
+	await expect.poll(asked).toBe(1);
 	await sendMessage(page, 'Second message');
 	await waitForAnswer(page);
-	expect(await asked()).toBe(1);
+	await expect.poll(asked).toBe(1);
 	await navigate(page, 'Settings');
 	await expect(status(page)).toHaveText('Persistent: the browser keeps your sessions even when disk space runs low.');
 	await expect(page.getByRole('button', { name: 'Ask the browser to keep data' })).toHaveCount(0);

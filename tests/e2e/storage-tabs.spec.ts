@@ -64,7 +64,7 @@ test('a tab showing a session whose answering tab closed marks the answer interr
 	await first.close();
 	await expect(answer).toHaveAttribute('data-status', 'incomplete', { timeout: 5_000 });
 	await expect(answer).toContainText('Incomplete: the tab that was writing it closed before it finished.');
-	expect((await messageText(answer)).length).toBeGreaterThan(seen + 300);
+	await expect.poll(async () => (await messageText(answer)).length).toBeGreaterThan(seen + 300);
 	await answer.getByRole('button', { name: 'Retry' }).click();
 	await waitForAnswer(page, 'complete', 30_000);
 	await expect(messageBody(userMessages(page))).toHaveText([LONG_PROMPT]);
@@ -126,7 +126,8 @@ test('an upgrade kept waiting by a tab with older code says so, and goes on by i
 	await releaseOldConnection(older);
 	await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
 	await expect(sessionLinks(page)).toHaveText(['Kept from version 1']);
-	expect((await readStore(older, DB, 'sessions')).version).toBe(await rawVersion(page));
+	const version = await rawVersion(page);
+	await expect.poll(async () => (await readStore(older, DB, 'sessions')).version).toBe(version);
 });
 
 test('a database that cannot be opened gets a page that says why, saves what is readable, and starts fresh without deleting it', async ({ page, context }) => {
@@ -150,7 +151,7 @@ test('a database that cannot be opened gets a page that says why, saves what is 
 	await startFresh(page);
 	const plain = await context.newPage();
 	await openPlainPage(plain);
-	expect((await readStore(plain, DB, 'sessions')).rows).toHaveLength(1);
+	await expect.poll(async () => (await readStore(plain, DB, 'sessions')).rows).toHaveLength(1);
 });
 
 test('a connection the browser dropped while the tab was in the background is opened again before the next message', async ({ page }) => {

@@ -61,7 +61,7 @@ test('a session deleted on one device fires on_session_delete there once; the ot
 	await expect(sessionLinks(phone)).toHaveText(['echo: keep me'], { timeout: 20_000 });
 	await expect(phone.getByRole('alert')).toContainText('This session no longer exists.');
 
-	expect(await heard(page)).toEqual([`on_session_delete:${doomed}`]);
+	await expect.poll(() => heard(page)).toEqual([`on_session_delete:${doomed}`]);
 	await phone.getByRole('link', { name: 'Start a new session' }).click();
 	expect(await heard(phone)).toEqual([]);
 	await expect(await hookLogCalls(phone, 'on_session_delete')).toHaveCount(0);
@@ -95,7 +95,7 @@ test('a compaction on one device fires post_compaction there once; the other sho
 	const folded = marker(phone).getByRole('region', { name: 'Compacted messages' });
 	await expect(folded.getByRole('article', { name: 'You' }).filter({ hasText: 'lighthouses' })).toHaveCount(1);
 
-	expect(await heard(page)).toEqual([`post_compaction:${session}`]);
+	await expect.poll(() => heard(page)).toEqual([`post_compaction:${session}`]);
 	expect(await heard(phone)).toEqual([]);
 	await expect(await hookLogCalls(phone, 'post_compaction')).toHaveCount(0);
 	await expect(await hookLogCalls(page, 'post_compaction')).toHaveCount(1);
@@ -116,7 +116,7 @@ test('a deletion whose tab closed before its plugins had heard it fires on_sessi
 	await expect(sessionLinks(page)).toHaveText(['echo: keep me']);
 	// What this tab's plugins heard of that deletion (a start-up sweep may announce others).
 	const heardOfIt = async (tab: Page) => (await heard(tab)).filter((line) => line === `on_session_delete:${doomed}`);
-	expect(await heardOfIt(page)).toHaveLength(1);
+	await expect.poll(() => heardOfIt(page)).toHaveLength(1);
 
 	const context = page.context();
 	await page.close();

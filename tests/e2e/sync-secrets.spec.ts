@@ -64,7 +64,6 @@ test('a sentinel in every secret place is absent from every database of the sync
 	await expect.poll(() => storesHolding(page, SENTINEL)).toEqual(expect.arrayContaining(['plugins', 'plugin_kv']));
 
 	await startSync(page, database);
-	const server = await everythingOnServer();
-	expect(server).toContain('control-message-2d81');
-	expect(server).not.toContain(SENTINEL);
+	await expect.poll(everythingOnServer).toContain('control-message-2d81');
+	expect(await everythingOnServer()).not.toContain(SENTINEL);
 });

@@ -39,8 +39,8 @@ export function useReferenceToolServer(): { url: string } {
 	return server;
 }
 
-/** The MCP server that asks for sign-in, and its authorization server, started once for the spec and stopped by process id. */
-export function useSignInToolServer(): { url: string; authUrl: string } {
+/** The MCP server that asks for sign-in, and its two authorization servers, started once for the spec and stopped by process id. */
+export function useSignInToolServer(): { url: string; authUrl: string; auth2Url: string } {
 	const server = {} as Awaited<ReturnType<typeof startSignInToolServer>>;
 	test.beforeAll(async () => void Object.assign(server, await startSignInToolServer(new URL(String(test.info().project.use.baseURL)).origin)));
 	test.afterAll(async () => {

@@ -2,14 +2,11 @@
 // memory and follows what the other tab writes, so an estimate made in one tab after the other
 // answered still counts that answer.
 import { expect, test, type Page } from './test-base';
-import { openApp, sendAndWait, sessionIdFromUrl, userMessages } from './helpers';
+import { numberIn, openApp, sendAndWait, sessionIdFromUrl, userMessages } from './helpers';
 
-/** The estimated tokens the meter shows ("1,234 / 32,000 tokens (…)"). */
-async function meterTokens(page: Page): Promise<number> {
-	const text = (await page.getByRole('status', { name: 'Context usage' }).textContent()) ?? '';
-	const match = /([\d,]+) \/ [\d,]+ tokens/.exec(text);
-	if (!match) throw new Error(`No token count in the meter: "${text}"`);
-	return Number(match[1].replaceAll(',', ''));
+/** The estimated tokens the meter shows ("1,234 / 32,000 tokens (…)"), once it shows a count. */
+function meterTokens(page: Page): Promise<number> {
+	return numberIn(page.getByRole('status', { name: 'Context usage' }), /([\d,]+) \/ [\d,]+ tokens/);
 }
 
 /** Waits until no tab works on a session (the idle pass after an answer holds the session's lock). */

@@ -3,7 +3,7 @@
 // no post_compaction is recorded; after a compaction that continued in a new session, Continue
 // in the earlier session reopens it.
 import { expect, test, type Page } from './test-base';
-import { openApp, sendAndWait, sessionIdFromUrl, transcript, userMessages } from './helpers';
+import { numberIn, openApp, sendAndWait, sessionIdFromUrl, transcript, userMessages } from './helpers';
 import { navigate } from './plugin-helpers';
 
 const marker = (page: Page) => transcript(page).getByRole('region', { name: 'Context compacted' });
@@ -83,12 +83,9 @@ test('Edit summary: the marker says it was edited and the next request carries t
 	await expect(dialog.getByRole('list', { name: 'Request parts' }).getByRole('listitem').filter({ hasText: 'Summary (compaction)' })).toContainText('EDITED SUMMARY');
 });
 
-/** The estimated tokens the meter shows ("1,234 / 32,000 tokens (…)"). */
-async function meterTokens(page: Page): Promise<number> {
-	const text = (await page.getByRole('status', { name: 'Context usage' }).textContent()) ?? '';
-	const match = /([\d,]+) \/ [\d,]+ tokens/.exec(text);
-	if (!match) throw new Error(`No token count in the meter: "${text}"`);
-	return Number(match[1].replaceAll(',', ''));
+/** The estimated tokens the meter shows ("1,234 / 32,000 tokens (…)"), once it shows a count. */
+function meterTokens(page: Page): Promise<number> {
+	return numberIn(page.getByRole('status', { name: 'Context usage' }), /([\d,]+) \/ [\d,]+ tokens/);
 }
 
 test('an Undo that would not fit the window asks first, says the next message compacts again, and Cancel keeps things as they are', async ({ page }) => {
@@ -98,7 +95,8 @@ test('an Undo that would not fit the window asks first, says the next message co
 	await page.getByRole('button', { name: 'Compact now' }).click();
 	const result = page.getByRole('status', { name: 'Compaction result' });
 	await expect(result).toContainText(/Context compacted from [\d,]+ to [\d,]+ tokens/);
-	const [before, after] = /from ([\d,]+) to ([\d,]+) tokens/.exec((await result.textContent()) ?? '')!.slice(1).map((n) => Number(n.replaceAll(',', '')));
+	const before = await numberIn(result, /from ([\d,]+) to [\d,]+ tokens/);
+	const after = await numberIn(result, /from [\d,]+ to ([\d,]+) tokens/);
 	// A window (a tenth of it kept for the answer; Settings takes thousands) that holds what the
 	// compaction left, not what an undo brings back.
 	const windowTokens = Math.round(((before + after) / 2 - 3_200) / 0.9 / 1000) * 1000;
@@ -116,8 +114,7 @@ test('an Undo that would not fit the window asks first, says the next message co
 	const question = page.getByRole('dialog', { name: 'Undo compaction?' });
 	await expect(question).toContainText(`more than the ${windowTokens.toLocaleString('en')}-token window of offline-mini`);
 	await expect(question).toContainText('Your next message will then compact the conversation again');
-	const said = /about ([\d,]+) tokens/.exec((await question.textContent()) ?? '');
-	const undone = Number(said![1].replaceAll(',', ''));
+	const undone = await numberIn(question, /about ([\d,]+) tokens/);
 	expect(undone).toBeGreaterThan(windowTokens);
 	await question.getByRole('button', { name: 'Cancel' }).click();
 	await expect(question).toBeHidden();

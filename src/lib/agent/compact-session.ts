@@ -182,6 +182,7 @@ async function rotateInto(
 	const built = buildSessionRow(deps.sessions, {
 		provider: parent.provider,
 		model: parent.model,
+		named_provider: parent.named_provider,
 		title: parent.title,
 		session_key: parent.session_key,
 		parent_session_id: parent.id,

@@ -8,6 +8,7 @@ import { boundSession, estimateSession } from '../context/estimate-session';
 import { isAbortError } from '../providers/abort';
 import { compactSession } from './compact-session';
 import { compactToFit, learnLimit } from './fit-overflow';
+import { oversizedTools } from './oversized-tools';
 import type { CompactionDeps, CompactionOutcome, TurnCompaction } from './compaction-types';
 
 /**
@@ -68,6 +69,7 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 		},
 		// The provider compacts at the app's own threshold, by its own count of the request.
 		contextManagement: () => (deps.settings.native ? { compactAt: Math.floor(limit(deps.settings.threshold)) } : undefined),
+		oversizedTools: (sessionId, injected, conversation) => orNull(() => oversizedTools(deps, sessionId, injected, conversation)),
 		async afterAnswer(sessionId, usage) {
 			if (!usage?.input_tokens || !lastCounted) return;
 			const ratio = usage.input_tokens / lastCounted;

@@ -77,6 +77,15 @@ describe('where a compaction lands', () => {
 		expect(await getSession(db, childId)).toMatchObject({ parent_session_id: id, import_id: 'import-1' });
 	});
 
+	it("the child keeps what the session's provider is called, so it can still be named if the provider goes", async () => {
+		const id = await env.newSession();
+		await db.sessions.update(id, { named_provider: { id: 'offline', name: 'Offline model (built-in)' } });
+		await seedConversation(db, id, 12);
+		const outcome = await compactSession(env.deps({}, { inPlace: false }), { sessionId: id, reason: 'manual' });
+		const childId = outcome.status === 'compacted' ? outcome.sessionId : '';
+		expect(await getSession(db, childId)).toMatchObject({ parent_session_id: id, named_provider: { id: 'offline', name: 'Offline model (built-in)' } });
+	});
+
 	it('a second compaction updates the first summary instead of summarising it again', async () => {
 		const id = await env.newSession();
 		await seedConversation(db, id, 12);

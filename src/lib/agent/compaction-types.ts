@@ -73,6 +73,8 @@ export interface CompactionDeps {
 	onProgress?: (progress: CompactionProgress) => void;
 	/** A provider's overflow error stated the model's window or its count: keep it for the model. */
 	onLimitLearned?: (model: string, learned: { window: number | null; ratio: number | null }) => void;
+	/** The plugin that offers a tool of `request.toolSchemas` (its id and name), if a plugin does. */
+	toolOwner?: (toolName: string) => { id: string; name: string } | undefined;
 }
 
 export interface CompactionRequest {
@@ -137,4 +139,9 @@ export interface TurnCompaction {
 	contextManagement(): ContextManagement | undefined;
 	/** The provider reported what the last request cost: later estimates follow its count. */
 	afterAnswer(sessionId: string, usage: Usage | null): Promise<void>;
+	/**
+	 * Why the request must not be sent, when plugins' tools make it larger than the window (see
+	 * oversized-tools.ts): `least` before the turn, `whole` before each request. Null: send it.
+	 */
+	oversizedTools?(sessionId: string, injected: readonly string[], conversation: 'least' | 'whole'): Promise<string | null>;
 }

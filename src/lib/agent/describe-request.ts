@@ -13,7 +13,7 @@ import { decodedBytes } from '../hooks/image-bytes';
 import { formatBytes } from '../hooks/plain-data';
 
 export interface RequestPart {
-	/** What the part is: "System prompt", "Summary", "You", "Assistant", "Tool result". */
+	/** What the part is: "System prompt", "Summary", "You", "Assistant", "Tool result" (saying so when plugins changed its arguments). */
 	label: string;
 	text: string;
 	/** Plugin context appended to this message's outgoing copy, by plugin name. */
@@ -41,7 +41,14 @@ export interface DescribedRequest {
 
 function partLabel(row: MessageRow): string {
 	if (row.kind === 'summary') return row.native ? 'Summary (the provider’s own compaction)' : 'Summary (compaction)';
+	// Its text begins by saying what the tool ran with.
+	if (row.role === 'tool' && row.ran_with) return `Tool result (arguments changed by ${changedBy(row.ran_with.changed_by)})`;
 	return { user: 'You', assistant: 'Assistant', tool: 'Tool result', system: 'System' }[row.role];
+}
+
+function changedBy(plugins: readonly string[]): string {
+	if (!plugins.length) return 'a plugin';
+	return `${plugins.length > 1 ? 'the plugins' : 'the plugin'} ${plugins.join(', ')}`;
 }
 
 function describeParts(sent: SentRequest, frame: RequestFrame, rows: readonly MessageRow[]): RequestPart[] {

@@ -94,6 +94,9 @@ class Turn {
 		const gate = deps.compaction;
 		const stopped = (content = ''): TurnResult => ({ status: 'aborted', content, sessionId: this.#sessionId });
 		try {
+			// Plugins' tools too large for any request: nothing of the turn runs, nothing is sent.
+			const oversized = await gate?.oversizedTools?.(this.#sessionId, [], 'least');
+			if (oversized) return { ...(await this.#storeFailure(oversized)), sessionId: this.#sessionId };
 			// pre_api and gateway_hygiene run before pre_llm_call: re-injected context reaches this request.
 			if (gate) this.#follow(await gate.beforeTurn(this.#sessionId, signal));
 			if (signal?.aborted) return stopped();
@@ -115,6 +118,8 @@ class Turn {
 				if (this.#follow(outcome)) await this.#collect();
 			}
 			if (signal?.aborted) return stopped(result.content);
+			const oversized = await gate?.oversizedTools?.(this.#sessionId, this.#injected.map((i) => i.text), 'whole');
+			if (oversized) return { ...(await this.#storeFailure(oversized)), sessionId: this.#sessionId };
 			afterTools = false;
 			this.#rows = await listActiveMessages(deps.db, this.#sessionId);
 			const images = await readRequestImages(deps.db, this.#sessionId, this.#rows);

@@ -2,6 +2,7 @@
 import type { PalimpsestDb } from '../db/database';
 import type { StoredToolResult } from '../db/schema';
 import type { ImageBytes } from '../tool-servers/types';
+import type { ArgsRewrite } from '../tool-servers/approval-choices';
 import type { InjectedContext, ToolDecision } from '../hooks/dispatch-results';
 import type { CollectorHookName, DirectiveHookName, HookPayload } from '../hooks/hook-map';
 import type { Provider, ToolSchema } from '../providers/types';
@@ -18,6 +19,8 @@ export interface ToolRunResult {
 	stored?: StoredToolResult;
 	/** The bytes of the images `stored` refers to, kept with it. */
 	images?: ImageBytes[];
+	/** The user denied the call: the tool did not run. */
+	denied?: true;
 }
 
 export interface TurnTools {
@@ -25,9 +28,14 @@ export interface TurnTools {
 	/**
 	 * Runs a tool and returns its result as text (or text and what the transcript shows of it);
 	 * throws with a readable message on failure. `signal` stops it (a tool server's call is
-	 * cancelled on the server).
+	 * cancelled on the server). `rewrite` is set when plugins changed the model's arguments into
+	 * `args` (a tool server's tool then asks the user again).
 	 */
-	run(name: string, args: Record<string, unknown>, context: { session_id: string; call_id: string; signal?: AbortSignal }): Promise<string | ToolRunResult>;
+	run(
+		name: string,
+		args: Record<string, unknown>,
+		context: { session_id: string; call_id: string; signal?: AbortSignal; rewrite?: ArgsRewrite }
+	): Promise<string | ToolRunResult>;
 	/** The tool server a tool comes from, by its name; undefined for a plugin's or a built-in tool. */
 	serverOf?(name: string): string | undefined;
 }

@@ -1,6 +1,7 @@
 // The tools a turn offers the model: the plugins' and the connected tool servers' together.
 // A server's tool is named so that it never takes a plugin tool's name; a call goes to whoever
-// offers the name.
+// offers the name. Only a server's tools ask the user before they run: a plugin's tool is code
+// the user already let in, and runs as any of that plugin's code does.
 import type { ToolRegistry } from '../plugins/plugin-tools';
 import type { ServerTools } from '../tool-servers/server-tools';
 import type { TurnTools } from './turn-deps';
@@ -13,7 +14,7 @@ export function combineTools(plugins: ToolRegistry | undefined, servers: ServerT
 		schemas: () => [...(plugins?.schemas() ?? []), ...(servers?.schemas(reserved()) ?? [])],
 		async run(name, args, context) {
 			if (!isPlugin(name) && servers?.serverOf(name, reserved()) !== undefined) {
-				return servers.run(name, args, { callId: context.call_id, signal: context.signal }, reserved());
+				return servers.run(name, args, { callId: context.call_id, signal: context.signal, rewrite: context.rewrite }, reserved());
 			}
 			if (plugins) return plugins.run(name, args, { session_id: context.session_id });
 			throw new Error(`The model called "${name}", which no plugin or tool server offers.`);

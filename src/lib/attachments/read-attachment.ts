@@ -1,7 +1,8 @@
 // A file the user attached (picked, dropped or pasted), read into what a message keeps: an
 // image decoded and, when larger than providers take, scaled down in the attachment worker
 // (see prepare-image.ts), a text file checked to be UTF-8 text, a PDF checked by its signature
-// and its text read in the worker, anything else refused. A refusal says why in words the chip shows.
+// and its text read in the worker, anything else refused; what is kept passes the one check of
+// every file's bytes (check-bytes.ts). A refusal says why in words the chip shows.
 import { cleanTitle } from '../db/clean-title';
 import type { Attachment } from '../db/schema';
 import { IMAGE_TYPES, looksLikeImage } from '../hooks/image-bytes';
@@ -9,12 +10,12 @@ import { formatBytes } from '../hooks/plain-data';
 import { MAX_ATTACHED_IMAGE_BYTES, MAX_IMAGE_FILE_BYTES, MAX_PDF_BYTES, MAX_TEXT_FILE_BYTES } from './attachment-limits';
 import { extractPdfTextInWorker, prepareImageInWorker } from './attachment-client';
 import type { PdfText } from './extract-pdf-text';
-import { hasPdfSignature, isPdfFile, PDF_HEADER_WITHIN, PDF_TYPE } from './pdf-signature';
+import { isPdfFile, PDF_TYPE } from './pdf-signature';
+import { checkBlob, checkBytes, NOT_PDF, NOT_TEXT, typedAs } from './check-bytes';
 import { isAttachmentError } from './attachment-error';
 import { STORED_IMAGE_LIMITS } from './image-limits';
 import type { PreparedImage } from './prepare-image';
-import { isActiveType } from '../sessions/received-blob';
-import { decodeText, isTextFile } from './text-file';
+import { isTextFile } from './text-file';
 
 export type ReadAttachment = { ok: true; attachment: Attachment; data: Blob } | { ok: false; reason: string };
 
@@ -26,6 +27,9 @@ export function imageTypeOf(name: string, mimeType: string): string | null {
 	if (mimeType.startsWith('image/')) return null;
 	return IMAGE_EXTENSIONS[name.split('.').pop()?.toLowerCase() ?? ''] ?? null;
 }
+
+/** A reason of the check as a sentence of its own. */
+const sentence = (reason: string) => `${reason[0].toUpperCase()}${reason.slice(1)}.`;
 
 export async function readAttachment(file: File, id: string = crypto.randomUUID()): Promise<ReadAttachment> {
 	// Shown in chips, the transcript and exports: no control characters (a bidi override could disguise the extension).
@@ -48,34 +52,38 @@ async function readImage(file: File, name: string, mimeType: string, id: string)
 		return { ok: false, reason: isAttachmentError(error) ? error.message : 'This image could not be read: it may be damaged.' };
 	}
 	if (prepared.blob.size > MAX_ATTACHED_IMAGE_BYTES) return { ok: false, reason: `Too large: even scaled down, this image is over ${formatBytes(MAX_ATTACHED_IMAGE_BYTES)}.` };
-	const data = prepared.blob.type === prepared.mimeType ? prepared.blob : new Blob([prepared.blob], { type: prepared.mimeType });
+	// What is kept passes the check every file's bytes pass, wherever they come from.
+	const checked = await checkBlob(prepared.blob, { kind: 'image', type: prepared.mimeType });
+	if (!checked.ok) return { ok: false, reason: sentence(checked.reason) };
+	const data = typedAs(prepared.blob, checked.type);
 	return {
 		ok: true,
 		data,
-		attachment: { type: 'image', id, name, mimeType: prepared.mimeType, size: data.size, width: prepared.width, height: prepared.height }
+		attachment: { type: 'image', id, name, mimeType: checked.type, size: data.size, width: prepared.width, height: prepared.height }
 	};
 }
 
 async function readTextFile(file: File, name: string, id: string): Promise<ReadAttachment> {
 	if (file.size > MAX_TEXT_FILE_BYTES) return { ok: false, reason: `Too large: a text file may be at most ${formatBytes(MAX_TEXT_FILE_BYTES)}.` };
 	const bytes = new Uint8Array(await file.arrayBuffer());
-	if (decodeText(bytes) === null) return { ok: false, reason: 'Not UTF-8 text: only text files can be attached this way.' };
-	// Kept as plain text whatever it is (HTML, SVG, a script): its bytes are never run, here or on a device it syncs to.
-	const mimeType = !file.type || isActiveType(file.type) ? 'text/plain' : file.type;
-	return { ok: true, data: new Blob([bytes], { type: mimeType }), attachment: { type: 'file', id, name, mimeType, size: bytes.length } };
+	// Kept as text of a type on the one list (HTML, SVG or a script is plain text): its bytes are never run, here or on a device it syncs to.
+	const checked = checkBytes(bytes, { kind: 'file', type: file.type });
+	if (!checked.ok) return { ok: false, reason: checked.reason === NOT_TEXT ? 'Not UTF-8 text: only text files can be attached this way.' : sentence(checked.reason) };
+	return { ok: true, data: new Blob([bytes], { type: checked.type }), attachment: { type: 'file', id, name, mimeType: checked.type, size: bytes.length } };
 }
 
 async function readPdf(file: File, name: string, id: string): Promise<ReadAttachment> {
 	if (file.size > MAX_PDF_BYTES) return { ok: false, reason: `Too large: a PDF may be at most ${formatBytes(MAX_PDF_BYTES)}.` };
-	if (!hasPdfSignature(new Uint8Array(await file.slice(0, PDF_HEADER_WITHIN).arrayBuffer()))) return { ok: false, reason: 'Not a PDF, whatever its name says.' };
+	const checked = await checkBlob(file, { kind: 'file', type: PDF_TYPE });
+	if (!checked.ok) return { ok: false, reason: checked.reason === NOT_PDF ? 'Not a PDF, whatever its name says.' : sentence(checked.reason) };
 	let read: PdfText;
 	try {
 		read = await extractPdfTextInWorker(file);
 	} catch (error) {
 		return { ok: false, reason: isAttachmentError(error) ? error.message : 'This PDF could not be read: it may be damaged.' };
 	}
-	const data = new Blob([file], { type: PDF_TYPE });
-	return { ok: true, data, attachment: { type: 'file', id, name, mimeType: PDF_TYPE, size: file.size, pages: read.totalPages, text: pdfText(read) } };
+	const data = new Blob([file], { type: checked.type });
+	return { ok: true, data, attachment: { type: 'file', id, name, mimeType: checked.type, size: file.size, pages: read.totalPages, text: pdfText(read) } };
 }
 
 /** What a model that cannot read PDFs is given: the text, and a note where some of it is missing. */

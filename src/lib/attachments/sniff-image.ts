@@ -1,14 +1,12 @@
 // What an image file is, from its first bytes rather than its name or the type the browser
 // guessed from the name: a file named .png that holds no image is refused before decoding.
-import { IMAGE_TYPES, looksLikeImage } from '../hooks/image-bytes';
+import { IMAGE_LABELS, sniffImageType } from './check-bytes';
 import { AttachmentError, nameOf } from './attachment-error';
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
 /** The bytes read: enough for every signature and for a WebP's alpha flag. */
 const HEAD_BYTES = 32;
-
-const LABELS: Record<ImageType, string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' };
 
 export interface SniffedImage {
 	type: ImageType;
@@ -30,9 +28,9 @@ function webpHasAlpha(head: Uint8Array): boolean {
  */
 export async function sniffImage(blob: Blob): Promise<SniffedImage> {
 	const head = new Uint8Array(await blob.slice(0, HEAD_BYTES).arrayBuffer());
-	const type = [...IMAGE_TYPES].find((candidate) => looksLikeImage(candidate, head)) as ImageType | undefined;
+	const type = sniffImageType(head) as ImageType | undefined;
 	if (!type) {
-		const claimed = LABELS[blob.type as ImageType];
+		const claimed = IMAGE_LABELS[blob.type];
 		throw new AttachmentError(
 			claimed
 				? `${nameOf(blob)} is not a ${claimed} image: its contents are not a picture. Only PNG, JPEG, WebP and GIF images can be attached.`

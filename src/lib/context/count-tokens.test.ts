@@ -86,8 +86,9 @@ describe('estimateRequestTokens', () => {
 		expect(result.recounted).toEqual([0]);
 	});
 
-	it('adds system prompt, tool schemas, injected context, overhead and reserved output', () => {
-		const tools = [{ name: 'search', parameters: { type: 'object' } }];
+	it('adds system prompt, tool schemas (each tool as its JSON), injected context, overhead and reserved output', () => {
+		const tools = [{ name: 'search', parameters: { type: 'object' } }, { name: 'now' }];
+		const toolChars = JSON.stringify(tools[0]).length + JSON.stringify(tools[1]).length;
 		const result = estimateRequestTokens(
 			{
 				messages: [{ content: 'x', tokens: 10 }, { content: 'y', tokens: 20 }],
@@ -99,11 +100,11 @@ describe('estimateRequestTokens', () => {
 			length
 		);
 		expect(result.systemPrompt).toBe(3);
-		expect(result.toolSchemas).toBe(JSON.stringify(tools).length);
+		expect(result.toolSchemas).toBe(toolChars);
 		expect(result.injected).toBe(7);
 		expect(result.overhead).toBe(4 * 2);
 		expect(result.systemOverhead).toBe(4);
-		expect(result.total).toBe(30 + 3 + JSON.stringify(tools).length + 7 + 12 + 1000);
+		expect(result.total).toBe(30 + 3 + toolChars + 7 + 12 + 1000);
 	});
 
 	it('honours a custom per-message overhead and counts nothing for absent parts', () => {

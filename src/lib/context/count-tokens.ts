@@ -1,5 +1,6 @@
 // Exact token counting and the request-size estimate built from cached per-message counts.
 // Pure: the tokenizer itself is passed in, so this runs anywhere (the worker, Node tests).
+import { toolTexts } from './tool-texts';
 
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
@@ -42,7 +43,7 @@ export interface EstimateMessage {
 export interface EstimateInput {
 	messages: readonly EstimateMessage[];
 	systemPrompt?: string;
-	/** Tool definitions as sent to the provider; counted as their JSON. */
+	/** Tool definitions as sent to the provider; each counted as its JSON (see tool-texts.ts). */
 	toolSchemas?: readonly unknown[];
 	/** Context blocks injected for this request (e.g. by plugins via pre_llm_call). */
 	injected?: readonly string[];
@@ -123,7 +124,7 @@ export function estimateRequestTokens(
 		messageCount: messages.length,
 		systemPrompt: systemPrompt ? count(systemPrompt) : 0,
 		hasSystemPrompt: systemPrompt !== '',
-		toolSchemas: toolSchemas.length ? count(JSON.stringify(toolSchemas)) : 0,
+		toolSchemas: toolTexts(toolSchemas).reduce((sum, text) => sum + count(text), 0),
 		injected: injected.reduce((sum, text) => sum + count(text), 0),
 		reservedOutput: input.reservedOutput,
 		perMessageOverhead: input.perMessageOverhead

@@ -308,8 +308,10 @@ describe('estimateSession', () => {
 		const { estimate: after } = await estimateAndCheck(counter, id, MODEL, extras);
 		expect(bound).toBeGreaterThanOrEqual(after?.total ?? Infinity);
 		// Counted now: only the texts around the messages are still bounded by their length.
-		const around = extras.systemPrompt.length + JSON.stringify(extras.toolSchemas).length + extras.injected[0].length;
-		const exactAround = [extras.systemPrompt, JSON.stringify(extras.toolSchemas), extras.injected[0]].reduce((sum, text) => sum + o200k.encode(text).length, 0);
+		// Each tool is counted as its own JSON.
+		const texts = [extras.systemPrompt, ...extras.toolSchemas.map((tool) => JSON.stringify(tool)), extras.injected[0]];
+		const around = texts.reduce((sum, text) => sum + text.length, 0);
+		const exactAround = texts.reduce((sum, text) => sum + o200k.encode(text).length, 0);
 		expect(await boundSession(db, id, MODEL, extras)).toBe((after?.total ?? 0) - exactAround + around);
 		expect(await boundSession(db, 'gone', MODEL, extras)).toBe(Infinity);
 	});

@@ -12,6 +12,7 @@ import { anchoredTotal, anchorParts } from './anchor-estimate';
 import { composeEstimate, encodingForModel, type EncodingName, type EstimateMessage, type RequestTotals } from './count-tokens';
 import { sessionTallies } from './session-tallies';
 import { imagesOf, type UnstoredCount } from './session-tally';
+import { toolTexts } from './tool-texts';
 import type { WireApi } from '../providers/wire-target';
 import type { Size as ImageSize } from '../attachments/image-limits';
 
@@ -63,6 +64,8 @@ export interface SessionEstimate {
 	parts: RequestTotals;
 	/** The rows of the conversation in the request. */
 	rows: number;
+	/** This app's count of each tool, in the order of `toolSchemas` (together: `parts.toolSchemas` before scaling). */
+	toolCounts: number[];
 	/** Provider's count over this app's, when a provider reported one (see SessionRow.token_ratio). */
 	ratio?: number;
 	/**
@@ -87,13 +90,16 @@ export async function estimateSession(
 	// What the session holds now; a commit while the worker counts is for the next estimate.
 	const known = { tokens: tally.counted, rows: tally.included, images: tally.imageSizes() };
 	const uncounted = tally.uncounted();
-	const tools = extras.toolSchemas?.length ? JSON.stringify(extras.toolSchemas) : '';
-	const around = [extras.systemPrompt, tools, ...(extras.injected ?? [])];
+	const tools = toolTexts(extras.toolSchemas);
+	const around = [extras.systemPrompt, ...tools, ...(extras.injected ?? [])];
 	const texts = [...uncounted.map((row) => row.text), ...around.filter(Boolean)];
 	const counts = texts.length ? (await counter.countTexts(texts, model)).counts : [];
 	uncounted.forEach((row, index) => tally.setCount(row.seq, row.text, counts[index]));
 	let next = uncounted.length;
-	const [systemPrompt, toolSchemas, ...injected] = around.map((text) => (text ? counts[next++] : 0));
+	const [systemPrompt, ...rest] = around.map((text) => (text ? counts[next++] : 0));
+	const toolCounts = rest.slice(0, tools.length);
+	const toolSchemas = toolCounts.reduce((a, b) => a + b, 0);
+	const injected = rest.slice(tools.length);
 	const images = await imageTokens(known.images, extras.imageApi);
 	const totals = composeEstimate({
 		messages: known.tokens + counts.slice(0, uncounted.length).reduce((a, b) => a + b, 0) + images,
@@ -109,7 +115,7 @@ export async function estimateSession(
 	// Nothing new: no write, so live queries (the sidebar, other tabs) do not wake up.
 	const newTotal = tallies.storedTotal(sessionId) === total ? null : total;
 	const unstored = tally.unstored();
-	const estimate = { total, counted: totals.total - totals.reservedOutput, parts, rows: known.rows, ratio: session.token_ratio };
+	const estimate = { total, counted: totals.total - totals.reservedOutput, parts, rows: known.rows, toolCounts, ratio: session.token_ratio };
 	if (!unstored.length && newTotal === null) return { ...estimate, stored: Promise.resolve() };
 	tally.markStoring(unstored, true);
 	const stored = tallies.write(sessionId, newTotal, () => storeCounts(db, sessionId, tally.encoding, unstored, newTotal));
@@ -137,7 +143,7 @@ export async function boundSession(db: PalimpsestDb, sessionId: string, model: s
 		messageCount: state.tally.included,
 		systemPrompt: chars(extras.systemPrompt),
 		hasSystemPrompt: extras.systemPrompt !== '',
-		toolSchemas: extras.toolSchemas?.length ? chars(JSON.stringify(extras.toolSchemas)) : 0,
+		toolSchemas: toolTexts(extras.toolSchemas).reduce((sum, text) => sum + chars(text), 0),
 		injected: (extras.injected ?? []).reduce((sum, text) => sum + chars(text), 0),
 		reservedOutput: extras.reservedOutput
 	});

@@ -42,6 +42,12 @@ export interface SessionRow {
 	pinned: 0 | 1;
 	provider: string;
 	model: string;
+	/**
+	 * What the user called the session's provider when it was last chosen or used here, so a
+	 * session whose provider is not set up (removed, or the session came from another browser)
+	 * can still name it. It holds only while `id` is still `provider`. Not indexed.
+	 */
+	named_provider?: { id: string; name: string };
 	message_count: number;
 	token_estimate: number;
 	/** The next free message seq, so appends need no read of the messages table. */
@@ -176,6 +182,8 @@ export interface MessageRow {
 	tool_call_id?: string;
 	/** On a tool server's result: what the transcript shows of it (the model was sent `content`). */
 	tool_result?: StoredToolResult;
+	/** On a tool's result when plugins changed the arguments the model chose: what the tool ran with. */
+	ran_with?: RanWith;
 	tokens?: number;
 	encoding?: string;
 	error?: string;
@@ -322,6 +330,17 @@ export interface BlobRow {
 	id: string;
 	type: string;
 	data: Blob;
+}
+
+/**
+ * The arguments a tool ran with when plugins' `pre_tool_call` changed the ones the model chose
+ * (those stay in the answer's `tool_calls`). The model is told too, in the result's `content`.
+ */
+export interface RanWith {
+	/** As JSON. */
+	arguments: string;
+	/** The plugins that changed them, by the names they had then, in the order they ran. */
+	changed_by: string[];
 }
 
 /** What the transcript shows of a tool server's result, read and bounded when it came. */

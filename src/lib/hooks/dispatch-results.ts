@@ -4,6 +4,7 @@ import type { PreToolCallPayload } from './hook-payloads';
 import { freezeClone } from './freeze-payload';
 import { MAX_INJECTED_CHARS } from './injected-limit';
 import { readDirective, readInjected } from './read-results';
+import { sameArgs } from './same-args';
 import type { HookCallResult, Registration } from './run-hook';
 
 /** Context one plugin asked to add to the outgoing user message. */
@@ -21,6 +22,11 @@ export interface ToolDecision {
 	args?: Record<string, unknown>;
 	/** The plugin that blocked the call. */
 	plugin_id?: string;
+	/**
+	 * The plugins whose `args` differed from the arguments they were given, in order; present
+	 * when any did. A tool server's tool asks the user again before it runs with such arguments.
+	 */
+	rewritten_by?: string[];
 }
 
 /**
@@ -114,6 +120,7 @@ export async function decideToolCall(
 	run: RunOne<PreToolCallPayload>
 ): Promise<ToolDecision> {
 	let args: Record<string, unknown> | undefined;
+	const rewrittenBy: string[] = [];
 	for (const reg of regs) {
 		if (!reg.active) continue;
 		// Replaced args reach the next guard as a frozen copy too, so it cannot change what runs.
@@ -128,9 +135,13 @@ export async function decideToolCall(
 				: (reading.block.reason ?? `Blocked by plugin "${reg.plugin_id}".`);
 			return blocked(reg, reason);
 		}
-		if (reading.args) args = reading.args;
+		if (reading.args) {
+			if (!sameArgs(reading.args, args ?? payload.args) && !rewrittenBy.includes(reg.plugin_id)) rewrittenBy.push(reg.plugin_id);
+			args = reading.args;
+		}
 	}
-	return args ? { block: false, args } : { block: false };
+	if (!args) return { block: false };
+	return rewrittenBy.length ? { block: false, args, rewritten_by: rewrittenBy } : { block: false, args };
 }
 
 function blocked(reg: Registration, reason: string): ToolDecision {

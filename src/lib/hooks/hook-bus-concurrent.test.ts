@@ -88,7 +88,7 @@ describe.each([true, false])('a bus with concurrentPlugins: %s', (concurrent) =>
 		const bus = makeBus(concurrent);
 		bus.register('a', 'pre_tool_call', () => ({ args: { path: '/safe.txt' } }));
 		bus.register('b', 'pre_tool_call', ({ args }) => (args.path === '/safe.txt' ? undefined : { block: true, reason: 'unsafe' }));
-		expect(await bus.decide('pre_tool_call', toolCall)).toEqual({ block: false, args: { path: '/safe.txt' } });
+		expect(await bus.decide('pre_tool_call', toolCall)).toEqual({ block: false, args: { path: '/safe.txt' }, rewritten_by: ['a'] });
 	});
 
 	it('asks no plugin once the turn was stopped', async () => {

@@ -102,7 +102,7 @@ describe('HookBus.decide (pre_tool_call)', () => {
 		});
 		const decision = await bus.decide('pre_tool_call', toolCall);
 		expect(seen).toEqual([{ path: '/safe/a.txt' }]);
-		expect(decision).toEqual({ block: false, args: { path: '/safe/a.txt', limit: 10 } });
+		expect(decision).toEqual({ block: false, args: { path: '/safe/a.txt', limit: 10 }, rewritten_by: ['a', 'b'] });
 		expect(toolCall.args).toEqual({ path: '/a.txt' });
 		expect(Object.isFrozen(decision.args)).toBe(false);
 	});
@@ -118,7 +118,21 @@ describe('HookBus.decide (pre_tool_call)', () => {
 			}
 		});
 		const decision = await bus.decide('pre_tool_call', toolCall);
-		expect(decision).toEqual({ block: false, args: { path: '/safe/a.txt' } });
+		expect(decision).toEqual({ block: false, args: { path: '/safe/a.txt' }, rewritten_by: ['a'] });
+	});
+
+	it('names only the plugins that changed the args: handing them back as given, keys reordered, changes nothing', async () => {
+		const bus = makeBus();
+		const call = { ...toolCall, args: { path: '/a.txt', mode: 'r' } };
+		bus.register('same', 'pre_tool_call', ({ args }) => ({ args: { mode: args.mode, path: args.path } }));
+		bus.register('changer', 'pre_tool_call', ({ args }) => ({ args: { ...args, path: '/b.txt' } }));
+		bus.register('changer', 'pre_tool_call', ({ args }) => ({ args: { ...args, mode: 'w' } }));
+		bus.register('echo', 'pre_tool_call', ({ args }) => ({ args }));
+		const decision = await bus.decide('pre_tool_call', call);
+		expect(decision).toEqual({ block: false, args: { path: '/b.txt', mode: 'w' }, rewritten_by: ['changer'] });
+		const unchanged = makeBus();
+		unchanged.register('same', 'pre_tool_call', ({ args }) => ({ args: { mode: args.mode, path: args.path } }));
+		expect(await unchanged.decide('pre_tool_call', call)).toEqual({ block: false, args: { mode: 'r', path: '/a.txt' } });
 	});
 
 	it('blocks when a plugin returns args that are not plain data', async () => {

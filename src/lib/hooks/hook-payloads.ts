@@ -193,7 +193,12 @@ export type SessionDeletePayload = {
 // `void` lets a handler that only sometimes injects simply not return.
 export type InjectedContextResult = string | { context: string } | null | undefined | void;
 
-/** A `pre_tool_call` return: `{ block: true, reason }` refuses the call, `{ args }` replaces its arguments. */
+/**
+ * A `pre_tool_call` return: `{ block: true, reason }` refuses the call, `{ args }` replaces its
+ * arguments. Arguments that differ from the model's are shown in the transcript and told to the
+ * model, naming the plugin; a tool server's tool asks the user again before it runs with them,
+ * even when always allowed.
+ */
 export type ToolCallDirective =
 	| { block?: boolean; reason?: string; args?: Record<string, unknown> }
 	| null

@@ -22,6 +22,14 @@ export const STORAGE_WRITES_BURST = 200;
 export const MAX_REGISTRATIONS = 100;
 /** Storage calls of one plugin waiting for the page at once; more are refused until they settle. */
 export const MAX_PENDING_REQUESTS = 64;
+/**
+ * Bytes of messages the app reads from one plugin a second, after a burst; past it the
+ * plugin's messages (its answers among them) wait their turn, read as the budget refills.
+ */
+export const MESSAGE_BYTES_PER_SECOND = 16 * 1024 * 1024;
+export const MESSAGE_BYTES_BURST = 32 * 1024 * 1024;
+/** Messages of one plugin waiting to be read at once; more are dropped unread and counted. */
+export const MAX_WAITING_MESSAGES = 400;
 /** Default bytes of `ctx.storage` per plugin (Settings → Plugins); the setting's bounds. */
 export const DEFAULT_STORAGE_BUDGET_MB = 5;
 export const MAX_STORAGE_BUDGET_MB = 500;
@@ -50,6 +58,10 @@ export function storageFullMessage(pluginId: string, needed: number, used: numbe
 		`Plugin "${pluginId}" storage is full: this write needs ${formatBytes(needed)} more, and it uses ` +
 		`${formatBytes(used)} of its ${formatBytes(budget)} (Settings → Plugins sets the budget). Delete keys it no longer needs.`
 	);
+}
+
+export function tooManyPendingMessage(): string {
+	return `Too many calls waiting for the page at once (${MAX_PENDING_REQUESTS}); await earlier ones first.`;
 }
 
 export function tooManyRegistrationsMessage(pluginId: string): string {
@@ -114,9 +126,16 @@ export interface BudgetUsage {
 	last?: string;
 	/** Storage calls refused for going over STORAGE_BYTES_PER_SECOND. */
 	storageRefused: number;
+	/** Messages from it that waited their turn for going over MESSAGE_BYTES_PER_SECOND. */
+	held: number;
+	/** Messages from it dropped unread: MAX_WAITING_MESSAGES were waiting already. */
+	dropped: number;
+	/** Tools it tried to register over the bounds of a tool (tool-bounds.ts), and why the last was refused. */
+	toolsRefused: number;
+	lastTool?: string;
 }
 
-const NO_USAGE: BudgetUsage = { logDropped: 0, refused: 0, storageRefused: 0 };
+const NO_USAGE: BudgetUsage = { logDropped: 0, refused: 0, storageRefused: 0, held: 0, dropped: 0, toolsRefused: 0 };
 
 /** Counters per plugin, kept in memory for this tab; the Plugins page subscribes to them. */
 export class BudgetBook {
@@ -143,6 +162,21 @@ export class BudgetBook {
 
 	storageRefused(pluginId: string, count: number): void {
 		this.#change(pluginId, (u) => (u.storageRefused += count));
+	}
+
+	/** Adds what the broker reported of its reading: messages held for the bytes budget, dropped unread. */
+	throttled(pluginId: string, held: number, dropped: number): void {
+		this.#change(pluginId, (u) => {
+			u.held += held;
+			u.dropped += dropped;
+		});
+	}
+
+	toolsRefused(pluginId: string, why: string, count = 1): void {
+		this.#change(pluginId, (u) => {
+			u.toolsRefused += count;
+			u.lastTool = why;
+		});
 	}
 
 	clear(pluginId: string): void {

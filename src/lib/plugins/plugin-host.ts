@@ -160,6 +160,8 @@ export class PluginHost {
 						if (usage.logDropped) this.budgets.droppedLogs(row.id, usage.logDropped);
 						if (usage.refused) this.budgets.refused(row.id, usage.last ?? 'a message the app does not accept', usage.refused);
 						if (usage.storageRefused) this.budgets.storageRefused(row.id, usage.storageRefused);
+						if (usage.held || usage.dropped) this.budgets.throttled(row.id, usage.held, usage.dropped);
+						if (usage.toolsRefused) this.budgets.toolsRefused(row.id, usage.lastTool ?? 'a tool over the bounds of a tool', usage.toolsRefused);
 					}
 				},
 				// A plugin's first copy is kept as soon as it is fetched and checked, so a reload

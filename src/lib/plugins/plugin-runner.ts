@@ -44,6 +44,12 @@ export interface UsageReport {
 	last?: string;
 	/** Storage calls refused for going over the bytes-per-second budget. */
 	storageRefused: number;
+	/** Messages that waited their turn for the plugin's bytes budget; messages dropped unread (too many waiting). */
+	held: number;
+	dropped: number;
+	/** Tools refused for their size or depth, and why the last was. */
+	toolsRefused: number;
+	lastTool?: string;
 }
 
 /** What a runner tells the host of a plugin's budgets, for its Plugins row. */

@@ -15,15 +15,19 @@ export interface PluginStorage {
  * Every method rejects (never throws synchronously) once `isOpen` turns false; writes also
  * reject once the plugin was removed in any tab, even before this tab has unloaded it, and
  * once they would take it past `budget()` bytes in all (one value at most MAX_VALUE_BYTES).
- * `addedAt`: the `added_at` of the row the plugin was loaded from.
+ * `addedAt`: the `added_at` of the row the plugin was loaded from. `copies`: every value given
+ * to `set` is already a copy of the app's own, and what `get` returns is handed on as a copy
+ * (the plugin broker: both cross a port), so neither is copied again here.
  */
 export function createPluginStorage(
 	db: PalimpsestDb,
 	pluginId: string,
 	isOpen: () => boolean = () => true,
 	addedAt?: number,
-	budget: () => number = () => Number.POSITIVE_INFINITY
+	budget: () => number = () => Number.POSITIVE_INFINITY,
+	copies = false
 ): PluginStorage {
+	const copy = copies ? <T>(value: T) => value : <T>(value: T) => structuredClone(value);
 	const owner = { pluginId, addedAt };
 	// A timer or a late async callback of an unloaded plugin must not recreate rows that
 	// removing the plugin deleted.
@@ -34,15 +38,15 @@ export function createPluginStorage(
 		get: async <T>(key: string) => {
 			open();
 			// What the plugin stored under this key is its own business: the type is its claim.
-			return structuredClone(await kvGet(db, pluginId, checkKey(key))) as T | undefined;
+			return copy(await kvGet(db, pluginId, checkKey(key))) as T | undefined;
 		},
 		set: async (key: string, value: unknown) => {
 			open();
 			const checked = checkKey(key);
-			const copy = structuredClone(value);
-			const bytes = checkStoredValue(pluginId, checked, copy);
+			const stored = copy(value);
+			const bytes = checkStoredValue(pluginId, checked, stored);
 			try {
-				await kvSet(db, owner, checked, copy, { bytes, budget: budget(), measure: entryBytes });
+				await kvSet(db, owner, checked, stored, { bytes, budget: budget(), measure: entryBytes });
 			} catch (error) {
 				if (error instanceof StorageBudgetError) throw new RangeError(storageFullMessage(pluginId, error.needed, error.used, error.budget), { cause: error });
 				throw error;

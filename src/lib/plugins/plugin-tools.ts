@@ -7,9 +7,12 @@ import { describeToolResult } from '../hooks/describe-result';
 import { SUPPRESS_AFTER_TIMEOUT_MS, type PluginCaller, type PluginCallTarget } from '../hooks/run-hook';
 import { describeValue, NO_ARGUMENTS, schemaProblem, TOOL_NAME } from '../hooks/tool-schema';
 import type { ToolSchema } from '../providers/types';
+import { toolBoundsMessage, toolBoundsProblem } from './tool-bounds';
 
 export interface PluginTool extends ToolSchema {
 	plugin_id: string;
+	/** What requests carry of it: one object for as long as it is registered (the meter counts it once). */
+	schema: Readonly<ToolSchema>;
 	handler: (args: Record<string, unknown>, context: { session_id: string }) => unknown;
 	/** The tool as the choke point knows it: a handler that timed out is skipped for 60 s. */
 	target: PluginCallTarget;
@@ -27,6 +30,7 @@ export interface ToolDefinitionInput {
 
 export class ToolRegistry {
 	#tools = new Map<string, PluginTool>();
+	#listeners = new Set<() => void>();
 	readonly #caller: PluginCaller;
 
 	constructor(caller: PluginCaller) {
@@ -39,8 +43,11 @@ export class ToolRegistry {
 		const owner = this.#tools.get(tool.name);
 		if (owner) throw new Error(`A tool named "${tool.name}" is already registered by plugin "${owner.plugin_id}".`);
 		this.#tools.set(tool.name, tool);
+		this.#changed();
 		return () => {
-			if (this.#tools.get(tool.name) === tool) this.#tools.delete(tool.name);
+			if (this.#tools.get(tool.name) !== tool) return;
+			this.#tools.delete(tool.name);
+			this.#changed();
 		};
 	}
 
@@ -49,7 +56,22 @@ export class ToolRegistry {
 	}
 
 	schemas(): ToolSchema[] {
-		return this.list().map(({ name, description, parameters }) => ({ name, description, parameters }));
+		return this.list().map((tool) => tool.schema);
+	}
+
+	/** The plugin that offers the tool named `name`, if a plugin does. */
+	ownerOf(name: string): string | undefined {
+		return this.#tools.get(name)?.plugin_id;
+	}
+
+	/** `listener` is told each time a tool comes or goes (the meter counts the tools again). */
+	subscribe(listener: () => void): () => void {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	}
+
+	#changed(): void {
+		for (const listener of this.#listeners) listener();
 	}
 
 	/** The tool's result as text; throws with the plugin's error, a timeout or a skip. */
@@ -89,6 +111,9 @@ function checkTool(input: ToolDefinitionInput): PluginTool {
 		throw refuse(`description must be a string, not ${describeValue(description)}`);
 	}
 	if (typeof handler !== 'function') throw refuse('it needs a handler function');
+	// Before the copy: a schema of megabytes is refused for what a look at its first 16 KB shows.
+	const over = toolBoundsProblem(input);
+	if (over) throw new RangeError(toolBoundsMessage(plugin_id, name, over));
 	let parameters: unknown;
 	try {
 		parameters = structuredClone(input.parameters ?? NO_ARGUMENTS);
@@ -97,8 +122,10 @@ function checkTool(input: ToolDefinitionInput): PluginTool {
 	}
 	const problem = schemaProblem(parameters);
 	if (problem) throw refuse(problem);
+	const schema = Object.freeze({ name, description: description ?? '', parameters: parameters as Record<string, unknown> });
 	return {
 		plugin_id,
+		schema,
 		name,
 		description: description ?? '',
 		parameters: parameters as Record<string, unknown>,

@@ -92,6 +92,8 @@ describe('fetchWithRetry', () => {
 		const fetchImpl = scriptedFetch(new TypeError('Failed to fetch'));
 		const run = fetchWithRetry(fetchImpl, 'http://x', {}, { retries: 0 });
 		await expect(run).rejects.toMatchObject({ kind: 'network', retryable: true });
+		// The same bare error comes for a network or server that is down and for a CORS refusal: the likelier first.
+		await expect(run).rejects.toThrow(/^Could not reach http:\/\/x \(Failed to fetch\): the network or the server may be down, or the server does not allow requests from this page \(CORS\)\.$/);
 	});
 
 	it('does not retry errors that retrying cannot fix', async () => {

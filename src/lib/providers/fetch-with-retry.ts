@@ -45,8 +45,9 @@ async function attempt(fetchImpl: FetchLike, url: string, init: RequestInit): Pr
 	} catch (error) {
 		if (signal?.aborted || isAbortError(error)) throw abortError(signal);
 		const reason = error instanceof Error ? error.message : String(error);
-		// Browsers report CORS refusals and unreachable hosts alike as a bare TypeError.
-		throw new ProviderError(`Could not reach ${url}: ${reason}`, { kind: 'network' });
+		// Browsers report CORS refusals and unreachable hosts alike as a bare TypeError; a network
+		// or server that is down is the likelier, so it is named first.
+		throw new ProviderError(`Could not reach ${url} (${reason}): the network or the server may be down, or the server does not allow requests from this page (CORS).`, { kind: 'network' });
 	}
 	if (response.ok) return response;
 	const body = await readErrorBody(response);

@@ -24,7 +24,7 @@ afterEach(() => db.delete());
 const base = { status: 'complete', kind: 'message', created_at: 1 } as const;
 
 it('copies the history up to the message into a new branch session, and announces it', async () => {
-	const source = await createSession(ctx, { provider: 'offline', model: 'offline-mini', title: 'Trip' });
+	const source = await createSession(ctx, { provider: 'p1', model: 'mock-model', named_provider: { id: 'p1', name: 'Work server' }, title: 'Trip' });
 	await appendMessages(db, source.id, [
 		{ ...base, id: 'q1', role: 'user', content: 'Where to?' },
 		{ ...base, id: 'a1', role: 'assistant', content: 'Lisbon', tool_calls: [{ id: 'call-1', name: 'weather', arguments: '{}' }] },
@@ -33,7 +33,8 @@ it('copies the history up to the message into a new branch session, and announce
 	]);
 	const branch = await branchSession(ctx, source.id, 1);
 	await (ctx.hooks as HookBus).settled();
-	expect(branch).toMatchObject({ parent_session_id: source.id, parent_kind: 'branch', title: 'Trip (branch)', message_count: 3, next_seq: 3 });
+	// The same model, and what its provider is called, should it go away.
+	expect(branch).toMatchObject({ parent_session_id: source.id, parent_kind: 'branch', title: 'Trip (branch)', message_count: 3, next_seq: 3, provider: 'p1', named_provider: { id: 'p1', name: 'Work server' } });
 	expect(branch.session_key).not.toBe(source.session_key);
 	const copied = await listMessages(db, branch.id);
 	// The tool result answering a copied call comes along; what followed does not.

@@ -29,6 +29,7 @@ export async function branchSession(ctx: SessionContext, sourceId: string, seq: 
 	const row = buildSessionRow(ctx, {
 		provider: source.provider,
 		model: source.model,
+		named_provider: source.named_provider,
 		title: `${source.title} (branch)`,
 		parent_session_id: source.id,
 		parent_kind: 'branch'

@@ -7,6 +7,8 @@ import { nowOf, threadKey, type SessionContext } from './session-context';
 export interface NewSessionOptions {
 	provider: string;
 	model: string;
+	/** What the provider is called (see SessionRow.named_provider); none for the offline model. */
+	named_provider?: SessionRow['named_provider'];
 	title?: string;
 	/** Keep an existing thread key (rotation, /new, /reset); a new thread otherwise. */
 	session_key?: string;
@@ -35,6 +37,7 @@ export function buildSessionRow(ctx: SessionContext, options: NewSessionOptions,
 		pinned: 0,
 		provider: options.provider,
 		model: options.model,
+		...(options.named_provider ? { named_provider: options.named_provider } : {}),
 		message_count: 0,
 		token_estimate: 0,
 		next_seq: 0,

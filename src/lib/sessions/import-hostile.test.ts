@@ -206,6 +206,9 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		['a provider item of an unknown wire', withMessage({ native: { api: 'gopher', model: 'm', items: [], opaque: true } }), /“native\.api” = "gopher", expected "openai-responses", "anthropic"/],
 		['provider items that are not a list', withMessage({ native: { api: 'anthropic', model: 'm', items: 'all', opaque: false } }), /“native\.items” = "all", expected a list/],
 		['a provider item nested too deep', withMessage({ native: { api: 'anthropic', model: 'm', items: [JSON.parse('['.repeat(40) + ']'.repeat(40))], opaque: false } }), /“native\.items\[0\]” .*expected JSON data/],
+		["a provider's name that is not text", withSession({ named_provider: { id: 'p1', name: { html: '<b>' } } }), /“named_provider\.name” = \{"html":"<b>"\}, expected text/],
+		["a provider's name too long", withSession({ named_provider: { id: 'p1', name: 'x'.repeat(1001) } }), /“named_provider\.name” = "x+…, expected text of at most 1,000 characters/],
+		["a provider's name without its id", withSession({ named_provider: { name: 'Work server' } }), /“named_provider\.id” missing/],
 		['versions that are not a list', withSession({ versions: { after: 0, shown: 1, count: 2 } }), /“versions” = .*expected a list/],
 		['a version number of 0', withSession({ versions: [{ after: null, shown: 0, count: 2 }] }), /“versions\[0\]\.shown” = 0, expected a whole number from 1/],
 		['a shelved version at a place that is text', withMessage({ active: 0, shelved: { after: 'start', version: 1 } }), /“shelved\.after” = "start", expected a number .* or null/],
@@ -213,7 +216,9 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		["a tool result's image of a type no provider takes", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'image', id: 'i', mimeType: 'image/svg+xml', size: 10 }] } }), /“tool_result\.parts\[0\]\.mimeType” = "image\/svg\+xml", expected "image\/png"/],
 		["a tool result's part of an unknown type", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'html', html: '<b>x</b>' }] } }), /“tool_result\.parts\[0\]” = .*expected a part of a tool result/],
 		["a tool result's link that is not http(s)", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'resource_link', uri: 'javascript:alert(1)', name: 'x' }] } }), /“tool_result\.parts\[0\]\.uri” = "javascript:alert\(1\)", expected an http\(s\) address/],
-		['a tool result without its server', withMessage({ role: 'tool', tool_result: { is_error: false, parts: [] } }), /“tool_result\.server” missing/]
+		['a tool result without its server', withMessage({ role: 'tool', tool_result: { is_error: false, parts: [] } }), /“tool_result\.server” missing/],
+		['arguments a tool ran with that do not say who changed them', withMessage({ role: 'tool', ran_with: { arguments: '{}' } }), /“ran_with\.changed_by” missing/],
+		['arguments a tool ran with naming a plugin by a number', withMessage({ role: 'tool', ran_with: { arguments: '{}', changed_by: [7] } }), /“ran_with\.changed_by\[0\]” = 7/]
 	];
 
 	it.each(cases)('%s is refused, naming the field, and nothing changes', async (_name, file, message) => {
@@ -266,6 +271,12 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		expect((await listMessages(db, 's'))[0].tool_result).toEqual(tool_result);
 	});
 
+	it('the arguments a tool ran with, changed by plugins, come along with the plugins named', async () => {
+		const ran_with = { arguments: '{"message":"REWRITTEN"}', changed_by: ['Argument rewriter'] };
+		await importSessions(db, 'home', fileOf([entry('s', {}, [messageRow('s', { role: 'tool', tool_call_id: 'c1', content: 'Echo: REWRITTEN', ran_with })])]));
+		expect((await listMessages(db, 's'))[0].ran_with).toEqual(ran_with);
+	});
+
 	it("a provider's compaction item is kept exactly, to be sent back", async () => {
 		const native = { api: 'openai-responses', model: 'gpt-5.6', items: [{ type: 'compaction', id: 'cmp_1', encrypted_content: 'enc', nested: { list: [1, 'two', null, true] } }], opaque: true };
 		await importSessions(db, 'home', fileOf([entry('s', {}, [messageRow('s', { kind: 'summary', native })])]));
@@ -276,6 +287,12 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		const file = fileOf([entry('s', { compaction: undefined, token_ratio: 1.25 })]);
 		await importSessions(db, 'home', file);
 		expect(await getSession(db, 's')).toMatchObject({ compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }, token_ratio: 1.25 });
+	});
+
+	it("the name of the session's provider comes along, so a browser without that provider can still name it", async () => {
+		const named_provider = { id: 'p1', name: 'Work server' };
+		await importSessions(db, 'home', fileOf([entry('s', { provider: 'p1', model: 'mock-model', named_provider })]));
+		expect((await getSession(db, 's'))?.named_provider).toEqual(named_provider);
 	});
 
 	it('the versions of an edited conversation come along: the place, the version on show, and the rows put away', async () => {

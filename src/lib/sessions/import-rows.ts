@@ -11,6 +11,7 @@ import {
 	type CompactionState,
 	type InjectedContext,
 	type MessageRow,
+	type RanWith,
 	type SessionRow,
 	type StoredResultPart,
 	type StoredToolResult,
@@ -45,6 +46,8 @@ export const IMPORT_LIMITS = {
 	/** Times in ms since the epoch: the largest a Date holds. */
 	maxTime: 8_640_000_000_000_000,
 	toolCalls: 256,
+	/** Plugins named as having changed one tool call's arguments. */
+	argsRewriters: 100,
 	/** Parts of one tool server's result. */
 	resultParts: 1_000,
 	/** Images a session's messages show. */
@@ -101,6 +104,8 @@ const compactionState: Parse<CompactionState> = record<CompactionState>(
 );
 
 const toolCall = record<ToolCall>({ required: { id: toolId, name: text(L.labelChars, { nonEmpty: true }), arguments: body }, optional: {} }, 'a tool call (an object)');
+
+const ranWith = record<RanWith>({ required: { arguments: body, changed_by: list(label, L.argsRewriters) }, optional: {} }, 'the arguments a tool ran with (an object)');
 
 const injectedContext = record<InjectedContext>({ required: { plugin_id: label, plugin_name: label, text: body }, optional: { cut_from: count } }, 'injected context (an object)');
 
@@ -164,7 +169,11 @@ export const SESSION_SHAPE: Shape<ImportedSession> = {
 		next_seq: number(0, L.maxSeq, { integer: true }),
 		compaction: withDefault(compactionState, () => ({ ...NO_COMPACTION_STATE }))
 	},
-	optional: { token_ratio: number(...TOKEN_RATIO_LIMITS), versions: list(versionPoint, L.versionPoints) }
+	optional: {
+		token_ratio: number(...TOKEN_RATIO_LIMITS),
+		versions: list(versionPoint, L.versionPoints),
+		named_provider: record<{ id: string; name: string }>({ required: { id: label, name: label }, optional: {} }, "a provider's name (an object)")
+	}
 };
 
 // Which version is on show where, and what a row appended joins, are read again from `versions`
@@ -285,6 +294,7 @@ export const MESSAGE_SHAPE: Shape<ImportedMessage> = {
 		tool_calls: list(toolCall, L.toolCalls),
 		tool_call_id: toolId,
 		tool_result: toolResult,
+		ran_with: ranWith,
 		tokens: count,
 		encoding: label,
 		error: note,

@@ -107,12 +107,17 @@ describe('the attachments of a message', () => {
 			['an image without its dimensions', (refs) => delete refs[0].width, /width/],
 			['an image wider than any', (refs) => (refs[0].width = 1e9), /width/],
 			['an SVG called an image', (refs) => (refs[0].mimeType = 'image/svg+xml'), /mimeType/],
-			['a text file called a PDF', (refs) => Object.assign(refs[1], { name: 'paper.pdf', mimeType: 'application/pdf' }), /is not base64 of a PDF of at most 20 MB/],
+			['a text file called a PDF', (refs) => Object.assign(refs[1], { name: 'paper.pdf', mimeType: 'application/pdf' }), /is of type "text\/markdown", not a file “paper\.pdf” \(application\/pdf\), as message 1 shows it/],
 			['a file of another type', (refs) => Object.assign(refs[1], { name: 'tool.exe', mimeType: 'application/x-msdownload' }), /an attachment \(an image, a text file or a PDF\)/],
 			['a file larger than a text file may be', (refs) => (refs[1].size = 2 * 1024 * 1024), /size/],
-			['bytes that are not UTF-8', (_, blobs) => (blobs[1].data = encodeBase64(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28]))), /is not the UTF-8 text its message shows/],
-			['a file of another size than its message says', (refs) => (refs[1].size = 3), /is not the UTF-8 text its message shows/],
-			['a web page called a PNG', (_, blobs) => (blobs[0].data = encodeBase64(new TextEncoder().encode('<html><script>x</script></html>'.padEnd(20)))), /is not the image\/png image its message shows/],
+			['bytes that are not UTF-8', (_, blobs) => (blobs[1].data = encodeBase64(new Uint8Array(NOTES.length).fill(0xff))), /is not a file “notes\.md” \(text\/markdown\), as message 1 shows it: its bytes are not UTF-8 text/],
+			['a PNG called a text file', (refs, blobs) => {
+					refs[1].size = PNG.length;
+					blobs[1].data = encodeBase64(PNG);
+				}, /its bytes are a PNG image, not a file/],
+			['a file of another size than its message says', (refs) => (refs[1].size = 3), /file 2 of session \S+ is not base64 of the 3 bytes message 1 says it has/],
+			['a web page called a PNG', (_, blobs) => (blobs[0].data = encodeBase64(new TextEncoder().encode('<html><script>x</script></html>'.slice(0, PNG.length)))), /is not a PNG image \(image\/png\), as message 1 shows it: its bytes are not a PNG, JPEG, GIF or WebP image/],
+			['an image shown again as a file of another type', (refs) => refs.push({ type: 'file', id: 'photo-1', name: 'n.html', mimeType: 'text/html', size: PNG.length }), /shows photo-1 as a PNG image \(image\/png\) in message 1 and as a file “n\.html” \(text\/html\) in message 1: one image or file is one thing, of one type/],
 			['a missing file', (_, blobs) => blobs.splice(1, 1), /shows file notes-1, which the file does not hold/]
 		];
 		for (const [what, change, reason] of variants) {
@@ -127,6 +132,25 @@ describe('the attachments of a message', () => {
 			expect(await to.db.sessions.count(), what).toBe(0);
 			expect(await to.db.blobs.count(), what).toBe(0);
 		}
+	});
+
+	it('keep a page attached as a text file, from a file or an earlier version, as plain text: never as a type a browser runs', async () => {
+		const from = context();
+		await sessionWithAttachments(from);
+		const file = await exported(from);
+		const page = new TextEncoder().encode('<!doctype html><script src="http://127.0.0.1:9/x.js"></script>');
+		Object.assign(file.sessions[0].messages[0].attachments[1], { name: 'n.html', mimeType: 'text/html', size: page.length });
+		Object.assign(file.sessions[0].images.find((image: { id: string }) => image.id === 'notes-1'), { type: 'text/html', data: encodeBase64(page) });
+		const to = context();
+		await importSessions(to.db, to.profile, JSON.stringify(file));
+		const kept = (await to.db.blobs.toArray()).find((row) => row.id === 'notes-1')!;
+		expect([kept.type, kept.data.type]).toEqual(['text/plain', 'text/plain']);
+		expect(await bytes(kept.data)).toEqual(page);
+		// The message says so too: exported again, the file imports again as it is.
+		const [row] = await to.db.messages.toArray();
+		expect(row.attachments?.[1]).toEqual({ type: 'file', id: 'notes-1', name: 'n.html', mimeType: 'text/plain', size: page.length });
+		const again = context();
+		expect(await importSessions(again.db, again.profile, JSON.stringify(await exported(to)))).toMatchObject({ sessions_added: 1 });
 	});
 });
 
@@ -157,10 +181,10 @@ describe('an attached PDF', () => {
 		const file = await exported(from);
 		type Blob64 = { id: string; type: string; data: string };
 		const variants: Array<[string, (ref: Record<string, unknown>, blob: Blob64) => void, RegExp]> = [
-			['a zip called a PDF', (_, blob) => (blob.data = encodeBase64(new TextEncoder().encode('PK\u0003\u0004'.padEnd(PDF.length, 'x')))), /is not the PDF its message shows/],
+			['a zip called a PDF', (_, blob) => (blob.data = encodeBase64(new TextEncoder().encode('PK\u0003\u0004'.padEnd(PDF.length, 'x')))), /is not a file “report\.pdf” \(application\/pdf\), as message 1 shows it: its bytes are not a PDF/],
 			['a PDF larger than the Message box takes', (ref) => (ref.size = 21 * 1024 * 1024), /size/],
-			['a PDF of another size than its message says', (ref) => (ref.size = 10), /is not the PDF its message shows/],
-			['a PDF whose bytes say another type', (_, blob) => (blob.type = 'text/plain'), /is not base64 of a PDF/],
+			['a PDF of another size than its message says', (ref) => (ref.size = 10), /is not base64 of the 10 bytes message 1 says it has/],
+			['a PDF whose bytes say another type', (_, blob) => (blob.type = 'text/plain'), /is of type "text\/plain", not a file “report\.pdf” \(application\/pdf\)/],
 			['a PDF with text that is not text', (ref) => (ref.text = 42), /text/]
 		];
 		for (const [what, change, reason] of variants) {

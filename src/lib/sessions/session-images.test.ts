@@ -143,8 +143,8 @@ describe('the images of a session', () => {
 		type Image = { id: string; type: string; data: string };
 		const png = (images: Image[]) => images.find((image) => image.id === 'png-1')!;
 		const variants: Array<[string, (images: Image[]) => void, RegExp]> = [
-			['a web page called a PNG', (images) => (png(images).data = encodeBase64(new TextEncoder().encode('<html><script>x</script></html> '))), /is not the image\/png image its message shows/],
-			['an SVG', (images) => (png(images).type = 'image/svg+xml'), /is not a PNG, JPEG, GIF or WebP image/],
+			['a web page called a PNG', (images) => (png(images).data = encodeBase64(new TextEncoder().encode('<html><script>x</script></html> '.slice(0, PNG.length)))), /its bytes are not a PNG, JPEG, GIF or WebP image/],
+			['an SVG', (images) => (png(images).type = 'image/svg+xml'), /is of type "image\/svg\+xml", not a PNG image \(image\/png\)/],
 			['bytes that are not base64', (images) => (png(images).data = '%%%%'), /is not base64/],
 			['a missing image', (images) => images.splice(images.indexOf(png(images)), 1), /shows image png-1, which the file does not hold/]
 		];

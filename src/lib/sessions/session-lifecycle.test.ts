@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PalimpsestDb } from '../db/database';
 import { HookBus } from '../hooks/hook-bus';
+import { setSessionModel } from './edit-session';
 import { createSession, endSession, finalizeSession, replaceSession } from './session-lifecycle';
 import type { SessionContext } from './session-context';
 
@@ -73,4 +74,13 @@ it('ends a session only once and finalizes only sessions that exist', async () =
 	await finalizeSession(ctx, 'missing');
 	await hooks.settled();
 	expect(calls.map(([name]) => name)).toEqual(['on_session_end']);
+});
+
+it("keeps what the session's provider is called, replaced when another model is chosen and gone with the offline model", async () => {
+	const row = await createSession(ctx, { provider: 'p1', model: 'mock-model', named_provider: { id: 'p1', name: 'Work server' } });
+	expect((await db.sessions.get(row.id))?.named_provider).toEqual({ id: 'p1', name: 'Work server' });
+	await setSessionModel(ctx, row.id, 'p2', 'mock-large', { id: 'p2', name: 'Home lab' });
+	expect(await db.sessions.get(row.id)).toMatchObject({ provider: 'p2', model: 'mock-large', named_provider: { id: 'p2', name: 'Home lab' } });
+	await setSessionModel(ctx, row.id, 'offline', 'offline-mini');
+	expect(await db.sessions.get(row.id)).not.toHaveProperty('named_provider');
 });

@@ -1,16 +1,15 @@
 // Reads an export file's text into entries, refusing anything that is not a complete file of
 // a version this app knows. Pure: nothing here touches the database, so a refusal changes nothing.
-import type { BlobRow, MessageRow, SessionRow } from '../db/schema';
-import { decodeBase64, decodedBytes, IMAGE_TYPES, isBase64, looksLikeImage, MAX_IMAGE_BYTES } from '../hooks/image-bytes';
+import type { Attachment, BlobRow, MessageRow, SessionRow } from '../db/schema';
+import { decodeBase64, decodedBytes, isBase64 } from '../hooks/image-bytes';
 import { IMPORT_LIMITS, parseMessageRow, parseSessionRow, type ImportedMessage } from './import-rows';
 import { withPositionsInOrder, type RandomBytes } from '../db/position-clock';
 import { adoptLegacyRows } from '../db/legacy-conversation';
 import type { ImportedEntry } from './import-links';
 import { FieldError, isPlainObject, type Parse } from './import-schema';
 import { EXPORT_FORMAT, EXPORT_VERSION, formatBytes, ImportError, MAX_IMPORT_BYTES } from './transfer-format';
-import { MAX_PDF_BYTES, MAX_TEXT_FILE_BYTES } from '../attachments/attachment-limits';
-import { hasPdfSignature, PDF_HEADER_WITHIN, PDF_TYPE } from '../attachments/pdf-signature';
-import { decodeText } from '../attachments/text-file';
+import { checkBytes } from '../attachments/check-bytes';
+import { declaredBlobs, describeDeclared } from '../attachments/declared-blobs';
 
 /** Refuses a file too large to import, before anything of it is read. */
 export function checkImportSize(bytes: number): void {
@@ -127,7 +126,7 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 		messages += rows.length;
 		const images = readImages(entry.images, rows, id, dropped, blobs);
 		if (onProgress && (index + 1) % 50 === 0) onProgress(index + 1, sessions.length);
-		return { session, messages: rows, ...(images.length ? { images } : {}) };
+		return { session, messages: withKeptTypes(rows, images), ...(images.length ? { images } : {}) };
 	});
 	if (session_count !== sessions.length || message_count !== messages) {
 		throw new ImportError(
@@ -138,17 +137,22 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 }
 
 /**
- * The bytes of a session's images and attached files, each checked: an image as one of the four
- * image types, base64 of at most MAX_IMAGE_BYTES that begins as its type says; a file as UTF-8
- * text of the type its message says; a PDF by its signature, of at most MAX_PDF_BYTES. Every
- * one a message shows must be there, with the size it says, and all of a file's together stay
- * within IMPORT_LIMITS.blobBytes. Those no message shows are left out.
+ * The bytes of a session's images and attached files, each base64 that passes the one check of
+ * every file's bytes (see checkBytes): what the bytes are decides their kind and the type they are
+ * kept as, and must be what every message showing them says, in kind, type and size (one id is
+ * one file: two messages that say different things of it refuse the file). Every one a message
+ * shows must be there, and all of a file's together stay within IMPORT_LIMITS.blobBytes. Those
+ * no message shows are left out.
  */
 function readImages(raw: unknown, rows: readonly ImportedMessage[], sessionId: string, dropped: { fields: number }, total: { bytes: number }): BlobRow[] {
-	const shown = new Map<string, { type: 'image' | 'file'; mimeType: string; size: number }>([
-		...rows.flatMap((row) => row.tool_result?.parts.flatMap((part) => (part.type === 'image' ? [[part.id, part] as const] : [])) ?? []),
-		...rows.flatMap((row) => row.attachments?.map((attachment) => [attachment.id, attachment] as const) ?? [])
-	]);
+	const { byId: shown, disagreement } = declaredBlobs(rows);
+	if (disagreement) {
+		const { id, first, second } = disagreement;
+		const sizes = first.kind === second.kind && first.type === second.type;
+		throw new ImportError(
+			`The file is malformed: session ${sessionId} shows ${id} as ${describeDeclared(first, sizes)} in message ${first.row + 1} and as ${describeDeclared(second, sizes)} in message ${second.row + 1}: one image or file is one thing, of one type.`
+		);
+	}
 	if (raw === undefined && !shown.size) return [];
 	if (!Array.isArray(raw) || raw.length > IMPORT_LIMITS.imagesPerSession) {
 		throw new ImportError(`The file is malformed: the images of session ${sessionId} are not a list of at most ${IMPORT_LIMITS.imagesPerSession.toLocaleString('en')}.`);
@@ -159,47 +163,39 @@ function readImages(raw: unknown, rows: readonly ImportedMessage[], sessionId: s
 		if (!isPlainObject(image) || typeof image.id !== 'string' || typeof image.type !== 'string' || typeof image.data !== 'string') {
 			throw new ImportError(`The file is malformed: ${where} is not an object with an id, a type and its data.`);
 		}
-		const part = shown.get(image.id);
-		if (!part) return void (dropped.fields += 1);
+		const declared = shown.get(image.id);
+		if (!declared) return void (dropped.fields += 1);
+		if (images.has(image.id)) throw new ImportError(`The file is malformed: ${where} is ${image.id} again; each image or file is in it once.`);
 		total.bytes += decodedBytes(image.data);
 		if (total.bytes > IMPORT_LIMITS.blobBytes) {
 			throw new ImportError(`The file holds more than ${formatBytes(IMPORT_LIMITS.blobBytes)} of images and files; an import takes at most that. Export fewer sessions at a time.`);
 		}
-		const file = `file ${at + 1} of session ${sessionId}`;
-		const bytes = part.type === 'image' ? readImage(image.type, image.data, part, where) : part.mimeType === PDF_TYPE ? readPdf(image.type, image.data, part, file) : readText(image.type, image.data, part, file);
-		images.set(image.id, { session_id: sessionId, id: image.id, type: image.type, data: new Blob([bytes], { type: image.type }) });
+		const named = declared.kind === 'image' ? where : `file ${at + 1} of session ${sessionId}`;
+		const shownAs = `${describeDeclared(declared)}, as message ${declared.row + 1} shows it`;
+		if (image.type !== declared.type) throw new ImportError(`The file is malformed: ${named} is of type ${describe(image.type).replace(/^= /, '')}, not ${shownAs}.`);
+		// The size a message says is bounded by its kind's limit: the base64 is measured before it is decoded.
+		if (!isBase64(image.data) || decodedBytes(image.data) !== declared.size) {
+			throw new ImportError(`The file is malformed: ${named} is not base64 of the ${declared.size} bytes message ${declared.row + 1} says it has.`);
+		}
+		const bytes = decodeBase64(image.data);
+		const checked = checkBytes(bytes, declared);
+		if (!checked.ok) throw new ImportError(`The file is malformed: ${named} is not ${shownAs}: ${checked.reason}.`);
+		images.set(image.id, { session_id: sessionId, id: image.id, type: checked.type, data: new Blob([bytes], { type: checked.type }) });
 	});
 	const missing = [...shown.keys()].find((id) => !images.has(id));
-	if (missing) throw new ImportError(`The file is incomplete: a message of session ${sessionId} shows ${shown.get(missing)?.type === 'file' ? 'file' : 'image'} ${missing}, which the file does not hold.`);
+	if (missing) throw new ImportError(`The file is incomplete: a message of session ${sessionId} shows ${shown.get(missing)?.kind === 'file' ? 'file' : 'image'} ${missing}, which the file does not hold.`);
 	return [...images.values()];
 }
 
-function readImage(type: string, data: string, part: { mimeType: string; size: number }, where: string): Uint8Array<ArrayBuffer> {
-	if (!IMAGE_TYPES.has(type) || type !== part.mimeType) throw new ImportError(`The file is malformed: ${where} is not a PNG, JPEG, GIF or WebP image of the type its message says.`);
-	if (decodedBytes(data) > MAX_IMAGE_BYTES || !isBase64(data)) {
-		throw new ImportError(`The file is malformed: ${where} is not base64 of at most ${formatBytes(MAX_IMAGE_BYTES)}.`);
-	}
-	const bytes = decodeBase64(data);
-	if (bytes.length !== part.size || !looksLikeImage(type, bytes)) throw new ImportError(`The file is malformed: ${where} is not the ${type} image its message shows.`);
-	return bytes;
-}
-
-function readPdf(type: string, data: string, part: { mimeType: string; size: number }, where: string): Uint8Array<ArrayBuffer> {
-	if (type !== PDF_TYPE || decodedBytes(data) > MAX_PDF_BYTES || !isBase64(data)) {
-		throw new ImportError(`The file is malformed: ${where} is not base64 of a PDF of at most ${formatBytes(MAX_PDF_BYTES)}.`);
-	}
-	const bytes = decodeBase64(data);
-	if (bytes.length !== part.size || !hasPdfSignature(bytes.subarray(0, PDF_HEADER_WITHIN))) throw new ImportError(`The file is malformed: ${where} is not the PDF its message shows.`);
-	return bytes;
-}
-
-function readText(type: string, data: string, part: { mimeType: string; size: number }, where: string): Uint8Array<ArrayBuffer> {
-	if (type !== part.mimeType || decodedBytes(data) > MAX_TEXT_FILE_BYTES || !isBase64(data)) {
-		throw new ImportError(`The file is malformed: ${where} is not base64 of at most ${formatBytes(MAX_TEXT_FILE_BYTES)} of the type its message says.`);
-	}
-	const bytes = decodeBase64(data);
-	if (bytes.length !== part.size || decodeText(bytes) === null) throw new ImportError(`The file is malformed: ${where} is not the UTF-8 text its message shows.`);
-	return bytes;
+/**
+ * The rows with each attached file's type as its bytes are kept (a text file said to be HTML,
+ * say, is kept as text/plain), so that what a message says of a file and the file agree, here and
+ * in every export or sync of it.
+ */
+function withKeptTypes(rows: ImportedMessage[], images: readonly BlobRow[]): ImportedMessage[] {
+	const kept = new Map(images.map((image) => [image.id, image.type]));
+	const retyped = (attachment: Attachment) => (kept.has(attachment.id) && kept.get(attachment.id) !== attachment.mimeType ? { ...attachment, mimeType: kept.get(attachment.id)! } : attachment);
+	return rows.map((row) => (row.attachments?.some((attachment) => retyped(attachment) !== attachment) ? { ...row, attachments: row.attachments.map(retyped) } : row));
 }
 
 function describeCount(value: unknown, noun: string): string {

@@ -57,6 +57,8 @@ export class AppState {
 	models!: ModelListState;
 	/** Whether token estimates are available ('unavailable' while the worker is being replaced). */
 	contextStatus = $state<ContextWorkerStatus>('idle');
+	/** Bumped when a plugin's tool comes or goes: what every request costs changed, and the meter counts again. */
+	toolsVersion = $state(0);
 	profiles!: ProfilesState;
 	transfer!: TransferState;
 	/** Asked on the first message (see Composer), shown in Settings. */
@@ -131,6 +133,7 @@ export class AppState {
 		});
 		const commands = new CommandRegistry(hooks);
 		const tools = new ToolRegistry(hooks);
+		this.#stops.push(tools.subscribe(() => this.toolsVersion++));
 		const storageBudget = () => storageBudgetBytes(Number(this.settings.get('plugins.storage_budget_mb')));
 		// ctx.log lines are kept across reloads, for the Plugins page.
 		const logBook = new PluginLogBook(undefined, createPluginLogWriter(db).record);

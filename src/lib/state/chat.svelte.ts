@@ -132,6 +132,12 @@ export class ChatState {
 		return this.#services.readsImages(this.session ? { provider: this.session.provider, model: this.session.model } : this.#services.currentModel(this.draft));
 	}
 
+	/** The open session, when its provider is not set up in this browser (removed, or the session came from another one). */
+	missingProvider(): SessionRow | null {
+		const session = this.session;
+		return session && !this.#services.modelOptions().some((o) => o.provider === session.provider) ? session : null;
+	}
+
 	/** The name of the model the next message goes to, as the picker shows it. */
 	modelLabel(): string {
 		const choice = this.session ? { provider: this.session.provider, model: this.session.model } : this.#services.currentModel(this.draft);
@@ -247,7 +253,7 @@ export class ChatState {
 	async ensureSession(): Promise<string> {
 		if (this.sessionId) return this.sessionId;
 		const choice = this.#services.currentModel(this.draft);
-		const row = await createSession(this.#services.sessionContext(), choice);
+		const row = await createSession(this.#services.sessionContext(), { ...choice, named_provider: this.#services.namedProvider(choice.provider) });
 		this.open(row.id);
 		// A session born in this tab is not a resumed one.
 		this.#resumed.delete(row.id);
@@ -316,6 +322,11 @@ export class ChatState {
 		if (sessionId) this.running.get(sessionId)?.abort();
 	}
 
+	/** The model the next new session starts with (a provider just connected, say), whichever session is open. */
+	chooseForNewSessions(provider: string, model: string): void {
+		this.draft = { provider, model };
+	}
+
 	async setModel(provider: string, model: string): Promise<void> {
 		if (!this.sessionId) {
 			this.draft = { provider, model };
@@ -334,7 +345,7 @@ export class ChatState {
 	}
 
 	async #applyModel(id: string, provider: string, model: string): Promise<void> {
-		await setSessionModel(this.#services.sessionContext(), id, provider, model);
+		await setSessionModel(this.#services.sessionContext(), id, provider, model, this.#services.namedProvider(provider));
 		await this.#services.refreshTokens(id);
 		// Items the new model cannot read, or a window that no longer holds the conversation.
 		if (!this.running.has(id)) await this.#compactions.afterModelChange(id).catch(() => {});

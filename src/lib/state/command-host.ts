@@ -30,7 +30,7 @@ export function createBuiltinHost(
 		const model = services.currentModel({ provider: old?.provider, model: old?.model });
 		// Not while the session answers or compacts, here or in another tab.
 		const next = await withWorkLock(services.profile.name, invocation.session_id, { kind: 'command' }, () =>
-			replaceSession(services.sessionContext(), invocation.session_id, reason, { ...model, title })
+			replaceSession(services.sessionContext(), invocation.session_id, reason, { ...model, named_provider: services.namedProvider(model.provider), title })
 		);
 		left(invocation.session_id);
 		await goto(`/s/${next.id}`);

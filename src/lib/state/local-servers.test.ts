@@ -34,7 +34,18 @@ describe('a provider the browser cannot reach', () => {
 		expect(text).toContain('could not reach Ollama at http://localhost:11434/v1');
 		expect(text).toContain('Check that the server is running');
 		expect(text).toContain(`OLLAMA_ORIGINS=${origin}`);
+		// The name the user gave it, when there is one.
+		expect(explainUnreachable('Failed to fetch', { label: 'Ollama', name: 'Desk', base_url: 'http://localhost:11434/v1', preset: 'ollama' }, origin)).toContain('could not reach Desk at');
 		expect(explainUnreachable('NetworkError when attempting to fetch resource.', { label: 'LM Studio', base_url: 'http://localhost:1234/v1', preset: 'lmstudio' }, origin)).toContain('Enable CORS');
+	});
+
+	it('says first that the network or the server may be down, then what lets this page in', () => {
+		const text = explainUnreachable('Failed to fetch', { label: 'LM Studio', base_url: 'http://localhost:1234/v1', preset: 'lmstudio' }, origin) ?? '';
+		const down = text.indexOf('the network or the server may be down');
+		expect(down).toBeGreaterThan(0);
+		expect(text.indexOf('Check that the server is running')).toBeGreaterThan(down);
+		expect(text.indexOf('Enable CORS')).toBeGreaterThan(text.indexOf('Check that the server is running'));
+		expect(explainUnreachable('Failed to fetch', undefined, origin)).toMatch(/^The browser could not reach the provider: the network or the server may be down\..*Access-Control-Allow-Origin/);
 	});
 
 	it('says nothing about other errors', () => {

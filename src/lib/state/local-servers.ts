@@ -72,10 +72,15 @@ const UNREACHABLE = /failed to fetch|networkerror when attempting to fetch|load 
 
 /**
  * What to check when a provider could not be reached, or null when `error` says something else.
- * `provider` is the configured provider the request went to.
+ * `provider` is the configured provider the request went to. The browser gives the same bare
+ * error for a network or server that is down and for a server that refuses this page (CORS):
+ * the first is the more common, so it comes first, then the setting that lets this page in.
  */
-export function explainUnreachable(error: string, provider: { label: string; base_url: string; preset: ProviderPreset } | undefined, origin: string): string | null {
+export function explainUnreachable(error: string, provider: { label: string; name?: string; base_url: string; preset: ProviderPreset } | undefined, origin: string): string | null {
 	if (!UNREACHABLE.test(error)) return null;
-	const where = provider ? `${provider.label} at ${provider.base_url}` : 'the provider';
-	return `The browser could not reach ${where}. Check that the server is running, and that it allows requests from this page (${origin}): ${originSetting(provider?.preset, origin)}.`;
+	const where = provider ? `${provider.name?.trim() || provider.label} at ${provider.base_url}` : 'the provider';
+	return (
+		`The browser could not reach ${where}: the network or the server may be down. Check that the server is running and that this device is online. ` +
+		`If it is running, it may not allow requests from this page (${origin}): ${originSetting(provider?.preset, origin)}.`
+	);
 }

@@ -11,6 +11,13 @@ import { explainUnreachable } from './local-servers';
 // The form's preset labels and the providers' names, for the component that lists them.
 export { PRESETS, providerName };
 
+/** A provider's model as saved by the form, and whether new sessions now use it. */
+export interface SavedModel {
+	provider: string;
+	model: string;
+	isDefault: boolean;
+}
+
 export const PRESET_ORDER: ProviderPreset[] = [
 	'openai',
 	'openai_chat',
@@ -135,24 +142,30 @@ export class ProviderForm {
 		}
 	}
 
-	async save(): Promise<boolean> {
+	/**
+	 * Saves the provider. A new one becomes the default model when it is the first provider, or
+	 * when `asDefault` (it was added to connect a model from the empty chat). Returns the model
+	 * saved and whether it is now the default, or null when nothing was saved.
+	 */
+	async save({ asDefault = false } = {}): Promise<SavedModel | null> {
 		const config = this.config();
 		if (typeof config === 'string') {
 			this.result = { ok: false, text: config };
-			return false;
+			return null;
 		}
 		const saved = this.#settings.get('providers');
 		const editing = this.editing !== null && saved.some((p) => p.id === config.id);
 		const providers = editing ? saved.map((p) => (p.id === config.id ? config : p)) : [...saved, config];
-		// A default that named this provider follows its new model.
-		const followDefault = editing && this.#settings.get('default_provider') === config.id;
-		if (!(await this.#settings.update(followDefault ? { providers, default_model: config.model } : { providers }))) {
+		// A default that named this provider follows its new model; a first provider, or one
+		// added to connect a model, is what new sessions use from now on.
+		const isDefault = editing ? this.#settings.get('default_provider') === config.id : asDefault || saved.length === 0;
+		if (!(await this.#settings.update(isDefault ? { providers, default_provider: config.id, default_model: config.model } : { providers }))) {
 			this.result = { ok: false, text: `Could not save: ${this.#settings.save.state === 'failed' ? this.#settings.save.error : 'unknown error'}` };
-			return false;
+			return null;
 		}
 		this.apiKey = '';
 		this.editing = null;
 		this.result = { ok: true, text: `${editing ? 'Saved changes to' : 'Saved'} ${config.label} · ${config.model}.` };
-		return true;
+		return { provider: config.id, model: config.model, isDefault };
 	}
 }

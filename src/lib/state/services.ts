@@ -20,13 +20,15 @@ import { ContextWorker, type ContextWorkerStatus } from '../context/context-clie
 import { contextWindowFor, reservedOutputFor } from '../context/context-window';
 import { localModelWindows } from '../providers/local-model/local-model-windows';
 import { estimateMessages, estimateSession, imageTokensOf, type RequestExtras } from '../context/estimate-session';
+import { toolTexts } from '../context/tool-texts';
 import { anchoredTotal } from '../context/anchor-estimate';
 import { contextRows } from '../db/context-rows';
-import type { MessageRow } from '../db/schema';
+import type { MessageRow, SessionRow } from '../db/schema';
 import { composeEstimate } from '../context/count-tokens';
 import type { ContextUsage } from './context-usage';
 import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../agent/compaction-types';
 import type { SettingsState } from './settings.svelte';
+import { missingProviderError } from './missing-provider';
 
 export const PLATFORM = 'web';
 export const OFFLINE_PROVIDER_ID = 'offline';
@@ -41,6 +43,9 @@ export function parseChoiceKey(key: string): ModelChoice {
 	return { provider, model };
 }
 
+
+/** A session's model and what its provider was called (see SessionRow.named_provider). */
+type SessionModel = Pick<SessionRow, 'provider' | 'model' | 'named_provider'>;
 
 export interface ModelChoice {
 	provider: string;
@@ -64,6 +69,8 @@ export interface Services {
 	turnDeps(sessionId: string, options?: { resumed?: boolean; onProgress?: (progress: CompactionProgress) => void }): Promise<TurnDeps>;
 	/** The provider and model to use: the requested one if it still exists, else the default. */
 	currentModel(wanted?: Partial<ModelChoice>): ModelChoice;
+	/** A configured provider's id with its name, as a session records it (undefined for the offline model or an unknown id). */
+	namedProvider(providerId: string): { id: string; name: string } | undefined;
 	/** Whether the model of `choice` reads images (the offline model, the in-browser one and those marked text only do not). */
 	readsImages(choice: ModelChoice): boolean;
 	modelOptions(): ModelOption[];
@@ -116,7 +123,8 @@ export function createServices(parts: {
 	 * The provider to call. Its adapter loads on first use (the first message, compaction or
 	 * test in Settings), not with the page: the Message box is ready sooner.
 	 */
-	async function providerFor(id: string): Promise<Provider> {
+	async function providerFor(choice: SessionModel): Promise<Provider> {
+		const id = choice.provider;
 		if (id === OFFLINE_PROVIDER_ID) {
 			const { createOfflineProvider } = await loadCode(() => import('../providers/offline'));
 			// The offline model reports exact usage, counted by the same worker as everything else.
@@ -124,7 +132,8 @@ export function createServices(parts: {
 			return offline;
 		}
 		const config = settings.get('providers').find((p) => p.id === id);
-		if (!config) throw new Error(`The provider "${id}" is no longer configured. Choose another model.`);
+		// Named as the user called it, never by its id.
+		if (!config) throw new Error(missingProviderError(choice));
 		const { createProvider } = await loadCode(() => import('../providers/create-provider'));
 		return createProvider(config);
 	}
@@ -170,11 +179,11 @@ export function createServices(parts: {
 		};
 	}
 
-	async function summarizerFor(fallback: ModelChoice): Promise<CompactionDeps['summarizer']> {
+	async function summarizerFor(fallback: SessionModel): Promise<CompactionDeps['summarizer']> {
 		const key = settings.get('compaction.model');
 		const choice = key ? parseChoiceKey(key) : fallback;
 		const option = modelOptions().find((o) => o.provider === choice.provider && o.model === choice.model) ?? fallback;
-		return { provider: await providerFor(option.provider), model: option.model, windowTokens: windowFor(option.model) };
+		return { provider: await providerFor(option), model: option.model, windowTokens: windowFor(option.model) };
 	}
 
 	function modelOptions(): ModelOption[] {
@@ -217,8 +226,8 @@ export function createServices(parts: {
 			const windowTokens = windowFor(chosen);
 			const threshold = compactionSettings().threshold;
 			if (!session) {
-				const tools = extras.toolSchemas?.length ? JSON.stringify(extras.toolSchemas) : '';
-				const [systemPrompt, toolSchemas = 0] = (await worker.countTexts([extras.systemPrompt, ...(tools ? [tools] : [])], chosen)).counts;
+				const [systemPrompt, ...tools] = (await worker.countTexts([extras.systemPrompt, ...toolTexts(extras.toolSchemas)], chosen)).counts;
+				const toolSchemas = tools.reduce((a, b) => a + b, 0);
 				const parts = composeEstimate({ messages: 0, messageCount: 0, systemPrompt, hasSystemPrompt: true, toolSchemas, injected: 0, reservedOutput: extras.reservedOutput });
 				return { model: chosen, total: parts.total, windowTokens, threshold, parts, rows: 0 };
 			}
@@ -241,7 +250,7 @@ export function createServices(parts: {
 		async compactionDeps(sessionId, onProgress) {
 			const session = await getSession(db, sessionId);
 			if (!session) throw new Error('This session no longer exists.');
-			const provider = await providerFor(session.provider);
+			const provider = await providerFor(session);
 			const windowTokens = windowFor(session.model);
 			const compaction = compactionSettings();
 			// The kept tail never takes more than a quarter of the window, whatever the setting says.
@@ -251,15 +260,23 @@ export function createServices(parts: {
 				counter: worker,
 				provider,
 				model: session.model,
-				summarizer: await summarizerFor({ provider: session.provider, model: session.model }),
+				summarizer: await summarizerFor(session),
 				hooks,
 				sessions: services.sessionContext(),
 				settings: compaction,
 				windowTokens,
 				request: requestExtras(session.model, session.provider),
 				onProgress,
-				onLimitLearned: learnLimit
+				onLimitLearned: learnLimit,
+				toolOwner: (name) => {
+					const id = parts.tools?.ownerOf(name);
+					return id === undefined ? undefined : { id, name: services.pluginName(id) };
+				}
 			};
+		},
+		namedProvider(id) {
+			const config = settings.get('providers').find((p) => p.id === id);
+			return config && { id, name: providerName(config) };
 		},
 		readsImages(choice) {
 			const config = settings.get('providers').find((p) => p.id === choice.provider);
@@ -281,10 +298,14 @@ export function createServices(parts: {
 		async turnDeps(sessionId, options = {}) {
 			const session = await getSession(db, sessionId);
 			if (!session) throw new Error('This session no longer exists.');
-			const provider = await providerFor(session.provider);
+			const provider = await providerFor(session);
 			// A provider that once said how its count differs from this app's is believed from the first turn.
 			const ratio = settings.get('context.learned')[session.model]?.ratio;
-			if (session.token_ratio === undefined && ratio) await updateSession(db, sessionId, { token_ratio: ratio });
+			// The provider's name as it is now (renamed, or never recorded), should it go away later.
+			const named = services.namedProvider(session.provider);
+			const renamed = named && (named.id !== session.named_provider?.id || named.name !== session.named_provider.name);
+			const changes = { ...(session.token_ratio === undefined && ratio ? { token_ratio: ratio } : {}), ...(renamed ? { named_provider: named } : {}) };
+			if (Object.keys(changes).length) await updateSession(db, sessionId, changes);
 			// A plugin's pre_llm_call must not miss the first turn after a reload, but a plugin
 			// still loading after a few seconds is not worth holding the conversation for (the wait
 			// is bounded once, at start-up: see STARTUP_PLUGIN_WAIT_MS).

@@ -13,7 +13,7 @@ import { MAX_ATTACHMENT_MB } from '../sync/attachment-limit';
 
 // The hook timeout's bounds, and the plugin budgets, for the fields and rows that show them.
 export { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../hooks/timeouts';
-export { DEFAULT_STORAGE_BUDGET_MB, LOG_LINES_PER_SECOND, MAX_STORAGE_BUDGET_MB, STORAGE_BYTES_PER_SECOND, storageBudgetBytes } from '../plugins/plugin-budgets';
+export { DEFAULT_STORAGE_BUDGET_MB, LOG_LINES_PER_SECOND, MAX_STORAGE_BUDGET_MB, MAX_WAITING_MESSAGES, MESSAGE_BYTES_PER_SECOND, STORAGE_BYTES_PER_SECOND, storageBudgetBytes } from '../plugins/plugin-budgets';
 export { formatBytes } from '../hooks/plain-data';
 
 export type Theme = 'system' | 'light' | 'dark';

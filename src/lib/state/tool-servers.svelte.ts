@@ -6,7 +6,8 @@ import { untrack } from 'svelte';
 import { SvelteMap } from 'svelte/reactivity';
 import type { Approval, ApprovalRequest, ServerTools } from '../tool-servers/server-tools';
 import type { ToolServerWorker } from '../tool-servers/tool-server-client';
-import type { CallProgress, ServerStatus, ToolServerConfig } from '../tool-servers/types';
+import { openSignInWindow } from '../tool-servers/sign-in-page';
+import type { CallProgress, ServerStatus, StoredOAuth, ToolServerConfig } from '../tool-servers/types';
 import type { SettingsState } from './settings.svelte';
 
 export type { CallProgress, ServerStatus, ToolServerConfig };
@@ -37,6 +38,9 @@ export class ToolServersState {
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
 	#connectedWith = new Map<string, string>();
 	#stopped = false;
+	/** The sign-in under way of each server, to stop when another begins. */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+	#signIns = new Map<string, AbortController>();
 
 	constructor(settings: SettingsState) {
 		this.#settings = settings;
@@ -158,15 +162,28 @@ export class ToolServersState {
 		}
 	}
 
-	/** Signs in to a server in a window of its own; its tokens are kept with it, like an API key, and it connects with them. */
+	/**
+	 * Signs in to a server in a window of its own; its tokens are kept with it, like an API key,
+	 * and it connects with them. A sign-in of the same server still under way (its window closed,
+	 * say) is stopped: only the newest one's answer is taken.
+	 */
 	async signIn(id: string): Promise<void> {
 		// Opened in the click itself: later, a pop-up blocker would refuse it. The sign-in loads after.
-		const popup = window.open('about:blank', '_blank', 'popup,width=520,height=720');
-		const { signIn } = await import('../tool-servers/sign-in');
-		await signIn(popup, this.configs.find((c) => c.id === id)?.url, {
-			client: () => $state.snapshot(this.configs.find((c) => c.id === id)?.oauth?.client),
-			save: (oauth) => this.#change(id, (c) => ({ ...c, oauth: { ...c.oauth, ...oauth } }))
-		});
+		const windowId = crypto.randomUUID();
+		openSignInWindow(windowId);
+		this.#signIns.get(id)?.abort();
+		const controller = new AbortController();
+		this.#signIns.set(id, controller);
+		try {
+			const { signIn } = await import('../tool-servers/sign-in');
+			const store = {
+				client: () => $state.snapshot(this.configs.find((c) => c.id === id)?.oauth?.client),
+				save: (oauth: StoredOAuth) => this.#change(id, (c) => ({ ...c, oauth: { ...c.oauth, ...oauth } }))
+			};
+			await signIn(windowId, this.configs.find((c) => c.id === id)?.url, store, controller.signal);
+		} finally {
+			if (this.#signIns.get(id) === controller) this.#signIns.delete(id);
+		}
 	}
 
 	/** Forgets the server's tokens; it then asks to be signed in again. */

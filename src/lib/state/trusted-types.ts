@@ -2,8 +2,7 @@
 // for every script sink, so any string that would become HTML, a script URL or script code
 // passes through here unless a library's own policy made it (Svelte's templates, SvelteKit's
 // service worker, DOMPurify). This one lets through exactly what the app itself does: workers
-// and scripts of this site, and each plugin frame's fixed document; anything else throws.
-import { FRAME_DOCUMENT } from '../plugins/sandbox/frame-document.js';
+// and scripts of this site; anything else throws. The app writes no HTML from a string.
 
 interface PolicyFactory {
 	createPolicy(name: string, rules: { createHTML?: (input: string) => string; createScriptURL?: (input: string) => string; createScript?: (input: string) => string }): unknown;
@@ -24,9 +23,8 @@ export function installTrustedTypesPolicy(scope: { trustedTypes?: PolicyFactory;
 	const factory = scope.trustedTypes;
 	if (!factory || factory.defaultPolicy) return;
 	factory.createPolicy('default', {
-		createHTML(input) {
-			if (input === FRAME_DOCUMENT) return input;
-			throw new TypeError('Trusted Types: this HTML is not one the app writes.');
+		createHTML() {
+			throw new TypeError('Trusted Types: the app writes no HTML from a string.');
 		},
 		createScriptURL(input) {
 			if (isOwnScript(input, scope.location.origin)) return input;

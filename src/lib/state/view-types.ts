@@ -1,7 +1,7 @@
 // The shapes from lower layers that components and routes read, re-exported so that the UI
 // imports state/ only, types included (DESIGN §2); a change below surfaces in the UI here.
 export type { CommandInfo } from '../commands/command-registry';
-export type { Attachment, ImageRef, MessageRow, PluginRow, SessionRow, VersionPoint } from '../db/schema';
+export type { Attachment, ImageRef, MessageRow, PluginRow, RanWith, SessionRow, VersionPoint } from '../db/schema';
 export type { DraftAttachment } from './draft-attachments.svelte';
 export { formatBytes } from '../hooks/plain-data';
 export { ATTACH_HINT } from '../attachments/attachment-limits';

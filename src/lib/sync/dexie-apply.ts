@@ -8,7 +8,7 @@ import { Dexie } from '../db/database';
 import { blobsNoLongerShown } from '../db/message-verbs';
 import { NO_COMPACTION_STATE, type BlobRow, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
 import { moveSessionToTrash, takeSessionFromTrash } from '../db/trash-verbs';
-import { blobEntries, readBlobRows, withBlobNote } from './dexie-blobs';
+import { blobEntries, putArrivedBlobs, readBlobRows, withBlobNote } from './dexie-blobs';
 import { localProviderOf, messageClocksOf, nextEdit, sessionDocOf, type SyncContext } from './dexie-context';
 import { settleSession, writeRows, type ArrivingRow } from './dexie-rows';
 import { blobDocId, messageDocId, sessionDocId } from './document-ids';
@@ -96,7 +96,7 @@ export async function applyDocs(ctx: SyncContext, docs: readonly PulledDoc[], op
 			for (const blob of doc.legacyBlobs) {
 				const row = kept.get(`${messageDocId(doc.doc.session_id, doc.doc.position)}\n${blob.id}`);
 				if (row) {
-					await db.blobs.put(row);
+					await putArrivedBlobs(db, [row]);
 					states.get(doc.doc.session_id)!.touched = true;
 				}
 			}
@@ -282,7 +282,7 @@ async function applyBlob(ctx: SyncContext, pulled: Pulled<'blob'>, state: Sessio
 		return;
 	}
 	const refused = pulled.received !== undefined && !row;
-	if (row) await db.blobs.put(row);
+	if (row) await putArrivedBlobs(db, [row]);
 	await db.sync_docs.put({ id, kind: 'blob', session_id: pulled.session_id, rev: pulled.rev, edit: nextEdit(ctx), dirty: 0, refused: refused ? 1 : 0 });
 	if (!state.row) return;
 	// The messages that waited for it show it now (or say it was refused).

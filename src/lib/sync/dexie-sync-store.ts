@@ -5,10 +5,9 @@
 // conversation shown is derived from them alike on every device (db/conversation.ts).
 import { Dexie, type PalimpsestDb } from '../db/database';
 import type { BlobRow, SyncDocRow } from '../db/schema';
-import { isKeepableBlob } from '../sessions/received-blob';
 import { attachmentLimitBytes, MAX_ATTACHMENT_MB } from './attachment-limit';
 import { applyDocs, applyHeld } from './dexie-apply';
-import { blobEntries, readBlobRows } from './dexie-blobs';
+import { blobEntries, keptBlobs, readBlobRows } from './dexie-blobs';
 import { messageClocksOf, nextEdit, readEdits, sessionDocOf, syncTables, writeEdits, type LocalProvider, type SyncContext } from './dexie-context';
 import { stampOutbox } from './dexie-stamp';
 import { blobDocId, messageDocId, parseDocId } from './document-ids';
@@ -218,7 +217,7 @@ export class DexieSyncStore implements SyncStore {
 
 	async applyPulled(docs: readonly PulledDoc[], checkpoint: string | null, options: ApplyOptions = {}): Promise<{ deleted: number }> {
 		// Checked before the transaction: reading a Blob's bytes awaits, which would end it.
-		const kept = await keptBlobs(docs);
+		const kept = await keptBlobs(this.#db, docs);
 		await this.#stampAll();
 		return this.#transaction(async (ctx) => {
 			// This device's latest changes first, so what arrives merges with them rather than over them.
@@ -344,23 +343,3 @@ async function pendingDocsOf(db: PalimpsestDb, rows: readonly SyncDocRow[], limi
 	}
 	return docs;
 }
-
-/** The Blobs that came with documents and may be kept: each of the type and size its document says, with bytes that begin as that type says. */
-async function keptBlobs(docs: readonly PulledDoc[]): Promise<Map<string, BlobRow>> {
-	const kept = new Map<string, BlobRow>();
-	for (const doc of docs) {
-		if (doc.kind === 'blob' && doc.received) {
-			if (doc.received.size === doc.size && (await isKeepableBlob(doc.type, doc.received))) kept.set(blobDocId(doc.session_id, doc.blob_id), { session_id: doc.session_id, id: doc.blob_id, type: doc.type, data: doc.received });
-		} else if (doc.kind === 'message' && doc.legacyBlobs) {
-			const named = new Map((doc.doc.fields.blobs ?? []).map((entry) => [entry.id, entry]));
-			for (const blob of doc.legacyBlobs) {
-				const entry = named.get(blob.id);
-				if (entry && entry.type === blob.type && entry.size === blob.data.size && (await isKeepableBlob(blob.type, blob.data))) {
-					kept.set(`${messageDocId(doc.doc.session_id, doc.doc.position)}\n${blob.id}`, { session_id: doc.doc.session_id, id: blob.id, type: blob.type, data: blob.data });
-				}
-			}
-		}
-	}
-	return kept;
-}
-

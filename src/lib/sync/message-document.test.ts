@@ -33,6 +33,7 @@ function answerRow(extra: Partial<MessageRow> = {}): MessageRow {
 		tool_calls: [{ id: 'call-1', name: 'weather', arguments: '{"city":"Lisbon"}' }],
 		tool_call_id: 'call-0',
 		tool_result: { server: 'Weather', is_error: false, parts: [{ type: 'text', text: '22 °C' }] },
+		ran_with: { arguments: '{"city":"Porto"}', changed_by: ['Travel guard'] },
 		tokens: 9,
 		encoding: 'o200k_base',
 		error: 'none',
@@ -68,6 +69,12 @@ describe('message documents', () => {
 		expect(rowFieldsOf(doc)).toMatchObject({ rank: `P${P1.slice(1)} ${P2}`, branch: { at: P1, id: P1 }, compacted_by: 'c-0', retired_by: 'c-9', position: P2 });
 		const plain = docOf({ session_id: 's-1', seq: 0, position: P1, id: 'm-0', role: 'user', content: 'hi', status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: NOW });
 		expect(rowFieldsOf(plain)).toMatchObject({ rank: P1, compacted_by: null });
+	});
+
+	it('carry the arguments a tool ran with when plugins changed them, and the plugins, to every device', () => {
+		const body = messageToBody(docOf(answerRow({ role: 'tool', tool_calls: undefined })));
+		expect((body.fields as MessageDoc['fields']).ran_with).toEqual({ arguments: '{"city":"Porto"}', changed_by: ['Travel guard'] });
+		expect(readDocument({ ...body, _rev: REV }, NOW)).toMatchObject({ kind: 'message', doc: { fields: { ran_with: { arguments: '{"city":"Porto"}', changed_by: ['Travel guard'] } } } });
 	});
 
 	it('do not share objects with the row they were made of', () => {

@@ -36,6 +36,7 @@ export type SyncedMessage = Pick<MessageRow, 'id' | 'role' | 'content' | 'status
 			| 'tool_calls'
 			| 'tool_call_id'
 			| 'tool_result'
+			| 'ran_with'
 			| 'error'
 			| 'compaction'
 			| 'native'
@@ -90,6 +91,7 @@ export const SYNCED_MESSAGE_SHAPE: Shape<SyncedMessage> = {
 		tool_calls: M.optional.tool_calls,
 		tool_call_id: M.optional.tool_call_id,
 		tool_result: M.optional.tool_result,
+		ran_with: M.optional.ran_with,
 		error: M.optional.error,
 		compaction: M.optional.compaction,
 		native: M.optional.native,

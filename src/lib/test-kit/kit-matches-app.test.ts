@@ -210,7 +210,7 @@ describe('the published test kit gives the app’s results', () => {
 		]);
 		expect(outcomes(collectors)).toEqual(['ok', 'warning', 'error', 'ok']);
 		expect(directives.results).toEqual([
-			{ block: false, args: { path: '/safe/a.txt' } },
+			{ block: false, args: { path: '/safe/a.txt' }, rewritten_by: ['rewrite'] },
 			{ block: true, reason: 'outside /safe', plugin_id: 'guard' },
 			expect.objectContaining({ block: true, plugin_id: 'crashy' }),
 			expect.objectContaining({ block: true, plugin_id: 'crashy' })

@@ -1,8 +1,10 @@
 // A tool's result made ready to keep, in the tool-server worker: each image's base64 is decoded
 // into a Blob under a fresh id, and the part keeps only that id, its type, size and dimensions.
-// An image must decode as what it claims to be: a file that is not one would show broken and
-// make every later request of the session fail at a provider, so it becomes a note instead.
-import { decodeBase64, looksLikeImage } from '../hooks/image-bytes';
+// An image must pass the one check of every file's bytes as what it claims to be, and decode: a
+// file that is not one would show broken and make every later request of the session fail at a
+// provider, so it becomes a note instead.
+import { decodeBase64 } from '../hooks/image-bytes';
+import { checkBytes } from '../attachments/check-bytes';
 import { formatBytes } from '../hooks/plain-data';
 import type { CallResult, ImageBytes, KeptPart, ToolResultView } from './types';
 
@@ -29,15 +31,17 @@ export async function keepImages(view: ToolResultView, measure: MeasureImage | n
 			continue;
 		}
 		const bytes = decodeBase64(part.data);
-		const data = new Blob([bytes], { type: part.mimeType });
-		const size = !looksLikeImage(part.mimeType, bytes) ? null : measure ? await measure(data).catch(() => null) : undefined;
-		if (size === null) {
-			parts.push({ type: 'note', text: `An image (${part.mimeType}, ${formatBytes(data.size)}) was left out: its bytes are not an image of that type.` });
+		// The one check every file's bytes pass: its type is the one its signature gives.
+		const checked = checkBytes(bytes, { kind: 'image', type: part.mimeType });
+		const data = checked.ok ? new Blob([bytes], { type: checked.type }) : null;
+		const size = !data ? null : measure ? await measure(data).catch(() => null) : undefined;
+		if (!data || size === null) {
+			parts.push({ type: 'note', text: `An image (${part.mimeType}, ${formatBytes(bytes.length)}) was left out: its bytes are not an image of that type.` });
 			continue;
 		}
 		const id = crypto.randomUUID();
-		images.push({ id, type: part.mimeType, data });
-		parts.push({ type: 'image', id, mimeType: part.mimeType, size: data.size, ...size });
+		images.push({ id, type: data.type, data });
+		parts.push({ type: 'image', id, mimeType: data.type, size: data.size, ...size });
 	}
 	return { isError: view.isError, forModel: view.forModel, parts, images };
 }

@@ -2,7 +2,7 @@
 // servers, named apart from plugin tools), the question before a first run, and a call's
 // progress and Stop.
 import { describe, expect, it, vi } from 'vitest';
-import { DENIED, ServerTools, type Approval, type ServerToolsDeps, type ToolServerCalls } from './server-tools';
+import { DENIED, ServerTools, type Approval, type ApprovalRequest, type ServerToolsDeps, type ToolServerCalls } from './server-tools';
 import type { CallProgress, ServerTool, ToolServerConfig } from './types';
 
 const tool = (name: string): ServerTool => ({ name, description: `${name} does things`, inputSchema: { type: 'object', properties: {} } });
@@ -63,6 +63,45 @@ describe('the tools of tool servers', () => {
 		tools.setGone('s1');
 		expect(tools.schemas(new Set())).toEqual([]);
 		expect(tools.instructions()).toEqual([]);
+	});
+
+	it('asks again when a plugin changed the arguments of an always allowed tool, showing both; no answer to that is kept as Always allow', async () => {
+		const requests: ApprovalRequest[] = [];
+		const { tools, calls, deps } = setup([], [config({ always_allowed: ['add'] })]);
+		const answers: Approval[] = ['deny', 'always', 'once'];
+		deps.approve = async (request) => {
+			requests.push(request);
+			return answers.shift() ?? 'deny';
+		};
+		const rewrite = { modelArgs: { a: 1 }, plugins: ['Rewriter'] };
+		const run = (args: Record<string, unknown>, changed?: typeof rewrite) => tools.run('calc__add', args, { callId: crypto.randomUUID(), rewrite: changed }, new Set());
+
+		const denied = await run({ a: 99 }, rewrite);
+		expect(denied).toMatchObject({ text: DENIED, denied: true });
+		expect(calls.made).toEqual([]);
+		expect(requests[0]).toEqual({ serverId: 's1', serverName: 'calc', tool: 'add', args: { a: 99 }, rewrite, choices: ['once', 'deny'] });
+
+		// An "always" for rewritten arguments runs this call only, and keeps nothing.
+		expect((await run({ a: 99 }, rewrite)).text).toBe('ran add with {"a":99}');
+		expect((await run({ a: 99 }, rewrite)).text).toBe('ran add with {"a":99}');
+		expect(requests).toHaveLength(3);
+		expect(deps.allowAlways).not.toHaveBeenCalled();
+
+		// The model's own arguments are still always allowed.
+		expect((await run({ a: 1 })).text).toBe('ran add with {"a":1}');
+		expect(requests).toHaveLength(3);
+		expect(calls.made).toEqual(['s1:add', 's1:add', 's1:add']);
+	});
+
+	it('offers every answer, without a rewrite, before a tool not always allowed runs', async () => {
+		const requests: ApprovalRequest[] = [];
+		const { tools, deps } = setup();
+		deps.approve = async (request) => {
+			requests.push(request);
+			return 'once';
+		};
+		await tools.run('calc__add', { a: 1 }, { callId: 'c1' }, new Set());
+		expect(requests).toEqual([{ serverId: 's1', serverName: 'calc', tool: 'add', args: { a: 1 }, choices: ['once', 'always', 'deny'] }]);
 	});
 
 	it('asks before a run: once asks again, always does not, deny answers the model without a call', async () => {

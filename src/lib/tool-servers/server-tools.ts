@@ -1,26 +1,35 @@
 // The tools of the user's connected tool servers, as the turn uses them: offered to the model
 // under names unique across servers and plugins, asked for on their first call (Allow once,
-// Always allow, Deny), run in the tool-server worker with progress, a time limit and Stop, and
-// answered with text for the model and parts for the transcript.
+// Always allow, Deny; asked again whenever a plugin changed the arguments), run in the
+// tool-server worker with progress, a time limit and Stop, and answered with text for the model
+// and parts for the transcript.
 import type { ToolSchema } from '../providers/types';
+import { approvalChoices, keepsAlways, type Approval, type ArgsRewrite } from './approval-choices';
 import { toolNamesFor } from './tool-names';
 import type { CallProgress, CallResult, ImageBytes, KeptPart, ServerInfo, ServerTool, ToolServerConfig } from './types';
 
-/** What a user is asked before a tool of a server first runs. */
+export type { Approval, ArgsRewrite };
+
+/** What a user is asked before a tool of a server runs. */
 export interface ApprovalRequest {
 	serverId: string;
 	serverName: string;
 	tool: string;
+	/** The arguments it would run with. */
 	args: Record<string, unknown>;
+	/** Set when plugins changed the model's arguments: the model's own, and the plugins. */
+	rewrite?: ArgsRewrite;
+	/** The answers offered (no "Always allow" for arguments a plugin changed). */
+	choices: readonly Approval[];
 }
-
-export type Approval = 'once' | 'always' | 'deny';
 
 /** What a tool server's call gives the turn: text for the model, what the transcript keeps of it, and its images' bytes. */
 export interface ServerToolResult {
 	text: string;
 	stored: { server: string; is_error: boolean; parts: KeptPart[] };
 	images: ImageBytes[];
+	/** The user denied the call: it never reached the server. */
+	denied?: true;
 }
 
 /** The worker's side, as seen from here (a comlink remote in the app, the API itself in tests). */
@@ -114,18 +123,26 @@ export class ServerTools {
 	}
 
 	/**
-	 * Runs the tool the model knows by `name`: asks first unless always allowed, then calls it.
-	 * A denial is the tool's answer; a failure of the call throws with what to do.
+	 * Runs the tool the model knows by `name` with `args`: asks first unless always allowed and
+	 * the arguments are the model's own (`context.rewrite` says plugins changed them), then calls
+	 * it. A denial is the tool's answer; a failure of the call throws with what to do.
 	 */
-	async run(name: string, args: Record<string, unknown>, context: { callId: string; signal?: AbortSignal }, reserved: ReadonlySet<string>): Promise<ServerToolResult> {
+	async run(
+		name: string,
+		args: Record<string, unknown>,
+		context: { callId: string; signal?: AbortSignal; rewrite?: ArgsRewrite },
+		reserved: ReadonlySet<string>
+	): Promise<ServerToolResult> {
 		const found = this.exposed(reserved).get(name);
 		if (!found) throw new Error(`The model called "${name}", which no connected tool server offers now.`);
 		const { serverId, serverName, tool } = found;
 		const config = this.#deps.configs().find((c) => c.id === serverId);
-		if (!config?.always_allowed.includes(tool.name)) {
-			const approval = await this.#deps.approve({ serverId, serverName, tool: tool.name, args }, context.signal);
-			if (approval === 'deny') return { text: DENIED, stored: { server: serverName, is_error: true, parts: [{ type: 'note', text: 'You denied this tool call.' }] }, images: [] };
-			if (approval === 'always') await this.#deps.allowAlways(serverId, tool.name);
+		const { rewrite } = context;
+		const choices = approvalChoices(config?.always_allowed.includes(tool.name) ?? false, rewrite);
+		if (choices) {
+			const approval = await this.#deps.approve({ serverId, serverName, tool: tool.name, args, choices, ...(rewrite ? { rewrite } : {}) }, context.signal);
+			if (approval === 'deny') return { text: DENIED, stored: { server: serverName, is_error: true, parts: [{ type: 'note', text: 'You denied this tool call.' }] }, images: [], denied: true };
+			if (keepsAlways(approval, rewrite)) await this.#deps.allowAlways(serverId, tool.name);
 		}
 		context.signal?.throwIfAborted();
 		const calls = await this.#deps.calls();

@@ -15,6 +15,7 @@ import { readToolList } from './read-tool-list';
 import { readToolResult } from './read-tool-result';
 import { keepImages } from './keep-images';
 import { requestScopedFetch } from './request-scoped-fetch';
+import { InsecureAddressError, requireSecureUrl, secureFetch } from './secure-url';
 import { shareRefreshes } from './shared-refresh';
 import { SIGN_IN_ENDED, SignInNeeded, storedSignIn, type SignInChange } from './stored-sign-in';
 import type { CallProgress, CallResult, ServerInfo, ServerStatus, StoredOAuth } from './types';
@@ -65,15 +66,17 @@ export interface ToolServerLimits {
 
 export function createToolServerApi(fetchImpl: typeof fetch = (input, init) => fetch(input, init), limits: ToolServerLimits = {}) {
 	const connectTimeoutMs = limits.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
-	// Every connection's refreshes share one answer per refresh token (see shared-refresh.ts).
-	const bounded = limitedFetch(shareRefreshes(fetchImpl), limits.maxResponseBytes);
+	// Every connection's refreshes share one answer per refresh token (see shared-refresh.ts);
+	// nothing goes over plain http to another computer, whoever named the address.
+	const bounded = secureFetch(limitedFetch(shareRefreshes(fetchImpl), limits.maxResponseBytes));
 	const connections = new Map<string, Connection>();
 	/** Each server's latest connect, so an earlier one still under way gives way to it. */
 	const attempts = new Map<string, Promise<ServerStatus>>();
 	const calls = new Map<string, AbortController>();
 
 	async function open(request: ConnectRequest, onSignIn: (change: SignInChange) => void): Promise<Connection> {
-		const url = new URL(request.url);
+		// A stored address is held to what Settings now takes, too.
+		const url = requireSecureUrl(request.url, 'The tool server’s address');
 		const headers: Record<string, string> = request.authorization ? { Authorization: request.authorization } : {};
 		const authProvider = storedSignIn(request.oauth, onSignIn);
 		const make = () => new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL });
@@ -233,8 +236,10 @@ function notMcp(error: unknown): string | undefined {
 export function describeFailure(error: unknown): ServerStatus {
 	const code = statusOf(error);
 	const message = messageOf(error);
-	// A stored sign-in the server no longer takes, and that could not be renewed.
-	if (error instanceof SignInNeeded || error instanceof OAuthError) return { state: 'failed', error: SIGN_IN_ENDED, signIn: true };
+	// A stored sign-in the server no longer takes, and that could not be renewed (or is not used, and the message says why).
+	if (error instanceof SignInNeeded) return { state: 'failed', error: error.message, signIn: true };
+	if (error instanceof OAuthError) return { state: 'failed', error: SIGN_IN_ENDED, signIn: true };
+	if (error instanceof InsecureAddressError) return { state: 'failed', error: error.message };
 	if (code === 401 || /\b401\b|unauthori[sz]ed/i.test(message)) {
 		return { state: 'failed', error: 'The server wants you to sign in (it answered 401 Unauthorized). Sign in, or give an Authorization header it accepts.', signIn: true };
 	}

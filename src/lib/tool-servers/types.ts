@@ -2,6 +2,7 @@
 // points it at), and the shapes that cross between the tool-server worker and the page. A
 // server is untrusted: everything here that came from one was read and bounded first
 // (read-tool-list.ts, read-tool-result.ts).
+import type { IssuerPin } from './issuer-pin';
 
 /** A configured server, as stored in the profile's settings (its secrets never leave them). */
 export interface ToolServerConfig {
@@ -23,6 +24,8 @@ export interface ToolServerConfig {
 export interface StoredOAuth {
 	client?: Record<string, unknown>;
 	tokens?: Record<string, unknown>;
+	/** The authorization server signed in with, and its endpoints: the tokens go to no other (see issuer-pin.ts). */
+	pin?: IssuerPin;
 }
 
 export interface ServerInfo {

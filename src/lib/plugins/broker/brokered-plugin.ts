@@ -2,14 +2,17 @@
 // and budgets of everything it sends, its storage and its log. The page hears of it only what
 // it must act on (a registration, the plugin stopped, its counters), a few times a second at most.
 import type { PalimpsestDb } from '../../db/database';
+import { formatBytes } from '../../hooks/plain-data';
 import { LOG_BURST, LOG_LINES_PER_SECOND, RateBudget } from '../plugin-budgets';
 import type { LogLevel } from '../plugin-log-book';
 import { createPluginStorage, type PluginStorage } from '../plugin-storage';
 import type { ScratchStorage } from '../scratch-storage';
 import { PluginChannel } from '../sandbox/plugin-channel';
 import { readHistoryAnswer, readIgnored, readLoadAnswer, readRecords, readTrue, readValue } from '../sandbox/read-answers';
-import type { ContextRequest, PageNotice, PageQuestion } from '../sandbox/wire-protocol';
+import type { ContextRequest, PageNotice, PageQuestion, RegistrationRecord } from '../sandbox/wire-protocol';
+import { toolBoundsMessage, toolBoundsProblem } from '../tool-bounds';
 import type { AnswerKind, PluginEvents, StorageOwner, UsageReport } from './broker-protocol';
+import type { InboxScheduler, PluginInbox } from './inbox-scheduler';
 import { watchResponses, type WatchVerdict, type Watchdog } from './response-watch';
 import { StorageGate } from './storage-gate';
 
@@ -38,6 +41,8 @@ export interface BrokeredParts {
 	scratch: ScratchStorage;
 	log: LogSink;
 	watchdog: Watchdog;
+	/** Reads every plugin's messages in fair turns (one scheduler for the broker). */
+	inboxes: InboxScheduler;
 }
 
 export class BrokeredPlugin {
@@ -50,26 +55,43 @@ export class BrokeredPlugin {
 	#gate: StorageGate | null = null;
 	#unwatch = () => {};
 	#closed = false;
-	#report: UsageReport = { logDropped: 0, refused: 0, storageRefused: 0 };
+	#report: UsageReport = emptyReport();
 	#reportTimer: ReturnType<typeof setTimeout> | undefined;
+	readonly #inbox: PluginInbox;
+	/** When its messages last had to wait for its bytes budget. */
+	#heldAt = -Infinity;
 
 	constructor(port: MessagePort, events: PluginEvents, parts: BrokeredParts) {
 		this.#events = events;
 		this.#parts = parts;
-		this.#channel = new PluginChannel(port, {
-			onViolation: (why) => this.#halt(`Stopped: ${why}, so it was ended. Reload starts it again.`, false),
-			onRefused: (why) =>
-				this.#count((report) => {
-					report.refused += 1;
-					report.last = why;
-				})
+		this.#inbox = parts.inboxes.open({
+			dropped: () => this.#count((report) => (report.dropped += 1)),
+			held: (count) => {
+				this.#heldAt = performance.now();
+				this.#count((report) => (report.held += count));
+			}
 		});
+		this.#channel = new PluginChannel(
+			port,
+			{
+				onViolation: (why) => this.#halt(`Stopped: ${why}, so it was ended. Reload starts it again.`, false),
+				onRefused: (why) =>
+					this.#count((report) => {
+						report.refused += 1;
+						report.last = why;
+					})
+			},
+			undefined,
+			this.#inbox
+		);
 	}
 
 	async ask(question: PageQuestion, kind: AnswerKind): Promise<unknown> {
 		const answer = await this.#channel.ask(question, READERS[kind]);
 		// Watched from the moment its code is in: a loop in a timer set up on import counts too.
 		if (question.t === 'load' && !this.#closed) this.#watch();
+		// The registrations of register(ctx): a tool over the bounds never reaches the page.
+		if (kind === 'records') return (answer as RegistrationRecord[]).filter((record) => this.#toolProblem(record) === null);
 		return answer;
 	}
 
@@ -80,7 +102,8 @@ export class BrokeredPlugin {
 	serve(owner: StorageOwner): void {
 		this.#owner = owner;
 		const { db, storageBudget, scratch } = this.#parts;
-		this.#storage = scratch.route(owner.pluginId, createPluginStorage(db, owner.pluginId, () => !this.#closed, owner.addedAt, storageBudget));
+		// A value comes from the plugin's message, and goes back as one: each a copy already.
+		this.#storage = scratch.route(owner.pluginId, createPluginStorage(db, owner.pluginId, () => !this.#closed, owner.addedAt, storageBudget, true));
 		this.#gate = new StorageGate(owner.pluginId, () => this.#count((report) => report.storageRefused++));
 		this.#channel.serve((request) => this.#serveRequest(request));
 	}
@@ -95,8 +118,13 @@ export class BrokeredPlugin {
 
 	#serveRequest(request: ContextRequest): unknown {
 		switch (request.t) {
-			case 'register':
+			case 'register': {
+				const refusal = this.#toolProblem(request.record);
+				if (refusal) throw new RangeError(refusal);
 				return this.#events.register(request.record);
+			}
+			case 'tool-refused':
+				return this.#refuseTool(request.reason);
 			case 'unregister':
 				return quietly(this.#events.unregister(request.handle));
 			case 'log':
@@ -110,9 +138,34 @@ export class BrokeredPlugin {
 		}
 	}
 
+	/** Why a tool is over the bounds of a tool (counted on its row), or null; null for any other registration. */
+	#toolProblem(record: RegistrationRecord): string | null {
+		if (record.kind !== 'tool') return null;
+		const over = toolBoundsProblem(record);
+		if (!over) return null;
+		const refusal = toolBoundsMessage(this.#owner?.pluginId ?? 'plugin', record.name, over);
+		this.#refuseTool(refusal);
+		return refusal;
+	}
+
+	#refuseTool(reason: string): void {
+		this.#count((report) => {
+			report.toolsRefused += 1;
+			report.lastTool = reason;
+		});
+	}
+
 	#watch(): void {
 		const watchdog = this.#parts.watchdog;
-		this.#unwatch = watchResponses(() => this.#channel.ask({ t: 'ping' }, readTrue), watchdog, (verdict) => this.#halt(describeVerdict(verdict, watchdog), verdict.kind === 'stuck'));
+		this.#unwatch = watchResponses(() => this.#channel.ask({ t: 'ping' }, readTrue), watchdog, (verdict) => {
+			const flooding = this.#backlogged() ? this.#parts.inboxes.limits.bytesPerSecond : null;
+			this.#halt(describeVerdict(verdict, watchdog, flooding), verdict.kind === 'stuck' && flooding === null);
+		});
+	}
+
+	/** Its own messages are what kept the checks waiting: some wait now, or recently waited for its bytes budget. */
+	#backlogged(): boolean {
+		return this.#inbox.waiting > 0 || performance.now() - this.#heldAt < this.#parts.watchdog.busyWindowMs;
 	}
 
 	#halt(reason: string, unresponsive: boolean): void {
@@ -130,10 +183,14 @@ export class BrokeredPlugin {
 		clearTimeout(this.#reportTimer);
 		this.#reportTimer = undefined;
 		const report = this.#report;
-		if (!report.logDropped && !report.refused && !report.storageRefused) return;
-		this.#report = { logDropped: 0, refused: 0, storageRefused: 0 };
+		if (!report.logDropped && !report.refused && !report.storageRefused && !report.held && !report.dropped && !report.toolsRefused) return;
+		this.#report = emptyReport();
 		quietly(this.#events.usage(report));
 	}
+}
+
+function emptyReport(): UsageReport {
+	return { logDropped: 0, refused: 0, storageRefused: 0, held: 0, dropped: 0, toolsRefused: 0 };
 }
 
 /** A notice to the page needs no answer; a page already gone has nothing to say. */
@@ -141,7 +198,18 @@ function quietly(notice: unknown): void {
 	if (notice instanceof Promise) notice.catch(() => {});
 }
 
-function describeVerdict(verdict: WatchVerdict, watchdog: Watchdog): string {
+/** `floodingRate`: the bytes a second of messages it sent more than, when its own backlog is what kept the checks waiting. */
+function describeVerdict(verdict: WatchVerdict, watchdog: Watchdog, floodingRate: number | null): string {
+	if (floodingRate !== null) {
+		const flooding = `Stopped: it sent the app more than the ${formatBytes(floodingRate)} a second of messages read from one plugin`;
+		if (verdict.kind === 'stuck') {
+			return `${flooding}, and a check of whether it still answers waited ${Math.round(verdict.waitedMs / 1000)} s behind its own messages, so it was ended. Reload starts it again.`;
+		}
+		return (
+			`${flooding}: over the last ${watchdog.busyWindowMs / 1000} s, half of the app’s checks of it waited more than ${watchdog.busyMedianMs / 1000} s ` +
+			`behind its own messages (the median wait was ${(verdict.medianMs / 1000).toFixed(1)} s), so it was ended. Reload starts it again.`
+		);
+	}
 	if (verdict.kind === 'stuck') {
 		return `Stopped: its code stopped answering for ${watchdog.stuckAfterMs / 1000} s (an endless loop, or it ran out of memory), so it was ended. Reload starts it again.`;
 	}

@@ -14,6 +14,7 @@ import { ScratchStorage } from '../scratch-storage';
 import type { PageNotice, PageQuestion } from '../sandbox/wire-protocol';
 import type { AnswerKind, BrokerApi, PluginEvents, ScratchStep, StorageOwner } from './broker-protocol';
 import { BrokeredPlugin, type LogSink } from './brokered-plugin';
+import { InboxScheduler } from './inbox-scheduler';
 import { WATCHDOG, type Watchdog } from './response-watch';
 
 export interface BrokerOptions {
@@ -24,6 +25,8 @@ export interface BrokerOptions {
 	/** Bytes of storage each plugin may use; by default the profile's setting, followed live. */
 	storageBudget?: () => number;
 	watchdog?: Watchdog;
+	/** How plugins' messages are read (tests give their own limits and clock). */
+	inboxes?: InboxScheduler;
 }
 
 const GONE = 'The plugin was stopped (disabled, reloaded or removed) before it answered.';
@@ -35,11 +38,14 @@ export class PluginBroker implements BrokerApi {
 	#log: LogSink | null = null;
 	#budget: () => number;
 	#stopBudget = () => {};
+	/** One for all plugins: each plugin's messages are read in turn with the others'. */
+	readonly #inboxes: InboxScheduler;
 	readonly #options: BrokerOptions;
 
 	constructor(options: BrokerOptions) {
 		this.#options = options;
 		this.#budget = options.storageBudget ?? (() => storageBudgetBytes(Number.NaN));
+		this.#inboxes = options.inboxes ?? new InboxScheduler();
 	}
 
 	async open(dbName: string): Promise<void> {
@@ -62,7 +68,7 @@ export class PluginBroker implements BrokerApi {
 	attach(key: number, port: MessagePort, events: PluginEvents): void {
 		if (!this.#db || !this.#scratch || !this.#log) throw new Error('The plugin broker has no database open.');
 		if (this.#plugins.has(key)) throw new Error(`A plugin is already attached as ${key}.`);
-		this.#plugins.set(key, new BrokeredPlugin(port, events, { db: this.#db, scratch: this.#scratch, log: this.#log, storageBudget: () => this.#budget(), watchdog: this.#options.watchdog ?? WATCHDOG }));
+		this.#plugins.set(key, new BrokeredPlugin(port, events, { db: this.#db, scratch: this.#scratch, log: this.#log, storageBudget: () => this.#budget(), watchdog: this.#options.watchdog ?? WATCHDOG, inboxes: this.#inboxes }));
 	}
 
 	serve(key: number, owner: StorageOwner): void {

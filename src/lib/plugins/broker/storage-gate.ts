@@ -18,6 +18,8 @@ export interface StorageCall {
 	op: StorageOp;
 	key: unknown;
 	value?: unknown;
+	/** The value's size when already measured (its message's, as it was read). */
+	bytes?: number;
 }
 
 export function storageRateMessage(pluginId: string): string {
@@ -47,7 +49,7 @@ export class StorageGate {
 		const key = call.key as string;
 		if (call.op === 'set') {
 			// The value was measured when its message was read; its size is what the write costs.
-			this.#spend(measurePlainData(call.value));
+			this.#spend(call.bytes ?? measurePlainData(call.value));
 			await this.#turn();
 			return storage.set(key, call.value);
 		}

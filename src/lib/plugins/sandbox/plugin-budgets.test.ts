@@ -6,9 +6,10 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CommandInvocation } from '../../commands/command-registry';
 import { kvGet } from '../../db/plugin-verbs';
-import { LOG_BURST, MAX_REGISTRATIONS } from '../plugin-budgets';
+import { LOG_BURST, MAX_PENDING_REQUESTS, MAX_REGISTRATIONS } from '../plugin-budgets';
 import { PluginHost } from '../plugin-host';
 import type { Watchdog } from '../broker/response-watch';
+import { INBOX_LIMITS, InboxScheduler } from '../broker/inbox-scheduler';
 import { isolatedTestRunner, makeHost, RUNNER_KINDS, testRunner } from '../test-host';
 
 const invocation: CommandInvocation = { session_id: 's-1', session_key: 'web:default:s-1', platform: 'web', source: null };
@@ -25,12 +26,12 @@ afterEach(async () => {
 /** A host whose isolated plugins run behind a real port; `contexts` collects each context's end, for posting on as the plugin could. */
 const QUIET: Watchdog = { pingEveryMs: 60_000, stuckAfterMs: 600_000, busyWindowMs: 600_000, busyMedianMs: 600_000 };
 
-function hostileHost(watchdog: Partial<Watchdog> = {}) {
+function hostileHost(watchdog: Partial<Watchdog> = {}, inboxes?: InboxScheduler) {
 	const contexts: MessagePort[] = [];
 	const stopped: Array<[string, string]> = [];
 	const host = new PluginHost({
 		db: t.db, hooks: t.hooks, commands: t.commands, tools: t.tools, timeoutMs: () => 2_000, fetchImpl: t.fetchImpl,
-		...isolatedTestRunner(t.db.name, { log: t.host.logBook, watchdog: { ...QUIET, ...watchdog } }, (port) => contexts.push(port)),
+		...isolatedTestRunner(t.db.name, { log: t.host.logBook, watchdog: { ...QUIET, ...watchdog }, inboxes }, (port) => contexts.push(port)),
 		onStopped: (id, reason) => stopped.push([id, reason]),
 		logger: { info: () => {}, warn: () => {}, error: () => {} }
 	});
@@ -125,6 +126,50 @@ describe('a hostile plugin context', () => {
 		await vi.waitFor(() => expect(host.budgets.usage('writer').storageRefused).toBe(refused));
 		// Overwriting three keys never fills the storage: only the rate refused them.
 		expect((await t.db.plugin_usage.get('writer'))?.storage_bytes).toBeLessThan(3 * 1024 * 1024);
+	});
+
+	it('waits behind its own messages past its bytes budget, and is the one stopped for it; a plugin beside it keeps answering at once', async () => {
+		// 20 KB a second read from each plugin; checks every 20 ms, stuck after 0.3 s.
+		const inboxes = new InboxScheduler({ ...INBOX_LIMITS, bytesPerSecond: 20_000, bytesBurst: 40_000 });
+		const { host, contexts, stopped } = hostileHost({ pingEveryMs: 20, stuckAfterMs: 300, busyWindowMs: 1_000, busyMedianMs: 100 }, inboxes);
+		await load(host, 'https://x.test/calm.js', ECHO);
+		await load(host, 'https://x.test/flood.js', 'export function register(ctx) { ctx.register_command("flood", () => "x"); }');
+		// 4 KB log lines, 500 a second: 2 MB a second, well under the count that stops a plugin at once.
+		const line = { t: 'log', level: 'info', args: ['x'.repeat(2_000)], dropped: 0 };
+		const flooding = setInterval(() => {
+			for (let i = 0; i < 5; i++) contexts[1].postMessage(line);
+		}, 10);
+		try {
+			await vi.waitFor(() => expect(stopped).toEqual([['flood', expect.stringContaining('it sent the app more than the 20 KB a second of messages read from one plugin')]]), { timeout: 10_000 });
+			expect(stopped[0][1]).toMatch(/waited \d+ s behind its own messages|behind its own messages \(the median wait/);
+		} finally {
+			clearInterval(flooding);
+		}
+		expect(host.isLoaded('calm')).toBe(true);
+		expect(host.budgets.usage('flood').held).toBeGreaterThan(0);
+		expect(host.budgets.usage('calm')).toEqual(expect.objectContaining({ held: 0, dropped: 0 }));
+		const started = performance.now();
+		expect((await t.commands.execute('/echo still here', invocation)).output).toBe('echo still here');
+		expect(performance.now() - started).toBeLessThan(1_000);
+	});
+
+	it('has storage calls past 64 waiting refused at its line, so no more than 64 of them ever cross to the app', async () => {
+		const { host, contexts } = hostileHost();
+		await load(host, 'https://x.test/burst.js', `export function register(ctx) {
+			ctx.register_command('burst', async () => {
+				const calls = Array.from({ length: 250 }, (_, i) => ctx.storage.set('k' + (i % 4), 'x'.repeat(1000)));
+				const settled = await Promise.allSettled(calls);
+				const refused = settled.filter((outcome) => outcome.status === 'rejected').map((outcome) => outcome.reason.message);
+				return JSON.stringify({ refused: refused.length, first: refused[0] });
+			});
+		}`);
+		// What the app answers the context's own calls, counted on the context's end of its channel.
+		let answered = 0;
+		contexts[0].addEventListener('message', (event) => void (event.data?.t === 'answer' && answered++));
+		const { refused, first } = JSON.parse(String((await t.commands.execute('/burst', invocation)).output));
+		expect(refused).toBe(250 - MAX_PENDING_REQUESTS);
+		expect(first).toBe(`Too many calls waiting for the page at once (${MAX_PENDING_REQUESTS}); await earlier ones first.`);
+		expect(answered).toBe(MAX_PENDING_REQUESTS);
 	});
 
 	it('is left alone by the watchdog while it answers', async () => {

@@ -84,7 +84,8 @@ describe("the page's end of a plugin's context", () => {
 		h.context.postMessage({ t: 'unregister', handle: 4, path: ['__proto__'] });
 		await settle();
 		expect(h.handled).toEqual([
-			{ t: 'storage', id: 1, op: 'set', key: 'note', value: { text: 'mine' } },
+			// With the size of the message that carried the value, as the page measured it.
+			{ t: 'storage', id: 1, op: 'set', key: 'note', value: { text: 'mine' }, bytes: expect.any(Number) },
 			{ t: 'log', level: 'warn', args: ['hello', { n: 1 }], dropped: 3 },
 			{ t: 'unregister', handle: 4 }
 		]);

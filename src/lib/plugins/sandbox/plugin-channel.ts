@@ -2,16 +2,24 @@
 // plugin. It asks the context (and reads each answer with a checker made for that question),
 // serves the few requests a plugin may make, and treats everything else that arrives as hostile:
 // ports are closed unread, messages not of the protocol are dropped and counted, and a context
-// that floods the page or sends what its runtime never would is reported for stopping.
+// that floods the page or sends what its runtime never would is reported for stopping. Given an
+// inbox (the plugin broker's), a message is only looked at for its ports and counted when it
+// arrives, and read (copied out, checked, served) when the inbox gives it its turn.
 import { FLOOD_MESSAGES_PER_SECOND, toWireError, type Answer, type ContextRequest, type PageNotice, type PageQuestion, type PageRequest, type WireError } from './wire-protocol';
 import { readContextMessage } from './read-context-message';
-import { MAX_PENDING_REQUESTS } from '../plugin-budgets';
+import { MAX_PENDING_REQUESTS, tooManyPendingMessage } from '../plugin-budgets';
 
 export interface ChannelEvents {
 	/** The context must be stopped (it flooded the page, or sent what its runtime never would); called once. */
 	onViolation(reason: string): void;
 	/** A message was dropped and counted. */
 	onRefused(why: string): void;
+}
+
+/** Where messages wait to be read; `push` is false when one was dropped unread (the inbox counts it). */
+export interface MessageInbox {
+	push(read: () => number): boolean;
+	close(): void;
 }
 
 /** Serves one checked request; a request that wants an answer gets what this resolves to. */
@@ -34,11 +42,13 @@ export class PluginChannel {
 	readonly #port: MessagePort;
 	readonly #events: ChannelEvents;
 	readonly #now: () => number;
+	readonly #inbox: MessageInbox | null;
 
-	constructor(port: MessagePort, events: ChannelEvents, now: () => number = () => performance.now()) {
+	constructor(port: MessagePort, events: ChannelEvents, now: () => number = () => performance.now(), inbox: MessageInbox | null = null) {
 		this.#port = port;
 		this.#events = events;
 		this.#now = now;
+		this.#inbox = inbox;
 		port.onmessage = (event) => this.#receive(event);
 		port.onmessageerror = () => this.#refuse('a message that could not be read');
 	}
@@ -70,6 +80,7 @@ export class PluginChannel {
 		this.#port.onmessage = null;
 		this.#port.onmessageerror = null;
 		this.#port.close();
+		this.#inbox?.close();
 		for (const pending of this.#pending.values()) pending.reject(error);
 		this.#pending.clear();
 	}
@@ -90,15 +101,28 @@ export class PluginChannel {
 		for (const port of event.ports) port.close();
 		if (this.#flooding()) return;
 		if (event.ports.length > 0) return this.#refuse('a message carrying a port');
+		// Its data stays uncopied until read: a message dropped here costs no more than its arrival.
+		if (this.#inbox) this.#inbox.push(() => this.#read(event));
+		else this.#read(event);
+	}
+
+	/** Reads one message that arrived; returns the bytes it held. */
+	#read(event: MessageEvent): number {
+		if (this.#closed) return 0;
 		const reading = readContextMessage(event.data);
-		if ('oversized' in reading) return this.#violate(`it sent ${reading.oversized}, which its runtime never sends`);
-		if ('refused' in reading) return this.#refuse(reading.refused);
-		const message = reading.message;
-		if (message.t === 'answer') {
-			if (!this.#pending.has(message.id)) return this.#refuse('an answer to nothing the page asked');
-			return this.#settle(message.id, message);
+		if ('oversized' in reading) {
+			this.#violate(`it sent ${reading.oversized}, which its runtime never sends`);
+			return reading.bytes;
 		}
-		this.#serveRequest(message);
+		if ('refused' in reading) {
+			this.#refuse(reading.refused);
+			return reading.bytes;
+		}
+		const message = reading.message;
+		if (message.t !== 'answer') this.#serveRequest(message);
+		else if (!this.#pending.has(message.id)) this.#refuse('an answer to nothing the page asked');
+		else this.#settle(message.id, message);
+		return reading.bytes;
 	}
 
 	#settle(id: number, answer: { ok: true; value: unknown } | { ok: false; error: WireError }): void {
@@ -120,7 +144,7 @@ export class PluginChannel {
 	#serveRequest(request: ContextRequest): void {
 		const handler = this.#handler;
 		if (!handler) return this.#refuse(`a ${request.t} request before register(ctx) ran`);
-		if (request.t === 'log' || request.t === 'unregister') {
+		if (request.t === 'log' || request.t === 'unregister' || request.t === 'tool-refused') {
 			try {
 				void Promise.resolve(handler(request)).catch(() => {});
 			} catch {
@@ -130,8 +154,7 @@ export class PluginChannel {
 		}
 		const { id } = request;
 		if (this.#inflight >= MAX_PENDING_REQUESTS) {
-			const message = `Too many calls waiting for the page at once (${MAX_PENDING_REQUESTS}); await earlier ones first.`;
-			return this.#post({ t: 'answer', id, ok: false, error: { name: 'Error', message } });
+			return this.#post({ t: 'answer', id, ok: false, error: { name: 'Error', message: tooManyPendingMessage() } });
 		}
 		this.#inflight++;
 		new Promise((resolve) => resolve(handler(request)))

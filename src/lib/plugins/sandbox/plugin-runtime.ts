@@ -7,6 +7,7 @@
 import { copyResult } from '../../hooks/copy-result';
 import { deepFreeze } from '../../hooks/freeze-payload';
 import type { ModuleImporter } from '../import-plugin-module';
+import { MAX_PENDING_REQUESTS, tooManyPendingMessage } from '../plugin-budgets';
 import { readPluginModule, type PluginParts } from '../read-plugin-module';
 import { HistoryReceiver } from './history-delta';
 import { createRemoteContext, type Handler, type PageLink } from './remote-context';
@@ -98,7 +99,7 @@ class PluginRuntime {
 		const parts = this.#parts;
 		if (!parts) throw new Error('The plugin module is not loaded.');
 		this.#known = new Set(plugins);
-		const page: PageLink = { ask: (message) => this.#ask(message), tell: (message) => this.#endpoint.post(message) };
+		const page: PageLink = { ask: (message) => this.#ask(message), tell: (message) => this.#endpoint.post(message), waiting: () => this.#asked.size };
 		this.#link = createRemoteContext({ pluginId, manifest: parts.manifest, page, handlers: this.#handlers, has: (id) => this.#known.has(id) });
 		await parts.register(this.#link.ctx);
 		return this.#link.started();
@@ -112,6 +113,8 @@ class PluginRuntime {
 	}
 
 	#ask(message: ContextQuestion): Promise<unknown> {
+		// Refused here, at the plugin's own line, rather than sent to wait among the page's others.
+		if (this.#asked.size >= MAX_PENDING_REQUESTS) return Promise.reject(new Error(tooManyPendingMessage()));
 		const id = this.#nextId++;
 		return new Promise((resolve, reject) => {
 			this.#asked.set(id, { resolve, reject });

@@ -14,12 +14,14 @@ const MAX_TEXT = 4_000;
 const MAX_STACK = 8_000;
 const MAX_LOG_ARGS = 100;
 
-export type Reading =
+/** What one message reads as, and about how many bytes it held (as far as they were counted). */
+export type Reading = (
 	| { message: ContextMessage }
 	/** Dropped and counted: not a message the page accepts. */
 	| { refused: string }
 	/** Over MAX_MESSAGE_BYTES: its runtime would never send it, so the plugin code did. */
-	| { oversized: string };
+	| { oversized: string }
+) & { bytes: number };
 
 const LEVELS: ReadonlySet<string> = new Set(['info', 'warn', 'error']);
 const OPS: ReadonlySet<string> = new Set(['get', 'set', 'delete', 'keys']);
@@ -32,18 +34,21 @@ export function readContextMessage(data: unknown): Reading {
 	// costs the page at most MAX_MESSAGE_BYTES of looking.
 	const check = checkPlainData(data, { maxBytes: MAX_MESSAGE_BYTES, maxDepth: 80 });
 	if (!check.ok) {
-		return /^it is over /.test(check.reason) ? { oversized: `a message over ${formatBytes(MAX_MESSAGE_BYTES)}` } : { refused: `not plain data: ${check.reason}` };
+		return /^it is over /.test(check.reason)
+			? { oversized: `a message over ${formatBytes(MAX_MESSAGE_BYTES)}`, bytes: MAX_MESSAGE_BYTES }
+			: { refused: `not plain data: ${check.reason}`, bytes: 0 };
 	}
-	if (!isRecord(data)) return { refused: 'not an object' };
+	const bytes = check.bytes;
+	if (!isRecord(data)) return { refused: 'not an object', bytes };
 	try {
-		return { message: readKind(data) };
+		return { message: readKind(data, bytes), bytes };
 	} catch (error) {
-		if (error instanceof Refused) return { refused: error.message };
+		if (error instanceof Refused) return { refused: error.message, bytes };
 		throw error;
 	}
 }
 
-function readKind(data: Record<string, unknown>): ContextMessage {
+function readKind(data: Record<string, unknown>, bytes: number): ContextMessage {
 	switch (data.t) {
 		case 'answer':
 			return data.ok === true
@@ -54,9 +59,11 @@ function readKind(data: Record<string, unknown>): ContextMessage {
 		case 'unregister':
 			return { t: 'unregister', handle: readId(data.handle) };
 		case 'storage':
-			return readStorage(data);
+			return readStorage(data, bytes);
 		case 'log':
 			return readLog(data);
+		case 'tool-refused':
+			return { t: 'tool-refused', reason: readText(data.reason, MAX_TEXT, 'a refusal') };
 		default:
 			throw new Refused(`an unknown kind of message (${describeKind(data.t)})`);
 	}
@@ -96,7 +103,7 @@ export function readRecord(value: unknown): RegistrationRecord {
 		case 'command':
 			return { kind: 'command', handle, name: readName(value.name, 'a command name'), meta: readMeta(value.meta) };
 		case 'tool':
-			// Checked and worded by the tool registry, as for a plugin in the page; already plain and bounded here.
+			// Its size is checked by the broker, the rest worded by the tool registry as for a plugin in the page.
 			return { kind: 'tool', handle, name: value.name, description: value.description, parameters: value.parameters };
 		default:
 			throw new Refused(`a registration of an unknown kind (${describeKind(value.kind)})`);
@@ -112,14 +119,15 @@ function readMeta(value: unknown): CommandMeta {
 	return meta;
 }
 
-function readStorage(data: Record<string, unknown>): ContextMessage {
+function readStorage(data: Record<string, unknown>, bytes: number): ContextMessage {
 	const id = readId(data.id);
 	if (typeof data.op !== 'string' || !OPS.has(data.op)) throw new Refused('a storage call of an unknown kind');
 	const op = data.op as StorageOp;
 	// The page's storage words its own refusal of a key that is not text, as for a plugin in the page.
 	const key = data.key;
 	if (typeof key === 'string' && key.length > MAX_KEY_CHARS) throw new Refused(`a storage key over ${MAX_KEY_CHARS} characters`);
-	return op === 'set' ? { t: 'storage', id, op, key, value: data.value } : { t: 'storage', id, op, key };
+	// A value's size is known from reading its message: what a write costs is not walked twice.
+	return op === 'set' ? { t: 'storage', id, op, key, value: data.value, bytes } : { t: 'storage', id, op, key };
 }
 
 function readLog(data: Record<string, unknown>): ContextMessage {

@@ -5,10 +5,11 @@
 import { checkPlainData } from '../../hooks/plain-data';
 import { assertHookName, HOOK_KINDS, type HookName } from '../../hooks/hook-map';
 import { formatLogArgs } from '../format-log-args';
-import { LOG_BURST, LOG_LINES_PER_SECOND, MAX_REGISTRATIONS, MAX_VALUE_BYTES, RateBudget, tooManyRegistrationsMessage } from '../plugin-budgets';
+import { LOG_BURST, LOG_LINES_PER_SECOND, MAX_PENDING_REQUESTS, MAX_REGISTRATIONS, MAX_VALUE_BYTES, RateBudget, tooManyPendingMessage, tooManyRegistrationsMessage } from '../plugin-budgets';
 import type { PluginManifest } from '../plugin-context';
 import type { LogLevel } from '../plugin-log-book';
 import { checkStorageKey } from '../storage-key';
+import { toolBoundsMessage, toolBoundsProblem } from '../tool-bounds';
 import type { CommandMeta, ContextNotice, ContextQuestion, RegistrationRecord, StorageOp } from './wire-protocol';
 
 export interface Handler {
@@ -23,6 +24,8 @@ export interface Handler {
 export interface PageLink {
 	ask(message: ContextQuestion): Promise<unknown>;
 	tell(message: ContextNotice): void;
+	/** How many questions wait for the page's answer now. */
+	waiting?(): number;
 }
 
 interface RemoteContextParts {
@@ -90,9 +93,20 @@ export function createRemoteContext({ pluginId, manifest, page, handlers, has }:
 		};
 	}
 
+	/** A tool over the bounds is refused here, at the plugin's line, before a byte of it crosses; its row counts it. */
+	function refuseOversized(name: unknown, description: unknown, parameters: unknown): void {
+		const over = toolBoundsProblem({ name, description, parameters });
+		if (!over) return;
+		const reason = toolBoundsMessage(pluginId, name, over);
+		page.tell({ t: 'tool-refused', reason });
+		throw new RangeError(reason);
+	}
+
 	function storage(op: StorageOp, key: unknown, ...value: unknown[]): Promise<unknown> {
 		// Checked here, so the plugin's own stack trace shows where it passed a bad key or value.
 		try {
+			// Refused before its value is copied: a plugin calling in a loop spends no more on it than this.
+			if ((page.waiting?.() ?? 0) >= MAX_PENDING_REQUESTS) throw new Error(tooManyPendingMessage());
 			// A prefix crosses as text, as the page's storage reads it.
 			const name = op === 'keys' ? (key === undefined ? undefined : String(key)) : checkStorageKey(key);
 			if (!value.length) return page.ask({ t: 'storage', op, key: name });
@@ -129,6 +143,8 @@ export function createRemoteContext({ pluginId, manifest, page, handlers, has }:
 			if (typeof handler !== 'function') {
 				throw new TypeError(`Plugin "${pluginId}" cannot register tool ${JSON.stringify(String(name))}: it needs a handler function.`);
 			}
+			// A look at the plugin's own object first: a tool of megabytes is refused without copying it.
+			refuseOversized(name, description, parameters);
 			let schema: unknown;
 			try {
 				schema = clone(parameters);
@@ -141,6 +157,8 @@ export function createRemoteContext({ pluginId, manifest, page, handlers, has }:
 			} catch {
 				throw new TypeError(`Plugin "${pluginId}" cannot register tool ${JSON.stringify(String(name))}: its name and description must be text.`);
 			}
+			// And the copy, which is what crosses.
+			refuseOversized(text.name, text.description, schema);
 			const record: RegistrationRecord = { kind: 'tool', handle: next++, ...text, parameters: schema };
 			return add(record, { fn: handler as Handler['fn'], observer: false, hook: false });
 		},

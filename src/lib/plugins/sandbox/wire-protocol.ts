@@ -52,12 +52,14 @@ export type ContextQuestion =
 	/** A registration made after register(ctx) returned; answered with nothing, or the page's refusal. */
 	| { t: 'register'; record: RegistrationRecord }
 	/** The plugin's own rows, served by the page; answered as the page's storage answers. */
-	| { t: 'storage'; op: StorageOp; key: unknown; value?: unknown };
+	| { t: 'storage'; op: StorageOp; key: unknown; value?: unknown; /** Set by the page's reading: about the bytes of the message that carried the value. */ bytes?: number };
 
 export type ContextNotice =
 	| { t: 'unregister'; handle: number }
 	/** `dropped`: lines the context itself dropped, over the log budget, since its last line. */
-	| { t: 'log'; level: LogLevel; args: unknown[]; dropped: number };
+	| { t: 'log'; level: LogLevel; args: unknown[]; dropped: number }
+	/** A tool the context refused for its size or depth (tool-bounds.ts), with the refusal the plugin got: for its row. */
+	| { t: 'tool-refused'; reason: string };
 
 export type ContextRequest = (ContextQuestion & { id: number }) | ContextNotice;
 
