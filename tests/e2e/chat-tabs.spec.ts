@@ -2,6 +2,7 @@
 // the first, the Message box keeps focus when a draft becomes a session, and every session
 // opens at its latest messages.
 import { expect, test, type Locator } from './test-base';
+import { navigate } from './plugin-helpers';
 import { LONG_PROMPT, assistantMessages, messageBody, messageText, newSession, openApp, sendMessage, sessionIdFromUrl, sidebar, transcript, userMessages, waitForAnswer } from './helpers';
 
 
@@ -85,4 +86,18 @@ test('a session opened from the sidebar shows its latest messages, wherever the 
 	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete');
 	await expect.poll(() => distanceFromBottom(log)).toBeLessThan(48);
 	await expect(assistantMessages(page).last().getByRole('paragraph').last()).toBeInViewport();
+});
+
+test('a scroll the transcript reports after it left the page (a session deleted or closed mid-scroll) is no error', async ({ page }) => {
+	await openApp(page);
+	await sendMessage(page, 'hello');
+	await waitForAnswer(page);
+	// Keep the transcript's element, leave it, then let it report the scroll it had pending.
+	await transcript(page).evaluate((el) => ((window as unknown as { leftLog: Element }).leftLog = el));
+	await navigate(page, 'Settings');
+	await expect(transcript(page)).toHaveCount(0);
+	await page.evaluate(() => (window as unknown as { leftLog: Element }).leftLog.dispatchEvent(new Event('scroll')));
+	// test-base fails the test on any uncaught error the page reports.
+	await navigate(page, 'Chat');
+	await expect(transcript(page)).toBeVisible();
 });
