@@ -63,7 +63,8 @@ export default ts.config(
 	layer(['src/lib/sessions/**'], [...except('sessions', 'db', 'hooks'), ...UI, 'dexie'], 'sessions/ may import db and hooks.'),
 	layer(['src/lib/commands/**'], [...except('commands', 'hooks', 'plugins', 'sessions', 'context'), ...UI, 'dexie'], 'commands/ may import hooks, plugins, sessions and context.'),
 	layer(['src/lib/test-kit/**'], [...except('test-kit', 'hooks', 'plugins', 'commands'), ...UI, 'dexie'], 'test-kit/ is the bus, plugin context and registries without the database or the UI.'),
-	// The sync core is pure: row types from db/, and the row parsers an imported file is read with.
+	// The sync core is pure: row types from db/ with its pure order and conversation rules, and the
+	// row parsers an imported file is read with.
 	{
 		files: ['src/lib/sync/**'],
 		rules: {
@@ -71,7 +72,7 @@ export default ts.config(
 				'error',
 				{
 					patterns: [
-						{ group: ['**/db/*'], message: 'sync/ imports only types from db/.', allowTypeImports: true },
+						{ group: ['**/db/*', '!**/db/rank', '!**/db/conversation'], message: 'sync/ imports only types from db/, and its pure order and conversation rules.', allowTypeImports: true },
 						{ group: ['**/sessions/*', '!**/sessions/import-rows', '!**/sessions/import-schema'], message: 'sync/ imports only the row parsers of sessions/.' },
 						...[...except('sync', 'db', 'sessions'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'sync/ is plain TypeScript below the app.' }))
 					]

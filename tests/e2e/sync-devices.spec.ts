@@ -2,7 +2,8 @@
 // CouchDB-compatible server: a conversation made on one appears on the other in order, an answer
 // written there comes back, messages both wrote while offline end in one order on both, a rename
 // on one and an archive on the other both hold, and a deletion on one removes the session on both,
-// also against an append the other wrote to it meanwhile.
+// also against an append the other wrote to it meanwhile (whose messages wait on the server with
+// the deleted session, not lost).
 import { expect, test } from './test-base';
 import { messageBody, newSession, openApp, sendAndWait, sessionAction, sessionLinks, sidebar, transcript } from './helpers';
 import { createDatabase as createDatabaseOn, secondDevice, startSync } from './sync-helpers';
@@ -121,7 +122,7 @@ test('a session renamed on one device and archived on the other, both offline, e
 	await phone.context().close();
 });
 
-test('a session deleted on one device while the other appended to it offline stays deleted on both; the late message is dropped from the server', async ({ page, browser }) => {
+test('a session deleted on one device while the other appended to it offline stays deleted on both; the late messages wait on the server with it, not lost', async ({ page, browser }) => {
 	const database = await createDatabase();
 	await openApp(page);
 	await sendAndWait(page, 'echo: doomed');
@@ -142,12 +143,21 @@ test('a session deleted on one device while the other appended to it offline sta
 	await phone.context().setOffline(false);
 
 	await expect(sessionLinks(phone)).toHaveText(['echo: stays'], { timeout: 20_000 });
-	// On the server, only the kept session's two messages are left: the late one was sent, then removed.
+	// On the server, the deleted session says so, and its messages wait with it (the late question and
+	// its answer too), so a Restore within the period brings them all back: six with the kept two.
 	const liveMessages = async () => {
 		const listed = (await (await fetch(`${database}/_all_docs?startkey=${encodeURIComponent('"msg:"')}&endkey=${encodeURIComponent('"msg:\ufff0"')}`)).json()) as { rows: unknown[] };
 		return listed.rows.length;
 	};
-	await expect.poll(liveMessages, { timeout: 20_000 }).toBe(2);
+	await expect.poll(liveMessages, { timeout: 20_000 }).toBe(6);
+	const sessions = async () => {
+		const listed = (await (await fetch(`${database}/_all_docs?include_docs=true&startkey=${encodeURIComponent('"session:"')}&endkey=${encodeURIComponent('"session:\ufff0"')}`)).json()) as { rows: Array<{ doc: { fields: { title: string; deleted_at: number | null } } }> };
+		return listed.rows.map((row) => [row.doc.fields.title, row.doc.fields.deleted_at === null ? 'kept' : 'deleted']).sort();
+	};
+	await expect.poll(sessions, { timeout: 20_000 }).toEqual([
+		['echo: doomed', 'deleted'],
+		['echo: stays', 'kept']
+	]);
 	for (const device of [page, phone]) {
 		await device.reload();
 		await expect(sessionLinks(device)).toHaveText(['echo: stays']);

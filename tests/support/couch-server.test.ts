@@ -6,6 +6,9 @@ import { readDocument } from '../../src/lib/sync/read-document';
 import { sessionToBody, stampSession } from '../../src/lib/sync/session-document';
 import { seededRandom } from '../../src/lib/sync/test-random';
 import { startCouchServer } from './couch-server.mjs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const APP_ORIGIN = 'http://127.0.0.1:4173';
 
@@ -36,14 +39,14 @@ async function send<T = unknown>(method: string, path: string, body?: unknown): 
 describe('the sync test server', () => {
 	it('stores a session document, lists it in the changes feed, and refuses a stale revision', async () => {
 		expect(await send('PUT', '/userdb-a')).toEqual({ status: 201, json: { ok: true } });
-		const doc = stampSession(testSessionRow('s-1', { title: 'Plans' }), undefined, Date.UTC(2026, 0, 1), seededRandom(1));
+		const doc = stampSession('s-1', testSessionRow('s-1', { title: 'Plans' }), undefined, { at: Date.UTC(2026, 0, 1), random: seededRandom(1) });
 		const created = await send<{ rev: string }>('PUT', `/userdb-a/${encodeURIComponent('session:s-1')}`, sessionToBody(doc));
 		expect(created.status).toBe(201);
 		const firstRev: string = created.json.rev;
 
 		const changes = await send<Changes>('GET', '/userdb-a/_changes?include_docs=true&since=0');
 		expect(changes.json.results).toHaveLength(1);
-		expect(readDocument(changes.json.results[0].doc)).toEqual({ kind: 'session', rev: firstRev, doc });
+		expect(readDocument(changes.json.results[0].doc, Date.UTC(2026, 0, 1))).toEqual({ kind: 'session', rev: firstRev, doc });
 
 		const renamed = sessionToBody({ ...doc, fields: { ...doc.fields, title: 'Trip' } }, firstRev);
 		const updated = await send('POST', '/userdb-a/_bulk_docs', { docs: [renamed] });
@@ -71,6 +74,21 @@ describe('the sync test server', () => {
 		expect(preflight.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
 		expect(preflight.headers.get('access-control-allow-methods')).toMatch(/POST/);
 		expect(preflight.headers.get('access-control-allow-headers')).toMatch(/content-type/);
+	});
+
+	it('keeps its databases across a restart when given a directory for them', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'palimpsest-couch-test-'));
+		try {
+			const first = await startCouchServer({ dataDir });
+			expect((await fetch(`${first.url}/kept`, { method: 'PUT' })).status).toBe(201);
+			expect((await fetch(`${first.url}/kept/a-doc`, { method: 'PUT', body: JSON.stringify({ n: 1 }), headers: { 'content-type': 'application/json' } })).status).toBe(201);
+			await first.close();
+			const again = await startCouchServer({ port: first.port, dataDir });
+			expect(await (await fetch(`${again.url}/kept/a-doc`)).json()).toMatchObject({ n: 1 });
+			await again.close();
+		} finally {
+			rmSync(dataDir, { recursive: true, force: true });
+		}
 	});
 
 	it('stops by its process id', async () => {

@@ -10,6 +10,9 @@ import type { CompactionState, MessageRow, SessionRow, UnfiredHook } from './sch
 import { compactionReceipt } from './unfired-hook-verbs';
 import { lastPositionOf } from './message-positions';
 import { positionsAfter } from './position-clock';
+import { ceilingAbove, keyBetween, orderOfRank, rankOf, rowRank } from './rank';
+import { deriveConversation, tagAt } from './conversation';
+import { readSessionRows } from './conversation-verbs';
 
 /** A row a compaction adds, placed just before `before` (a kept row) or just after `after`. */
 export interface PlacedRow {
@@ -76,28 +79,35 @@ export function listCompactedBy(db: PalimpsestDb, sessionId: string, compactionI
 		.toArray();
 }
 
-async function neighbourKey(db: PalimpsestDb, sessionId: string, seq: number, direction: 'below' | 'above'): Promise<number | undefined> {
+async function neighbour(db: PalimpsestDb, sessionId: string, seq: number, direction: 'below' | 'above'): Promise<MessageRow | undefined> {
 	const range =
 		direction === 'below'
 			? db.messages.where('[session_id+seq]').between([sessionId, -Infinity], [sessionId, seq], true, false).reverse()
 			: db.messages.where('[session_id+seq]').between([sessionId, seq], [sessionId, Infinity], false, true);
-	const key = (await range.limit(1).primaryKeys())[0] as [string, number] | undefined;
-	return key?.[1];
+	return (await range.limit(1).toArray())[0];
 }
 
-async function placeSeq(db: PalimpsestDb, session: SessionRow, place: PlacedRow): Promise<number> {
-	let low: number;
-	let high: number;
+/**
+ * The seq and order key of a row placed as `place` says: between its neighbours in both (after
+ * the last row: below every position the session gives from now on, see ceilingAbove).
+ */
+async function placeRow(db: PalimpsestDb, session: SessionRow, place: PlacedRow, lastPosition: string | undefined): Promise<{ seq: number; order: string }> {
+	let low: MessageRow | undefined;
+	let high: MessageRow | undefined;
+	let lowSeq: number;
+	let highSeq: number;
 	if (place.after !== undefined) {
-		low = place.after;
-		high = (await neighbourKey(db, session.id, place.after, 'above')) ?? session.next_seq;
+		[low, high] = await Promise.all([db.messages.get([session.id, place.after]), neighbour(db, session.id, place.after, 'above')]);
+		lowSeq = place.after;
+		highSeq = high?.seq ?? session.next_seq;
 	} else {
-		high = place.before ?? session.next_seq;
-		low = (await neighbourKey(db, session.id, high, 'below')) ?? high - 1;
+		highSeq = place.before ?? session.next_seq;
+		[low, high] = await Promise.all([neighbour(db, session.id, highSeq, 'below'), place.before === null || place.before === undefined ? undefined : db.messages.get([session.id, place.before])]);
+		lowSeq = low?.seq ?? highSeq - 1;
 	}
-	const seq = low + (high - low) / 2;
-	if (!(seq > low && seq < high)) throw new CompactionRaceError('There is no room left to place the summary; compact into a new session instead.');
-	return seq;
+	const seq = lowSeq + (highSeq - lowSeq) / 2;
+	if (!(seq > lowSeq && seq < highSeq)) throw new CompactionRaceError('There is no room left to place the summary; compact into a new session instead.');
+	return { seq, order: keyBetween(low && orderOfRank(rowRank(low)), high ? orderOfRank(rowRank(high)) : ceilingAbove(lastPosition)) };
 }
 
 /** Writes a compaction in one transaction; returns the rows it added. */
@@ -114,13 +124,18 @@ export async function commitCompaction(db: PalimpsestDb, commit: CompactionCommi
 			if (current.some((row) => !row || row.active !== 1)) throw new CompactionRaceError();
 			await db.messages.bulkPut(current.map((row) => ({ ...(row as MessageRow), active: 0 as const, compacted_by: commit.compactionId })));
 		}
-		// Fresh positions, after everything the session holds: the summary syncs as a new
-		// document that lists the positions it covers, which are all before its own.
-		const positions = positionsAfter(await lastPositionOf(db, commit.sessionId), commit.inserted.length, commit.now);
+		// Fresh positions (each row's identity), and ranks that sort each where it was placed: on
+		// every device the summary sits where the rows it replaced were, before the kept tail.
+		const lastPosition = await lastPositionOf(db, commit.sessionId);
+		const positions = positionsAfter(lastPosition, commit.inserted.length, commit.now);
+		// Where the conversation has versions, each row joins the version on show where it lands.
+		const places = session.tip ? deriveConversation(session.version_shown, await readSessionRows(db, commit.sessionId)).places : [];
 		const added: MessageRow[] = [];
 		for (const [index, place] of commit.inserted.entries()) {
-			const seq = await placeSeq(db, session, place);
-			const row: MessageRow = { active: 1, compacted_by: null, ...place.row, session_id: commit.sessionId, seq, position: positions[index] };
+			const { seq, order } = await placeRow(db, session, place, lastPosition);
+			const { rank: _rank, branch: _branch, shelved: _shelved, ...fields } = place.row as NewMessage & Partial<MessageRow>;
+			const branch = tagAt(places, seq);
+			const row: MessageRow = { active: 1, compacted_by: null, ...fields, session_id: commit.sessionId, seq, position: positions[index], rank: rankOf(positions[index], order), ...(branch ? { branch } : {}) };
 			await db.messages.add(row);
 			added.push(row);
 		}
@@ -156,7 +171,11 @@ export async function commitRotation(db: PalimpsestDb, commit: RotationCommit): 
 		if (!parent) throw new CompactionRaceError('The session no longer exists.');
 		if (parent.ended_at !== null) throw new CompactionRaceError('The session has already ended.');
 		const positions = positionsAfter(undefined, commit.rows.length, commit.endedAt);
-		const rows: MessageRow[] = commit.rows.map((row, seq) => ({ active: 1, compacted_by: null, ...row, session_id: commit.child.id, seq, position: positions[seq] }));
+		// A new session of its own: its rows sort by their new positions and have no versions.
+		const rows: MessageRow[] = commit.rows.map((row, seq) => {
+			const { rank: _rank, branch: _branch, shelved: _shelved, ...fields } = row as NewMessage & Partial<MessageRow>;
+			return { active: 1, compacted_by: null, ...fields, session_id: commit.child.id, seq, position: positions[seq], rank: positions[seq] };
+		});
 		const child: SessionRow = { ...commit.child, next_seq: rows.length, message_count: rows.length };
 		await db.sessions.add(child);
 		await db.messages.bulkAdd(rows);

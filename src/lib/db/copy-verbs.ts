@@ -40,7 +40,8 @@ export async function insertSessionWithMessages(
 	images: readonly ImageCopy[] = [],
 	now = Date.now()
 ): Promise<MessageRow[]> {
-	const placed = withPositionsInOrder(messages, () => now);
+	// A new session of its own: its rows sort by their new positions, and it has no versions yet.
+	const placed = withPositionsInOrder(messages, () => now).map(({ branch: _branch, ...row }) => ({ ...row, rank: row.position }));
 	return db.transaction('rw', [db.sessions, db.messages, db.settings, db.blobs], async () => {
 		await db.sessions.add(row);
 		await db.messages.bulkAdd(placed);

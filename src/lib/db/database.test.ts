@@ -1,7 +1,10 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PalimpsestDb, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9 } from './database';
+import { PalimpsestDb, SCHEMA_V1, SCHEMA_V11, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9 } from './database';
+import { deriveConversation } from './conversation';
+import { listActiveMessages } from './compaction-verbs';
+import { showVersion } from './version-verbs';
 import { isPosition, positionTime } from '../sync/position';
 import { appendMessages, listMessages, markInterruptedMessages } from './message-verbs';
 import { listSessions, renameSession, setPinned } from './session-verbs';
@@ -35,7 +38,7 @@ describe('schema migration', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(11);
+		expect(db.verno).toBe(12);
 		expect(await db.messages.where('status').equals('streaming').count()).toBe(0);
 		const row = await db.sessions.get('s1');
 		expect(row).toMatchObject({ archived: 0, pinned: 0, title_source: 'auto' });
@@ -63,7 +66,7 @@ describe('schema migration from version 2', () => {
 		v2.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(11);
+		expect(db.verno).toBe(12);
 		expect(await db.messages.where('status').equals('streaming').primaryKeys()).toEqual([['s1', 1]]);
 		expect(await markInterruptedMessages(db)).toBe(1);
 		expect((await listMessages(db, 's1'))[1]).toMatchObject({ status: 'incomplete', content: 'half' });
@@ -132,7 +135,7 @@ describe('schema version 6', () => {
 		v5.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(11);
+		expect(db.verno).toBe(12);
 		expect(await db.sessions.get('s1')).toMatchObject({ id: 's1' });
 		expect(await db.messages.count()).toBe(1);
 		expect(await db.search_index.count()).toBe(0);
@@ -163,7 +166,7 @@ describe('schema version 7', () => {
 		v6.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(11);
+		expect(db.verno).toBe(12);
 		expect((await db.settings.toCollection().primaryKeys()).sort()).toEqual(['request-frame:used', 'theme']);
 		expect(await db.messages.where('sent.frame').equals('request-frame:used').primaryKeys()).toEqual([['s1', 1], ['s2', 1]]);
 		expect(await db.messages.where('[session_id+sent.frame]').between(['s2', Dexie.minKey], ['s2', Dexie.maxKey]).primaryKeys()).toEqual([['s2', 1]]);
@@ -184,7 +187,7 @@ describe('schema version 8', () => {
 		v7.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(11);
+		expect(db.verno).toBe(12);
 		expect(await db.plugin_usage.toArray()).toEqual([{ plugin_id: 'counted', storage_bytes: 1234 }]);
 		expect(await db.plugins.get('counted')).not.toHaveProperty('storage_bytes');
 		expect(await db.plugins.get('never-wrote')).toMatchObject({ cached_source: 'code' });
@@ -202,7 +205,7 @@ describe('schema version 9', () => {
 		v8.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(11);
+		expect(db.verno).toBe(12);
 		expect((await db.messages.toArray()).map((row) => row.content)).toEqual(['kept']);
 		expect(await db.blobs.count()).toBe(0);
 		await db.blobs.add({ session_id: 's1', id: 'i', type: 'image/png', data: new Blob([new Uint8Array([1])]) });
@@ -238,9 +241,11 @@ describe('schema version 10', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(11);
+		expect(db.verno).toBe(12);
 		const after = await db.messages.toArray();
-		expect(after.map(({ position: _p, ...rest }) => rest)).toEqual(rows);
+		expect(after.map(({ position: _p, rank: _r, ...rest }) => rest)).toEqual(rows);
+		// Each row's rank keeps the order shown: its position, as positions follow seq here.
+		for (const message of after) expect(message.rank).toBe(message.position);
 		for (const id of ['s1', 's2', 's3']) {
 			const session = await listMessages(db, id);
 			for (const message of session) expect(isPosition(message.position)).toBe(true);
@@ -257,6 +262,63 @@ describe('schema version 10', () => {
 		// Appending goes on after the last position, whatever the clock says.
 		const [next] = await appendMessages(db, 's1', [{ id: 'n', role: 'user', content: 'next', status: 'complete', kind: 'message', created_at: T }], T);
 		expect(next.position > s1.at(-1)!.position).toBe(true);
+		db.close();
+	});
+});
+
+describe('schema version 12', () => {
+	it('gives every row of a version 11 profile a rank in the order shown and the version it belongs to, keeps what is shown, and keeps what sync knew', async () => {
+		const dbName = fresh();
+		const v11 = new Dexie(dbName);
+		v11.version(11).stores(SCHEMA_V11);
+		const T = Date.UTC(2026, 0, 1);
+		const at = (n: number) => String(n).padStart(26, '0');
+		const row = (seq: number, position: string, content: string, extra: Partial<MessageRow> = {}) =>
+			({ session_id: 's1', seq, position, id: `m${seq}`, role: 'user', content, status: 'complete', kind: 'message', active: 1, compacted_by: null, created_at: T, ...extra });
+		// Edited at seq 1 (q2 → q2'); compacted (q1, a1 folded into a summary written later, placed between); a row inactive for no recorded reason.
+		const rows = [
+			row(0, at(100), 'q1', { active: 0, compacted_by: 'c1' }),
+			row(0.5, at(900), 'summary', { kind: 'summary', compaction: { id: 'c1', kind: 'summarize', reason: 'manual', before_tokens: 9, after_tokens: 1, messages_removed: 1, at: T } }),
+			row(1, at(200), 'a1', { role: 'assistant' }),
+			row(2, at(300), 'q2', { active: 0, shelved: { after: 1, version: 1 } }),
+			row(3, at(400), "q2'"),
+			row(4, at(500), 'stray', { active: 0 })
+		];
+		await v11.table('sessions').add(session('s1', { next_seq: 5, message_count: 6, versions: [{ after: 1, shown: 2, count: 2 }] }));
+		await v11.table('messages').bulkAdd(rows);
+		await v11.table('sync_docs').bulkAdd([
+			{ id: 'session:s1', kind: 'session', session_id: 's1', rev: '3-a', edit: 1, dirty: 0, refused: 0, doc: { session_id: 's1' }, seen: 'x' },
+			{ id: `msg:s1:${at(100)}`, kind: 'message', session_id: 's1', position: at(100), rev: '1-b', edit: 2, dirty: 0, refused: 0 },
+			{ id: `msg:s1:${at(400)}`, kind: 'message', session_id: 's1', position: at(400), rev: null, edit: 3, dirty: 1, refused: 0, doc: {} },
+			{ id: `msg:s2:${at(100)}`, kind: 'message-held', session_id: 's2', position: at(100), rev: '1-c', edit: 0, dirty: 0, refused: 0, doc: {} }
+		]);
+		await v11.table('sync_meta').put({ key: 'checkpoint', value: '42' });
+		v11.close();
+
+		const db = new PalimpsestDb(dbName);
+		await db.open();
+		expect(db.verno).toBe(12);
+		const after = await listMessages(db, 's1');
+		// Nothing lost, nothing moved: the order shown stays, and ranks sort the rows in it.
+		expect(after.map((message) => message.content)).toEqual(rows.map((message) => message.content));
+		const ranks = after.map((message) => message.rank!);
+		expect(ranks).toEqual([...ranks].sort());
+		expect(ranks[0]).toBe(at(100));
+		expect((await listActiveMessages(db, 's1')).map((message) => message.content)).toEqual(['summary', 'a1', "q2'"]);
+		const upgraded = (await db.sessions.get('s1'))!;
+		expect(upgraded.versions).toEqual([{ after: 1, shown: 2, count: 2 }]);
+		const derived = deriveConversation(upgraded.version_shown, after);
+		expect(after.map((message) => message.active)).toEqual(derived.rows.map((state) => state.active));
+		// The versions still switch, as before.
+		await showVersion(db, 's1', 1, 1);
+		expect((await listActiveMessages(db, 's1')).map((message) => message.content)).toEqual(['summary', 'a1', 'q2']);
+		// Sync keeps each revision it knew and the session's document; what it had not sent, it sends again.
+		const docs = await db.sync_docs.toArray();
+		expect(docs.map((doc) => [doc.id.slice(0, 7), doc.kind, doc.rev, doc.legacy])).toEqual([
+			['msg:s1:', 'message', '1-b', 1],
+			['session', 'session', '3-a', 1]
+		]);
+		expect(await db.sync_meta.get('checkpoint')).toBeUndefined();
 		db.close();
 	});
 });

@@ -14,7 +14,9 @@ import {
 	type SearchIndexRow,
 	type SessionRow,
 	type SettingRow,
-	type SyncDocRow
+	type SyncDocRow,
+	type SyncOutboxRow,
+	type SyncTrashRow
 } from './schema';
 import { guardedOptions, guardVersion } from './version-guard';
 import { keepConnection } from './connection-loss';
@@ -22,6 +24,8 @@ import { flushUpgrade } from './flush-upgrade';
 import { recordWrittenRows } from './committed-changes';
 import { dropAllUnusedFrames } from './request-frames';
 import { givePositions } from './message-positions';
+import { recordOutbox } from './sync-outbox';
+import { adoptLegacyProfile } from './legacy-profile';
 
 export const SCHEMA_V1 = {
 	sessions: 'id, session_key, last_activity_at, parent_session_id',
@@ -108,6 +112,18 @@ export const SCHEMA_V11 = {
 	sync_meta: 'key'
 };
 
+// Version 12: a session's rows sort by their rank on every device ([session_id+rank]: where a
+// row from another device goes), each row records its version (`branch`), and which rows are
+// active is derived from what every device holds alike (conversation.ts). Local changes go to
+// sync's outbox in their own transaction; sessions deleted elsewhere wait in sync_trash.
+export const SCHEMA_V12 = {
+	...SCHEMA_V11,
+	messages: '[session_id+seq], id, status, [session_id+active+seq], sent.frame, [session_id+sent.frame], [session_id+position], [session_id+rank]',
+	sync_docs: 'id, session_id, [dirty+edit], held',
+	sync_outbox: 'id, at',
+	sync_trash: 'session_id, at'
+};
+
 const DB_PREFIX = 'palimpsest-';
 
 /** The profile a database belongs to, from its name (`palimpsest-<profile>`). */
@@ -129,6 +145,8 @@ export class PalimpsestDb extends Dexie {
 	blobs!: Table<BlobRow, [string, string]>;
 	sync_docs!: EntityTable<SyncDocRow, 'id'>;
 	sync_meta!: EntityTable<SettingRow, 'key'>;
+	sync_outbox!: EntityTable<SyncOutboxRow, 'id'>;
+	sync_trash!: EntityTable<SyncTrashRow, 'session_id'>;
 
 	constructor(name: string, options?: ConstructorParameters<typeof Dexie>[1]) {
 		let upgraded = false;
@@ -185,6 +203,9 @@ export class PalimpsestDb extends Dexie {
 			.stores(SCHEMA_V10)
 			.upgrade((tx) => givePositions(tx.table('messages')));
 		this.version(11).stores(SCHEMA_V11);
+		this.version(12)
+			.stores(SCHEMA_V12)
+			.upgrade((tx) => adoptLegacyProfile(tx));
 		// Storage faults: no use under older code than the database's or after its deletion (the
 		// profile was deleted), a dropped connection reopens on the next use, and a schema
 		// upgrade is flushed to disk before first use.
@@ -192,6 +213,8 @@ export class PalimpsestDb extends Dexie {
 		keepConnection(this);
 		// Commits of this tab carry the rows they wrote (see committed-changes.ts).
 		recordWrittenRows(this);
+		// Each local change is recorded for sync in its own transaction (see sync-outbox.ts).
+		recordOutbox(this);
 		this.on(
 			'ready',
 			() => {

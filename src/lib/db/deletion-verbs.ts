@@ -6,6 +6,7 @@ import { Dexie, type PalimpsestDb } from './database';
 import type { MessageRow, ReceiptRow, SessionRow, UnfiredHook } from './schema';
 import { dropUnusedFrames, listFramesOfSessions } from './request-frames';
 import { strictTwin } from './strict-twin';
+import { deletedId } from './sync-outbox';
 
 export interface OperationWrite {
 	op_id: string;
@@ -111,7 +112,7 @@ export async function commitDeletion(
 ): Promise<CommittedOperation> {
 	const strict = strictTwin(db);
 	const { remove, leftovers = [], check = {}, owes, ...fields } = write;
-	return strict.transaction('rw', [strict.sessions, strict.messages, strict.blobs, strict.receipts, strict.settings], async () => {
+	return strict.transaction('rw', [strict.sessions, strict.messages, strict.blobs, strict.receipts, strict.settings, strict.sync_outbox], async () => {
 		const stored = await strict.receipts.get(fields.op_id);
 		if (stored) return { receipt: stored, replayed: true };
 		// A leftover whose session row has come back (an import) keeps its messages. The frames
@@ -136,6 +137,8 @@ export async function commitDeletion(
 		await Promise.all([
 			strict.sessions.bulkUpdate(detached.map((key) => ({ key, changes: { parent_session_id: null, parent_kind: null } }))),
 			strict.receipts.add(receipt),
+			// The user's deletion goes to every device; a sweep's removal stays this device's own.
+			fields.reason === 'delete' ? strict.sync_outbox.bulkPut(present.map((id) => ({ id: deletedId(id), at: fields.at, intent: 'delete' as const }))) : undefined,
 			// What the deleted conversations sent goes with them; frames other sessions use stay.
 			dropUnusedFrames(strict, frames)
 		]);

@@ -6,6 +6,7 @@ import { CompactionRaceError } from './compaction-verbs';
 import type { MessageRow } from './schema';
 import { lastPositionOf } from './message-positions';
 import { positionsAfter } from './position-clock';
+import { ceilingAbove, keyBetween, orderOfRank, rankOf, rowRank } from './rank';
 import { liveMarkers } from './undo-compaction-verbs';
 
 /** The most characters a summary may be edited to (a summary is meant to be short). */
@@ -22,14 +23,17 @@ export async function commitSummaryEdit(db: PalimpsestDb, sessionId: string, com
 		if (!session || !original || original.kind !== 'summary') throw new CompactionRaceError('This summary is no longer in the context; nothing changed.');
 		if (original.native) throw new CompactionRaceError('The provider’s own summary is sent back as it came; it cannot be edited.');
 		if (markers.at(-1) !== original) throw new CompactionRaceError('The conversation was compacted again meanwhile: only the latest summary can be edited. Nothing changed.');
-		const above = (await db.messages.where('[session_id+seq]').between([sessionId, original.seq], [sessionId, Infinity], false, true).limit(1).primaryKeys())[0] as [string, number] | undefined;
-		const high = above?.[1] ?? session.next_seq;
+		const above = (await db.messages.where('[session_id+seq]').between([sessionId, original.seq], [sessionId, Infinity], false, true).limit(1).toArray())[0];
+		const high = above?.seq ?? session.next_seq;
 		const seq = original.seq + (high - original.seq) / 2;
 		if (!(seq > original.seq && seq < high)) throw new CompactionRaceError('There is no room left to place the edited summary.');
 		const { tokens: _tokens, encoding: _encoding, ...kept } = original;
 		// A new row, so a new position: it syncs as a summary of its own, after the one it replaces.
-		const [position] = positionsAfter(await lastPositionOf(db, sessionId), 1, now);
-		const edited: MessageRow = { ...kept, id: crypto.randomUUID(), seq, position, content: text, compaction: { ...original.compaction!, edited_at: now } };
+		const lastPosition = await lastPositionOf(db, sessionId);
+		const [position] = positionsAfter(lastPosition, 1, now);
+		// Its rank puts it right after the original on every device, in the original's version.
+		const rank = rankOf(position, keyBetween(orderOfRank(rowRank(original)), above ? orderOfRank(rowRank(above)) : ceilingAbove(lastPosition)));
+		const edited: MessageRow = { ...kept, id: crypto.randomUUID(), seq, position, rank, content: text, compaction: { ...original.compaction!, edited_at: now } };
 		// The original leaves the context under an id of its own, so undoing the compaction
 		// later does not bring it back.
 		await db.messages.put({ ...original, active: 0, compacted_by: edited.id });

@@ -9,7 +9,7 @@ import { lastPositionOf } from './message-positions';
 import { positionsAfter } from './position-clock';
 
 /** A row to write: its session, seq and position are given where it lands. */
-export type NewMessage = Omit<MessageRow, 'session_id' | 'seq' | 'position' | 'active' | 'compacted_by'> &
+export type NewMessage = Omit<MessageRow, 'session_id' | 'seq' | 'position' | 'rank' | 'branch' | 'active' | 'compacted_by'> &
 	Partial<Pick<MessageRow, 'active' | 'compacted_by'>>;
 
 const TITLE_LENGTH = 60;
@@ -68,13 +68,16 @@ async function appendInTransaction(db: PalimpsestDb, sessionId: string, messages
 	if (!session) throw new Error(`Session ${sessionId} no longer exists.`);
 	// After everything the session holds, its messages from other devices included, whatever this clock says.
 	const positions = positionsAfter(last, messages.length, now);
+	// Appended rows sort by their positions, and join the version on show at the end (if any).
 	const rows: MessageRow[] = messages.map((message, index) => ({
 		active: 1,
 		compacted_by: null,
 		...message,
 		session_id: sessionId,
 		seq: session.next_seq + index,
-		position: positions[index]
+		position: positions[index],
+		rank: positions[index],
+		...(session.tip ? { branch: session.tip } : {})
 	}));
 	await db.messages.bulkAdd(rows);
 	const firstUser = rows.find((row) => row.role === 'user' && row.kind === 'message');

@@ -69,8 +69,26 @@ export interface SessionRow {
 	/**
 	 * The places where the conversation has more than one version (an edited message, a
 	 * regenerated answer): which version is shown there, and how many there are. Not indexed.
+	 * Derived from the rows' `branch` and `version_shown` (see conversation.ts), never set apart.
 	 */
 	versions?: VersionPoint[];
+	/**
+	 * Which version is on show at each place with versions, by the place's key (the position of
+	 * the row the versions follow; '' for the very start): the id of that version. Synced.
+	 */
+	version_shown?: Record<string, string>;
+	/** The branch a row appended now belongs to (derived with `versions`; none without versions). */
+	tip?: BranchTag;
+}
+
+/**
+ * Which version of which place a row belongs to: `at` is the position of the row the versions
+ * follow (null: the very start), `id` the version's id (ids sort in the order the versions were
+ * made; see conversation.ts).
+ */
+export interface BranchTag {
+	at: string | null;
+	id: string;
 }
 
 /** A place in a conversation with versions: after the row with seq `after` (null: the very start). */
@@ -137,6 +155,20 @@ export interface MessageRow {
 	 * a session's rows as written, and seq as shown here.
 	 */
 	position: string;
+	/**
+	 * What the session's rows sort by on every device (see rank.ts): the position of an appended
+	 * row; for a row placed among others, an order key between its neighbours' and its position.
+	 * seq follows it. (Absent only on rows of tests written straight to the table.)
+	 */
+	rank?: string;
+	/** The version (of the place it follows) this row belongs to, where the conversation has versions. */
+	branch?: BranchTag;
+	/**
+	 * Set when the row left the context for good, by the compaction id that undoing retired it
+	 * with (a pruned-output stub of an undone compaction), or 'inactive' for a row that was
+	 * inactive for no other recorded reason before this was kept.
+	 */
+	retired_by?: string;
 	id: string;
 	role: Role;
 	content: string;
@@ -170,7 +202,7 @@ export interface MessageRow {
 	tokens_per_second?: number;
 	/**
 	 * Set on the rows of a version not on show (they are inactive meanwhile): the place it
-	 * belongs to and its number there. Compacted rows never carry it.
+	 * belongs to and its number there. Derived from `branch` (see conversation.ts).
 	 */
 	shelved?: { after: number | null; version: number };
 	/** On an answer: how to rebuild the request it answered (see agent/request-recipe.ts). */
@@ -375,18 +407,13 @@ export interface SearchIndexRow {
 }
 
 /**
- * What sync knows of one CouchDB document (`id`: `session:<id>` or `msg:<session>:<position>`):
- * the server revision merged here, and whether this device has an edit of it to send (`dirty`,
- * from local edit number `edit`). `doc` holds a session's document as last merged here, a
- * message's while it waits to be sent, or one that arrived before its session.
+ * What sync knows of one CouchDB document (`id`: `session:<id>`, `msg:<session>:<position>` or
+ * `blob:<session>:<id>`): the server revision merged here, whether this device has something to
+ * send (`dirty`, from local edit number `edit`), and what the row does not hold (see sync/).
  */
 export interface SyncDocRow {
 	id: string;
-	/**
-	 * 'message-held': arrived before its session did; applied when the session arrives.
-	 * 'session-purged': a deleted session's record past its retention, to delete on the server.
-	 */
-	kind: 'session' | 'message' | 'message-removed' | 'message-held' | 'session-purged';
+	kind: 'session' | 'message' | 'blob';
 	session_id: string;
 	position?: string;
 	rev: string | null;
@@ -394,7 +421,45 @@ export interface SyncDocRow {
 	dirty: 0 | 1;
 	/** Refused by the server at `edit`: not offered again until edited. */
 	refused: 0 | 1;
+	/** A session's document as last merged here; a message's while no row holds it (held, removed). */
 	doc?: unknown;
-	/** On a session: what its row looked like when its messages were last read (a change means a new read). */
-	seen?: string;
+	/** A message's field clocks as last stamped or merged (its row holds the values). */
+	clocks?: unknown;
+	/** Digests of a message's synced fields as last stamped or merged: a field whose digest moved was edited here. */
+	sums?: Record<string, string>;
+	/** A message document whose row is not here (its session unknown, deleted or removed here): kept to apply later. */
+	held?: 1;
+	/** A session removed here by this device's own rule (a sweep): nothing of it is sent, and a change from elsewhere brings it back. */
+	dropped?: 1;
+	/** When this device learned that the session was deleted (its "Recently deleted" runs from then). */
+	deleted_seen?: number;
+	/** The session's documents must be read from the server again (it came back, and its rows are not here). */
+	refetch?: 1;
+	/** Deleted elsewhere while a tab here worked on it: it moves to "Recently deleted" once that work is done. */
+	trash_later?: 1;
+	/** Written before the document format this app writes: its knowledge is only the revision (and a session's old document). */
+	legacy?: 1;
+	/** Revisions that lost a conflict to the one merged here: to delete on the server. */
+	losers?: string[];
+	/** A purged session's message or Blob: its revision is to be deleted on the server, then the entry goes. */
+	purge?: 1;
+}
+
+/** A local change not yet taken into sync's documents, by document id (or `scan:<session>` for rows removed). */
+export interface SyncOutboxRow {
+	id: string;
+	/** When the change was made (ms since the epoch): its clock's time. */
+	at: number;
+	/** On `deleted:<session>`: the user deleted the session (a sweep's removal writes none). */
+	intent?: 'delete';
+}
+
+/** A session deleted on another device (or on the server), kept here to restore for a while. */
+export interface SyncTrashRow {
+	session_id: string;
+	/** When this device learned of the deletion. */
+	at: number;
+	session: SessionRow;
+	messages: MessageRow[];
+	blobs: BlobRow[];
 }

@@ -8,6 +8,9 @@ import type { MessageRow } from './schema';
 import { lastPositionOf } from './message-positions';
 import { positionsAfter } from './position-clock';
 import { sameOrigin } from './session-links';
+import { deriveConversation } from './conversation';
+import { orderKeyOf } from './rank';
+import { readSessionRows, writeConversation } from './conversation-verbs';
 
 /** Continue in the earlier session refused: the two sessions are of different origins. */
 export class SessionOriginError extends Error {
@@ -33,31 +36,49 @@ async function planUndo(db: PalimpsestDb, sessionId: string, compactionId: strin
 	if (markers.at(-1) !== marker) throw new CompactionRaceError('The conversation was compacted again meanwhile: only the latest compaction can be undone. Nothing changed.');
 	// Rows a compaction adds besides its marker (pruned-output stubs, provider items) were
 	// written with it, at fractional seqs.
-	const added = active.filter((row) => row !== marker && !row.compaction && row.created_at === marker.created_at && !Number.isInteger(row.seq));
+	const added = active.filter((row) => row !== marker && !row.compaction && row.created_at === marker.created_at && (!Number.isInteger(row.seq) || orderKeyOf(row.rank) !== undefined));
 	const removed = await range(0).filter((row) => row.compacted_by === compactionId).toArray();
 	return { active, marker, added, removed };
 }
 
+/**
+ * The rows undoing changes, as they are after it: what it removed no longer covered, what it
+ * added retired, its marker a note. Which of them are active then follows (see conversation.ts):
+ * a removed row on a version not on show stays put away.
+ */
+function undoneRows(plan: Awaited<ReturnType<typeof planUndo>>, compactionId: string, now: number): MessageRow[] {
+	return [
+		...plan.removed.map((row) => ({ ...row, compacted_by: null })),
+		...plan.added.map((row) => ({ ...row, retired_by: compactionId })),
+		{ ...plan.marker, kind: 'notice' as const, compaction: { ...plan.marker.compaction!, undone_at: now } }
+	];
+}
+
+/** The session's rows (in seq order) with `changed` in place of theirs, and what is derived from them. */
+async function withUndone(db: PalimpsestDb, sessionId: string, changed: readonly MessageRow[]) {
+	const bySeq = new Map(changed.map((row) => [row.seq, row]));
+	return (await readSessionRows(db, sessionId)).map((row) => bySeq.get(row.seq) ?? row);
+}
+
 export async function commitUndoCompaction(db: PalimpsestDb, sessionId: string, compactionId: string, now: number): Promise<{ restored: number }> {
 	return db.transaction('rw', db.sessions, db.messages, async () => {
-		const { marker, added, removed } = await planUndo(db, sessionId, compactionId);
-		await db.messages.bulkPut([
-			...removed.map((row) => ({ ...row, active: 1 as const, compacted_by: null })),
-			...added.map((row) => ({ ...row, active: 0 as const })),
-			{ ...marker, kind: 'notice' as const, compaction: { ...marker.compaction!, undone_at: now } }
-		]);
+		const plan = await planUndo(db, sessionId, compactionId);
+		const changed = undoneRows(plan, compactionId, now);
+		await db.messages.bulkPut(changed);
+		const session = await db.sessions.get(sessionId);
+		if (session) await writeConversation(db, session, await withUndone(db, sessionId, changed));
 		await db.sessions.update(sessionId, { last_activity_at: now });
-		return { restored: removed.length };
+		return { restored: plan.removed.length };
 	});
 }
 
 /** The session's active rows as they would be after undoing the compaction, oldest first; nothing is written. */
 export async function readUndoneRows(db: PalimpsestDb, sessionId: string, compactionId: string): Promise<MessageRow[]> {
-	return db.transaction('r', db.messages, async () => {
-		const { active, marker, added, removed } = await planUndo(db, sessionId, compactionId);
-		const leaving = new Set([marker, ...added]);
-		const back = removed.map((row) => ({ ...row, active: 1 as const, compacted_by: null }));
-		return [...active.filter((row) => !leaving.has(row)), ...back].sort((a, b) => a.seq - b.seq);
+	return db.transaction('r', db.sessions, db.messages, async () => {
+		const plan = await planUndo(db, sessionId, compactionId);
+		const [session, rows] = await Promise.all([db.sessions.get(sessionId), withUndone(db, sessionId, undoneRows(plan, compactionId, Date.now()))]);
+		const { rows: states } = deriveConversation(session?.version_shown, rows);
+		return rows.flatMap((row, at) => (states[at].active === 1 ? [{ ...row, active: 1 as const }] : []));
 	});
 }
 
@@ -88,7 +109,14 @@ export async function commitContinueEarlier(db: PalimpsestDb, childId: string, c
 		// What was said since the compaction goes on in the earlier session, after its last row.
 		const since = active.filter((row) => row.created_at > marker.compaction!.at && !row.compaction && row.kind !== 'summary');
 		const positions = positionsAfter(await lastPositionOf(db, parent.id), since.length, now);
-		const rows: MessageRow[] = since.map(({ sent: _sent, ...row }, index) => ({ ...row, session_id: parent.id, seq: parent.next_seq + index, position: positions[index] }));
+		const rows: MessageRow[] = since.map(({ sent: _sent, branch: _branch, ...row }, index) => ({
+			...row,
+			session_id: parent.id,
+			seq: parent.next_seq + index,
+			position: positions[index],
+			rank: positions[index],
+			...(parent.tip ? { branch: parent.tip } : {})
+		}));
 		await db.messages.bulkAdd(rows);
 		await copyImages(db, child.id, parent.id, rows);
 		await db.messages.put({ ...marker, kind: 'notice', compaction: { ...marker.compaction!, undone_at: now } });

@@ -1,7 +1,12 @@
 // Versions of a conversation: editing a message or regenerating an answer puts the rows after a
-// place away as a version (inactive, tagged with the place and its number) instead of deleting
-// them, and switching versions swaps which rows are active there. One transaction each.
-import { Dexie, type PalimpsestDb } from './database';
+// place away as a version instead of deleting them, and switching versions chooses which one is
+// on show there. Each row records the version it belongs to (`branch`) and the session which
+// version is chosen at each place (`version_shown`); which rows are active follows from those
+// (see conversation.ts), so every device that holds them shows the same. One transaction each.
+import { positionAfter } from './position-clock';
+import type { PalimpsestDb } from './database';
+import { FIRST_VERSION, placeKey, type Place } from './conversation';
+import { readSessionRows, writeConversation } from './conversation-verbs';
 import { appendMessages, type NewMessage } from './message-verbs';
 import type { MessageRow, SessionRow, VersionPoint } from './schema';
 
@@ -20,51 +25,55 @@ export function versionPointOf(session: Pick<SessionRow, 'versions'>, after: num
 	return session.versions?.find((point) => point.after === after) ?? { after, shown: 1, count: 1 };
 }
 
-function withPoint(session: SessionRow, point: VersionPoint): VersionPoint[] {
-	return [...(session.versions ?? []).filter((p) => p.after !== point.after), point];
-}
-
-function activeRows(db: PalimpsestDb, sessionId: string): Promise<MessageRow[]> {
-	return db.messages.where('[session_id+active+seq]').between([sessionId, 1, Dexie.minKey], [sessionId, 1, Dexie.maxKey]).toArray();
-}
-
-/** The active rows after the place; refused if the place is gone or a compaction marker is among them. */
-async function tailAfter(db: PalimpsestDb, sessionId: string, after: number | null): Promise<MessageRow[]> {
-	const rows = await activeRows(db, sessionId);
-	if (after !== null && !rows.some((row) => row.seq === after)) throw new VersionConflictError();
-	const tail = rows.filter((row) => after === null || row.seq > after);
-	if (tail.some((row) => row.compaction || row.kind === 'summary')) throw new VersionConflictError(COMPACTED_HERE);
-	return tail;
-}
-
-function shelve(rows: MessageRow[], after: number | null, version: number): MessageRow[] {
-	return rows.map((row) => ({ ...row, active: 0, shelved: { after, version } }));
+/** The session's rows and the place `after` (null: the very start), checked as the verbs need them. */
+async function readPlace(db: PalimpsestDb, sessionId: string, after: number | null) {
+	const session = await db.sessions.get(sessionId);
+	if (!session) throw new Error('This session no longer exists.');
+	const rows = await readSessionRows(db, sessionId);
+	const placeRow = after === null ? null : rows.find((row) => row.seq === after);
+	if (placeRow === undefined || (placeRow && placeRow.active !== 1)) throw new VersionConflictError();
+	// The rows on show after the place; refused where a compaction marker is among the active ones.
+	const tail = rows.filter((row) => (after === null || row.seq > after) && !row.shelved);
+	if (tail.some((row) => row.active === 1 && (row.compaction || row.kind === 'summary'))) throw new VersionConflictError(COMPACTED_HERE);
+	return { session, rows, placeRow, key: placeKey(placeRow?.position ?? null) };
 }
 
 /**
  * Puts the rows after `after` away as the version on show there, and starts a new one with
  * `append` (an edited message; none for a regenerated answer, which the turn appends). `acted`
- * is the row the user acted on: it must still be among them. Returns the place's new entry
- * and the rows appended.
+ * is the row the user acted on: it must still be among the active ones. Returns the place's new
+ * entry and the rows appended.
  */
 export async function startVersion(
 	db: PalimpsestDb,
 	sessionId: string,
 	after: number | null,
 	acted: number,
-	append: NewMessage[] = []
+	append: NewMessage[] = [],
+	now = Date.now()
 ): Promise<{ point: VersionPoint; rows: MessageRow[] }> {
 	return db.transaction('rw', db.sessions, db.messages, async () => {
-		const session = await db.sessions.get(sessionId);
-		if (!session) throw new Error('This session no longer exists.');
-		const tail = await tailAfter(db, sessionId, after);
-		if (!tail.some((row) => row.seq === acted)) throw new VersionConflictError();
-		const point = versionPointOf(session, after);
-		await db.messages.bulkPut(shelve(tail, after, point.shown));
-		const next: VersionPoint = { after, shown: point.count + 1, count: point.count + 1 };
-		await db.sessions.update(sessionId, { versions: withPoint(session, next) });
-		const rows = append.length ? await appendMessages(db, sessionId, append) : [];
-		return { point: next, rows };
+		const { session, rows, placeRow, key } = await readPlace(db, sessionId, after);
+		const tail = rows.filter((row) => (after === null || row.seq > after) && !row.shelved);
+		if (!tail.some((row) => row.seq === acted && row.active === 1)) throw new VersionConflictError();
+		const seqOf = new Map(rows.map((row) => [row.position, row.seq]));
+		const ids = new Set(rows.flatMap((row) => (row.branch && placeKey(row.branch.at) === key ? [row.branch.id] : [])));
+		const shownHere = session.version_shown?.[key];
+		if (shownHere !== undefined) ids.add(shownHere);
+		// What is on show here now is a version already (or becomes the first), and the new one comes after every other.
+		const current = shownHere ?? ([...ids].sort().at(-1) || FIRST_VERSION);
+		const latest = [...ids, current].sort().at(-1)!;
+		const fresh = positionAfter(latest, now);
+		// Rows on show that belong to no place here or deeper join the current version of this one.
+		const placeSeq = placeRow?.seq ?? -Infinity;
+		const outer = (row: MessageRow) => !row.branch || (row.branch.at === null ? placeRow !== null : (seqOf.get(row.branch.at) ?? -Infinity) < placeSeq);
+		const tagged = rows.map((row) => (tail.includes(row) && outer(row) ? { ...row, branch: { at: placeRow?.position ?? null, id: current } } : row));
+		await db.messages.bulkPut(tagged.filter((row, at) => row !== rows[at]));
+		const shown = { ...session.version_shown, [key]: fresh };
+		await db.sessions.update(sessionId, { version_shown: shown });
+		const written = await writeConversation(db, { ...session, version_shown: shown }, tagged);
+		const appended = append.length ? await appendMessages(db, sessionId, append, now) : [];
+		return { point: versionPointOf(written.session, after), rows: appended };
 	});
 }
 
@@ -76,16 +85,13 @@ export async function showVersion(db: PalimpsestDb, sessionId: string, after: nu
 		const point = versionPointOf(session, after);
 		if (version === point.shown) return;
 		if (version < 1 || version > point.count) throw new VersionConflictError();
-		const tail = await tailAfter(db, sessionId, after);
-		const restored = await db.messages
-			.where('[session_id+active+seq]')
-			.between([sessionId, 0, Dexie.minKey], [sessionId, 0, Dexie.maxKey])
-			.filter((row) => row.shelved?.after === after && row.shelved.version === version)
-			.toArray();
-		await db.messages.bulkPut([
-			...shelve(tail, after, point.shown),
-			...restored.map(({ shelved: _shelved, ...row }): MessageRow => ({ ...row, active: 1 }))
-		]);
-		await db.sessions.update(sessionId, { versions: withPoint(session, { ...point, shown: version }) });
+		const { rows, key } = await readPlace(db, sessionId, after);
+		const written = await writeConversation(db, session, rows);
+		const place: Place | undefined = written.conversation.places.find((entry) => entry.key === key);
+		const id = place?.ids[version - 1];
+		if (id === undefined) throw new VersionConflictError();
+		const shown = { ...session.version_shown, [key]: id };
+		await db.sessions.update(sessionId, { version_shown: shown });
+		await writeConversation(db, { ...written.session, version_shown: shown }, written.rows);
 	});
 }

@@ -3,7 +3,6 @@
 // position is refused.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { insertArrivedMessages } from '../db/arrival-verbs';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { appendMessages, listMessages } from '../db/message-verbs';
 import type { MessageRow } from '../db/schema';
@@ -90,7 +89,10 @@ describe('importing messages', () => {
 		const db = profileDb();
 		const session = await createSession({ db, profile: 'home', platform: 'web', now: () => T }, { provider: 'offline', model: 'offline-mini' });
 		await appendMessages(db, session.id, [said('mine', T + 5)], T + 5);
-		await insertArrivedMessages(db, session.id, [{ ...said('earlier, on the phone', T), position: nextPosition(undefined, T, seededRandom(2)) }]);
+		// As sync places a message that sorts before every row here: at a seq below the first.
+		const position = nextPosition(undefined, T, seededRandom(2));
+		await db.messages.add({ ...said('earlier, on the phone', T), session_id: session.id, seq: -1, position, rank: position, active: 1, compacted_by: null });
+		await db.sessions.update(session.id, { message_count: 2 });
 		const text = await (await exportSessions(db, { profile: 'home', ids: 'all', kind: 'json' })).blob.text();
 		const target = profileDb();
 		await importSessions(target, 'away', text);

@@ -137,7 +137,7 @@ const nativeCompaction = record<NativeCompaction>(
 	},
 	"a provider's compaction (an object)"
 );
-/** A row's seq: below 0 for a message from another device that sorts before the first one here (db/arrival-verbs.ts). */
+/** A row's seq: below 0 for a message from another device that sorts before the first one here (sync/dexie-rows.ts). */
 const seq = number(-L.maxSeq, L.maxSeq);
 const seqOrStart = nullable(seq);
 const versionNumber = number(1, L.versions, { integer: true });
@@ -145,7 +145,7 @@ const versionPoint = record<VersionPoint>({ required: { after: seqOrStart, shown
 const shelved = record<NonNullable<MessageRow['shelved']>>({ required: { after: seqOrStart, version: versionNumber }, optional: {} }, 'a shelved version (an object)');
 
 /** A session row as a file carries it: its profile and origin are the receiving profile's to set. */
-export type ImportedSession = Omit<SessionRow, 'profile' | 'import_id'>;
+export type ImportedSession = Omit<SessionRow, 'profile' | 'import_id' | 'version_shown' | 'tip'>;
 
 /** How each field of a session row is read, here and where a synced session is read. */
 export const SESSION_SHAPE: Shape<ImportedSession> = {
@@ -176,7 +176,9 @@ export const SESSION_SHAPE: Shape<ImportedSession> = {
 	}
 };
 
-export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>(SESSION_SHAPE, 'a session (an object)', { ignored: ['profile', 'import_id'] });
+// Which version is on show where, and what a row appended joins, are read again from `versions`
+// and the rows (see db/legacy-conversation.ts).
+export const parseSessionRow: Parse<ImportedSession> = record<ImportedSession>(SESSION_SHAPE, 'a session (an object)', { ignored: ['profile', 'import_id', 'version_shown', 'tip'] });
 
 /** A link a tool result shows: only http(s), which the app never fetches itself. */
 const link: Parse<string> = (v, dropped) => {
@@ -266,7 +268,7 @@ export const attachment: Parse<Attachment> = (v, dropped) => {
  * A message row as a file carries it: files from before positions lack one (the import gives it).
  * What sync noted of Blobs that did not come is this device's own, never read from a file.
  */
-export type ImportedMessage = Omit<MessageRow, 'sent' | 'position' | 'blobs_not_synced'> & { position?: string };
+export type ImportedMessage = Omit<MessageRow, 'sent' | 'position' | 'blobs_not_synced' | 'rank' | 'branch'> & { position?: string };
 
 const position: Parse<string> = (v) => {
 	if (!isPosition(v)) throw new FieldError([], v, 'a position (26 characters of Crockford base32)');
@@ -303,6 +305,7 @@ export const MESSAGE_SHAPE: Shape<ImportedMessage> = {
 		provider: label,
 		tokens_per_second: number(0, 1_000_000),
 		shelved,
+		retired_by: label,
 		attachments: list(attachment, MAX_ATTACHMENTS),
 		images_pruned: (v) => {
 			if (v !== true) throw new FieldError([], v, 'true');
@@ -313,4 +316,5 @@ export const MESSAGE_SHAPE: Shape<ImportedMessage> = {
 };
 
 // A request's recipe is not imported: the frames it points to stay in the profile that sent it.
-export const parseMessageRow: Parse<ImportedMessage> = record<ImportedMessage>(MESSAGE_SHAPE, 'a message (an object)', { ignored: ['sent', 'blobs_not_synced'] });
+// Its rank and branch are given again from the file's order and versions (see db/legacy-conversation.ts).
+export const parseMessageRow: Parse<ImportedMessage> = record<ImportedMessage>(MESSAGE_SHAPE, 'a message (an object)', { ignored: ['sent', 'blobs_not_synced', 'rank', 'branch'] });

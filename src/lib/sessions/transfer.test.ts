@@ -16,6 +16,7 @@ import { createTransferClientFromPort } from './transfer-client';
 import { EXPORT_VERSION, MAX_IMPORT_BYTES, type ExportFile, type TransferProgress } from './transfer-format';
 import { parseExportFile, prepareEntry } from './validate-import';
 import { testPosition } from '../db/test-position';
+import { keyBetween, rankOf } from '../db/rank';
 
 const opened: PalimpsestDb[] = [];
 function profileDb(profile: string): PalimpsestDb {
@@ -56,7 +57,10 @@ async function seedProfile(profile: string): Promise<PalimpsestDb> {
 	const compacted = await createSession(ctx, model);
 	await appendMessages(db, compacted.id, [text('user', 'one'), text('assistant', 'two'), text('user', 'three'), text('assistant', 'four')]);
 	await db.messages.where('[session_id+seq]').between([compacted.id, 0], [compacted.id, 1], true, true).modify({ active: 0, compacted_by: 'op-1' });
-	await db.messages.add({ ...text('assistant', '## Goal\nCount to four'), kind: 'summary', session_id: compacted.id, seq: 1.5, position: testPosition(9), active: 1, compacted_by: null, tokens: 7, encoding: 'o200k_base' });
+	// Placed where the app places a summary: between the rows at seq 1 and 2, in seq order and in rank.
+	const [two, three] = await db.messages.bulkGet([[compacted.id, 1], [compacted.id, 2]]);
+	const rank = rankOf(testPosition(9), keyBetween(two!.position, three!.position));
+	await db.messages.add({ ...text('assistant', '## Goal\nCount to four'), kind: 'summary', session_id: compacted.id, seq: 1.5, position: testPosition(9), rank, active: 1, compacted_by: null, tokens: 7, encoding: 'o200k_base' });
 	const parent = await createSession(ctx, model);
 	await appendMessages(db, parent.id, [text('user', 'before rotation')]);
 	await db.sessions.update(parent.id, { ended_at: 2, end_reason: 'compression' });

@@ -4,6 +4,7 @@ import type { Attachment, BlobRow, MessageRow, SessionRow } from '../db/schema';
 import { decodeBase64, decodedBytes, isBase64 } from '../hooks/image-bytes';
 import { IMPORT_LIMITS, parseMessageRow, parseSessionRow, type ImportedMessage } from './import-rows';
 import { withPositionsInOrder, type RandomBytes } from '../db/position-clock';
+import { adoptLegacyRows } from '../db/legacy-conversation';
 import type { ImportedEntry } from './import-links';
 import { FieldError, isPlainObject, type Parse } from './import-schema';
 import { EXPORT_FORMAT, EXPORT_VERSION, formatBytes, ImportError, MAX_IMPORT_BYTES } from './transfer-format';
@@ -218,6 +219,10 @@ export function prepareEntry(entry: ImportedEntry, profile: string, importId: st
 		next_seq: Math.max(entry.session.next_seq, Math.floor(last) + 1)
 	};
 	const placed = withPositionsInOrder(entry.messages, (row) => row.created_at, { keep: true, random });
-	const messages: MessageRow[] = placed.map((row) => (row.status === 'streaming' ? { ...row, status: 'incomplete' } : row));
-	return { session, messages, ...(entry.images ? { images: entry.images } : {}) };
+	const finished: MessageRow[] = placed.map((row): MessageRow => (row.status === 'streaming' ? { ...row, status: 'incomplete' } : row)).sort((a, b) => a.seq - b.seq);
+	// Ranks that keep the file's order, and each row's version from the versions the file keeps by number.
+	const adopted = adoptLegacyRows(session, finished);
+	const { versions: _versions, tip: _tip, version_shown: _shown, ...rest } = session;
+	const state = Object.fromEntries(Object.entries(adopted.state).filter(([, value]) => value !== undefined));
+	return { session: { ...rest, ...state, ...(adopted.version_shown ? { version_shown: adopted.version_shown } : {}) }, messages: adopted.rows, ...(entry.images ? { images: entry.images } : {}) };
 }

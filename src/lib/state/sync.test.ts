@@ -236,7 +236,7 @@ describe('SyncState', () => {
 		await vi.waitFor(() => expect(b.state.text).toBe('Receiving 50 of 400'));
 		expect(b.state.progress).toEqual({ done: 50, total: 400 });
 		a.worker().emit({ state: 'up-to-date', at: 7_000, skipped: 2 });
-		await vi.waitFor(() => expect(b.state.text).toBe('Up to date (2 documents skipped)'));
+		await vi.waitFor(() => expect(b.state.text).toBe('Up to date (2 documents refused)'));
 		expect(b.state.lastSyncAt).toBe(7_000);
 		expect(b.workers).toHaveLength(0);
 

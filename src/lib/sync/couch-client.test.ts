@@ -1,11 +1,13 @@
 // The client against a real CouchDB-compatible server: a hostile document is skipped and counted
-// (never applied), the login cookie is renewed only while the caller holds credentials, and a
-// request the server finds too large is split until each document goes alone.
+// (never applied), the login cookie is renewed only while the caller holds credentials, a
+// request the server finds too large is split until each document goes alone, and write results
+// are matched to their documents by id (pouchdb-server answers out of order).
+import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCouchServer } from '../../../tests/support/couch-server.mjs';
 import { Device, recordingFetch } from '../../../tests/support/sync-device';
 import { CouchClient, type Credentials } from './couch-client';
-import { pushPending } from './push-pending';
+import { SyncLoop } from './sync-loop';
 import { SyncError } from './sync-error';
 
 let server: Awaited<ReturnType<typeof startCouchServer>>;
@@ -36,49 +38,75 @@ async function put(db: string, body: Record<string, unknown>): Promise<void> {
 	expect(response.status).toBe(201);
 }
 
+/** The server's copy of a document. */
+async function serverCopy(db: string, id: string): Promise<Record<string, unknown>> {
+	return (await (await fetch(`${db}/${encodeURIComponent(id)}`)).json()) as Record<string, unknown>;
+}
+
 describe('documents from the server', () => {
 	it('skips and counts a document of wrong types, of unknown fields or too large, and applies the rest', async () => {
 		const db = await newDatabase();
-		const a = new Device(db, 1);
-		a.createSession('s1', 'Good');
-		const message = a.append('s1', 'kept');
+		const a = new Device(db, 'a');
+		const id = await a.newSession();
+		await a.rename(id, 'Good');
+		await a.send(id, 'kept');
 		await a.sync();
-		const good = (await (await fetch(`${db}/${encodeURIComponent('session:s1')}`)).json()) as Record<string, unknown>;
-		const position = message.position.replace(/.$/, (c) => (c === 'Z' ? 'Y' : 'Z'));
+		const good = await serverCopy(db, `session:${id}`);
+		const [row] = await a.db.messages.toArray();
+		const position = row.position.replace(/.$/, (c) => (c === 'Z' ? 'Y' : 'Z'));
+		const message = await serverCopy(db, `msg:${id}:${row.position}`);
 		await put(db, { ...good, _id: 'session:s2', _rev: undefined, fields: { ...(good.fields as object), title: 42 } });
 		await put(db, { ...good, _id: 'session:s3', _rev: undefined, script: 'alert(1)' });
-		await put(db, { _id: `msg:s1:${position}`, format: 1, ...message.message, id: 'm-huge', content: 'x'.repeat(100_000) });
-		const b = new Device(db, 2, { client: { maxDocumentBytes: 64 * 1024 } });
+		await put(db, { ...message, _id: `msg:${id}:${position}`, _rev: undefined, fields: { ...(message.fields as object), id: 'm-huge', content: 'x'.repeat(100_000) } });
+		const b = new Device(db, 'b');
+		const small = new CouchClient({ url: db, maxDocumentBytes: 64 * 1024 });
+		const outcome = await new SyncLoop({ store: b.store, client: small }).syncOnce();
 
-		const outcome = await b.sync();
-
-		expect(outcome.pulled).toBe(2);
 		expect(outcome.skipped.map((skip) => skip.reason)).toEqual([
 			expect.stringMatching(/^Document "session:s2" is refused: its “fields.title” is 42, expected/),
 			'Document "session:s3" is refused: it has “script”, a field this app does not know.',
-			`Document "msg:s1:${position}" is refused: it is larger than 64 KB.`
+			`Document "msg:${id}:${position}" is refused: it is larger than 64 KB.`
 		]);
-		expect(b.store.sessionIds()).toEqual(['s1']);
-		expect(b.contents('s1')).toEqual(['kept']);
+		expect(await b.sessionIds()).toEqual([id]);
+		expect(await b.contents(id)).toEqual(['kept', 'answer to kept']);
 		// Skipped for good: the checkpoint moved past them.
-		expect(await b.sync()).toEqual({ pushed: 0, pulled: 0, skipped: [] });
+		expect(await new SyncLoop({ store: b.store, client: small }).syncOnce()).toEqual({ pushed: 0, pulled: 0, skipped: [] });
+		await a.close();
+		await b.close();
 	});
 
 	it('steps past a change too large to read in one answer, one change at a time', async () => {
 		const db = await newDatabase();
-		const a = new Device(db, 3);
-		a.createSession('s1', 'Before');
-		const first = a.append('s1', 'first');
+		const a = new Device(db, 'a');
+		const id = await a.newSession();
+		await a.send(id, 'first');
 		await a.sync();
-		await put(db, { _id: `msg:s1:${first.position.slice(0, -1)}Z`, format: 1, ...first.message, id: 'm-huge', content: 'y'.repeat(300_000) });
-		a.append('s1', 'after');
+		const [row] = await a.db.messages.toArray();
+		const huge = `msg:${id}:${row.position.slice(0, -1)}Z`;
+		const message = await serverCopy(db, `msg:${id}:${row.position}`);
+		await put(db, { ...message, _id: huge, _rev: undefined, fields: { ...(message.fields as object), id: 'm-huge', content: 'y'.repeat(300_000) } });
+		await a.send(id, 'after');
 		await a.sync();
-		const b = new Device(db, 4, { client: { maxResponseBytes: 200 * 1024 } });
+		const b = new Device(db, 'b');
+		const outcome = await new SyncLoop({ store: b.store, client: new CouchClient({ url: db, maxResponseBytes: 200 * 1024 }) }).syncOnce();
 
-		const outcome = await b.sync();
+		expect(outcome.skipped).toEqual([{ id: huge, reason: expect.stringMatching(/is refused: The sync server sent more than 200 KB in one answer/) }]);
+		expect(await b.contents(id)).toEqual(['first', 'answer to first', 'after', 'answer to after']);
+		await a.close();
+		await b.close();
+	});
 
-		expect(outcome.skipped).toEqual([{ id: `msg:s1:${first.position.slice(0, -1)}Z`, reason: expect.stringMatching(/is refused: The sync server sent more than 200 KB in one answer/) }]);
-		expect(b.contents('s1')).toEqual(['first', 'after']);
+	it('matches the results of a write to its documents by id, whatever their order', async () => {
+		const db = await newDatabase();
+		const reversed: typeof fetch = async (input, init) => {
+			const response = await fetch(input, init);
+			if (!String(input).endsWith('/_bulk_docs')) return response;
+			return new Response(JSON.stringify(((await response.json()) as unknown[]).reverse()), { status: 201, headers: { 'content-type': 'application/json' } });
+		};
+		const client = new CouchClient({ url: db, fetch: reversed });
+		const results = await client.bulkDocs([{ _id: 'x-1' }, { _id: 'x-2' }, { _id: 'x-3' }]);
+		expect(results.map((result) => result.id)).toEqual(['x-1', 'x-2', 'x-3']);
+		expect(results.every((result) => result.ok)).toBe(true);
 	});
 });
 
@@ -111,9 +139,9 @@ describe('logging in', () => {
 
 		expect(page.count).toBe(0);
 		expect(log.map(({ method, path, status }) => `${method} ${path.replace(db.slice(server.url.length), '')} ${status}`)).toEqual([
-			'GET /_changes?since=0&limit=10&include_docs=true 401',
+			'GET /_changes?since=0&limit=10&include_docs=true&conflicts=true 401',
 			'POST /_session 200',
-			'GET /_changes?since=0&limit=10&include_docs=true 200'
+			'GET /_changes?since=0&limit=10&include_docs=true&conflicts=true 200'
 		]);
 		expect(cookies[2]).toMatch(/^AuthSession=/);
 		expect(JSON.stringify(client)).not.toContain('correct horse');
@@ -142,20 +170,24 @@ describe('a request the server finds too large', () => {
 		// A server (or proxy) that takes at most 3 KB a request.
 		const small: typeof fetch = async (input, init) =>
 			typeof init?.body === 'string' && init.body.length > 3_000 ? new Response('{"error":"too_large"}', { status: 413 }) : fetch(input, init);
-		const a = new Device(db, 5, { client: { fetch: recordingFetch(log, small) } });
-		a.createSession('s1', 'Split');
-		for (let i = 0; i < 12; i++) a.append('s1', `note ${i}`.padEnd(400, '.'));
-		const huge = a.append('s1', 'z'.repeat(5_000));
+		const a = new Device(db, 'a', { fetch: recordingFetch(log, small) });
+		const id = await a.newSession();
+		for (let i = 0; i < 6; i++) await a.send(id, `note ${i}`.padEnd(400, '.'));
+		// A question too large for the server, and its answer, which quotes it.
+		await a.send(id, 'z'.repeat(5_000));
+		const huge = await a.db.messages.filter((row) => row.content.includes('zzz')).toArray();
 
-		const outcome = await pushPending({ store: a.store, client: a.client });
+		const outcome = await a.sync();
 
-		expect(outcome.pushed).toBe(14);
-		expect(outcome.skipped).toEqual([{ id: `msg:s1:${huge.position}`, reason: expect.stringMatching(/too_large: larger than the server takes in one request \(413\)/) }]);
+		expect(outcome.pushed).toBe(15);
+		expect(outcome.skipped).toEqual(huge.map((row) => ({ id: `msg:${id}:${row.position}`, reason: expect.stringMatching(/too_large: larger than the server takes in one request \(413\)/) })));
 		expect(log.some((entry) => entry.status === 413)).toBe(true);
-		const b = new Device(db, 6);
+		const b = new Device(db, 'b');
 		await b.sync();
-		expect(b.contents('s1')).toHaveLength(12);
+		expect(await b.contents(id)).toHaveLength(12);
 		// Refused for good: not offered again until edited.
 		expect(await a.store.pendingCount()).toBe(0);
+		await a.close();
+		await b.close();
 	});
 });

@@ -6,7 +6,6 @@ import { jsonBytes } from './pending-body';
 import { readBoundedChunks, readBoundedJson } from './read-bounded';
 import { readDocument, type ReadDocument } from './read-document';
 import { badAnswer, formatBytes, statusError, SyncError, unreachable } from './sync-error';
-import type { PulledDoc } from './sync-store';
 
 /** A CouchDB user's name and password, held by the caller in memory only, never stored. */
 export interface Credentials {
@@ -24,6 +23,8 @@ export interface CouchClientOptions {
 	maxResponseBytes?: number;
 	/** Bytes one document may take (default 8 MB, CouchDB's max_document_size): a larger one is skipped. */
 	maxDocumentBytes?: number;
+	/** This device's clock: a clock read from the server more than a day ahead of it is refused. */
+	now?: () => number;
 }
 
 export type BulkResult = { id: string; ok: true; rev: string } | { id: string; ok: false; error: string; reason: string };
@@ -35,7 +36,7 @@ export interface Skipped {
 }
 
 export interface ChangesPage {
-	docs: PulledDoc[];
+	docs: ReadDocument[];
 	skipped: Skipped[];
 	/** The changes this page held, read or skipped. */
 	count: number;
@@ -68,6 +69,7 @@ export class CouchClient {
 	private readonly credentials: () => Credentials | null;
 	private readonly maxResponseBytes: number;
 	readonly maxDocumentBytes: number;
+	private readonly now: () => number;
 	/** The session cookie where the runtime lets it be read (Node); a browser keeps its own. */
 	private cookie: string | null = null;
 	private loggingIn: Promise<void> | null = null;
@@ -78,6 +80,12 @@ export class CouchClient {
 		this.credentials = options.credentials ?? (() => null);
 		this.maxResponseBytes = options.maxResponseBytes ?? 32 * 1024 * 1024;
 		this.maxDocumentBytes = options.maxDocumentBytes ?? 8 * 1024 * 1024;
+		this.now = options.now ?? Date.now;
+	}
+
+	/** The database's address, as given. */
+	get url(): string {
+		return this.db;
 	}
 
 	/** Logs in with the caller's credentials (`POST /_session`), which sets the session cookie. */
@@ -86,13 +94,23 @@ export class CouchClient {
 		return this.loggingIn;
 	}
 
-	/** Writes `bodies`; one result per document, in their order. */
+	/**
+	 * Writes `bodies` (no id twice); one result per document, in their order. Results are matched
+	 * by id: CouchDB answers in the order asked, pouchdb-server does not always.
+	 */
 	async bulkDocs(bodies: readonly Record<string, unknown>[], signal?: AbortSignal): Promise<BulkResult[]> {
 		const answer = await this.call('POST', '/_bulk_docs', { body: JSON.stringify({ docs: bodies }), signal });
-		if (!Array.isArray(answer) || answer.length !== bodies.length) throw badAnswer('the results of a write do not match its documents');
-		return answer.map((result: unknown, at) => {
-			const id = bodies[at]._id as string;
-			if (!isObject(result) || (result.id !== undefined && result.id !== id)) throw badAnswer('the results of a write do not match its documents');
+		const mismatch = () => badAnswer('the results of a write do not match its documents');
+		if (!Array.isArray(answer) || answer.length !== bodies.length) throw mismatch();
+		const byId = new Map<string, Record<string, unknown>>();
+		for (const result of answer) {
+			if (!isObject(result) || typeof result.id !== 'string' || byId.has(result.id)) throw mismatch();
+			byId.set(result.id, result);
+		}
+		return bodies.map((body) => {
+			const id = body._id as string;
+			const result = byId.get(id);
+			if (!result) throw mismatch();
 			if (typeof result.rev === 'string' && result.error === undefined) return { id, ok: true, rev: result.rev };
 			return { id, ok: false, error: text(result.error) || 'unknown', reason: text(result.reason) };
 		});
@@ -101,7 +119,11 @@ export class CouchClient {
 	/** One page of the changes feed after `since`, its documents read as hostile input. */
 	async changes(request: ChangesRequest): Promise<ChangesPage> {
 		const query = new URLSearchParams({ since: request.since, limit: String(request.limit) });
-		if (request.includeDocs !== false) query.set('include_docs', 'true');
+		if (request.includeDocs !== false) {
+			query.set('include_docs', 'true');
+			// Each document with the revisions that conflict with it, to merge them all.
+			query.set('conflicts', 'true');
+		}
 		const signals = request.signal ? [request.signal] : [];
 		let timer: ReturnType<typeof setTimeout> | undefined;
 		const waited = new AbortController();
@@ -124,9 +146,9 @@ export class CouchClient {
 		return this.readChanges(answer, request);
 	}
 
-	/** The server's copies of `ids` (for a write that met another revision). */
+	/** The server's copies of `ids` (for a write that met another revision), with their conflicting revisions. */
 	async fetchDocs(ids: readonly string[], signal?: AbortSignal): Promise<Map<string, FetchedDoc>> {
-		const answer = await this.call('POST', '/_all_docs?include_docs=true', { body: JSON.stringify({ keys: ids }), signal });
+		const answer = await this.call('POST', '/_all_docs?include_docs=true&conflicts=true', { body: JSON.stringify({ keys: ids }), signal });
 		const rows = isObject(answer) ? answer.rows : undefined;
 		if (!Array.isArray(rows)) throw badAnswer('a list of documents without rows');
 		const found = new Map<string, FetchedDoc>(ids.map((id) => [id, { state: 'missing' }]));
@@ -140,21 +162,74 @@ export class CouchClient {
 		return found;
 	}
 
-	/**
-	 * Adds `data` to revision `rev` of document `docId` as attachment `name` (a standalone PUT:
-	 * the request carries the Blob's bytes as they are, streamed from where the browser keeps
-	 * them, never as base64 in memory). Returns the document's new revision.
-	 */
-	async putAttachment(docId: string, name: string, rev: string, data: Blob, signal?: AbortSignal): Promise<string> {
-		const path = `/${encodeURIComponent(docId)}/${encodeURIComponent(name)}?${new URLSearchParams({ rev })}`;
-		const response = await this.request('PUT', path, { body: data, type: data.type || 'application/octet-stream', signal });
+	/** Revisions `revs` of document `id` (the branches that conflict with its winner), each read as hostile input. */
+	async fetchRevisions(id: string, revs: readonly string[], signal?: AbortSignal): Promise<ReadDocument[]> {
+		const query = new URLSearchParams({ open_revs: JSON.stringify(revs) });
+		const answer = await this.call('GET', `/${encodeURIComponent(id)}?${query}`, { signal });
+		if (!Array.isArray(answer)) throw badAnswer('the revisions of a document without a list');
+		return answer.flatMap((entry: unknown) => (isObject(entry) && isObject(entry.ok) ? [this.readOne(entry.ok)] : []));
+	}
+
+	/** Every document whose id is in [start, end], read as hostile input, a page at a time (a session's documents, read again). */
+	async readRange(start: string, end: string, signal?: AbortSignal): Promise<{ docs: ReadDocument[] }> {
+		const docs: ReadDocument[] = [];
+		let from = start;
+		let skip = 0;
+		for (;;) {
+			const query = new URLSearchParams({ include_docs: 'true', conflicts: 'true', startkey: JSON.stringify(from), endkey: JSON.stringify(end), limit: '200', skip: String(skip) });
+			const answer = await this.call('GET', `/_all_docs?${query}`, { signal });
+			const rows = isObject(answer) ? answer.rows : undefined;
+			if (!Array.isArray(rows)) throw badAnswer('a list of documents without rows');
+			for (const row of rows) if (isObject(row) && isObject(row.doc)) docs.push(this.readOne(row.doc));
+			if (rows.length < 200) return { docs };
+			const last = rows.at(-1);
+			from = isObject(last) && typeof last.key === 'string' ? last.key : end;
+			skip = 1;
+		}
+	}
+
+	/** This device's `_local` document, or null when the database has none (another database, or this one recreated). */
+	async readLocal(name: string, signal?: AbortSignal): Promise<Record<string, unknown> | null> {
+		const response = await this.request('GET', `/_local/${encodeURIComponent(name)}`, { signal });
+		if (response.status === 404) {
+			await response.body?.cancel().catch(() => {});
+			return null;
+		}
 		if (!response.ok) {
 			await response.body?.cancel().catch(() => {});
-			throw response.status === 404 ? statusError(409) : statusError(response.status);
+			throw statusError(response.status);
 		}
 		const answer = await readBoundedJson(response, 64 * 1024);
-		if (!isObject(answer) || typeof answer.rev !== 'string') throw badAnswer('a stored attachment without its revision');
-		return answer.rev;
+		return isObject(answer) ? answer : null;
+	}
+
+	/** Writes this device's `_local` document (never replicated, so a copy of the database lacks it). */
+	async writeLocal(name: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
+		const current = await this.readLocal(name, signal);
+		const rev = current && typeof current._rev === 'string' ? { _rev: current._rev } : {};
+		await this.call('PUT', `/_local/${encodeURIComponent(name)}`, { body: JSON.stringify({ ...body, ...rev }), signal });
+	}
+
+	/** Creates the database (PUT); false when the server refuses it (the user may not create databases). */
+	async createDatabase(signal?: AbortSignal): Promise<boolean> {
+		const response = await this.send('PUT', this.db, undefined, signal);
+		await response.body?.cancel().catch(() => {});
+		if (response.status === 201 || response.status === 202 || response.status === 412) return true;
+		if (response.status === 401 || response.status === 403) return false;
+		throw statusError(response.status);
+	}
+
+	/**
+	 * Stores a Blob's bytes as attachment `data` of a document of its own, made by this request
+	 * (no revision: one there already holds the same bytes, as Blobs never change). False when it
+	 * was there.
+	 */
+	async putBlob(docId: string, data: Blob, signal?: AbortSignal): Promise<boolean> {
+		const response = await this.request('PUT', `/${encodeURIComponent(docId)}/data`, { body: data, type: data.type || 'application/octet-stream', signal });
+		await response.body?.cancel().catch(() => {});
+		if (response.status === 409) return false;
+		if (!response.ok) throw statusError(response.status);
+		return true;
 	}
 
 	/**
@@ -206,7 +281,7 @@ export class CouchClient {
 			const id = isObject(doc) && typeof doc._id === 'string' ? doc._id.slice(0, MAX_ERROR_CHARS) : null;
 			return { kind: 'refused', id, reason: `${id === null ? 'A document' : `Document ${JSON.stringify(id)}`} is refused: it is larger than ${formatBytes(this.maxDocumentBytes)}.` };
 		}
-		return readDocument(doc);
+		return readDocument(doc, this.now());
 	}
 
 	private async postSession(signal?: AbortSignal): Promise<void> {

@@ -1,11 +1,12 @@
-// The Blobs a pull brings pass the one check of every file's bytes as what their message says
-// they are, and are kept as the type the check gives; one id is one file, so a message that says
-// something else of an id another message showed brings nothing under it, and a Blob that
-// arrives never takes the place of one of another type.
+// The Blobs a pull brings pass the one check of every file's bytes as what the session's messages
+// say they are (by their own document's type while no message says), and are kept as the type
+// the check gives; one id is one file, so an id two messages say different things of brings
+// nothing, and a Blob that arrives never takes the place of one of another type.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openProfileDb, type PalimpsestDb } from '../db/database';
-import { messageDocId } from './document-ids';
+import type { MessageRow } from '../db/schema';
+import { blobDocId } from './document-ids';
 import { keptBlobs, putArrivedBlobs } from './dexie-blobs';
 import type { PulledDoc } from './sync-store';
 
@@ -16,47 +17,46 @@ const POSITIONS = ['01KBZ000000000000000000001', '01KBZ000000000000000000002'];
 
 type Shown = { id: string; mimeType: string; size: number };
 
-/** A pulled tool result at `at` showing these images, with these bytes arrived for them (of the type the sender kept them as). */
-function pulled(at: number, images: Shown[], received: Array<{ id: string; bytes: Uint8Array<ArrayBuffer>; type: string }>): PulledDoc {
-	return {
-		kind: 'message',
-		rev: '1-a',
-		doc: {
-			session_id: 's',
-			position: POSITIONS[at],
-			message: {
-				id: `m${at}`, role: 'tool', tool_call_id: 'c1', content: '[image]', status: 'complete', kind: 'message', created_at: 1,
-				tool_result: { server: 'pictures', is_error: false, parts: images.map((image) => ({ type: 'image' as const, ...image })) }
-			},
-			blobs: received.map(({ id, bytes, type }) => ({ id, type, size: bytes.length }))
-		},
-		attached: received.map(({ id }) => id),
-		received: received.map(({ id, bytes, type }) => ({ id, type, data: new Blob([bytes], { type }) }))
-	};
+/** A pulled tool result at `at` showing these images. */
+function shown(at: number, images: Shown[]): PulledDoc {
+	const message = {
+		id: `m${at}`, role: 'tool', tool_call_id: 'c1', content: '[image]', status: 'complete', kind: 'message', created_at: 1,
+		tool_result: { server: 'pictures', is_error: false, parts: images.map((image) => ({ type: 'image' as const, ...image })) }
+	} satisfies Partial<MessageRow>;
+	return { kind: 'message', rev: '1-a', doc: { session_id: 's', position: POSITIONS[at], clock: POSITIONS[at], fields: message, clocks: {}, removed: false } };
 }
 
-const keptAt = async (docs: PulledDoc[], at: number) =>
-	Promise.all(((await keptBlobs(docs)).get(messageDocId('s', POSITIONS[at])) ?? []).map(async (row) => ({ id: row.id, type: row.type, blobType: row.data.type, bytes: new Uint8Array(await row.data.arrayBuffer()) })));
+/** A blob document whose bytes arrived, of the type the sender kept them as. */
+const arrived = (id: string, bytes: Uint8Array<ArrayBuffer>, type: string): PulledDoc => ({ kind: 'blob', rev: '1-b', session_id: 's', blob_id: id, type, size: bytes.length, received: new Blob([bytes], { type }) });
 
 describe('the Blobs a pull brings', () => {
+	const opened: PalimpsestDb[] = [];
+	afterEach(async () => {
+		for (const db of opened.splice(0)) await db.delete();
+	});
+	const kept = async (docs: PulledDoc[], id = 'a') => {
+		const db = openProfileDb(`kept-${crypto.randomUUID()}`);
+		opened.push(db);
+		const row = (await keptBlobs(db, docs)).get(blobDocId('s', id));
+		return row ? { type: row.type, blobType: row.data.type, bytes: new Uint8Array(await row.data.arrayBuffer()) } : null;
+	};
+
 	it('are kept as the type the check of their bytes gives, not the type the sender kept them as; a page sent as a PNG is refused', async () => {
-		const png = [pulled(0, [{ id: 'a', mimeType: 'image/png', size: PNG.length }], [{ id: 'a', bytes: PNG, type: 'text/html' }])];
-		expect(await keptAt(png, 0)).toEqual([{ id: 'a', type: 'image/png', blobType: 'image/png', bytes: PNG }]);
-		const page = [pulled(0, [{ id: 'a', mimeType: 'image/png', size: HTML.length }], [{ id: 'a', bytes: HTML, type: 'image/png' }])];
-		expect(await keptAt(page, 0)).toEqual([]);
-		const jpegAsPng = [pulled(0, [{ id: 'a', mimeType: 'image/png', size: JPEG.length }], [{ id: 'a', bytes: JPEG, type: 'image/png' }])];
-		expect(await keptAt(jpegAsPng, 0)).toEqual([]);
+		expect(await kept([shown(0, [{ id: 'a', mimeType: 'image/png', size: PNG.length }]), arrived('a', PNG, 'text/html')])).toEqual({ type: 'image/png', blobType: 'image/png', bytes: PNG });
+		expect(await kept([shown(0, [{ id: 'a', mimeType: 'image/png', size: HTML.length }]), arrived('a', HTML, 'image/png')])).toBeNull();
+		expect(await kept([shown(0, [{ id: 'a', mimeType: 'image/png', size: JPEG.length }]), arrived('a', JPEG, 'image/png')])).toBeNull();
 	});
 
-	it('bring nothing under an id that two messages say different things of', async () => {
-		const twice = [
-			pulled(0, [{ id: 'a', mimeType: 'image/png', size: PNG.length }], [{ id: 'a', bytes: PNG, type: 'image/png' }]),
-			pulled(1, [{ id: 'a', mimeType: 'image/jpeg', size: JPEG.length }], [{ id: 'a', bytes: JPEG, type: 'image/jpeg' }])
-		];
-		expect((await keptAt(twice, 0)).map((row) => row.type)).toEqual(['image/png']);
-		expect(await keptAt(twice, 1)).toEqual([]);
-		const inOne = [pulled(0, [{ id: 'a', mimeType: 'image/png', size: PNG.length }, { id: 'a', mimeType: 'image/jpeg', size: PNG.length }], [{ id: 'a', bytes: PNG, type: 'image/png' }])];
-		expect(await keptAt(inOne, 0)).toEqual([]);
+	it('are checked by their own type while no message says what they are: a page is kept only as plain text', async () => {
+		expect(await kept([arrived('a', PNG, 'image/png')])).toEqual({ type: 'image/png', blobType: 'image/png', bytes: PNG });
+		expect(await kept([arrived('a', JPEG, 'image/png')])).toBeNull();
+		expect(await kept([arrived('a', HTML, 'text/html')])).toEqual({ type: 'text/plain', blobType: 'text/plain', bytes: HTML });
+	});
+
+	it('bring nothing under an id that two messages say different things of, nor of another size than theirs', async () => {
+		const twice = [shown(0, [{ id: 'a', mimeType: 'image/png', size: PNG.length }]), shown(1, [{ id: 'a', mimeType: 'image/jpeg', size: JPEG.length }])];
+		expect(await kept([...twice, arrived('a', PNG, 'image/png')])).toBeNull();
+		expect(await kept([shown(0, [{ id: 'a', mimeType: 'image/png', size: PNG.length + 1 }]), arrived('a', PNG, 'image/png')])).toBeNull();
 	});
 });
 

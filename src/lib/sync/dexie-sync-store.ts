@@ -1,31 +1,31 @@
-// The sync store over the profile's database. This device's edits are found by comparing its
-// rows with what sync last knew of them (sync_docs): a session whose synced fields changed is
-// stamped with new clocks; a session whose row is gone was deleted here; a message position
-// not yet known is a new message; a known one whose row is gone was removed here. Only
-// sessions whose row changed since their messages were last read are read again. What
-// arrives is written in one transaction with the checkpoint, straight into the tables: no
-// hook fires for it (hooks fire on the device where the action happened). A deleted session's
-// record is purged once the retention period has passed (see purgeCutoff).
-import { insertArrivals, type ArrivedMessage } from '../db/arrival-verbs';
+// The sync store over the profile's database. This device's changes come from the outbox, written
+// in the same transaction as each change (db/sync-outbox.ts) and taken into sync's documents
+// before anything is sent or applied (dexie-stamp.ts); what arrives is merged and written in one
+// transaction with the checkpoint (dexie-apply.ts). The rows are a cache of the documents: the
+// conversation shown is derived from them alike on every device (db/conversation.ts).
 import { Dexie, type PalimpsestDb } from '../db/database';
-import { blobsNoLongerShown } from '../db/message-verbs';
-import { NO_COMPACTION_STATE, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
+import type { BlobRow, SyncDocRow } from '../db/schema';
 import { attachmentLimitBytes, MAX_ATTACHMENT_MB } from './attachment-limit';
-import { blobEntries, keptBlobs, noteBlobsNotSynced, putArrivedBlobs, readBlobRows } from './dexie-blobs';
-import { messageDocId, sessionDocId } from './document-ids';
-import { mergeSessionDocs } from './merge-session';
-import { messageDocFromRow, type BlobEntry, type MessageDoc } from './message-document';
+import { applyDocs, applyHeld } from './dexie-apply';
+import { blobEntries, keptBlobs, readBlobRows } from './dexie-blobs';
+import { messageClocksOf, nextEdit, readEdits, sessionDocOf, syncTables, writeEdits, type LocalProvider, type SyncContext } from './dexie-context';
+import { stampOutbox } from './dexie-stamp';
+import { blobDocId, messageDocId, parseDocId } from './document-ids';
 import { KEEP_DELETED_DAYS } from './keep-deleted-days';
+import { fieldsOfRow, type MessageDoc } from './message-document';
 import { pendingBytes } from './pending-body';
 import { cryptoRandom, type RandomBytes } from './position';
-import { sameSession } from './same-session';
-import { sessionRowFields, stampSession, type SessionDoc } from './session-document';
-import type { PendingDoc, PulledDoc, PushResult, SyncStore } from './sync-store';
+import { purgeSession } from './session-document';
+import { moveSessionToTrash } from '../db/trash-verbs';
+import type { ApplyOptions, PendingDoc, PulledDoc, PushResult, Replication, SyncStore } from './sync-store';
 
 const CHECKPOINT = 'checkpoint';
-const EDITS = 'edits';
+const REPLICATION = 'replication';
+const DEVICE = 'device';
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Pending rows read per request. */
+/** Outbox entries taken in per transaction (each short, so the app's writes never wait long). */
+const STAMP_CHUNK = 500;
+/** Pending entries read per request. */
 const PENDING_PAGE = 256;
 
 export interface SyncStoreOptions {
@@ -33,14 +33,15 @@ export interface SyncStoreOptions {
 	random?: RandomBytes;
 	/** The profile sessions that arrive are filed under. */
 	profile?: string;
-	/** Days a deleted session's sync record is kept, read at each look (0: for ever). */
+	/** Days a session deleted elsewhere stays in "Recently deleted" (0: for ever), read at each look. */
 	keepDeletedDays?: () => number | Promise<number>;
-	/** Bytes: the largest Blob sent or taken as an attachment, read at each look. */
+	/** Bytes: the largest Blob sent or taken, read at each look. */
 	attachmentLimit?: () => number | Promise<number>;
+	/** This device's providers, to match a session's with (by server). */
+	providers?: () => readonly LocalProvider[] | Promise<readonly LocalProvider[]>;
+	/** Sessions some tab works on now. */
+	busy?: () => ReadonlySet<string> | Promise<ReadonlySet<string>>;
 }
-
-/** What a session's row looked like when its messages were last read: a change means they are read again. */
-const seenOf = (row: SessionRow) => `${row.message_count}:${row.next_seq}:${row.last_activity_at}`;
 
 export function createSyncStore(db: PalimpsestDb, options: SyncStoreOptions = {}): DexieSyncStore {
 	return new DexieSyncStore(db, options);
@@ -48,59 +49,184 @@ export function createSyncStore(db: PalimpsestDb, options: SyncStoreOptions = {}
 
 export class DexieSyncStore implements SyncStore {
 	readonly #db: PalimpsestDb;
+	readonly #options: SyncStoreOptions;
 	readonly #now: () => number;
 	readonly #random: RandomBytes;
-	readonly #profile: string;
-	readonly #keepDeletedDays: () => number | Promise<number>;
-	readonly #attachmentLimit: () => number | Promise<number>;
 
 	constructor(db: PalimpsestDb, options: SyncStoreOptions) {
 		this.#db = db;
+		this.#options = options;
 		this.#now = options.now ?? Date.now;
 		this.#random = options.random ?? cryptoRandom;
-		this.#profile = options.profile ?? db.name.replace(/^palimpsest-/, '');
-		this.#keepDeletedDays = options.keepDeletedDays ?? (() => KEEP_DELETED_DAYS);
-		this.#attachmentLimit = options.attachmentLimit ?? (() => attachmentLimitBytes(MAX_ATTACHMENT_MB));
 	}
 
-	async readBlob(sessionId: string, id: string): Promise<Blob | undefined> {
-		return (await this.#db.blobs.get([sessionId, id]))?.data;
+	/** Runs `work` in one sync transaction with what it shares read first. */
+	async #transaction<T>(work: (ctx: SyncContext) => Promise<T>): Promise<T> {
+		const db = this.#db;
+		const [limit, providers, busy] = await Promise.all([
+			this.#options.attachmentLimit?.() ?? attachmentLimitBytes(MAX_ATTACHMENT_MB),
+			this.#options.providers?.() ?? [],
+			this.#options.busy?.() ?? new Set<string>()
+		]);
+		return db.transaction('rw', syncTables(db), async () => {
+			const ctx: SyncContext = { db, now: this.#now(), random: this.#random, profile: this.#options.profile ?? db.name.replace(/^palimpsest-/, ''), limit, providers, busy, edits: await readEdits(db) };
+			const result = await work(ctx);
+			await writeEdits(ctx);
+			return result;
+		});
 	}
 
-	async wantedBlobs(docs: readonly PulledDoc[]): Promise<BlobEntry[][]> {
-		const limit = await this.#attachmentLimit();
-		const candidates = docs.map((pulled) => (pulled.kind === 'message' ? (pulled.doc.blobs ?? []).filter((entry) => pulled.attached?.includes(entry.id) && entry.size <= limit) : []));
-		const keys = docs.flatMap((pulled, at) => (pulled.kind === 'message' ? candidates[at].map((entry): [string, string] => [pulled.doc.session_id, entry.id]) : []));
-		const here = new Set((await this.#db.blobs.bulkGet(keys)).flatMap((row) => (row ? [`${row.session_id}\n${row.id}`] : [])));
-		return docs.map((pulled, at) => (pulled.kind === 'message' ? candidates[at].filter((entry) => !here.has(`${pulled.doc.session_id}\n${entry.id}`)) : []));
+	async deviceId(): Promise<string> {
+		const row = await this.#db.sync_meta.get(DEVICE);
+		if (typeof row?.value === 'string') return row.value;
+		const id = crypto.randomUUID();
+		await this.#db.sync_meta.put({ key: DEVICE, value: id });
+		return id;
 	}
 
-	/** What is marked to send; this device's latest edits are looked for by pendingCount(), which a push calls first. */
-	async pending(limitBytes: number): Promise<PendingDoc[]> {
-		const batch: PendingDoc[] = [];
-		let bytes = 0;
-		// Oldest edit first, read in pages (a cursor would wait for each row); a refused one waits for its next edit.
-		let after: number | null = null;
-		for (;;) {
-			const range = after === null ? this.#dirty() : this.#db.sync_docs.where('[dirty+edit]').between([1, after], [1, Dexie.maxKey], false, true);
-			const rows: SyncDocRow[] = await range.limit(PENDING_PAGE).toArray();
-			for (const row of rows) {
-				after = row.edit;
-				if (row.refused) continue;
-				const entry = pendingOf(row);
-				const size = pendingBytes(entry);
-				if (batch.length && bytes + size > limitBytes) return batch;
-				bytes += size;
-				batch.push(entry);
-			}
-			if (rows.length < PENDING_PAGE) return batch;
+	async replication(): Promise<Replication | null> {
+		const row = await this.#db.sync_meta.get(REPLICATION);
+		const value = row?.value as Replication | undefined;
+		return value && typeof value.url === 'string' && typeof value.id === 'string' ? value : null;
+	}
+
+	async startReplication(replication: Replication): Promise<void> {
+		const db = this.#db;
+		await this.#transaction(async (ctx) => {
+			await db.sync_meta.put({ key: REPLICATION, value: replication });
+			await db.sync_meta.delete(CHECKPOINT);
+			// What this device knows goes to that database again; its revisions there are not these.
+			await db.sync_docs.toCollection().modify((entry: SyncDocRow) => {
+				entry.rev = null;
+				entry.dirty = entry.purge ? 0 : 1;
+				entry.refused = 0;
+				entry.edit = nextEdit(ctx);
+				delete entry.losers;
+			});
+			await db.sync_docs.filter((entry) => entry.purge === 1).delete();
+		});
+		// Every row is taken in again (a profile that had rows before sync kept an outbox has none for them).
+		await this.#enqueueEverything();
+	}
+
+	/** An outbox entry for every session, message and Blob here, in slices. */
+	async #enqueueEverything(): Promise<void> {
+		const db = this.#db;
+		const at = this.#now();
+		const sessions = await db.sessions.toCollection().primaryKeys();
+		await db.sync_outbox.bulkPut(sessions.map((id) => ({ id: `session:${id}`, at })));
+		for (let start = 0; start < sessions.length; start += 200) {
+			const slice = sessions.slice(start, start + 200);
+			const ranges = slice.map((id): [unknown, unknown] => [[id, Dexie.minKey], [id, Dexie.maxKey]]);
+			const [positions, blobs] = await Promise.all([
+				db.messages.where('[session_id+position]').inAnyRange(ranges).keys(),
+				db.blobs.where('[session_id+id]').inAnyRange(ranges).primaryKeys()
+			]);
+			await db.sync_outbox.bulkPut([
+				...positions.map((key) => {
+					const [sessionId, position] = key as unknown as [string, string];
+					return { id: messageDocId(sessionId, position), at };
+				}),
+				...blobs.map(([sessionId, id]) => ({ id: blobDocId(sessionId, id), at }))
+			]);
 		}
 	}
 
-	/** Looks for this device's edits since the last look (once a push, not once a batch), then counts what is marked. */
+	/** Takes the outbox into sync's documents, a slice per transaction. */
+	async #stampAll(): Promise<void> {
+		const ids = (await this.#db.sync_outbox.toCollection().primaryKeys()) as string[];
+		for (let start = 0; start < ids.length; start += STAMP_CHUNK) {
+			const slice = ids.slice(start, start + STAMP_CHUNK);
+			await this.#transaction((ctx) => stampOutbox(ctx, slice));
+		}
+	}
+
 	async pendingCount(): Promise<number> {
-		await this.refresh();
+		await this.#stampAll();
 		return this.#dirty().filter((row) => !row.refused).count();
+	}
+
+	#dirty() {
+		return this.#db.sync_docs.where('[dirty+edit]').between([1, Dexie.minKey], [1, Dexie.maxKey]);
+	}
+
+	async pending(limitBytes: number): Promise<PendingDoc[]> {
+		const db = this.#db;
+		const limit = await (this.#options.attachmentLimit?.() ?? attachmentLimitBytes(MAX_ATTACHMENT_MB));
+		return db.transaction('r', [db.sync_docs, db.messages, db.blobs], async () => {
+			const batch: PendingDoc[] = [];
+			let bytes = 0;
+			let after: number | null = null;
+			for (;;) {
+				const range = after === null ? this.#dirty() : db.sync_docs.where('[dirty+edit]').between([1, after], [1, Dexie.maxKey], false, true);
+				const rows: SyncDocRow[] = await range.limit(PENDING_PAGE).toArray();
+				const docs = await pendingDocsOf(db, rows.filter((row) => !row.refused), limit);
+				for (const entry of docs) {
+					const size = pendingBytes(entry);
+					if (batch.length && bytes + size > limitBytes) return batch;
+					bytes += size;
+					batch.push(entry);
+				}
+				if (rows.length) after = rows.at(-1)!.edit;
+				if (rows.length < PENDING_PAGE) return batch;
+			}
+		});
+	}
+
+	async markPushed(results: readonly PushResult[]): Promise<void> {
+		const merged: PulledDoc[] = [];
+		await this.#transaction(async (ctx) => {
+			const db = this.#db;
+			const ids = [...new Set(results.map((result) => result.id))];
+			const rows = new Map(ids.map((id, i) => [id, i] as const));
+			const found = await db.sync_docs.bulkGet(ids);
+			const puts = new Map<string, SyncDocRow>();
+			const sent = new Set<string>();
+			const deletes: string[] = [];
+			for (const result of results) {
+				const row = puts.get(result.id) ?? found[rows.get(result.id)!];
+				if (!row) continue;
+				const current = row.edit === result.edit;
+				if (result.kind === 'refused') {
+					if (current) puts.set(row.id, { ...row, refused: 1 });
+					continue;
+				}
+				if (row.purge) {
+					if (current) deletes.push(row.id);
+					continue;
+				}
+				if (result.removed !== undefined) {
+					// A losing branch deleted; the document itself is sent apart.
+					const losers = (row.losers ?? []).filter((rev) => rev !== result.removed);
+					const { losers: _all, ...bare } = row;
+					puts.set(row.id, losers.length ? { ...bare, losers } : bare);
+					continue;
+				}
+				const rev = result.rev ?? row.rev;
+				puts.set(row.id, { ...row, rev });
+				if (current) sent.add(row.id);
+				// What the server held besides: merged here as if it had arrived (what differs stays to send).
+				if (result.merged && rev) merged.push('position' in result.merged ? { kind: 'message', rev, doc: result.merged } : { kind: 'session', rev, doc: result.merged });
+			}
+			// Done with a document once it went at its current edit and no losing branch is left to delete.
+			for (const [id, row] of puts) if (sent.has(id) && !row.losers?.length) puts.set(id, { ...row, dirty: 0 });
+			await Promise.all([db.sync_docs.bulkPut([...puts.values()]), db.sync_docs.bulkDelete(deletes)]);
+			if (merged.length) await applyDocs(ctx, merged, {}, new Map());
+		});
+	}
+
+	async applyPulled(docs: readonly PulledDoc[], checkpoint: string | null, options: ApplyOptions = {}): Promise<{ deleted: number }> {
+		// Checked before the transaction: reading a Blob's bytes awaits, which would end it.
+		const kept = await keptBlobs(this.#db, docs);
+		await this.#stampAll();
+		return this.#transaction(async (ctx) => {
+			// This device's latest changes first, so what arrives merges with them rather than over them.
+			const pending = (await this.#db.sync_outbox.toCollection().primaryKeys()) as string[];
+			if (pending.length) await stampOutbox(ctx, pending);
+			const applied = await applyDocs(ctx, docs, options, kept);
+			if (checkpoint !== null) await this.#db.sync_meta.put({ key: CHECKPOINT, value: checkpoint });
+			return applied;
+		});
 	}
 
 	async checkpoint(): Promise<string | null> {
@@ -108,353 +234,112 @@ export class DexieSyncStore implements SyncStore {
 		return typeof row?.value === 'string' ? row.value : null;
 	}
 
-	async markPushed(results: readonly PushResult[]): Promise<void> {
-		const db = this.#db;
-		await db.transaction('rw', [db.sessions, db.sync_docs, db.sync_meta], async () => {
-			const rows = await db.sync_docs.bulkGet(results.map((result) => result.id));
-			let edits = await this.#edits();
-			// Written together at the end: a batch of thousands is two requests, not thousands of round trips.
-			const puts: SyncDocRow[] = [];
-			const deletes: string[] = [];
-			for (const [i, result] of results.entries()) {
-				const row = rows[i];
-				if (!row) continue;
-				const current = row.edit === result.edit;
-				if (result.kind === 'refused') {
-					if (current) puts.push({ ...row, refused: 1 });
-					continue;
-				}
-				const rev = result.rev ?? row.rev;
-				if (row.kind === 'message-removed' || row.kind === 'session-purged') {
-					if (current) deletes.push(row.id);
-					continue;
-				}
-				if (row.kind === 'session' && result.merged) {
-					const value = row.doc as SessionDoc;
-					const merged = mergeSessionDocs(value, result.merged);
-					const changed = !sameSession(merged, value);
-					await db.sync_docs.put({ ...row, rev, doc: merged, edit: changed ? ++edits : row.edit, dirty: sameSession(merged, result.merged) ? 0 : 1 });
-					// The row takes what the other device changed, so the next look finds no edit here.
-					if (changed) await this.#writeSessionRow(merged);
-					continue;
-				}
-				// A sent message keeps only its id and revision: its row here is the copy.
-				const done = current && row.kind === 'message' ? { doc: undefined } : {};
-				puts.push({ ...row, ...done, rev, dirty: current ? 0 : row.dirty });
-			}
-			await Promise.all([db.sync_docs.bulkPut(puts), db.sync_docs.bulkDelete(deletes)]);
-			await this.#setEdits(edits);
-		});
+	async sessionsToRead(): Promise<string[]> {
+		return (await this.#db.sync_docs.where('id').startsWith('session:').filter((row) => row.refetch === 1).toArray()).map((row) => row.session_id);
 	}
 
-	async applyPulled(docs: readonly PulledDoc[], checkpoint: string): Promise<void> {
-		const db = this.#db;
-		// Sessions first: a message in the same batch as its session's deletion is dropped too.
-		const order = { session: 0, 'session-purged': 0, 'message-removed': 1, message: 2 } as const;
-		const sorted = [...docs].sort((a, b) => order[a.kind] - order[b.kind]);
-		// Read before the transaction (checking bytes awaits the Blob, which would end it).
-		const [limit, kept] = await Promise.all([this.#attachmentLimit(), keptBlobs(sorted)]);
-		await db.transaction('rw', [db.sessions, db.messages, db.blobs, db.sync_docs, db.sync_meta], async () => {
-			let edits = await this.#edits();
-			// What the page meets here, read at once: one request after another, not one round trip per document.
-			const sessionIds = [...new Set(sorted.map(sessionIdOf))];
-			const messageIds = sorted.flatMap((pulled) => (pulled.kind === 'message' ? [messageDocId(pulled.doc.session_id, pulled.doc.position)] : []));
-			const [knownRows, sessionRows, knownMessages] = await Promise.all([db.sync_docs.bulkGet(sessionIds.map(sessionDocId)), db.sessions.bulkGet(sessionIds), db.sync_docs.bulkGet(messageIds)]);
-			const known = new Map(sessionIds.map((id, i) => [id, knownRows[i]]));
-			const rows = new Map(sessionIds.map((id, i) => [id, sessionRows[i]]));
-			// A message waits for its session only while the session is unknown here or has no row.
-			const waiting = sorted.flatMap((pulled) => (pulled.kind === 'session' && (!known.get(pulled.doc.session_id)?.doc || !rows.get(pulled.doc.session_id)) ? [pulled.doc.session_id] : []));
-			const heldRows = waiting.length ? await db.sync_docs.where('session_id').anyOf(waiting).filter((row) => row.kind === 'message-held').toArray() : [];
-			const revs = new Map(messageIds.map((id, i) => [id, knownMessages[i]]));
-			const held = new Map<string, SyncDocRow[]>();
-			for (const row of heldRows) list(held, row.session_id).push(row);
-			// Deleted here since sync last looked: the deletion is this device's edit and wins over
-			// what arrives (else a copy from another device would bring the session back).
-			for (const sessionId of sessionIds) {
-				const entry = known.get(sessionId);
-				if (entry?.kind !== 'session' || (entry.doc as SessionDoc | undefined)?.deleted_at !== null || rows.get(sessionId)) continue;
-				const marked = await this.#markDeletedHere(entry, edits);
-				edits = marked.edits;
-				known.set(sessionId, marked.entry);
-			}
-			// Writes nothing in the page reads back are issued without waiting for each.
-			const writes: Promise<unknown>[] = [];
-			const flush = async () => void (await Promise.all(writes.splice(0)));
-			const arrived = new Map<string, Array<{ doc: MessageDoc; rev: string; attached?: readonly string[] }>>();
-			for (const pulled of sorted) {
-				if (pulled.kind === 'session-purged') {
-					// Another device purged the record of a session deleted long ago: the deletion holds here too.
-					await flush();
-					const id = sessionDocId(pulled.session_id);
-					const knownDoc = known.get(pulled.session_id)?.doc as SessionDoc | undefined;
-					if (knownDoc?.deleted_at == null && rows.get(pulled.session_id)) edits = await this.#removeSessionHere(pulled.session_id, edits);
-					await db.sync_docs.delete(id);
-					known.set(pulled.session_id, undefined);
-					rows.set(pulled.session_id, undefined);
-				} else if (pulled.kind === 'session') {
-					const sessionId = pulled.doc.session_id;
-					const entry = known.get(sessionId);
-					const merged = entry?.doc ? mergeSessionDocs(entry.doc as SessionDoc, pulled.doc) : pulled.doc;
-					const changed = !entry?.doc || !sameSession(merged, entry.doc as SessionDoc);
-					const row = merged.deleted_at === null ? sessionRowOf(merged, rows.get(sessionId), this.#profile) : null;
-					if (row) writes.push(db.sessions.put(row));
-					const next: SyncDocRow = {
-						id: sessionDocId(sessionId),
-						kind: 'session',
-						session_id: sessionId,
-						rev: pulled.rev,
-						edit: changed ? ++edits : entry!.edit,
-						// What differs from the server's copy (an edit here it has not seen) stays to send.
-						dirty: sameSession(merged, pulled.doc) ? 0 : 1,
-						refused: changed ? 0 : (entry?.refused ?? 0),
-						doc: merged,
-						...(row ? { seen: seenOf(row) } : {})
-					};
-					writes.push(db.sync_docs.put(next));
-					known.set(sessionId, next);
-					rows.set(sessionId, row ?? undefined);
-					if (merged.deleted_at !== null) {
-						await flush();
-						edits = await this.#removeSessionHere(sessionId, edits);
-						rows.set(sessionId, undefined);
-					} else for (const row of held.get(sessionId) ?? []) list(arrived, sessionId).push({ doc: row.doc as MessageDoc, rev: row.rev ?? '' });
-					held.delete(sessionId);
-				} else if (pulled.kind === 'message-removed') {
-					await flush();
-					await this.#removeMessageHere(pulled.session_id, pulled.position);
-					await db.sync_docs.delete(messageDocId(pulled.session_id, pulled.position));
-				} else {
-					const { doc, rev, attached } = pulled;
-					const id = messageDocId(doc.session_id, doc.position);
-					// Already here at this revision (this device's own, come back through the feed): nothing to do.
-					const mine = revs.get(id);
-					if (mine?.kind === 'message' && mine.rev === rev) continue;
-					const session = known.get(doc.session_id);
-					const deleted = (session?.doc as SessionDoc | undefined)?.deleted_at != null;
-					// A late append to a deleted session: never shown, and removed from the server.
-					if (deleted) writes.push(db.sync_docs.put({ id, kind: 'message-removed', session_id: doc.session_id, position: doc.position, rev, edit: ++edits, dirty: 1, refused: 0 }));
-					else {
-						// Its Blobs in the same transaction as the message (one held for its session waits with them).
-						writes.push(putArrivedBlobs(db, kept.get(id) ?? []));
-						if (!session || !rows.get(doc.session_id)) {
-							writes.push(db.sync_docs.put({ id, kind: 'message-held', session_id: doc.session_id, position: doc.position, rev, edit: 0, dirty: 0, refused: 0, doc }));
-						} else list(arrived, doc.session_id).push({ doc, rev, attached });
-					}
-				}
-			}
-			await flush();
-			if (arrived.size) await this.#storeArrived(arrived, known, limit);
-			await db.sync_meta.put({ key: CHECKPOINT, value: checkpoint });
-			await this.#setEdits(edits);
+	/** Marks a session's documents read again (after `sessionsToRead`). */
+	async sessionRead(sessionId: string): Promise<void> {
+		const entry = await this.#db.sync_docs.get(`session:${sessionId}`);
+		if (entry?.refetch) {
+			const { refetch: _, ...rest } = entry;
+			await this.#db.sync_docs.put(rest);
+		}
+	}
+
+	async readBlob(sessionId: string, blobId: string): Promise<Blob | undefined> {
+		return (await this.#db.blobs.get([sessionId, blobId]))?.data;
+	}
+
+	async wantedBlobs(docs: readonly PulledDoc[]): Promise<boolean[]> {
+		const limit = await (this.#options.attachmentLimit?.() ?? attachmentLimitBytes(MAX_ATTACHMENT_MB));
+		const keys = docs.map((doc): [string, string] | null => (doc.kind === 'blob' ? [doc.session_id, doc.blob_id] : null));
+		const here = await this.#db.blobs.bulkGet(keys.filter((key): key is [string, string] => key !== null));
+		let at = 0;
+		return docs.map((doc) => {
+			if (doc.kind !== 'blob') return doc.kind === 'message' && (doc.legacy?.attached?.length ?? 0) > 0;
+			const present = here[at++] !== undefined;
+			return !present && doc.size <= limit;
 		});
 	}
 
 	/**
-	 * Finds this device's edits since the last look and marks them to send, in one transaction:
-	 * sessions stamped where their synced fields changed, deleted where their row is gone, and
-	 * the messages of every session whose row changed since its messages were last read.
+	 * Sessions deleted elsewhere while a tab worked on them go to "Recently deleted" once it is done;
+	 * those deleted longer ago than "Recently deleted" keeps them are deleted for good, everywhere.
 	 */
-	async refresh(): Promise<void> {
+	async maintain(): Promise<void> {
 		const db = this.#db;
-		const cutoff = this.#purgeCutoff(await this.#keepDeletedDays());
-		const limit = await this.#attachmentLimit();
-		await db.transaction('rw', [db.sessions, db.messages, db.blobs, db.sync_docs, db.sync_meta], async () => {
-			let edits = await this.#edits();
-			const [rows, known] = await Promise.all([db.sessions.toArray(), db.sync_docs.where('id').startsWith('session:').toArray()]);
-			const knownById = new Map(known.map((row) => [row.session_id, row]));
-			const here = new Set(rows.map((row) => row.id));
-			// The sessions to look at again, then all their messages read at once (IndexedDB
-			// answers one request after another without waiting for this thread in between).
-			const changed: Array<{ row: SessionRow; entry: SyncDocRow | undefined; edited: boolean; doc: SessionDoc }> = [];
-			for (const row of rows) {
-				const entry = knownById.get(row.id);
-				const previous = entry?.doc as SessionDoc | undefined;
-				if (previous?.deleted_at != null) continue;
-				const stamped = stampSession(row, previous, this.#now(), this.#random);
-				const edited = !previous || !sameSession(stamped, previous);
-				if (!edited && entry?.seen === seenOf(row)) continue;
-				changed.push({ row, entry, edited, doc: edited ? stamped : previous! });
-			}
-			const reads = await Promise.all(changed.map(({ row }) => this.#readMessages(row.id, limit)));
-			const puts: SyncDocRow[] = [];
-			const deletes: string[] = [];
-			for (const [i, { row, entry, edited, doc }] of changed.entries()) {
-				const read = reads[i];
-				// The session before its messages: another device then knows it when they arrive.
-				puts.push({
-					id: sessionDocId(row.id),
-					kind: 'session',
-					session_id: row.id,
-					rev: entry?.rev ?? null,
-					edit: edited ? ++edits : entry!.edit,
-					dirty: edited ? 1 : entry!.dirty,
-					refused: edited ? 0 : entry!.refused,
-					doc,
-					// An answer still streaming is read again once it is final.
-					...(read.complete ? { seen: seenOf(row) } : {})
-				});
-				for (const fresh of read.fresh) puts.push({ ...fresh, edit: ++edits });
-				// Removed here (Retry drops a failed answer): removed on the server too, if it got there.
-				for (const gone of read.gone) {
-					if (gone.dirty && gone.rev === null) deletes.push(gone.id);
-					else puts.push({ ...gone, kind: 'message-removed', doc: undefined, edit: ++edits, dirty: 1, refused: 0 });
+		const later = await db.sync_docs.where('id').startsWith('session:').filter((row) => row.trash_later === 1).toArray();
+		if (later.length) {
+			await this.#transaction(async (ctx) => {
+				for (const entry of later) {
+					if (ctx.busy.has(entry.session_id)) continue;
+					const current = await db.sync_docs.get(entry.id);
+					if (!current?.trash_later) continue;
+					const { trash_later: _, ...rest } = current;
+					const doc = sessionDocOf(current);
+					if (doc?.purged_at === null && doc.fields.deleted_at !== null) await moveSessionToTrash(db, entry.session_id, ctx.now);
+					await db.sync_docs.put(rest);
 				}
-			}
-			await Promise.all([db.sync_docs.bulkPut(puts), db.sync_docs.bulkDelete(deletes)]);
-			// Sessions deleted here: their document keeps the deletion, their messages leave the server.
-			for (const entry of known) {
-				if (here.has(entry.session_id) || (entry.doc as SessionDoc).deleted_at !== null) continue;
-				edits = (await this.#markDeletedHere(entry, edits)).edits;
-			}
-			// Deleted long enough ago: the record goes, here and (with `_deleted`) on the server.
-			for (const entry of known) {
-				const deletedAt = (entry.doc as SessionDoc).deleted_at;
-				if (entry.kind !== 'session' || deletedAt === null || deletedAt >= cutoff) continue;
-				if (entry.rev === null) await db.sync_docs.delete(entry.id);
-				else await db.sync_docs.put({ ...entry, kind: 'session-purged', edit: ++edits, dirty: 1, refused: 0 });
-			}
-			await this.#setEdits(edits);
-		});
-	}
-
-	/**
-	 * Deletions before this time have their sync records purged. Safe only because every device
-	 * has had the whole retention period to pull the deletion: a device away for longer may still
-	 * send an old copy of such a session, which then comes back as new.
-	 */
-	#purgeCutoff(days: number): number {
-		return Number.isFinite(days) && days > 0 ? this.#now() - days * DAY_MS : -Infinity;
-	}
-
-	/** Marks new messages of a session to send and removed ones to remove; `complete`: none was left streaming. */
-	/**
-	 * A session's messages sync does not know yet (to send), and the ones it knows whose row is
-	 * gone (to remove); `complete`: none was left streaming. Reads only.
-	 */
-	async #readMessages(sessionId: string, limit: number): Promise<{ fresh: Array<Omit<SyncDocRow, 'edit'>>; gone: SyncDocRow[]; complete: boolean }> {
-		const db = this.#db;
-		const [all, known] = await Promise.all([
-			db.messages.where('[session_id+seq]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).toArray(),
-			db.sync_docs.where('session_id').equals(sessionId).toArray()
-		]);
-		const knownIds = new Set(known.map((row) => row.id));
-		const fresh: Array<Omit<SyncDocRow, 'edit'>> = [];
-		let complete = true;
-		const rows: MessageRow[] = [];
-		for (const row of all) {
-			if (!row.position || knownIds.has(messageDocId(sessionId, row.position))) continue;
-			if (row.status === 'streaming') complete = false;
-			else rows.push(row);
+			});
 		}
-		const blobs = await readBlobRows(db, sessionId, rows);
-		for (const row of rows) {
-			const covers = row.compaction ? all.filter((other) => other.compacted_by === row.compaction!.id && other.position).map((other) => other.position!) : undefined;
-			const doc = messageDocFromRow(row, row.position, covers?.length ? covers.filter((p) => p < row.position!) : undefined);
-			const entries = blobEntries(row, blobs, limit);
-			if (entries.length) doc.blobs = entries;
-			fresh.push({ id: messageDocId(sessionId, row.position), kind: 'message', session_id: sessionId, position: row.position, rev: null, dirty: 1, refused: 0, doc });
+		// Arrivals that waited for a tab's work on their session (or for it to come back) are written now.
+		const held = await db.sync_docs.where('held').equals(1).filter((row) => !(row.doc as { removed?: boolean } | undefined)?.removed).toArray();
+		const live = new Set((await db.sessions.bulkGet([...new Set(held.map((row) => row.session_id))])).flatMap((row) => (row ? [row.id] : [])));
+		if (live.size) await this.#transaction((ctx) => applyHeld(ctx, live));
+		const days = await (this.#options.keepDeletedDays?.() ?? KEEP_DELETED_DAYS);
+		if (!(Number.isFinite(days) && days > 0)) return;
+		const cutoff = this.#now() - days * DAY_MS;
+		const expired = await db.sync_docs
+			.where('id')
+			.startsWith('session:')
+			.filter((row) => row.deleted_seen !== undefined && row.deleted_seen < cutoff)
+			.toArray();
+		for (const entry of expired) {
+			await this.#transaction(async (ctx) => {
+				const doc = sessionDocOf(await db.sync_docs.get(entry.id));
+				if (!doc || doc.purged_at !== null || doc.fields.deleted_at === null) return;
+				const { deleted_seen: _seen, ...rest } = entry;
+				await db.sync_docs.put({ ...rest, doc: purgeSession(doc, ctx.now), edit: nextEdit(ctx), dirty: 1, refused: 0 });
+				await db.sync_trash.delete(entry.session_id);
+				// Its messages and Blobs leave the server; those never sent there are simply forgotten.
+				const own = await db.sync_docs.where('session_id').equals(entry.session_id).filter((row) => row.kind !== 'session').toArray();
+				await db.sync_docs.bulkDelete(own.filter((row) => row.rev === null).map((row) => row.id));
+				await db.sync_docs.bulkPut(own.filter((row) => row.rev !== null).map((row) => ({ id: row.id, kind: row.kind, session_id: row.session_id, rev: row.rev, edit: nextEdit(ctx), dirty: 1 as const, refused: 0 as const, purge: 1 as const })));
+			});
 		}
-		const present = new Set(all.flatMap((row) => (row.position ? [messageDocId(sessionId, row.position)] : [])));
-		const gone = known.filter((entry) => entry.kind === 'message' && !present.has(entry.id));
-		return { fresh, gone, complete };
-	}
-
-	/** A session deleted (here or on another device): its rows go, without hooks; its messages leave the server. */
-	async #removeSessionHere(sessionId: string, edits: number): Promise<number> {
-		const db = this.#db;
-		await Promise.all([
-			db.sessions.delete(sessionId),
-			db.messages.where('[session_id+seq]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).delete(),
-			db.blobs.where('[session_id+id]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).delete()
-		]);
-		for (const entry of await db.sync_docs.where('session_id').equals(sessionId).toArray()) {
-			if (entry.kind === 'session' || entry.kind === 'session-purged' || entry.kind === 'message-removed') continue;
-			// One written here and never sent is not on the server; any other (sent, received or held) is removed there too.
-			if (entry.kind === 'message' && entry.dirty && entry.rev === null) await db.sync_docs.delete(entry.id);
-			else await db.sync_docs.put({ ...entry, kind: 'message-removed', doc: undefined, edit: ++edits, dirty: 1, refused: 0 });
-		}
-		return edits;
-	}
-
-	/** A session whose row is gone here: its document keeps the deletion (to send), its messages leave the server. */
-	async #markDeletedHere(entry: SyncDocRow, edits: number): Promise<{ entry: SyncDocRow; edits: number }> {
-		const marked: SyncDocRow = { ...entry, doc: { ...(entry.doc as SessionDoc), deleted_at: this.#now() }, edit: edits + 1, dirty: 1, refused: 0 };
-		await this.#db.sync_docs.put(marked);
-		return { entry: marked, edits: await this.#removeSessionHere(entry.session_id, edits + 1) };
-	}
-
-	/** A message removed on another device: its row goes here, and the Blobs it refers to with it. */
-	async #removeMessageHere(sessionId: string, position: string): Promise<void> {
-		const db = this.#db;
-		const rows = await db.messages.where('[session_id+position]').equals([sessionId, position]).toArray();
-		await db.messages.bulkDelete(rows.map((row): [string, number] => [row.session_id, row.seq]));
-		await db.blobs.bulkDelete((await blobsNoLongerShown(db, sessionId, rows)).map((id): [string, string] => [sessionId, id]));
-	}
-
-	/** Stores messages that arrived for known sessions, each in its place; a compaction folds what it covers. */
-	async #storeArrived(arrived: Map<string, Array<{ doc: MessageDoc; rev: string; attached?: readonly string[] }>>, known: Map<string, SyncDocRow | undefined>, limit: number): Promise<void> {
-		const db = this.#db;
-		const stored = await insertArrivals(db, new Map([...arrived].map(([sessionId, messages]) => [sessionId, messages.map(({ doc }): ArrivedMessage => ({ ...doc.message, position: doc.position }))])));
-		const entries: SyncDocRow[] = [];
-		for (const [sessionId, messages] of arrived) {
-			for (const { doc, rev } of messages) entries.push({ id: messageDocId(sessionId, doc.position), kind: 'message', session_id: sessionId, position: doc.position, rev, edit: 0, dirty: 0, refused: 0 });
-			// The session's row now says what its messages look like here: nothing of this is an edit to send.
-			const entry = known.get(sessionId);
-			if (entry) entries.push({ ...entry, seen: seenOf(stored.get(sessionId)!.session) });
-		}
-		await db.sync_docs.bulkPut(entries);
-		for (const [sessionId, messages] of arrived) {
-			for (const { doc } of messages) {
-				if (!doc.covers?.length) continue;
-				const folded = doc.message.compaction?.id ?? doc.message.id;
-				const covered = await db.messages.where('[session_id+position]').anyOf(doc.covers.map((position) => [sessionId, position])).toArray();
-				await db.messages.bulkPut(covered.map((row) => ({ ...row, active: 0 as const, compacted_by: folded })));
-			}
-			await noteBlobsNotSynced(db, sessionId, messages, limit);
-		}
-	}
-
-	/** Writes the synced fields of `doc` to the session's row, making the row if this device has none. */
-	async #writeSessionRow(doc: SessionDoc): Promise<SessionRow> {
-		const next = sessionRowOf(doc, await this.#db.sessions.get(doc.session_id), this.#profile);
-		await this.#db.sessions.put(next);
-		return next;
-	}
-
-	#dirty() {
-		return this.#db.sync_docs.where('[dirty+edit]').between([1, Dexie.minKey], [1, Dexie.maxKey]);
-	}
-
-	async #edits(): Promise<number> {
-		const row = await this.#db.sync_meta.get(EDITS);
-		return typeof row?.value === 'number' ? row.value : 0;
-	}
-
-	async #setEdits(edits: number): Promise<void> {
-		await this.#db.sync_meta.put({ key: EDITS, value: edits });
 	}
 }
 
-/** The session's row with the synced fields of `doc`; a new row (filed under `profile`) when there is none. */
-function sessionRowOf(doc: SessionDoc, row: SessionRow | undefined, profile: string): SessionRow {
-	const fields = sessionRowFields(doc);
-	return row ? { ...row, ...fields } : { ...fields, profile, message_count: 0, token_estimate: 0, next_seq: 0, compaction: { ...NO_COMPACTION_STATE } };
-}
-
-function sessionIdOf(pulled: PulledDoc): string {
-	return pulled.kind === 'session' || pulled.kind === 'message' ? pulled.doc.session_id : pulled.session_id;
-}
-
-function list<K, V>(map: Map<K, V[]>, key: K): V[] {
-	let items = map.get(key);
-	if (!items) map.set(key, (items = []));
-	return items;
-}
-
-/** What a marked document sends. */
-function pendingOf(row: SyncDocRow): PendingDoc {
-	if (row.kind === 'session') return { kind: 'session', id: row.id, edit: row.edit, rev: row.rev, doc: row.doc as SessionDoc };
-	if (row.kind === 'message') return { kind: 'message', id: row.id, edit: row.edit, rev: null, doc: row.doc as MessageDoc };
-	if (row.kind === 'session-purged') return { kind: 'session-purged', id: row.id, edit: row.edit, rev: row.rev };
-	return { kind: 'message-removed', id: row.id, edit: row.edit, rev: row.rev, session_id: row.session_id, position: row.position! };
+/** The documents to send for pending entries: a message's from its row and clocks (or as held), a Blob's by reference. */
+async function pendingDocsOf(db: PalimpsestDb, rows: readonly SyncDocRow[], limit: number): Promise<PendingDoc[]> {
+	const messages = rows.filter((row) => row.kind === 'message' && !row.held && !row.purge);
+	const found = messages.length ? await db.messages.where('[session_id+position]').anyOf(messages.map((row) => [row.session_id, row.position!])).toArray() : [];
+	const rowOf = new Map(found.map((row) => [messageDocId(row.session_id, row.position), row]));
+	const blobRows = new Map<string, Map<string, BlobRow>>();
+	for (const sessionId of new Set(found.map((row) => row.session_id))) blobRows.set(sessionId, await readBlobRows(db, sessionId, found.filter((row) => row.session_id === sessionId)));
+	const docs: PendingDoc[] = [];
+	for (const row of rows) {
+		for (const rev of row.losers ?? []) docs.push({ kind: 'delete', id: row.id, edit: row.edit, rev });
+		if (row.purge) {
+			if (row.rev) docs.push({ kind: 'delete', id: row.id, edit: row.edit, rev: row.rev });
+			continue;
+		}
+		if (row.kind === 'session') {
+			const doc = sessionDocOf(row);
+			if (doc) docs.push({ kind: 'session', id: row.id, edit: row.edit, rev: row.rev, doc });
+		} else if (row.kind === 'blob') {
+			const id = parseDocId(row.id);
+			const blob = id?.kind === 'blob' ? await db.blobs.get([id.session_id, id.blob_id]) : undefined;
+			if (blob) docs.push({ kind: 'blob', id: row.id, edit: row.edit, rev: null, session_id: blob.session_id, blob_id: blob.id, size: blob.data.size });
+		} else if (row.held) docs.push({ kind: 'message', id: row.id, edit: row.edit, rev: row.rev, doc: row.doc as MessageDoc });
+		else {
+			const message = rowOf.get(row.id);
+			const clocks = messageClocksOf(row);
+			if (!message || !clocks) continue;
+			const fields = fieldsOfRow(message, blobEntries(message, blobRows.get(message.session_id) ?? new Map(), limit));
+			docs.push({ kind: 'message', id: row.id, edit: row.edit, rev: row.rev, doc: { session_id: row.session_id, position: row.position!, clock: clocks.clock, fields, clocks: clocks.clocks, removed: false } });
+		}
+	}
+	return docs;
 }

@@ -1,43 +1,87 @@
-// The synced part of a message and its CouchDB body. A message document never changes once
-// written (only its deletion syncs); a compaction is a new document listing the positions it
-// covers, so which messages are active is derived on each device (see active-messages.ts).
-import type { MessageRow } from '../db/schema';
-import { MESSAGE_SHAPE } from '../sessions/import-rows';
-import { oneOf, type Shape } from '../sessions/import-schema';
+// The synced part of a message and its CouchDB body. Every field merges by its own clock, as a
+// session's do: the content once complete, the status, what covers or retires the row, the
+// version it belongs to, the Blobs it shows. `clock` is the clock of every field not in
+// `clocks` (a message's own position when it was first sent). Which rows are active, their
+// seqs and which version is on show are derived on each device (db/conversation.ts), never sent;
+// so are token counts, the request's recipe and plugin context (this device's own).
+import type { BranchTag, MessageRow } from '../db/schema';
+import { isOrderKey, orderKeyOf, rankOf } from '../db/rank';
+import { IMPORT_LIMITS, MESSAGE_SHAPE } from '../sessions/import-rows';
+import { list, nullable, number, oneOf, record, text, FieldError, type Parse, type Shape } from '../sessions/import-schema';
 import { DOCUMENT_FORMAT, messageDocId } from './document-ids';
 import { isPosition } from './position';
 
-/**
- * Not synced: the session and seq (the document id carries session and position), whether the
- * row is active, compacted or on a shelved version (derived or chosen on each device), the
- * request's recipe (it points to frames kept in this device's settings), and plugin context
- * (the plugin's own text, like its storage; it serves only rebuilding that request).
- */
-export type SyncedMessage = Pick<
-	MessageRow,
-	| 'id'
-	| 'role'
-	| 'content'
-	| 'status'
-	| 'kind'
-	| 'created_at'
-	| 'tool_calls'
-	| 'tool_call_id'
-	| 'tool_result'
-	| 'ran_with'
-	| 'tokens'
-	| 'encoding'
-	| 'error'
-	| 'compaction'
-	| 'native'
-	| 'model'
-	| 'provider'
-	| 'tokens_per_second'
-	| 'usage'
->;
-
 /** An answer still streaming is sent once final; a document never says `streaming`. */
 export const SYNCED_STATUSES = ['complete', 'aborted', 'error', 'incomplete'] as const;
+
+/**
+ * A Blob the message refers to (an image of a tool's result, an attachment), by the id its row
+ * names it with. One within the sending device's limit travels as a blob document of its own;
+ * one larger stays there, and `limit` says the limit it exceeded (bytes), so the other device can
+ * say why it shows no image.
+ */
+export interface BlobEntry {
+	id: string;
+	type: string;
+	/** Bytes. */
+	size: number;
+	limit?: number;
+}
+
+/** The fields of a message as they sync (absent: not set). */
+export type SyncedMessage = Pick<MessageRow, 'id' | 'role' | 'content' | 'status' | 'kind' | 'created_at'> &
+	Partial<
+		Pick<
+			MessageRow,
+			| 'tool_calls'
+			| 'tool_call_id'
+			| 'tool_result'
+			| 'ran_with'
+			| 'error'
+			| 'compaction'
+			| 'native'
+			| 'model'
+			| 'provider'
+			| 'tokens_per_second'
+			| 'usage'
+			| 'attachments'
+			| 'images_pruned'
+			| 'branch'
+			| 'retired_by'
+		>
+	> & {
+		/** The order key of a row placed among others (see db/rank.ts); absent: its position orders it. */
+		order?: string;
+		/** The summary or edited summary that covers it (the row's `compacted_by`). */
+		compacted_by?: string;
+		blobs?: BlobEntry[];
+	};
+
+export type MessageField = keyof SyncedMessage;
+
+/** The largest Blob a document may name (a gigabyte: the limit itself is each device's own). */
+const MAX_BLOB_BYTES = 1024 * 1024 * 1024;
+const bytes = number(1, MAX_BLOB_BYTES, { integer: true });
+export const BLOB_ENTRIES: Parse<BlobEntry[]> = list(
+	record<BlobEntry>(
+		{ required: { id: text(IMPORT_LIMITS.idChars, { nonEmpty: true }), type: text(IMPORT_LIMITS.labelChars, { nonEmpty: true }), size: bytes }, optional: { limit: number(0, MAX_BLOB_BYTES, { integer: true }) } },
+		'a Blob (an object)'
+	),
+	IMPORT_LIMITS.imagesPerSession
+);
+
+const positionOrStart: Parse<string | null> = nullable((v) => {
+	if (!isPosition(v)) throw new FieldError([], v, 'a position');
+	return v;
+});
+const versionId: Parse<string> = (v) => {
+	if (!isPosition(v)) throw new FieldError([], v, 'a version id (26 characters of Crockford base32)');
+	return v;
+};
+const orderKey: Parse<string> = (v) => {
+	if (!isOrderKey(v)) throw new FieldError([], v, 'an order key (Crockford base32)');
+	return v;
+};
 
 const M = MESSAGE_SHAPE;
 /** How each synced field is read from a server: the row's own rules (the compiler checks it lists every field). */
@@ -48,73 +92,66 @@ export const SYNCED_MESSAGE_SHAPE: Shape<SyncedMessage> = {
 		tool_call_id: M.optional.tool_call_id,
 		tool_result: M.optional.tool_result,
 		ran_with: M.optional.ran_with,
-		tokens: M.optional.tokens,
-		encoding: M.optional.encoding,
 		error: M.optional.error,
 		compaction: M.optional.compaction,
 		native: M.optional.native,
 		model: M.optional.model,
 		provider: M.optional.provider,
 		tokens_per_second: M.optional.tokens_per_second,
-		usage: M.optional.usage
+		usage: M.optional.usage,
+		attachments: M.optional.attachments,
+		images_pruned: M.optional.images_pruned,
+		branch: record<BranchTag>({ required: { at: positionOrStart, id: versionId }, optional: {} }, 'a version (an object)'),
+		retired_by: M.optional.retired_by,
+		order: orderKey,
+		compacted_by: text(IMPORT_LIMITS.idChars, { nonEmpty: true }),
+		blobs: BLOB_ENTRIES
 	}
 };
 
-const REQUIRED = Object.keys(SYNCED_MESSAGE_SHAPE.required) as (keyof SyncedMessage)[];
-const OPTIONAL = Object.keys(SYNCED_MESSAGE_SHAPE.optional) as (keyof SyncedMessage)[];
-/** Every field a message document carries (besides its format and what it covers). */
-export const SYNCED_MESSAGE_FIELDS: readonly (keyof SyncedMessage)[] = [...REQUIRED, ...OPTIONAL];
+export const MESSAGE_FIELDS = [...Object.keys(SYNCED_MESSAGE_SHAPE.required), ...Object.keys(SYNCED_MESSAGE_SHAPE.optional)] as MessageField[];
 
 /**
- * A Blob the message refers to (an image of a tool's result, an attachment), by the id its row
- * names it with. One within the sending device's limit travels as a CouchDB attachment of the
- * message's document, named by its id; one larger stays there, and `limit` says the limit it
- * exceeded (bytes), so the other device can say why it shows no image.
- */
-export interface BlobEntry {
-	id: string;
-	type: string;
-	/** Bytes. */
-	size: number;
-	limit?: number;
-}
-
-/**
- * A message as it syncs. `covers`, on a compaction's row, lists the positions it folds, ascending;
- * `blobs` lists the Blobs it refers to.
+ * A message as it syncs: each field's clock is `clocks[field]`, else `clock`. A removed message
+ * (Retry dropped it) keeps only that: removal is final, and its content leaves the server.
  */
 export interface MessageDoc {
 	session_id: string;
 	position: string;
-	message: SyncedMessage;
-	covers?: string[];
-	blobs?: BlobEntry[];
+	clock: string;
+	fields: SyncedMessage;
+	clocks: Partial<Record<MessageField, string>>;
+	removed: boolean;
 }
 
-/** The document of a row at `position`, with only the synced fields. Refuses an answer still streaming. */
-export function messageDocFromRow(row: MessageRow, position: string, covers?: readonly string[]): MessageDoc {
-	if (row.status === 'streaming') throw new Error(`Message ${row.id} is still streaming; it syncs once final.`);
-	const message: Record<string, unknown> = {};
-	for (const field of SYNCED_MESSAGE_FIELDS) if (row[field] !== undefined) message[field] = structuredClone(row[field]);
-	return { session_id: row.session_id, position, message: message as SyncedMessage, ...(covers ? { covers: checkCovers(covers, position) } : {}) };
-}
+/** The clock of one field. */
+export const fieldClock = (doc: MessageDoc, field: MessageField): string => doc.clocks[field] ?? doc.clock;
 
-/** The positions a compaction covers, ascending, each before its own (a device folds only what it had seen). */
-function checkCovers(covers: readonly string[], position: string): string[] {
-	const sorted = [...new Set(covers)].sort();
-	for (const covered of sorted) {
-		if (!isPosition(covered) || covered >= position) throw new Error(`A compaction at ${position} cannot cover ${JSON.stringify(covered)}.`);
+/** The synced fields of a row (a row still streaming has none yet: the caller waits for it to end). */
+export function fieldsOfRow(row: MessageRow, blobs: readonly BlobEntry[] = []): SyncedMessage {
+	const fields: Record<string, unknown> = {};
+	for (const field of MESSAGE_FIELDS) {
+		if (field === 'order') {
+			const order = orderKeyOf(row.rank);
+			if (order !== undefined) fields.order = order;
+		} else if (field === 'compacted_by') {
+			if (row.compacted_by !== null && row.compacted_by !== undefined) fields.compacted_by = row.compacted_by;
+		} else if (field === 'blobs') {
+			if (blobs.length) fields.blobs = blobs.map((entry) => ({ ...entry }));
+		} else if ((row as unknown as Record<string, unknown>)[field] !== undefined) fields[field] = structuredClone((row as unknown as Record<string, unknown>)[field]);
 	}
-	return sorted;
+	return fields as SyncedMessage;
 }
 
-/** The CouchDB body of a message document (a new one: message documents are never updated). */
-export function messageToBody(doc: MessageDoc): Record<string, unknown> {
-	return {
-		_id: messageDocId(doc.session_id, doc.position),
-		format: DOCUMENT_FORMAT,
-		...doc.message,
-		...(doc.covers ? { covers: [...doc.covers] } : {}),
-		...(doc.blobs?.length ? { blobs: doc.blobs.map((entry) => ({ ...entry })) } : {})
-	};
+/** What a message document sets on this device's row (its session, seq and derived fields are this device's). */
+export function rowFieldsOf(doc: MessageDoc): Omit<MessageRow, 'session_id' | 'seq' | 'active' | 'shelved'> {
+	const { order, compacted_by, blobs: _blobs, ...fields } = doc.fields;
+	return { ...structuredClone(fields), position: doc.position, rank: rankOf(doc.position, order), compacted_by: compacted_by ?? null };
+}
+
+/** The CouchDB body of a message document, with the revision it replaces (none for a new one). */
+export function messageToBody(doc: MessageDoc, rev?: string | null): Record<string, unknown> {
+	const head = { _id: messageDocId(doc.session_id, doc.position), ...(rev ? { _rev: rev } : {}), format: DOCUMENT_FORMAT };
+	if (doc.removed) return { ...head, removed: true };
+	return { ...head, clock: doc.clock, fields: structuredClone(doc.fields), ...(Object.keys(doc.clocks).length ? { clocks: { ...doc.clocks } } : {}) };
 }

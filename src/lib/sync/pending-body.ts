@@ -1,20 +1,18 @@
 // The CouchDB body of a pending document and its size, as `_bulk_docs` sends it: the store fills
-// a batch by the same measure the engine bounds its requests with.
-import { messageDocId } from './document-ids';
+// a batch by the same measure the engine bounds its requests with. A Blob goes apart (its bytes
+// as an attachment), so only its small request counts.
 import { messageToBody } from './message-document';
 import { sessionToBody } from './session-document';
 import type { PendingDoc } from './sync-store';
 
-export function pendingBody(entry: PendingDoc): Record<string, unknown> {
+export function pendingBody(entry: Exclude<PendingDoc, { kind: 'blob' }>): Record<string, unknown> {
 	switch (entry.kind) {
 		case 'session':
-			return sessionToBody(entry.doc, entry.rev ?? undefined);
+			return sessionToBody(entry.doc, entry.rev);
 		case 'message':
-			return messageToBody(entry.doc);
-		case 'message-removed':
-			return { _id: messageDocId(entry.session_id, entry.position), ...(entry.rev === null ? {} : { _rev: entry.rev }), _deleted: true };
-		case 'session-purged':
-			return { _id: entry.id, ...(entry.rev === null ? {} : { _rev: entry.rev }), _deleted: true };
+			return messageToBody(entry.doc, entry.rev);
+		case 'delete':
+			return { _id: entry.id, _rev: entry.rev, _deleted: true };
 	}
 }
 
@@ -25,7 +23,7 @@ export function jsonBytes(value: unknown): number {
 	return encoder.encode(JSON.stringify(value)).byteLength;
 }
 
-/** What `entry` adds to a `_bulk_docs` request: its body and the comma before it. */
+/** What `entry` adds to a `_bulk_docs` request: its body and the comma before it (a Blob: its id). */
 export function pendingBytes(entry: PendingDoc): number {
-	return jsonBytes(pendingBody(entry)) + 1;
+	return entry.kind === 'blob' ? entry.id.length + 1 : jsonBytes(pendingBody(entry)) + 1;
 }

@@ -1,34 +1,22 @@
-// The Blobs of a page of pulled messages are fetched before the page is applied, and held at
+// The Blobs of a page of pulled documents are fetched before the page is applied, and held at
 // once only up to a bound: a page whose Blobs pass it is asked for again smaller, unless it is
-// a single change; bytes that are not what their message says are left out, not retried.
+// a single change; bytes that are not what their document says are left out, not retried.
 import { describe, expect, it } from 'vitest';
-import type { ChangesPage, CouchClient } from './couch-client';
-import type { BlobEntry } from './message-document';
+import type { CouchClient } from './couch-client';
 import { pullBlobs } from './pull-blobs';
 import { badAnswer } from './sync-error';
 import type { PulledDoc, SyncStore } from './sync-store';
 
-const POSITIONS = ['01KBZ000000000000000000001', '01KBZ000000000000000000002'];
-
-function message(at: number, blobs: BlobEntry[]): PulledDoc {
-	return {
-		kind: 'message',
-		rev: '1-abc',
-		doc: { session_id: 's', position: POSITIONS[at], message: { id: `m${at}`, role: 'tool', content: '', status: 'complete', kind: 'message', created_at: 1 }, blobs },
-		attached: blobs.map((entry) => entry.id)
-	};
-}
-
-const page = (docs: PulledDoc[]): ChangesPage => ({ docs, skipped: [], count: docs.length, ids: docs.map(() => null), lastSeq: '2', pending: null });
-/** A store that wants every Blob a message holds. */
-const store = { wantedBlobs: async (docs: readonly PulledDoc[]) => docs.map((doc) => (doc.kind === 'message' ? (doc.doc.blobs ?? []) : [])) } as unknown as SyncStore;
+const blob = (id: string, size: number): PulledDoc => ({ kind: 'blob', rev: '1-abc', session_id: 's', blob_id: id, type: 'image/png', size });
+/** A store that wants every Blob. */
+const store = { wantedBlobs: async (docs: readonly PulledDoc[]) => docs.map((doc) => doc.kind === 'blob') } as unknown as SyncStore;
 
 function client(bad: string[] = []): { client: CouchClient; fetched: string[] } {
 	const fetched: string[] = [];
 	const fake = {
-		getAttachment: async (_doc: string, name: string, _rev: string, { size, type }: { size: number; type: string }) => {
-			fetched.push(name);
-			if (bad.includes(name)) throw badAnswer(`attachment ${name} is larger than its message says`);
+		getAttachment: async (doc: string, _name: string, _rev: string, { size, type }: { size: number; type: string }) => {
+			fetched.push(doc);
+			if (bad.some((id) => doc.endsWith(`:${id}`))) throw badAnswer('the attachment is larger than its document says');
 			return new Blob([new Uint8Array(size)], { type });
 		}
 	};
@@ -36,25 +24,25 @@ function client(bad: string[] = []): { client: CouchClient; fetched: string[] } 
 }
 
 describe('pullBlobs', () => {
-	it("fetches each message's Blobs with it, and asks for a smaller page when they pass the bound", async () => {
-		const docs = [message(0, [{ id: 'a', type: 'image/png', size: 600 }]), message(1, [{ id: 'b', type: 'image/png', size: 600 }])];
+	it('fetches each Blob with its document, and asks for a smaller page when they pass the bound', async () => {
+		const docs = [blob('a', 600), blob('b', 600)];
 		const { client: fits, fetched } = client();
-		const read = await pullBlobs(fits, store, page(docs), undefined, 2_000);
-		expect(fetched).toEqual(['a', 'b']);
-		expect(read.docs.map((doc) => (doc.kind === 'message' ? doc.received?.map((blob) => [blob.id, blob.data.size]) : null))).toEqual([[['a', 600]], [['b', 600]]]);
+		const read = await pullBlobs(fits, store, docs, undefined, 2_000);
+		expect(fetched).toEqual(['blob:s:a', 'blob:s:b']);
+		expect(read.map((doc) => doc.received?.size)).toEqual([600, 600]);
 
 		const { client: tooMuch, fetched: none } = client();
-		await expect(pullBlobs(tooMuch, store, page(docs), undefined, 1_000)).rejects.toMatchObject({ kind: 'too-large', status: undefined });
+		await expect(pullBlobs(tooMuch, store, docs, undefined, 1_000)).rejects.toMatchObject({ kind: 'too-large', status: undefined });
 		expect(none).toEqual([]);
 		// A single change is fetched whatever its Blobs weigh: it cannot be split.
 		const { client: single, fetched: one } = client();
-		await pullBlobs(single, store, page(docs.slice(0, 1)), undefined, 100);
-		expect(one).toEqual(['a']);
+		await pullBlobs(single, store, docs.slice(0, 1), undefined, 100);
+		expect(one).toEqual(['blob:s:a']);
 	});
 
-	it('leaves out bytes that are not what the message says, and keeps the rest', async () => {
+	it('leaves out bytes that are not what the document says, and keeps the rest', async () => {
 		const { client: lying } = client(['a']);
-		const read = await pullBlobs(lying, store, page([message(0, [{ id: 'a', type: 'image/png', size: 10 }, { id: 'b', type: 'image/png', size: 10 }])]));
-		expect(read.docs[0].kind === 'message' && read.docs[0].received?.map((blob) => blob.id)).toEqual(['b']);
+		const read = await pullBlobs(lying, store, [blob('a', 10), blob('b', 10)]);
+		expect(read.map((doc) => doc.received !== undefined)).toEqual([false, true]);
 	});
 });

@@ -1,42 +1,55 @@
-// Fetches the Blobs of a page of pulled message documents, before the page is applied, so each
-// message and its Blobs are written in one transaction. The feed brings attachment stubs only
-// (not `attachments=true`, which would inline every Blob of up to a page of changes as base64
-// in one answer): each Blob is then one GET of its bytes as they are, read up to the size its
-// message says. A page whose Blobs together pass PAGE_BLOB_BYTES is asked for again smaller
-// (see pull-changes.ts), so the Blobs held at once stay bounded too.
-import type { ChangesPage, CouchClient } from './couch-client';
-import { messageDocId } from './document-ids';
+// Fetches the Blobs of a page of pulled documents before the page is applied, so each Blob and
+// its document are written in one transaction. The feed brings attachment stubs only (not
+// `attachments=true`, which would inline every Blob of up to a page of changes as base64 in one
+// answer): each Blob is one GET of its bytes as they are, read up to the size its document says.
+// A page whose Blobs together pass PAGE_BLOB_BYTES is asked for again smaller (see
+// pull-changes.ts), so the Blobs held at once stay bounded too.
+import type { CouchClient } from './couch-client';
+import { blobDocId, messageDocId } from './document-ids';
 import { SyncError } from './sync-error';
-import type { PulledDoc, ReceivedBlob, SyncStore } from './sync-store';
+import type { PulledDoc, SyncStore } from './sync-store';
 
 /** The Blobs one page of changes may bring at most (unless a single change holds more). */
 export const PAGE_BLOB_BYTES = 64 * 1024 * 1024;
 
-/** Each message of `page` with the Blobs this device wants of it, fetched. */
-export async function pullBlobs(client: CouchClient, store: SyncStore, page: ChangesPage, signal?: AbortSignal, pageBytes = PAGE_BLOB_BYTES): Promise<ChangesPage> {
-	if (!store.wantedBlobs || !page.docs.some((doc) => doc.kind === 'message' && doc.attached?.length)) return page;
-	const wanted = await store.wantedBlobs(page.docs);
-	const total = wanted.flat().reduce((bytes, entry) => bytes + entry.size, 0);
-	if (total > pageBytes && page.count > 1) throw new SyncError('too-large', `The Blobs of these changes pass ${pageBytes} bytes.`, true);
-	const docs: PulledDoc[] = [];
-	for (const [at, doc] of page.docs.entries()) {
-		const entries = wanted[at] ?? [];
-		if (doc.kind !== 'message' || !entries.length) {
-			docs.push(doc);
+/** Bytes that are not what their document says are left out (the message then says so); a failure to fetch is retried. */
+async function fetchBytes(fetch: () => Promise<Blob | null>): Promise<Blob | undefined> {
+	try {
+		return (await fetch()) ?? undefined;
+	} catch (error) {
+		if (error instanceof SyncError && error.kind === 'bad-answer') return undefined;
+		throw error;
+	}
+}
+
+/** `docs` with the bytes this device wants of their Blobs, fetched. */
+export async function pullBlobs(client: CouchClient, store: SyncStore, docs: readonly PulledDoc[], signal?: AbortSignal, pageBytes = PAGE_BLOB_BYTES): Promise<PulledDoc[]> {
+	if (!docs.some((doc) => doc.kind === 'blob' || (doc.kind === 'message' && doc.legacy?.attached?.length))) return [...docs];
+	const wanted = await store.wantedBlobs(docs);
+	const total = docs.reduce((bytes, doc, at) => bytes + (wanted[at] ? (doc.kind === 'blob' ? doc.size : 0) : 0), 0);
+	if (total > pageBytes && docs.length > 1) throw new SyncError('too-large', `The Blobs of these changes pass ${pageBytes} bytes.`, true);
+	const out: PulledDoc[] = [];
+	for (const [at, doc] of docs.entries()) {
+		if (!wanted[at]) {
+			out.push(doc);
 			continue;
 		}
-		const received: ReceivedBlob[] = [];
-		for (const entry of entries) {
-			signal?.throwIfAborted();
-			try {
-				const data = await client.getAttachment(messageDocId(doc.doc.session_id, doc.doc.position), entry.id, doc.rev, entry, signal);
-				if (data) received.push({ id: entry.id, type: entry.type, data });
-			} catch (error) {
-				// Bytes that are not what the message says are left out (the message says so); a failure to fetch is retried.
-				if (!(error instanceof SyncError && error.kind === 'bad-answer')) throw error;
+		signal?.throwIfAborted();
+		if (doc.kind === 'blob') {
+			const received = await fetchBytes(() => client.getAttachment(blobDocId(doc.session_id, doc.blob_id), 'data', doc.rev, doc, signal));
+			out.push(received ? { ...doc, received } : doc);
+		} else if (doc.kind === 'message') {
+			// A message of format 1 held its Blobs as attachments of its own document.
+			const entries = new Map((doc.doc.fields.blobs ?? []).map((entry) => [entry.id, entry]));
+			const legacyBlobs: Array<{ id: string; type: string; data: Blob }> = [];
+			for (const id of doc.legacy?.attached ?? []) {
+				const entry = entries.get(id);
+				if (!entry) continue;
+				const data = await fetchBytes(() => client.getAttachment(messageDocId(doc.doc.session_id, doc.doc.position), id, doc.rev, entry, signal));
+				if (data) legacyBlobs.push({ id, type: entry.type, data });
 			}
-		}
-		docs.push({ ...doc, received });
+			out.push({ ...doc, legacyBlobs });
+		} else out.push(doc);
 	}
-	return { ...page, docs };
+	return out;
 }

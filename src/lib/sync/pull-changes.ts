@@ -1,10 +1,14 @@
 // Receives the server's changes since this device's checkpoint, page by page; each page's
-// documents and the checkpoint after them are applied together (see SyncStore.applyPulled). A
-// page too large to read is asked for again smaller, down to one change, which is then skipped.
+// documents, merged with the branches that conflict with them, and the checkpoint after them are
+// applied together (see SyncStore.applyPulled). A page too large to read is asked for again
+// smaller, down to one change, which is then skipped. Sessions that came back here whose rows
+// are gone have their documents read again afterwards.
 import type { ChangesPage, CouchClient, Skipped } from './couch-client';
+import { mergeDocs, type AnyDoc } from './merge-docs';
 import { pullBlobs } from './pull-blobs';
+import type { ReadDocument } from './read-document';
 import { SyncError } from './sync-error';
-import type { SyncStore } from './sync-store';
+import type { ApplyOptions, PulledDoc, SyncStore } from './sync-store';
 
 export const DEFAULT_PULL_LIMIT = 200;
 
@@ -17,6 +21,8 @@ export interface PullOptions {
 	longPollMs?: number;
 	signal?: AbortSignal;
 	onProgress?: (done: number, total: number | null) => void;
+	/** How far the pull may move sessions to "Recently deleted" without asking, and which the user kept. */
+	apply?: ApplyOptions;
 }
 
 export interface PullOutcome {
@@ -24,16 +30,42 @@ export interface PullOutcome {
 	skipped: Skipped[];
 }
 
-export async function pullChanges({ store, client, limit = DEFAULT_PULL_LIMIT, longPollMs, signal, onProgress }: PullOptions): Promise<PullOutcome> {
+/** Each read document merged with its conflicting branches (fetched), the losing revisions noted to delete. */
+export async function withBranches(client: CouchClient, read: readonly ReadDocument[], skipped: Skipped[], signal?: AbortSignal): Promise<PulledDoc[]> {
+	const docs: PulledDoc[] = [];
+	for (const doc of read) {
+		if (doc.kind === 'refused') {
+			skipped.push({ id: doc.id, reason: doc.reason });
+			continue;
+		}
+		if ((doc.kind !== 'session' && doc.kind !== 'message') || !doc.conflicts?.length) {
+			docs.push(doc);
+			continue;
+		}
+		let merged: AnyDoc = doc.doc;
+		const id = doc.kind === 'session' ? `session:${doc.doc.session_id}` : `msg:${doc.doc.session_id}:${doc.doc.position}`;
+		for (const branch of await client.fetchRevisions(id, doc.conflicts, signal)) {
+			if (branch.kind === doc.kind) merged = mergeDocs(merged, branch.doc as AnyDoc);
+			else if (branch.kind === 'refused') skipped.push({ id: branch.id, reason: branch.reason });
+		}
+		docs.push({ ...doc, doc: merged, losers: doc.conflicts } as PulledDoc);
+	}
+	return docs;
+}
+
+export async function pullChanges({ store, client, limit = DEFAULT_PULL_LIMIT, longPollMs, signal, onProgress, apply }: PullOptions): Promise<PullOutcome> {
 	const outcome: PullOutcome = { pulled: 0, skipped: [] };
 	let since = (await store.checkpoint()) ?? '0';
+	// A pull asks before it moves more sessions to "Recently deleted" than allowed, over all its pages.
+	let allowance = apply;
 	let pageLimit = limit;
 	let wait = longPollMs;
 	for (;;) {
 		let page: ChangesPage;
+		let docs: PulledDoc[];
 		try {
 			page = await client.changes({ since, limit: pageLimit, longPollMs: wait, signal });
-			page = await pullBlobs(client, store, page, signal);
+			docs = await pullBlobs(client, store, await withBranches(client, page.docs, page.skipped, signal), signal);
 		} catch (error) {
 			// Too large to read (not refused by the server): fewer changes a page, or at one, skip it.
 			if (!(error instanceof SyncError && error.kind === 'too-large' && error.status === undefined)) throw error;
@@ -44,15 +76,34 @@ export async function pullChanges({ store, client, limit = DEFAULT_PULL_LIMIT, l
 			page = await client.changes({ since, limit: 1, includeDocs: false, signal });
 			const id = page.ids[0] ?? null;
 			page.skipped.push({ id, reason: `${id === null ? 'A document' : `Document ${JSON.stringify(id)}`} is refused: ${error.reason}` });
+			docs = [];
 		}
 		wait = undefined;
-		if (page.count === 0 && page.lastSeq === since) return outcome;
-		await store.applyPulled(page.docs, page.lastSeq);
-		outcome.pulled += page.docs.length;
+		if (page.count === 0 && page.lastSeq === since) break;
+		const applied = await store.applyPulled(docs, page.lastSeq, allowance);
+		allowance = { ...allowance, allowDeletions: Math.max(0, (allowance?.allowDeletions ?? Infinity) - applied.deleted) };
+		outcome.pulled += docs.length;
 		outcome.skipped.push(...page.skipped);
 		onProgress?.(outcome.pulled + outcome.skipped.length, page.pending === null ? null : outcome.pulled + outcome.skipped.length + page.pending);
-		if (page.count < pageLimit) return outcome;
+		if (page.count < pageLimit) break;
 		since = page.lastSeq;
 		pageLimit = limit;
 	}
+	outcome.pulled += await readAgain(store, client, outcome.skipped, allowance, signal);
+	return outcome;
+}
+
+/** Reads again the documents of sessions that came back here without their rows (restored elsewhere, or changed after a sweep here). */
+async function readAgain(store: SyncStore, client: CouchClient, skipped: Skipped[], apply: ApplyOptions | undefined, signal?: AbortSignal): Promise<number> {
+	let read = 0;
+	for (const sessionId of await store.sessionsToRead()) {
+		signal?.throwIfAborted();
+		const found: ReadDocument[] = [];
+		for (const prefix of ['msg', 'blob']) found.push(...(await client.readRange(`${prefix}:${sessionId}:`, `${prefix}:${sessionId}:\ufff0`, signal)).docs);
+		const docs = await pullBlobs(client, store, await withBranches(client, found, skipped, signal), signal);
+		await store.applyPulled(docs, null, apply);
+		await store.sessionRead(sessionId);
+		read += docs.length;
+	}
+	return read;
 }

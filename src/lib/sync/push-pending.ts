@@ -1,12 +1,12 @@
 // Sends this device's pending documents with `_bulk_docs`, in requests bounded in bytes. A
-// session that meets another device's revision is merged with it and sent again; a message
-// already there is done (message documents never change); what the server refuses is counted.
-import type { CouchClient, BulkResult, Skipped } from './couch-client';
-import { mergeSessionDocs } from './merge-session';
-import { blobsToSend, pushBlobs, type BlobUpload } from './push-blobs';
+// document that meets another revision is merged with the server's copy, and with every branch
+// that conflicts with it there, then sent again (the losing branches deleted); a Blob goes as
+// the attachment of a document of its own; what the server refuses is counted.
+import type { BulkResult, CouchClient, FetchedDoc, Skipped } from './couch-client';
+import { mergeDocs, type AnyDoc } from './merge-docs';
 import { pendingBody, pendingBytes } from './pending-body';
 import { SyncError } from './sync-error';
-import type { PendingDoc, PushResult, SyncStore } from './sync-store';
+import type { MergeableDoc, PendingDoc, PushResult, SyncStore } from './sync-store';
 
 /** CouchDB's default max_http_request_size is 4 GB, but proxies and hosted servers often stop near 1 MB. */
 export const DEFAULT_BATCH_BYTES = 1024 * 1024;
@@ -28,6 +28,8 @@ export interface PushOutcome {
 	skipped: Skipped[];
 }
 
+const keyOf = (entry: PendingDoc) => `${entry.id}@${entry.edit}${entry.kind === 'delete' ? `@${entry.rev}` : ''}`;
+
 export async function pushPending({ store, client, batchBytes = DEFAULT_BATCH_BYTES, signal, onProgress }: PushOptions): Promise<PushOutcome> {
 	let total = await store.pendingCount();
 	const outcome: PushOutcome = { pushed: 0, skipped: [] };
@@ -36,9 +38,9 @@ export async function pushPending({ store, client, batchBytes = DEFAULT_BATCH_BY
 	// Each edit is sent at most once a pass, so a document the server keeps refusing cannot spin.
 	const seen = new Set<string>();
 	for (;;) {
-		const entries = (await store.pending(batchBytes)).filter((entry) => !seen.has(`${entry.id}@${entry.edit}`));
+		const entries = (await store.pending(batchBytes)).filter((entry) => !seen.has(keyOf(entry)));
 		if (!entries.length) return outcome;
-		for (const entry of entries) seen.add(`${entry.id}@${entry.edit}`);
+		for (const entry of entries) seen.add(keyOf(entry));
 		for (const batch of packBatches(entries, batchBytes)) {
 			signal?.throwIfAborted();
 			const results = await pushBatch(client, store, batch, signal);
@@ -70,68 +72,97 @@ export function packBatches(entries: readonly PendingDoc[], limit: number): Pend
 	return batches;
 }
 
+/** The server's copy merged with every branch that conflicts with it there; the losing branches' revisions. */
+async function serverCopy(client: CouchClient, id: string, copy: FetchedDoc, signal?: AbortSignal): Promise<{ doc: AnyDoc; losers: string[] } | { refused: string } | null> {
+	if (copy.state !== 'present') return null;
+	const read = copy.read;
+	if (read.kind === 'refused') return { refused: read.reason };
+	if (read.kind !== 'session' && read.kind !== 'message') return { refused: `The sync server holds something else at ${id}.` };
+	let doc: AnyDoc = read.doc;
+	const losers = read.conflicts ?? [];
+	if (losers.length) for (const branch of await client.fetchRevisions(id, losers, signal)) if (branch.kind === read.kind) doc = mergeDocs(doc, branch.doc as AnyDoc);
+	return { doc, losers };
+}
+
 async function pushBatch(client: CouchClient, store: SyncStore, batch: readonly PendingDoc[], signal?: AbortSignal): Promise<PushResult[]> {
 	const results: PushResult[] = [];
-	const merged = new Set<string>();
-	// Messages whose Blobs follow their document; those already there are asked what they hold.
-	const uploads: BlobUpload[] = [];
-	const recheck: Extract<PendingDoc, { kind: 'message' }>[] = [];
-	let round = [...batch];
+	// Documents first, then the revisions to delete: one request never names a document twice.
+	const deletes = batch.filter((entry): entry is Extract<PendingDoc, { kind: 'delete' }> => entry.kind === 'delete');
+	results.push(...(await writeRounds(client, batch.filter((entry): entry is MergeableDoc => entry.kind === 'session' || entry.kind === 'message'), deletes, signal)));
+	if (deletes.length) results.push(...(await writeRounds(client, [], deletes, signal, true)));
+	results.push(...(await pushBlobs(client, store, batch, signal)));
+	return results;
+}
+
+/**
+ * Writes documents, merging each that meets another revision and sending it again; the losing
+ * branches found meanwhile join `deletes` (sent after). With `deleting`, writes `deletes` only.
+ */
+async function writeRounds(client: CouchClient, docs: readonly MergeableDoc[], deletes: Extract<PendingDoc, { kind: 'delete' }>[], signal: AbortSignal | undefined, deleting = false): Promise<PushResult[]> {
+	const results: PushResult[] = [];
+	const merged = new Map<string, AnyDoc>();
+	let round: Exclude<PendingDoc, { kind: 'blob' }>[] = deleting ? [...deletes] : [...docs];
 	for (let attempt = 0; round.length && attempt < CONFLICT_ROUNDS; attempt++) {
 		const answers = await writeSplitting(client, round, signal);
-		const conflicts: PendingDoc[] = [];
+		const conflicts: Exclude<PendingDoc, { kind: 'blob' }>[] = [];
 		round.forEach((entry, at) => {
 			const answer = answers[at];
-			const blobs = entry.kind === 'message' && blobsToSend(entry.doc).length > 0;
-			if (answer.ok) {
-				results.push(pushed(entry, answer.rev, merged.has(entry.id)));
-				if (blobs && entry.kind === 'message') uploads.push({ id: entry.id, doc: entry.doc, rev: answer.rev, attached: [] });
-			} else if (answer.error === 'conflict') {
-				// A message already there is the same message: its id carries its place.
-				if (entry.kind === 'message') {
-					results.push(pushed(entry, null, false));
-					if (blobs) recheck.push(entry);
-				} else conflicts.push(entry);
-			} else results.push(refused(entry, `The sync server refused ${entry.id} (${answer.error}${answer.reason ? `: ${answer.reason}` : ''}).`));
+			if (answer.ok) results.push(pushed(entry, answer.rev, merged.get(entry.id)));
+			else if (answer.error === 'conflict') conflicts.push(entry);
+			// A revision to delete that is gone already: done.
+			else if (entry.kind === 'delete' && answer.error === 'not_found') results.push(pushed(entry, null));
+			else results.push(refused(entry, `The sync server refused ${entry.id} (${answer.error}${answer.reason ? `: ${answer.reason}` : ''}).`));
 		});
 		round = [];
 		if (!conflicts.length) break;
-		const server = await client.fetchDocs(
-			conflicts.map((entry) => entry.id),
-			signal
-		);
+		const server = await client.fetchDocs([...new Set(conflicts.map((entry) => entry.id))], signal);
 		for (const entry of conflicts) {
-			const copy = server.get(entry.id) ?? { state: 'missing' };
-			if (entry.kind === 'message-removed' || entry.kind === 'session-purged') {
-				if (copy.state === 'present') round.push({ ...entry, rev: copy.rev });
-				else results.push(pushed(entry, copy.state === 'deleted' ? copy.rev : null, false));
-			} else if (entry.kind === 'session') {
-				if (copy.state !== 'present') round.push({ ...entry, rev: null });
-				else if (copy.read.kind === 'session') {
-					merged.add(entry.id);
-					round.push({ ...entry, rev: copy.rev, doc: mergeSessionDocs(entry.doc, copy.read.doc) });
-				} else if (copy.read.kind === 'refused') results.push(refused(entry, copy.read.reason));
-				else results.push(refused(entry, `The sync server holds something else at ${entry.id}.`));
+			const copy = server.get(entry.id) ?? { state: 'missing' as const };
+			if (entry.kind === 'delete') {
+				// That revision is no longer a leaf: the branch is gone already.
+				results.push(pushed(entry, null));
+				continue;
 			}
+			const theirs = await serverCopy(client, entry.id, copy, signal);
+			if (theirs && 'refused' in theirs) {
+				results.push(refused(entry, theirs.refused));
+				continue;
+			}
+			const rev = copy.state === 'missing' ? null : copy.rev;
+			const doc = theirs ? mergeDocs(entry.doc as AnyDoc, theirs.doc) : entry.doc;
+			if (theirs) merged.set(entry.id, doc);
+			round.push({ ...entry, rev, doc } as MergeableDoc);
+			for (const loser of theirs?.losers ?? []) deletes.push({ kind: 'delete', id: entry.id, edit: entry.edit, rev: loser });
 		}
 	}
-	if (recheck.length) {
-		const server = await client.fetchDocs(
-			recheck.map((entry) => entry.id),
-			signal
-		);
-		for (const entry of recheck) {
-			const copy = server.get(entry.id);
-			if (copy?.state === 'present' && copy.read.kind === 'message') uploads.push({ id: entry.id, doc: entry.doc, rev: copy.rev, attached: copy.read.attached ?? [] });
-		}
-	}
-	// The revision a message ends at, so deleting it later names the right one.
-	const revs = await pushBlobs(client, store, uploads, signal);
-	return results.map((result) => (result.kind === 'pushed' && revs.has(result.id) ? { ...result, rev: revs.get(result.id)! } : result));
+	return results;
 }
 
-function pushed(entry: PendingDoc, rev: string | null, wasMerged: boolean): PushResult {
-	return { kind: 'pushed', id: entry.id, edit: entry.edit, rev, ...(wasMerged && entry.kind === 'session' ? { merged: entry.doc } : {}) };
+/** Blobs: each its own request, its bytes as they are. */
+async function pushBlobs(client: CouchClient, store: SyncStore, batch: readonly PendingDoc[], signal?: AbortSignal): Promise<PushResult[]> {
+	const results: PushResult[] = [];
+	for (const entry of batch) {
+		if (entry.kind !== 'blob') continue;
+		signal?.throwIfAborted();
+		const data = await store.readBlob(entry.session_id, entry.blob_id);
+		if (!data) {
+			results.push(pushed(entry, null));
+			continue;
+		}
+		try {
+			await client.putBlob(entry.id, data, signal);
+			results.push(pushed(entry, null));
+		} catch (error) {
+			if (!(error instanceof SyncError && (error.status === 413 || error.status === 400))) throw error;
+			results.push(refused(entry, `The sync server refused ${entry.id} (${error.status}).`));
+		}
+	}
+	return results;
+}
+
+function pushed(entry: PendingDoc, rev: string | null, merged?: AnyDoc): PushResult {
+	if (entry.kind === 'delete') return { kind: 'pushed', id: entry.id, edit: entry.edit, rev: null, removed: entry.rev };
+	return { kind: 'pushed', id: entry.id, edit: entry.edit, rev, ...(merged ? { merged } : {}) };
 }
 
 function refused(entry: PendingDoc, reason: string): PushResult {
@@ -139,7 +170,7 @@ function refused(entry: PendingDoc, reason: string): PushResult {
 }
 
 /** Writes `entries`; a request the server finds too large (413) is split, and a lone document refused. */
-async function writeSplitting(client: CouchClient, entries: readonly PendingDoc[], signal?: AbortSignal): Promise<BulkResult[]> {
+async function writeSplitting(client: CouchClient, entries: readonly Exclude<PendingDoc, { kind: 'blob' }>[], signal?: AbortSignal): Promise<BulkResult[]> {
 	try {
 		return await client.bulkDocs(entries.map(pendingBody), signal);
 	} catch (error) {
@@ -149,3 +180,4 @@ async function writeSplitting(client: CouchClient, entries: readonly PendingDoc[
 		return [...(await writeSplitting(client, entries.slice(0, half), signal)), ...(await writeSplitting(client, entries.slice(half), signal))];
 	}
 }
+

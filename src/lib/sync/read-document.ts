@@ -1,42 +1,58 @@
 // Reads a document from the sync server, which is hostile input: every field is checked for its
 // type, length and range with the same rules as an imported file, and anything else (an unknown
-// field, a later format, a position out of place) refuses the whole document with the reason.
+// field, a later format, a clock or position more than a day ahead of this device's clock) refuses
+// the whole document with the reason. Documents of format 1 (before fields had clocks) are read
+// into today's shape.
+import { orderOfRank } from '../db/rank';
 import { IMPORT_LIMITS } from '../sessions/import-rows';
 import { FieldError, isPlainObject, list, nullable, number, record, text, type Parse } from '../sessions/import-schema';
-import { DOCUMENT_FORMAT, parseDocId } from './document-ids';
-import { SYNCED_MESSAGE_FIELDS, SYNCED_MESSAGE_SHAPE, type BlobEntry, type MessageDoc, type SyncedMessage } from './message-document';
+import { withinReach, ZERO_CLOCK } from './clock';
+import { DOCUMENT_FORMAT, parseDocId, type DocumentId } from './document-ids';
+import { BLOB_ENTRIES, MESSAGE_FIELDS, SYNCED_MESSAGE_SHAPE, type BlobEntry, type MessageDoc, type MessageField, type SyncedMessage } from './message-document';
+import { removedMessage } from './merge-message';
 import { isPosition } from './position';
-import { CLOCKED_FIELDS, CLOCKED_FIELDS_SHAPE, type ClockedField, type ClockedFields, type SessionDoc } from './session-document';
+import { CLOCKED_FIELDS, CLOCKED_FIELDS_SHAPE, purgedSession, ROW_FIELDS, type ClockedField, type ClockedFields, type SessionDoc, type ShownVersion } from './session-document';
+
+/** What a format-1 message document still says that today's documents say otherwise. */
+export interface LegacyMessage {
+	/** The positions a compaction covered (today each covered row says what covers it). */
+	covers?: string[];
+	/** Its Blobs held as attachments of the message's own document. */
+	attached?: string[];
+}
 
 export type ReadDocument =
-	| { kind: 'session'; rev: string; doc: SessionDoc }
-	/** `attached`: the ids of its `blobs` the server holds as attachments of this revision. */
-	| { kind: 'message'; rev: string; doc: MessageDoc; attached?: string[] }
-	/** A message document deleted on the server (a session's messages are, when it is deleted). */
-	| { kind: 'message-removed'; rev: string; session_id: string; position: string }
-	/** A deleted session's document, purged after the retention period (see SyncStore's PendingDoc). */
-	| { kind: 'session-purged'; rev: string; session_id: string }
+	| { kind: 'session'; rev: string; doc: SessionDoc; conflicts?: string[] }
+	| { kind: 'message'; rev: string; doc: MessageDoc; conflicts?: string[]; legacy?: LegacyMessage }
+	/** The bytes of a Blob, as an attachment named `data` (fetched apart). */
+	| { kind: 'blob'; rev: string; session_id: string; blob_id: string; type: string; size: number }
+	/** Deleted on the server (CouchDB's `_deleted`): a purged session's messages are, nothing else this app writes. */
+	| { kind: 'deleted'; rev: string; id: DocumentId }
 	| { kind: 'refused'; id: string | null; reason: string };
 
 /** CouchDB's own fields that it may add on request; never read here. Any other `_` field is refused. */
 const COUCH_FIELDS = new Set(['_id', '_rev', '_deleted', '_attachments', '_conflicts', '_deleted_conflicts', '_revisions', '_revs_info', '_local_seq']);
-const SESSION_KEYS = new Set(['format', 'created_at', 'last_activity_at', 'deleted_at', 'fields', 'clocks']);
-const MESSAGE_KEYS = new Set<string>(['format', 'covers', 'blobs', ...SYNCED_MESSAGE_FIELDS]);
+const SESSION_KEYS = new Set(['format', 'created_at', 'last_activity_at', 'fields', 'clocks', 'shown', 'purged_at']);
+const MESSAGE_KEYS = new Set(['format', 'clock', 'fields', 'clocks', 'removed']);
+const LEGACY_SESSION_KEYS = new Set(['format', 'created_at', 'last_activity_at', 'deleted_at', 'fields', 'clocks']);
+const LEGACY_MESSAGE_FIELDS = ['id', 'role', 'content', 'status', 'kind', 'created_at', 'tool_calls', 'tool_call_id', 'tool_result', 'tokens', 'encoding', 'error', 'compaction', 'native', 'model', 'provider', 'tokens_per_second', 'usage'];
+const LEGACY_MESSAGE_KEYS = new Set<string>(['format', 'covers', 'blobs', ...LEGACY_MESSAGE_FIELDS]);
 /** CouchDB's revisions: a generation, a dash and a hash. */
 const REV = /^[1-9][0-9]{0,9}-[0-9a-z]{1,64}$/;
+/** Places with versions in one session. */
+const MAX_SHOWN = 100_000;
 
 const time = number(0, IMPORT_LIMITS.maxTime);
 const clockedFields = record<ClockedFields>(CLOCKED_FIELDS_SHAPE, 'the synced fields (an object)');
-const syncedMessage = record<SyncedMessage>(SYNCED_MESSAGE_SHAPE, 'a message (an object)', { ignored: [...COUCH_FIELDS, 'format', 'covers', 'blobs'] });
-/** The largest Blob a document may name (a gigabyte: the limit itself is each device's own). */
-const MAX_BLOB_BYTES = 1024 * 1024 * 1024;
-const bytes = number(1, MAX_BLOB_BYTES, { integer: true });
-const blobEntries = list(
-	record<BlobEntry>(
-		{ required: { id: text(IMPORT_LIMITS.idChars, { nonEmpty: true }), type: text(IMPORT_LIMITS.labelChars, { nonEmpty: true }), size: bytes }, optional: { limit: number(0, MAX_BLOB_BYTES, { integer: true }) } },
-		'a Blob (an object)'
-	),
-	IMPORT_LIMITS.imagesPerSession
+const legacyFields = record<Omit<ClockedFields, 'deleted_at' | 'provider_ref'>>(
+	{ required: Object.fromEntries(ROW_FIELDS.map((field) => [field, CLOCKED_FIELDS_SHAPE.required[field]])) as never, optional: {} },
+	'the synced fields (an object)'
+);
+const syncedMessage = record<SyncedMessage>(SYNCED_MESSAGE_SHAPE, 'a message (an object)');
+const legacyMessage = record<SyncedMessage>(
+	{ required: SYNCED_MESSAGE_SHAPE.required, optional: Object.fromEntries(LEGACY_MESSAGE_FIELDS.filter((f) => f in SYNCED_MESSAGE_SHAPE.optional).map((f) => [f, SYNCED_MESSAGE_SHAPE.optional[f as keyof typeof SYNCED_MESSAGE_SHAPE.optional]])) as never },
+	'a message (an object)',
+	{ ignored: [...COUCH_FIELDS, 'format', 'covers', 'blobs', 'tokens', 'encoding'] }
 );
 
 class Refusal extends Error {}
@@ -66,27 +82,77 @@ function field<T>(name: string, parse: Parse<T>, value: unknown): T {
 	return read;
 }
 
-function readClocks(value: unknown): Record<ClockedField, string> {
+/** A clock, or a position: within a day of this device's clock. */
+function reach(name: string, value: unknown, now: number): string {
+	if (!isPosition(value)) refuse(`its “${name}” ${describe(value)}, expected a clock (26 characters of Crockford base32)`);
+	if (!withinReach(value, now)) refuse(`its “${name}” is a clock more than a day ahead of this device's (refused as written from the future)`);
+	return value;
+}
+
+function readClocks(value: unknown, now: number, legacy: boolean): Record<ClockedField, string> {
 	if (!isPlainObject(value)) refuse(`its “clocks” ${describe(value)}, expected an object`);
-	for (const key of Object.keys(value)) if (!(CLOCKED_FIELDS as string[]).includes(key)) refuse(`its “clocks” has “${key}”, a field that does not sync`);
+	const names = legacy ? ROW_FIELDS : CLOCKED_FIELDS;
+	for (const key of Object.keys(value)) if (!(names as string[]).includes(key)) refuse(`its “clocks” has “${key}”, a field that does not sync`);
 	const clocks = {} as Record<ClockedField, string>;
-	for (const name of CLOCKED_FIELDS) {
-		const clock = Object.hasOwn(value, name) ? value[name] : undefined;
-		if (!isPosition(clock)) refuse(`its “clocks.${name}” ${describe(clock)}, expected a clock (26 characters of Crockford base32)`);
-		clocks[name] = clock;
-	}
+	for (const name of names) clocks[name] = reach(`clocks.${name}`, Object.hasOwn(value, name) ? value[name] : undefined, now);
 	return clocks;
 }
 
-function readSession(body: Record<string, unknown>, sessionId: string): SessionDoc {
-	return {
+function readShown(value: unknown, now: number): Record<string, ShownVersion> {
+	if (value === undefined) return {};
+	if (!isPlainObject(value) || Object.keys(value).length > MAX_SHOWN) refuse(`its “shown” ${describe(value)}, expected an object`);
+	const shown: Record<string, ShownVersion> = {};
+	for (const [key, entry] of Object.entries(value)) {
+		if (key !== '' && !isPosition(key)) refuse(`its “shown” has “${String(key).slice(0, 40)}”, which is not a place`);
+		if (!isPlainObject(entry) || Object.keys(entry).some((k) => k !== 'id' && k !== 'clock')) refuse(`its “shown.${key}” ${describe(entry)}, expected a version and its clock`);
+		shown[key] = { id: reach(`shown.${key}.id`, entry.id, now), clock: reach(`shown.${key}.clock`, entry.clock, now) };
+	}
+	return shown;
+}
+
+function readSession(body: Record<string, unknown>, sessionId: string, now: number, format: number): SessionDoc {
+	if (format === 1) {
+		for (const key of Object.keys(body)) if (!LEGACY_SESSION_KEYS.has(key) && !COUCH_FIELDS.has(key)) refuse(`it has “${key}”, a field this app does not know`);
+		const fields = field('fields', legacyFields, body.fields);
+		const clocks = readClocks(body.clocks, now, true);
+		const deletedAt = field('deleted_at', nullable(time), body.deleted_at);
+		let latest = ZERO_CLOCK;
+		for (const name of ROW_FIELDS) if (clocks[name] > latest) latest = clocks[name];
+		// Format 1 had no clock for a deletion, which no edit undid: it holds over every edit it saw.
+		return {
+			session_id: sessionId,
+			created_at: field('created_at', time, body.created_at),
+			last_activity_at: field('last_activity_at', time, body.last_activity_at),
+			fields: { ...fields, deleted_at: deletedAt, provider_ref: null },
+			clocks: { ...clocks, deleted_at: deletedAt === null ? ZERO_CLOCK : latest, provider_ref: ZERO_CLOCK },
+			shown: {},
+			purged_at: null
+		};
+	}
+	for (const key of Object.keys(body)) if (!SESSION_KEYS.has(key) && !COUCH_FIELDS.has(key)) refuse(`it has “${key}”, a field this app does not know`);
+	if (body.purged_at !== undefined && body.purged_at !== null) return purgedSession(sessionId, field('purged_at', time, body.purged_at));
+	const doc: SessionDoc = {
 		session_id: sessionId,
 		created_at: field('created_at', time, body.created_at),
 		last_activity_at: field('last_activity_at', time, body.last_activity_at),
-		deleted_at: field('deleted_at', nullable(time), body.deleted_at),
 		fields: field('fields', clockedFields, body.fields),
-		clocks: readClocks(body.clocks)
+		clocks: readClocks(body.clocks, now, false),
+		shown: readShown(body.shown, now),
+		purged_at: null
 	};
+	if (doc.fields.deleted_at !== null && doc.fields.deleted_at > now + 24 * 60 * 60 * 1000) refuse('its “deleted_at” is more than a day ahead of this device’s clock');
+	return doc;
+}
+
+function readMessageClocks(value: unknown, now: number): Partial<Record<MessageField, string>> {
+	if (value === undefined) return {};
+	if (!isPlainObject(value)) refuse(`its “clocks” ${describe(value)}, expected an object`);
+	const clocks: Partial<Record<MessageField, string>> = {};
+	for (const [key, clock] of Object.entries(value)) {
+		if (!(MESSAGE_FIELDS as string[]).includes(key)) refuse(`its “clocks” has “${key}”, a field that does not sync`);
+		clocks[key as MessageField] = reach(`clocks.${key}`, clock, now);
+	}
+	return clocks;
 }
 
 function readCovers(value: unknown, position: string): string[] {
@@ -94,34 +160,18 @@ function readCovers(value: unknown, position: string): string[] {
 	value.forEach((covered, at) => {
 		if (!isPosition(covered)) refuse(`its “covers.${at}” ${describe(covered)}, expected a position`);
 		if (at > 0 && covered <= value[at - 1]) refuse('its “covers” is not in ascending order');
-		// A device folds only messages it had seen, and every one of them sorts before its own.
 		if (covered >= position) refuse(`its “covers” holds ${covered}, which is not before the document's own position`);
 	});
 	return [...value];
 }
 
-function readMessage(body: Record<string, unknown>, sessionId: string, position: string): MessageDoc {
-	const message = field('', syncedMessage, body);
-	return {
-		session_id: sessionId,
-		position,
-		message,
-		...(body.covers === undefined ? {} : { covers: readCovers(body.covers, position) }),
-		...(body.blobs === undefined ? {} : { blobs: readBlobs(body.blobs) })
-	};
-}
-
 function readBlobs(value: unknown): BlobEntry[] {
-	const entries = field('blobs', blobEntries, value);
-	const ids = new Set(entries.map((entry) => entry.id));
-	if (ids.size !== entries.length) refuse('its “blobs” names one Blob twice');
+	const entries = field('blobs', BLOB_ENTRIES, value);
+	if (new Set(entries.map((entry) => entry.id)).size !== entries.length) refuse('its “blobs” names one Blob twice');
 	return entries;
 }
 
-/**
- * The ids of `blobs` the server holds as attachments (their stubs: the bytes are fetched apart),
- * each of the size and type its entry says; any other attachment is left unread.
- */
+/** The ids of `blobs` a format-1 document holds as attachments of the size and type its entry says. */
 function readAttached(value: unknown, blobs: readonly BlobEntry[] | undefined): string[] {
 	if (!isPlainObject(value) || !blobs) return [];
 	return blobs.flatMap((entry) => {
@@ -130,33 +180,70 @@ function readAttached(value: unknown, blobs: readonly BlobEntry[] | undefined): 
 	});
 }
 
-function read(body: unknown): Exclude<ReadDocument, { kind: 'refused' }> {
+function readMessage(body: Record<string, unknown>, sessionId: string, position: string, now: number, format: number): { doc: MessageDoc; legacy?: LegacyMessage } {
+	reach('_id', position, now);
+	if (format === 1) {
+		for (const key of Object.keys(body)) if (!LEGACY_MESSAGE_KEYS.has(key) && !COUCH_FIELDS.has(key)) refuse(`it has “${key}”, a field this app does not know`);
+		const fields = field('', legacyMessage, body);
+		const covers = body.covers === undefined ? undefined : readCovers(body.covers, position);
+		const blobs = body.blobs === undefined ? undefined : readBlobs(body.blobs);
+		// A summary of format 1 sat after the last row it covered: its order key says so now.
+		const order = covers?.length ? `${orderOfRank(covers.at(-1)!)}V` : undefined;
+		const attached = readAttached(body._attachments, blobs);
+		const doc: MessageDoc = { session_id: sessionId, position, clock: position, fields: { ...fields, ...(order ? { order } : {}), ...(blobs?.length ? { blobs } : {}) }, clocks: {}, removed: false };
+		return { doc, legacy: { ...(covers?.length ? { covers } : {}), ...(attached.length ? { attached } : {}) } };
+	}
+	for (const key of Object.keys(body)) if (!MESSAGE_KEYS.has(key) && !COUCH_FIELDS.has(key)) refuse(`it has “${key}”, a field this app does not know`);
+	if (body.removed !== undefined && body.removed !== true) refuse(`its “removed” ${describe(body.removed)}, expected true`);
+	const clock = body.clock === undefined ? position : reach('clock', body.clock, now);
+	if (body.removed) return { doc: removedMessage({ session_id: sessionId, position, clock }) };
+	const fields = field('fields', syncedMessage, body.fields);
+	if (fields.blobs && new Set(fields.blobs.map((entry) => entry.id)).size !== fields.blobs.length) refuse('its “fields.blobs” names one Blob twice');
+	if (fields.branch) reach('fields.branch.id', fields.branch.id, now);
+	return { doc: { session_id: sessionId, position, clock, fields, clocks: readMessageClocks(body.clocks, now), removed: false } };
+}
+
+/** A blob document: its one attachment, `data`, of a type and size within bounds (the bytes are checked when fetched). */
+function readBlob(body: Record<string, unknown>): { type: string; size: number } {
+	for (const key of Object.keys(body)) if (key !== 'format' && !COUCH_FIELDS.has(key)) refuse(`it has “${key}”, a field this app does not know`);
+	const attachments = body._attachments;
+	const stub = isPlainObject(attachments) && Object.keys(attachments).length === 1 && Object.hasOwn(attachments, 'data') ? attachments.data : undefined;
+	if (!isPlainObject(stub)) refuse('it holds no Blob');
+	const type = field('_attachments.data.content_type', text(IMPORT_LIMITS.labelChars, { nonEmpty: true }), stub.content_type);
+	const size = field('_attachments.data.length', number(1, 1024 * 1024 * 1024, { integer: true }), stub.length);
+	return { type, size };
+}
+
+function readConflicts(body: Record<string, unknown>): string[] | undefined {
+	const value = body._conflicts;
+	if (value === undefined) return undefined;
+	const revs = field('_conflicts', list(text(80, { nonEmpty: true }), 1_000), value);
+	for (const rev of revs) if (!REV.test(rev)) refuse('its “_conflicts” holds something that is not a revision');
+	return revs.length ? revs : undefined;
+}
+
+function read(body: unknown, now: number): Exclude<ReadDocument, { kind: 'refused' }> {
 	if (!isPlainObject(body)) refuse('it is not a JSON object');
 	const id = parseDocId(body._id);
-	if (!id) refuse(body._id === undefined ? 'it has no “_id”' : `its “_id” ${describe(body._id)}, expected session:<id> or msg:<session>:<position>`);
+	if (!id) refuse(body._id === undefined ? 'it has no “_id”' : `its “_id” ${describe(body._id)}, expected session:<id>, msg:<session>:<position> or blob:<session>:<id>`);
 	const rev = body._rev;
 	if (typeof rev !== 'string' || !REV.test(rev)) refuse(`its “_rev” ${describe(rev)}, expected a CouchDB revision`);
 	if (body._deleted !== undefined && typeof body._deleted !== 'boolean') refuse(`its “_deleted” ${describe(body._deleted)}, expected true or false`);
-	if (body._deleted) {
-		// A session's deletion is its `deleted_at`; its document goes only once that is past the retention period.
-		if (id.kind === 'session') return { kind: 'session-purged', rev, session_id: id.session_id };
-		return { kind: 'message-removed', rev, session_id: id.session_id, position: id.position };
-	}
-	const known = id.kind === 'session' ? SESSION_KEYS : MESSAGE_KEYS;
-	for (const key of Object.keys(body)) if (!known.has(key) && !COUCH_FIELDS.has(key)) refuse(`it has “${key}”, a field this app does not know`);
+	if (body._deleted) return { kind: 'deleted', rev, id };
+	const conflicts = readConflicts(body);
+	if (id.kind === 'blob') return { kind: 'blob', rev, session_id: id.session_id, blob_id: id.blob_id, ...readBlob(body) };
 	const format = body.format;
 	if (typeof format !== 'number' || !Number.isInteger(format) || format < 1) refuse(`its “format” ${describe(format)}, expected a format version`);
 	if (format > DOCUMENT_FORMAT) refuse(`it was written by a newer Palimpsest (format ${format}; this app reads up to ${DOCUMENT_FORMAT})`);
-	if (id.kind === 'session') return { kind: 'session', rev, doc: readSession(body, id.session_id) };
-	const doc = readMessage(body, id.session_id, id.position);
-	const attached = readAttached(body._attachments, doc.blobs);
-	return { kind: 'message', rev, doc, ...(attached.length ? { attached } : {}) };
+	if (id.kind === 'session') return { kind: 'session', rev, doc: readSession(body, id.session_id, now, format), ...(conflicts ? { conflicts } : {}) };
+	const { doc, legacy } = readMessage(body, id.session_id, id.position, now, format);
+	return { kind: 'message', rev, doc, ...(conflicts ? { conflicts } : {}), ...(legacy && Object.keys(legacy).length ? { legacy } : {}) };
 }
 
 /** What a document from the server says, or why it is refused (the document is then left alone, and nothing of it read). */
-export function readDocument(body: unknown): ReadDocument {
+export function readDocument(body: unknown, now: number = Date.now()): ReadDocument {
 	try {
-		return read(body);
+		return read(body, now);
 	} catch (error) {
 		if (!(error instanceof Refusal)) throw error;
 		const id = isPlainObject(body) && typeof body._id === 'string' ? body._id.slice(0, 300) : null;

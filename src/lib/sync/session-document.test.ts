@@ -3,10 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionRow } from '../db/schema';
 import { testSessionRow } from '../db/test-session-row';
-import { messageDocId, parseDocId, sessionDocId } from './document-ids';
+import { blobDocId, messageDocId, parseDocId, sessionDocId } from './document-ids';
 import { nextPosition } from './position';
 import { readDocument } from './read-document';
-import { CLOCKED_FIELDS, latestClock, sessionRowFields, sessionToBody, stampSession } from './session-document';
+import { CLOCKED_FIELDS, latestClock, purgeSession, sessionRowFields, sessionToBody, stampSession, type SessionDoc } from './session-document';
+import { FIRST_VERSION } from '../db/conversation';
 import { seededRandom } from './test-random';
 
 const NOW = Date.UTC(2026, 0, 1);
@@ -32,13 +33,15 @@ function localRow(extra: Partial<SessionRow> = {}): SessionRow {
 }
 
 describe('document ids', () => {
-	it('names sessions session:<id> and messages msg:<session>:<position>, and reads them back', () => {
+	it('names sessions session:<id>, messages msg:<session>:<position> and Blobs blob:<session>:<id>, and reads them back', () => {
 		const position = nextPosition(undefined, NOW, seededRandom(1));
 		expect(sessionDocId('s-1')).toBe('session:s-1');
 		expect(messageDocId('s-1', position)).toBe(`msg:s-1:${position}`);
 		expect(parseDocId('session:s-1')).toEqual({ kind: 'session', session_id: 's-1' });
 		// A session id with a colon still reads: the position is the id's last 26 characters.
 		expect(parseDocId(`msg:a:b:${position}`)).toEqual({ kind: 'message', session_id: 'a:b', position });
+		expect(blobDocId('a:b', 'c:d')).toBe('blob:a:b:c%3Ad');
+		expect(parseDocId(blobDocId('a:b', 'c:d'))).toEqual({ kind: 'blob', session_id: 'a:b', blob_id: 'c:d' });
 	});
 
 	it('refuses ids that name nothing this app writes', () => {
@@ -52,9 +55,9 @@ describe('document ids', () => {
 });
 
 describe('stampSession', () => {
-	it('sends only the session fields that sync, never the profile, counts, cooldowns, ratio, origin or versions', () => {
-		const body = sessionToBody(stampSession(localRow(), undefined, NOW, seededRandom(1)));
-		expect(Object.keys(body).sort()).toEqual(['_id', 'clocks', 'created_at', 'deleted_at', 'fields', 'format', 'last_activity_at']);
+	it('sends only the session fields that sync, never the profile, counts, cooldowns, ratio, origin or derived versions', () => {
+		const body = sessionToBody(stampSession('s-1', localRow(), undefined, { at: NOW, random: seededRandom(1) }));
+		expect(Object.keys(body).sort()).toEqual(['_id', 'clocks', 'created_at', 'fields', 'format', 'last_activity_at']);
 		expect(Object.keys(body.fields as object).sort()).toEqual([...CLOCKED_FIELDS].sort());
 		const text = JSON.stringify(body);
 		for (const local of ['work-profile', 'import-42', 'message_count', 'token_estimate', 'next_seq', 'cooldown', 'token_ratio', 'versions', '3456']) {
@@ -64,29 +67,38 @@ describe('stampSession', () => {
 
 	it('gives a new clock only to the fields that changed, past every clock the device had seen', () => {
 		const random = seededRandom(2);
-		const first = stampSession(localRow(), undefined, NOW, random);
+		const first = stampSession('s-1', localRow(), undefined, { at: NOW, random });
 		expect(new Set(Object.values(first.clocks)).size).toBe(1);
 		// The device's clock is behind the first edit's: the rename still gets a later clock.
-		const renamed = stampSession(localRow({ title: 'Trip to Lisbon' }), first, NOW - 3_600_000, random);
+		const renamed = stampSession('s-1', localRow({ title: 'Trip to Lisbon' }), first, { at: NOW - 3_600_000, random });
 		expect(renamed.clocks.title > latestClock(first)).toBe(true);
 		for (const field of CLOCKED_FIELDS.filter((f) => f !== 'title')) expect(renamed.clocks[field]).toBe(first.clocks[field]);
 		// Nothing changed: nothing gets a new clock.
-		expect(stampSession(localRow({ title: 'Trip to Lisbon' }), renamed, NOW + 5, random)).toEqual(renamed);
+		expect(stampSession('s-1', localRow({ title: 'Trip to Lisbon' }), renamed, { at: NOW + 5, random })).toEqual(renamed);
 	});
 
-	it('keeps the earliest deletion and the latest activity', () => {
+	it('records a deletion as a field, which a restore sets back; a purge keeps nothing but itself', () => {
 		const random = seededRandom(3);
-		const deleted = stampSession(localRow(), undefined, NOW, random, NOW + 10);
-		expect(deleted.deleted_at).toBe(NOW + 10);
-		expect(stampSession(localRow({ last_activity_at: NOW + 50 }), deleted, NOW + 60, random, NOW + 70)).toMatchObject({ deleted_at: NOW + 10, last_activity_at: NOW + 50 });
-		expect(stampSession(localRow({ last_activity_at: NOW - 50 }), deleted, NOW + 60, random).last_activity_at).toBe(NOW);
+		const live = stampSession('s-1', localRow(), undefined, { at: NOW, random });
+		const deleted = stampSession('s-1', null, live, { at: NOW + 10, random, deleted: true });
+		expect(deleted.fields.deleted_at).toBe(NOW + 10);
+		expect(deleted.clocks.deleted_at > latestClock(live)).toBe(true);
+		expect(stampSession('s-1', localRow(), deleted, { at: NOW + 20, random }).fields.deleted_at).toBeNull();
+		expect(sessionToBody(purgeSession(deleted, NOW + 30))).toEqual({ _id: 'session:s-1', format: 2, purged_at: NOW + 30 });
+	});
+
+	it('does not take another device’s id for the same provider as an edit', () => {
+		const random = seededRandom(5);
+		const there = stampSession('s-1', localRow({ provider: 'p-there' }), undefined, { at: NOW, random, providerRef: { preset: 'custom', base_url: 'https://llm.example/v1', name: 'Home' } });
+		const here = localRow({ provider: 'p-here' });
+		const same = (doc: SessionDoc, provider: string) => provider === 'p-here' && doc.fields.provider === 'p-there';
+		expect(stampSession('s-1', here, there, { at: NOW + 10, random, providerRef: { preset: 'custom', base_url: 'https://llm.example/v1', name: 'Mine' }, sameProvider: same })).toEqual(there);
 	});
 
 	it('reads back from its body as the same document, which sets the synced fields of a row', () => {
-		const doc = stampSession(localRow({ ended_at: NOW, end_reason: 'new_session', parent_session_id: 'p-1', parent_kind: 'branch', archived: 1, pinned: 1 }), undefined, NOW, seededRandom(4));
-		expect(readDocument(sessionToBody(doc, REV))).toEqual({ kind: 'session', rev: REV, doc });
-		const fields = sessionRowFields(doc);
-		expect(fields).toEqual({
+		const doc = stampSession('s-1', localRow({ ended_at: NOW, end_reason: 'new_session', parent_session_id: 'p-1', parent_kind: 'branch', archived: 1, pinned: 1, version_shown: { '': FIRST_VERSION } }), undefined, { at: NOW, random: seededRandom(4) });
+		expect(readDocument(sessionToBody(doc, REV), NOW)).toEqual({ kind: 'session', rev: REV, doc });
+		expect(sessionRowFields(doc)).toEqual({
 			id: 's-1',
 			created_at: NOW - 1000,
 			last_activity_at: NOW,
@@ -100,7 +112,8 @@ describe('stampSession', () => {
 			archived: 1,
 			pinned: 1,
 			provider: 'offline',
-			model: 'offline-mini'
+			model: 'offline-mini',
+			version_shown: { '': FIRST_VERSION }
 		});
 	});
 });

@@ -1,14 +1,20 @@
-// The synced part of a session and its CouchDB body: the fields listed here and nothing else.
-// Its profile, counts, next seq, compaction cooldowns, token ratio, import origin and versions
-// on show are this device's own, kept or derived here and never sent.
+// The synced part of a session and its CouchDB body: the fields listed here and nothing else, each
+// with the clock of its last edit. Its profile, counts, next seq, compaction cooldowns, token
+// ratio, import origin and derived versions are this device's own, kept or derived here and never
+// sent. A deletion is a field like the others (Restore sets it back); only a purge is final.
 import type { SessionRow } from '../db/schema';
 import { SESSION_SHAPE } from '../sessions/import-rows';
-import type { Shape } from '../sessions/import-schema';
+import { nullable, type Shape } from '../sessions/import-schema';
+import { nextClock, ZERO_CLOCK } from './clock';
 import { DOCUMENT_FORMAT, sessionDocId } from './document-ids';
-import { nextPosition, type RandomBytes } from './position';
+import type { RandomBytes } from './position';
+import { PROVIDER_REF, type ProviderRef } from './provider-ref';
 
-export type ClockedField = 'title' | 'title_source' | 'session_key' | 'ended_at' | 'end_reason' | 'parent_session_id' | 'parent_kind' | 'archived' | 'pinned' | 'provider' | 'model';
-export type ClockedFields = Pick<SessionRow, ClockedField>;
+/** The synced fields a session row holds. */
+export type RowField = 'title' | 'title_source' | 'session_key' | 'ended_at' | 'end_reason' | 'parent_session_id' | 'parent_kind' | 'archived' | 'pinned' | 'provider' | 'model';
+/** Every field that merges by its clock: the row's, the deletion, and the server and model the session used. */
+export type ClockedField = RowField | 'deleted_at' | 'provider_ref';
+export type ClockedFields = Pick<SessionRow, RowField> & { deleted_at: number | null; provider_ref: ProviderRef | null };
 
 const S = SESSION_SHAPE.required;
 /** How each synced field is read from a server: the row's own rules (the compiler checks it lists every field). */
@@ -24,74 +30,144 @@ export const CLOCKED_FIELDS_SHAPE: Shape<ClockedFields> = {
 		archived: S.archived,
 		pinned: S.pinned,
 		provider: S.provider,
-		model: S.model
+		model: S.model,
+		deleted_at: nullable(S.created_at),
+		provider_ref: nullable(PROVIDER_REF)
 	},
 	optional: {}
 };
 
-/** Every field that merges by its clock: each was last set by the edit with the greatest clock. */
 export const CLOCKED_FIELDS = Object.keys(CLOCKED_FIELDS_SHAPE.required) as ClockedField[];
+export const ROW_FIELDS = CLOCKED_FIELDS.filter((field): field is RowField => field !== 'deleted_at' && field !== 'provider_ref');
+
+/** The version on show at one place (see db/conversation.ts), with the clock of its choice. */
+export interface ShownVersion {
+	id: string;
+	clock: string;
+}
 
 /**
- * A session as it syncs. Each field in `fields` has its clock (an HLC string, as positions are)
- * in `clocks`; `created_at` is the earliest, `last_activity_at` the latest, and `deleted_at`
- * the earliest deletion ever seen, which no later edit undoes.
+ * A session as it syncs. `created_at` is the earliest, `last_activity_at` the latest; `shown`
+ * merges per place; `purged_at` (the session deleted for good, everywhere) is final: once set,
+ * nothing of the session comes back.
  */
 export interface SessionDoc {
 	session_id: string;
 	created_at: number;
 	last_activity_at: number;
-	deleted_at: number | null;
 	fields: ClockedFields;
 	clocks: Record<ClockedField, string>;
+	shown: Record<string, ShownVersion>;
+	purged_at: number | null;
 }
 
 /** The greatest clock in a session document: what an edit made after seeing it must pass. */
 export function latestClock(doc: SessionDoc): string {
-	let latest = '';
+	let latest = ZERO_CLOCK;
 	for (const field of CLOCKED_FIELDS) if (doc.clocks[field] > latest) latest = doc.clocks[field];
+	for (const entry of Object.values(doc.shown)) if (entry.clock > latest) latest = entry.clock;
 	return latest;
 }
 
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+export interface SessionEdit {
+	/** When the edit was made (its clock's time). */
+	at: number;
+	random: RandomBytes;
+	/** The server and model of the session's provider, as this device knows them. */
+	providerRef?: ProviderRef | null;
+	/** The user deleted the session here (its row is gone). */
+	deleted?: boolean;
+	/**
+	 * Whether the row's provider is what `previous` says (another device's provider may be this
+	 * device's under another id): an unchanged provider is not an edit.
+	 */
+	sameProvider?: (doc: SessionDoc, rowProvider: string) => boolean;
+}
+
 /**
- * The document of `row` after this device's edits: fields that differ from `previous` (the
- * document as last synced and merged here) take a new clock past every clock in it, so an
- * edit made after seeing another device's edit wins over it. `deletedAt` marks a deletion.
+ * The document of a session after this device's edits: `row` as it is here (null: deleted here),
+ * over `previous` (the document as last merged here). Fields that differ take a clock past every
+ * clock in it, so an edit made after seeing another device's edit wins over it. A row present
+ * while `previous` says deleted is a restore.
  */
-export function stampSession(row: SessionRow, previous: SessionDoc | undefined, now: number, random: RandomBytes, deletedAt: number | null = null): SessionDoc {
+export function stampSession(sessionId: string, row: SessionRow | null, previous: SessionDoc | undefined, edit: SessionEdit): SessionDoc {
+	if (previous && previous.session_id !== sessionId) throw new Error(`Session ${sessionId} stamped over the document of ${previous.session_id}.`);
+	if (!row && !previous) throw new Error(`Session ${sessionId} has neither a row nor a document.`);
+	if (previous?.purged_at != null) return previous;
+	const wanted = {} as Record<ClockedField, unknown>;
+	for (const field of ROW_FIELDS) wanted[field] = row ? row[field] : previous!.fields[field];
+	wanted.deleted_at = row ? null : edit.deleted ? (previous?.fields.deleted_at ?? edit.at) : (previous?.fields.deleted_at ?? null);
+	wanted.provider_ref = edit.providerRef === undefined ? (previous?.fields.provider_ref ?? null) : edit.providerRef;
+	const unchanged = (field: ClockedField) => {
+		if (!previous) return false;
+		if (field === 'provider' && row && edit.sameProvider) return edit.sameProvider(previous, row.provider);
+		// The server of an unchanged provider is not an edit either: each device names it from its own settings.
+		if (field === 'provider_ref' && row && edit.sameProvider) return edit.sameProvider(previous, row.provider) || same(previous.fields.provider_ref, wanted.provider_ref);
+		return same(previous.fields[field], wanted[field]);
+	};
+	const changed = CLOCKED_FIELDS.filter((field) => !unchanged(field));
+	const shownHere = row?.version_shown ?? {};
+	const shownChanged = Object.keys(shownHere).filter((key) => previous?.shown[key]?.id !== shownHere[key]);
+	const clock = changed.length || shownChanged.length ? nextClock([previous ? latestClock(previous) : undefined], edit.at, edit.random) : '';
 	const fields = {} as Record<ClockedField, unknown>;
-	for (const field of CLOCKED_FIELDS) fields[field] = row[field];
-	if (previous && previous.session_id !== row.id) throw new Error(`Session ${row.id} stamped over the document of ${previous.session_id}.`);
-	const changed = CLOCKED_FIELDS.filter((field) => !previous || !Object.is(previous.fields[field], row[field]));
-	const clock = changed.length ? nextPosition(previous ? latestClock(previous) || undefined : undefined, now, random) : '';
 	const clocks = {} as Record<ClockedField, string>;
-	for (const field of CLOCKED_FIELDS) clocks[field] = changed.includes(field) ? clock : previous!.clocks[field];
-	const deletions = [previous?.deleted_at ?? null, deletedAt].filter((at): at is number => at !== null);
+	for (const field of CLOCKED_FIELDS) {
+		const fresh = changed.includes(field);
+		fields[field] = fresh ? wanted[field] : previous!.fields[field];
+		clocks[field] = fresh ? clock : previous!.clocks[field];
+	}
+	const shown = { ...previous?.shown };
+	for (const key of shownChanged) shown[key] = { id: shownHere[key], clock };
 	return {
-		session_id: row.id,
-		created_at: Math.min(row.created_at, previous?.created_at ?? Infinity),
-		last_activity_at: Math.max(row.last_activity_at, previous?.last_activity_at ?? 0),
-		deleted_at: deletions.length ? Math.min(...deletions) : null,
+		session_id: sessionId,
+		created_at: Math.min(row?.created_at ?? Infinity, previous?.created_at ?? Infinity),
+		last_activity_at: Math.max(row?.last_activity_at ?? 0, previous?.last_activity_at ?? 0),
 		fields: fields as ClockedFields,
-		clocks
+		clocks,
+		shown,
+		purged_at: null
 	};
 }
 
+/** A session deleted for good at `at`: nothing of it is kept but the purge, the same on every device. */
+export function purgedSession(sessionId: string, at: number): SessionDoc {
+	const fields = { title: '', title_source: 'auto', session_key: '', ended_at: null, end_reason: null, parent_session_id: null, parent_kind: null, archived: 0, pinned: 0, provider: '', model: '', deleted_at: null, provider_ref: null } satisfies ClockedFields;
+	const clocks = Object.fromEntries(CLOCKED_FIELDS.map((name) => [name, ZERO_CLOCK])) as Record<ClockedField, string>;
+	return { session_id: sessionId, created_at: 0, last_activity_at: 0, fields, clocks, shown: {}, purged_at: at };
+}
+
+/** `doc` deleted for good at `at`. */
+export function purgeSession(doc: SessionDoc, at: number): SessionDoc {
+	return purgedSession(doc.session_id, doc.purged_at ?? at);
+}
+
 /** The CouchDB body of a session document, with the revision it replaces (none for a new one). */
-export function sessionToBody(doc: SessionDoc, rev?: string): Record<string, unknown> {
+export function sessionToBody(doc: SessionDoc, rev?: string | null): Record<string, unknown> {
+	const head = { _id: sessionDocId(doc.session_id), ...(rev ? { _rev: rev } : {}), format: DOCUMENT_FORMAT };
+	// A purged session's content leaves the server: only the purge stays, so that it never comes back.
+	if (doc.purged_at !== null) return { ...head, purged_at: doc.purged_at };
 	return {
-		_id: sessionDocId(doc.session_id),
-		...(rev === undefined ? {} : { _rev: rev }),
-		format: DOCUMENT_FORMAT,
+		...head,
 		created_at: doc.created_at,
 		last_activity_at: doc.last_activity_at,
-		deleted_at: doc.deleted_at,
 		fields: { ...doc.fields },
-		clocks: { ...doc.clocks }
+		clocks: { ...doc.clocks },
+		...(Object.keys(doc.shown).length ? { shown: structuredClone(doc.shown) } : {})
 	};
 }
 
 /** What a session document sets on this device's row (every other field of the row stays this device's). */
-export function sessionRowFields(doc: SessionDoc): Pick<SessionRow, 'id' | 'created_at' | 'last_activity_at' | ClockedField> {
-	return { id: doc.session_id, created_at: doc.created_at, last_activity_at: doc.last_activity_at, ...doc.fields };
+export function sessionRowFields(doc: SessionDoc): Pick<SessionRow, 'id' | 'created_at' | 'last_activity_at' | RowField> & { version_shown?: Record<string, string> } {
+	const fields = {} as Record<RowField, unknown>;
+	for (const field of ROW_FIELDS) fields[field] = doc.fields[field];
+	const shown = Object.fromEntries(Object.entries(doc.shown).map(([key, entry]) => [key, entry.id]));
+	return {
+		id: doc.session_id,
+		created_at: doc.created_at,
+		last_activity_at: doc.last_activity_at,
+		...(fields as Pick<SessionRow, RowField>),
+		...(Object.keys(shown).length ? { version_shown: shown } : {})
+	};
 }

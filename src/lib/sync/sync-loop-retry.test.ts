@@ -2,7 +2,7 @@
 // nothing is sent while the device is offline until it comes back online.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CouchClient } from './couch-client';
-import { MemorySyncStore } from './memory-sync-store';
+import { idleStore } from './test-idle-store';
 import { backoffDelay, SyncLoop } from './sync-loop';
 import { describeStatus, type SyncStatus } from './sync-status';
 
@@ -27,7 +27,7 @@ describe('the sync loop on failure', () => {
 		const times: number[] = [];
 		const statuses: SyncStatus[] = [];
 		const loop = new SyncLoop({
-			store: new MemorySyncStore(),
+			store: idleStore(),
 			client: new CouchClient({ url: 'http://sync.invalid/userdb-a', fetch: downFetch(times) }),
 			backoff: { baseMs: 1_000, maxMs: 8_000 },
 			random: () => 0,
@@ -60,7 +60,7 @@ describe('the sync loop on failure', () => {
 		let online = false;
 		const listeners = new Set<() => void>();
 		const loop = new SyncLoop({
-			store: new MemorySyncStore(),
+			store: idleStore(),
 			client: new CouchClient({ url: 'http://sync.invalid/userdb-a', fetch: downFetch(times) }),
 			online: () => online,
 			onOnline: (listener) => (listeners.add(listener), () => listeners.delete(listener)),

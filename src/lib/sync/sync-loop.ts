@@ -1,13 +1,19 @@
-// The replication loop: a pass sends what changed here, then receives what changed elsewhere;
-// between passes it long-polls the changes feed while the app is visible and waits quietly
-// otherwise; a failure is retried with exponential backoff and jitter; nothing runs offline.
-// Free of browser globals (the page or a worker hands in `online`, `visible` and their events).
+// The replication loop: a pass first checks that the database is the one this device's sync state
+// belongs to (else everything is sent again and read from the start), sends what changed here,
+// then receives what changed elsewhere; between passes it long-polls the changes feed while the
+// app is visible and waits quietly otherwise; a failure is retried with exponential backoff and
+// jitter; nothing runs offline. A pull that would move more sessions to "Recently deleted" than
+// DELETIONS_WITHOUT_ASKING waits for the user's word. Free of browser globals (the page or a
+// worker hands in `online`, `visible` and their events).
 import type { CouchClient, Skipped } from './couch-client';
 import { pullChanges } from './pull-changes';
 import { DEFAULT_BATCH_BYTES, pushPending } from './push-pending';
 import { SyncError } from './sync-error';
 import type { SyncStatus } from './sync-status';
-import type { SyncStore } from './sync-store';
+import { DeletionsToConfirm, type SyncStore } from './sync-store';
+
+/** More sessions deleted elsewhere than this in one pull, and the pull asks first. */
+export const DELETIONS_WITHOUT_ASKING = 10;
 
 /** Subscribes a listener to an event source; returns its undo. */
 export type Subscribe = (listener: () => void) => () => void;
@@ -64,6 +70,11 @@ export class SyncLoop {
 	/** Ends the current long-poll early (a local change to send, the network or visibility moved). */
 	private waking = new AbortController();
 	private skippedTotal = 0;
+	/** Sessions deleted elsewhere that the user agreed to move, and those the user kept. */
+	private readonly approved = new Set<string>();
+	private readonly kept = new Set<string>();
+	/** The deletions waiting for the user's word, and how to hear it. */
+	private asking: { ids: readonly string[]; answer: (move: boolean) => void } | null = null;
 
 	constructor(options: SyncLoopOptions) {
 		const never: Subscribe = () => () => {};
@@ -83,9 +94,26 @@ export class SyncLoop {
 		};
 	}
 
+	/**
+	 * Makes sure the database is the one this device's sync state belongs to: a `_local` document
+	 * (never replicated, so another database, or this one recreated, lacks it) names the state.
+	 */
+	private async checkDatabase(signal?: AbortSignal): Promise<void> {
+		const { store, client } = this.options;
+		const name = `palimpsest-${await store.deviceId()}`;
+		const [local, remote] = await Promise.all([store.replication(), client.readLocal(name, signal)]);
+		if (local && local.url === client.url && typeof remote?.replication === 'string' && remote.replication === local.id) return;
+		const id = crypto.randomUUID();
+		await client.writeLocal(name, { replication: id }, signal);
+		await store.startReplication({ url: client.url, id });
+	}
+
 	/** One pass: send everything pending, then receive everything since the checkpoint. */
 	async syncOnce(signal?: AbortSignal, longPollMs?: number): Promise<PassOutcome> {
 		const { store, client, batchBytes, pullLimit } = this.options;
+		await this.checkDatabase(signal);
+		// Housekeeping first, so what it decides (a purge) is sent in this same pass.
+		await store.maintain?.();
 		const push = () => pushPending({ store, client, batchBytes, signal, onProgress: (done, total) => this.report({ state: 'sending', done, total }) });
 		const sent = await push();
 		const received = await pullChanges({
@@ -94,7 +122,8 @@ export class SyncLoop {
 			limit: pullLimit,
 			longPollMs,
 			signal,
-			onProgress: (done, total) => this.report({ state: 'receiving', done, total })
+			onProgress: (done, total) => this.report({ state: 'receiving', done, total }),
+			apply: { allowDeletions: DELETIONS_WITHOUT_ASKING, approved: this.approved, keep: this.kept }
 		});
 		// What arrived may leave something to send at once: a merge, or a late message to remove.
 		if (received.pulled) {
@@ -105,6 +134,29 @@ export class SyncLoop {
 		const skipped = [...sent.skipped, ...received.skipped];
 		this.skippedTotal += skipped.length;
 		return { pushed: sent.pushed, pulled: received.pulled, skipped };
+	}
+
+	/** The user's word on the deletions asked about: move them to "Recently deleted", or keep them everywhere. */
+	answerDeletions(move: boolean): void {
+		this.asking?.answer(move);
+	}
+
+	/** Reports the deletions and waits for the user's word (or `signal`). */
+	private async askAbout(ids: readonly string[], signal: AbortSignal): Promise<void> {
+		this.report({ state: 'confirm-deletions', count: ids.length });
+		const move = await new Promise<boolean | null>((resolve) => {
+			const stop = () => resolve(null);
+			signal.addEventListener('abort', stop, { once: true });
+			this.asking = {
+				ids,
+				answer: (choice) => {
+					signal.removeEventListener('abort', stop);
+					resolve(choice);
+				}
+			};
+		});
+		this.asking = null;
+		for (const id of ids) (move ? this.approved : this.kept).add(id);
 	}
 
 	/** A local change is waiting: end the current wait and run a pass. */
@@ -137,10 +189,14 @@ export class SyncLoop {
 					} else await this.wait(this.options.idleMs, signal);
 				} catch (error) {
 					if (signal.aborted) return;
+					if (error instanceof DeletionsToConfirm) {
+						await this.askAbout(error.sessionIds, signal);
+						continue;
+					}
 					if (this.waking.signal.aborted && !(error instanceof SyncError)) continue;
 					if (!online()) continue;
 					if (error instanceof SyncError && !error.retry) {
-						this.report({ state: 'error', reason: error.reason, retryAt: null });
+						this.report({ state: 'error', reason: error.reason, retryAt: null, kind: error.kind });
 						return;
 					}
 					failures += 1;

@@ -1,5 +1,6 @@
 // The worker's side of sync against the test server: a run reports its statuses, a local write
 // starts a pass soon after, the page's network state reaches the loop, and stop ends the run.
+import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startCouchServer } from '../../../tests/support/couch-server.mjs';
 import { Device } from '../../../tests/support/sync-device';
@@ -23,8 +24,8 @@ async function newDatabase(): Promise<string> {
 describe('the sync worker api', () => {
 	it('runs the loop with the page’s network state, sends a local write soon after it, and stops', async () => {
 		const url = await newDatabase();
-		const here = new Device(url, 1);
-		const there = new Device(url, 2);
+		const here = new Device(url, 'here');
+		const there = new Device(url, 'there');
 		let written: (() => void) | null = null;
 		let closed = false;
 		const local: LocalStore = {
@@ -41,11 +42,12 @@ describe('the sync worker api', () => {
 		await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('up-to-date'));
 
 		// Long-polling while visible: a local write ends the wait and is sent.
-		here.createSession('s1', 'Written here');
+		const id = await here.newSession();
+		await here.rename(id, 'Written here');
 		written!();
 		await vi.waitFor(async () => {
 			await there.sync();
-			expect(there.store.session('s1')?.fields.title).toBe('Written here');
+			expect((await there.db.sessions.get(id))?.title).toBe('Written here');
 		});
 
 		api.setOnline(false);
@@ -54,6 +56,8 @@ describe('the sync worker api', () => {
 		await run;
 		expect(closed).toBe(true);
 		expect(written).toBeNull();
+		await here.close();
+		await there.close();
 	});
 
 	it('a store that cannot open ends the run with a status that says what to do', async () => {

@@ -29,6 +29,8 @@ export interface SyncWorkerApi {
 	run(request: SyncRunRequest, onStatus: (status: SyncStatus) => void): Promise<void>;
 	setOnline(online: boolean): void;
 	setVisible(visible: boolean): void;
+	/** The user's word on sessions deleted elsewhere (see the status 'confirm-deletions'): move them, or keep them. */
+	answerDeletions(move: boolean): void;
 	stop(): void;
 }
 
@@ -47,6 +49,7 @@ export function createSyncWorkerApi(open: (profile: string) => LocalStore, fetch
 			return () => listeners.delete(listener);
 		};
 	let running: AbortController | null = null;
+	let current: SyncLoop | null = null;
 
 	return {
 		async run(request, onStatus) {
@@ -75,6 +78,7 @@ export function createSyncWorkerApi(open: (profile: string) => LocalStore, fetch
 				visible: () => visible,
 				onVisible: subscribe(visibleListeners)
 			});
+			current = loop;
 			let timer: ReturnType<typeof setTimeout> | undefined;
 			const unwatch = local.watch(() => {
 				clearTimeout(timer);
@@ -89,6 +93,7 @@ export function createSyncWorkerApi(open: (profile: string) => LocalStore, fetch
 				clearTimeout(timer);
 				local.close();
 				if (running === controller) running = null;
+				if (current === loop) current = null;
 			}
 		},
 		setOnline(value) {
@@ -100,6 +105,9 @@ export function createSyncWorkerApi(open: (profile: string) => LocalStore, fetch
 			if (value === visible) return;
 			visible = value;
 			for (const listener of [...visibleListeners]) listener();
+		},
+		answerDeletions(move) {
+			current?.answerDeletions(move);
 		},
 		stop() {
 			running?.abort();

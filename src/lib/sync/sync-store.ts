@@ -1,93 +1,99 @@
-// What the replication engine needs from this device's storage, whatever holds it (Dexie in the
-// app, memory in tests). The engine reads what changed, sends it, and hands back what arrived;
-// the store alone decides how a pulled document meets its rows.
-import type { BlobEntry, MessageDoc } from './message-document';
+// What the replication engine needs from this device's storage. The engine sends what the store
+// says is pending, and hands back what arrived (each document already read as hostile input and
+// merged with its conflicting revisions); the store alone decides how a document meets its rows.
+import type { ReadDocument } from './read-document';
+import type { MessageDoc } from './message-document';
 import type { SessionDoc } from './session-document';
 
-/**
- * A local document not yet on the server. `rev` is the server revision whose contents this
- * device has already merged into its own (none: never seen on the server); `edit` is the local
- * edit it was read at, so `markPushed` can tell whether a later edit must still be sent.
- */
+/** A document to send, at the edit of this device it was read at (`markPushed` tells later edits apart). */
 export type PendingDoc =
 	| { kind: 'session'; id: string; edit: number; rev: string | null; doc: SessionDoc }
-	/** Message documents never change once written: a new one has no revision. */
-	| { kind: 'message'; id: string; edit: number; rev: null; doc: MessageDoc }
-	/** A message of a deleted session, to delete on the server (CouchDB's `_deleted`, for messages only). */
-	| { kind: 'message-removed'; id: string; edit: number; rev: string | null; session_id: string; position: string }
-	/**
-	 * A deleted session's document past its retention period, deleted on the server with CouchDB's
-	 * `_deleted`: every device has had that long to learn of the deletion, so no edit is left to
-	 * resurrect it.
-	 */
-	| { kind: 'session-purged'; id: string; edit: number; rev: string | null };
+	| { kind: 'message'; id: string; edit: number; rev: string | null; doc: MessageDoc }
+	/** The bytes of a Blob, sent as attachment `data` of its own document (read with `readBlob`). */
+	| { kind: 'blob'; id: string; edit: number; rev: null; session_id: string; blob_id: string; size: number }
+	/** A revision to delete on the server: a purged session's message or Blob, or a branch that lost a conflict. */
+	| { kind: 'delete'; id: string; edit: number; rev: string };
+
+/** A document that merges: a session's or a message's. */
+export type MergeableDoc = Extract<PendingDoc, { kind: 'session' | 'message' }>;
 
 /** What the server made of one pending document. */
 export type PushResult =
 	/**
-	 * Stored as revision `rev` (null when a message was already there). For a session whose write
-	 * met another device's revision, `merged` is what the server now holds (this device's merged
-	 * with it): the store merges it into its own document, so no later push can overwrite it.
+	 * Stored as revision `rev` (null: already there, as a Blob is). `merged`: what the server now
+	 * holds where the write met another revision (this device's merged with it), for the store to
+	 * take in too. `removed`: the revision deleted (a losing branch, a purged document's).
 	 */
-	| { kind: 'pushed'; id: string; edit: number; rev: string | null; merged?: SessionDoc }
+	| { kind: 'pushed'; id: string; edit: number; rev: string | null; merged?: SessionDoc | MessageDoc; removed?: string }
 	/** Refused for good (forbidden, too large, unreadable server copy): left unsent until edited again. */
 	| { kind: 'refused'; id: string; edit: number; reason: string };
 
-/** The bytes of a Blob that came as an attachment of its message's document (not yet checked against its message). */
-export interface ReceivedBlob {
+/** A document that arrived: read, and merged with the conflicting revisions it had (`losers`, to delete). */
+export type PulledDoc = Exclude<ReadDocument, { kind: 'refused' }> & {
+	/** Revisions that lost a conflict to this one: merged into it, and to be deleted on the server. */
+	losers?: string[];
+	/** A blob document's bytes, fetched (within this device's limit; not yet checked against their type). */
+	received?: Blob;
+	/** A format-1 message's Blobs, fetched from its own document. */
+	legacyBlobs?: Array<{ id: string; type: string; data: Blob }>;
+};
+
+/** Which database this device's sync state belongs to (see SyncStore.replication). */
+export interface Replication {
+	url: string;
+	/** Written in the server database's `_local` document for this device: another database, or this one recreated, lacks it. */
 	id: string;
-	type: string;
-	data: Blob;
 }
 
-/** A document that arrived from the server, already read as hostile input (see read-document.ts). */
-export type PulledDoc =
-	| { kind: 'session'; rev: string; doc: SessionDoc }
-	/**
-	 * `attached`: the ids of its `blobs` the server holds as attachments; `received`: those
-	 * fetched (within this device's limit), to write with the message.
-	 */
-	| { kind: 'message'; rev: string; doc: MessageDoc; attached?: string[]; received?: ReceivedBlob[] }
-	| { kind: 'message-removed'; rev: string; session_id: string; position: string }
-	/** A deleted session whose record another device purged after the retention period. */
-	| { kind: 'session-purged'; rev: string; session_id: string };
+/** More sessions than a pull may take to "Recently deleted" without asking. */
+export class DeletionsToConfirm extends Error {
+	constructor(readonly sessionIds: readonly string[]) {
+		super(`${sessionIds.length} sessions were deleted elsewhere.`);
+		this.name = 'DeletionsToConfirm';
+	}
+}
+
+export interface ApplyOptions {
+	/** How many sessions this pull may move to "Recently deleted" before it asks (DeletionsToConfirm). */
+	allowDeletions?: number;
+	/** Sessions the user agreed to move to "Recently deleted": they are not asked about again. */
+	approved?: ReadonlySet<string>;
+	/** Sessions the user chose to keep: their deletion from elsewhere is undone (on every device). */
+	keep?: ReadonlySet<string>;
+}
 
 export interface SyncStore {
+	/** This device's id, to name its `_local` document on the server. */
+	deviceId(): Promise<string>;
+	/** The database this device's sync state belongs to, or null before the first sync. */
+	replication(): Promise<Replication | null>;
 	/**
-	 * Pending documents, oldest edit first, about `limitBytes` of their bodies' worth (at least
-	 * one while any is pending). A document refused by the server is left out until edited again.
+	 * Ties this device's sync state to another database (or this one recreated): its checkpoint is
+	 * forgotten and everything is sent again, merging with whatever that database holds.
 	 */
-	pending(limitBytes: number): Promise<PendingDoc[]>;
-	/**
-	 * How many documents are pending: the "of 2,000" of the progress. Every push asks this first:
-	 * a store that finds edits by looking for them (the Dexie store) looks here, once a push.
-	 */
+	startReplication(replication: Replication): Promise<void>;
+	/** How many documents are pending: this device's latest changes are taken in first. */
 	pendingCount(): Promise<number>;
-	/**
-	 * Records what the server did with documents from `pending`. A document edited again since
-	 * (its `edit` moved on) stays pending, with the new revision to replace.
-	 */
+	/** Pending documents, oldest edit first, about `limitBytes` of their bodies' worth (at least one while any is pending). */
+	pending(limitBytes: number): Promise<PendingDoc[]>;
+	/** Records what the server did with documents from `pending`. */
 	markPushed(results: readonly PushResult[]): Promise<void>;
 	/**
-	 * Applies documents from the changes feed, then records `checkpoint` (the feed's `last_seq`
-	 * after them). Contract: the rows and the checkpoint are written in ONE transaction, so a
-	 * crash either keeps both or neither, and a change is never skipped nor its rows half there.
-	 * A session document merges with the local one (mergeSessionDocs); a message document of a
-	 * deleted session is dropped (and its removal queued), never shown; a message document of a
-	 * session not yet known is kept, its session arriving later in the same feed. A pulled
-	 * session never clears this device's pending edits: what differs from the server stays pending.
+	 * Applies documents that arrived, then records `checkpoint` (the feed's `last_seq` after them;
+	 * null for documents read apart from the feed). The rows, what sync knows and the checkpoint
+	 * are written in ONE transaction, so a crash keeps all or none, and no change is skipped.
 	 */
-	applyPulled(docs: readonly PulledDoc[], checkpoint: string): Promise<void>;
+	applyPulled(docs: readonly PulledDoc[], checkpoint: string | null, options?: ApplyOptions): Promise<{ deleted: number }>;
 	/** The last checkpoint `applyPulled` recorded, or null before the first pull. */
 	checkpoint(): Promise<string | null>;
-	/**
-	 * The bytes of a Blob a pending message names in its `blobs`, to send as an attachment of its
-	 * document (undefined: gone since). A store without Blobs never names any.
-	 */
-	readBlob?(sessionId: string, id: string): Promise<Blob | undefined>;
-	/**
-	 * Of the Blobs each pulled message holds as attachments, the ones to fetch: within this
-	 * device's limit (Settings → Sync) and not here already. One list per document of `docs`.
-	 */
-	wantedBlobs?(docs: readonly PulledDoc[]): Promise<BlobEntry[][]>;
+	/** Sessions whose documents must be read from the server again (they came back, and their rows are not here). */
+	sessionsToRead(): Promise<string[]>;
+	/** A session's documents were read again (see `sessionsToRead`). */
+	sessionRead(sessionId: string): Promise<void>;
+	/** The bytes of Blob `blobId` of a session, to send (undefined: gone). */
+	readBlob(sessionId: string, blobId: string): Promise<Blob | undefined>;
+	/** Of the blob documents (and format-1 attachments) that arrived, the ones to fetch: within this device's limit and not here already. */
+	wantedBlobs(docs: readonly PulledDoc[]): Promise<boolean[]>;
+	/** Housekeeping once a pass: sessions deleted longer ago than "Recently deleted" keeps them are deleted for good. */
+	maintain?(): Promise<void>;
 }

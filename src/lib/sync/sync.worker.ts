@@ -8,6 +8,8 @@ import { createSyncStore } from './dexie-sync-store';
 import { attachmentLimitBytes, MAX_ATTACHMENT_MB } from './attachment-limit';
 import { KEEP_DELETED_DAYS } from './keep-deleted-days';
 import { createSyncWorkerApi } from './sync-runner';
+import { busySessions } from '../sessions/work-lock';
+import type { LocalProvider } from './dexie-context';
 
 /** Settings → Sync's "Keep deleted sessions' sync records for (days)", read at each look. */
 async function readKeepDeletedDays(db: PalimpsestDb): Promise<number> {
@@ -21,13 +23,30 @@ async function readAttachmentLimit(db: PalimpsestDb): Promise<number> {
 	return attachmentLimitBytes(typeof megabytes === 'number' ? megabytes : MAX_ATTACHMENT_MB);
 }
 
+/** This device's providers, as sync matches a session's provider with them (by server, never by key). */
+async function readProviders(db: PalimpsestDb): Promise<LocalProvider[]> {
+	const providers = await readSetting(db, 'providers');
+	if (!Array.isArray(providers)) return [];
+	return providers.flatMap((provider: Record<string, unknown>) =>
+		typeof provider?.id === 'string' && typeof provider.preset === 'string'
+			? [{ id: provider.id, preset: provider.preset, base_url: typeof provider.base_url === 'string' ? provider.base_url : '', name: typeof provider.name === 'string' ? provider.name : typeof provider.label === 'string' ? provider.label : '' }]
+			: []
+	);
+}
+
 expose(
 	createSyncWorkerApi((profile) => {
 		const db = openProfileDb(profile);
 		try {
 			return {
-				store: createSyncStore(db, { profile, keepDeletedDays: () => readKeepDeletedDays(db), attachmentLimit: () => readAttachmentLimit(db) }),
-				watch: (onChange) => onTablesChanged(db, ['sessions', 'messages'], onChange),
+				store: createSyncStore(db, {
+					profile,
+					keepDeletedDays: () => readKeepDeletedDays(db),
+					attachmentLimit: () => readAttachmentLimit(db),
+					providers: () => readProviders(db),
+					busy: async () => (await busySessions(profile)).working
+				}),
+				watch: (onChange) => onTablesChanged(db, ['sessions', 'messages', 'blobs'], onChange),
 				close: () => db.close()
 			};
 		} catch (error) {

@@ -1,0 +1,54 @@
+// "Recently deleted": a session deleted on another device (or on the sync server) is taken out
+// of this device's tables whole (its row, messages and Blobs) and kept here, so Restore can put it
+// back as it was. The moves run inside the caller's transaction over sessions, messages, blobs and
+// sync_trash; restoring is also a verb of its own, whose writes sync then sends as a restore.
+import { Dexie, type PalimpsestDb } from './database';
+import type { SyncTrashRow } from './schema';
+
+const range = (sessionId: string): [unknown[], unknown[]] => [
+	[sessionId, Dexie.minKey],
+	[sessionId, Dexie.maxKey]
+];
+
+/** Moves a session, its messages and Blobs to the trash (learned at `at`); false when it has no row here. */
+export async function moveSessionToTrash(db: PalimpsestDb, sessionId: string, at: number): Promise<boolean> {
+	const [session, messages, blobs] = await Promise.all([
+		db.sessions.get(sessionId),
+		db.messages.where('[session_id+seq]').between(...range(sessionId)).toArray(),
+		db.blobs.where('[session_id+id]').between(...range(sessionId)).toArray()
+	]);
+	if (!session) return false;
+	await db.sync_trash.put({ session_id: sessionId, at, session, messages, blobs });
+	await Promise.all([
+		db.sessions.delete(sessionId),
+		db.messages.where('[session_id+seq]').between(...range(sessionId)).delete(),
+		db.blobs.where('[session_id+id]').between(...range(sessionId)).delete()
+	]);
+	return true;
+}
+
+/** Puts a session back from the trash as it was; the kept copy is returned (undefined: none). */
+export async function takeSessionFromTrash(db: PalimpsestDb, sessionId: string): Promise<SyncTrashRow | undefined> {
+	const kept = await db.sync_trash.get(sessionId);
+	if (!kept) return undefined;
+	await db.sync_trash.delete(sessionId);
+	// Anything left under its id (it should be none) gives way to the kept copy.
+	await Promise.all([db.messages.where('[session_id+seq]').between(...range(sessionId)).delete(), db.blobs.where('[session_id+id]').between(...range(sessionId)).delete()]);
+	await Promise.all([db.sessions.put(kept.session), db.messages.bulkPut(kept.messages), db.blobs.bulkPut(kept.blobs)]);
+	return kept;
+}
+
+/** What "Recently deleted" lists: each session's row as it was and when this device learned of the deletion, newest first. */
+export async function listTrash(db: PalimpsestDb): Promise<Array<{ session: SyncTrashRow['session']; at: number }>> {
+	const rows = await db.sync_trash.orderBy('at').reverse().toArray();
+	return rows.map((row) => ({ session: row.session, at: row.at }));
+}
+
+/**
+ * Restore: the session comes back here with its messages and Blobs, in one transaction. Its rows
+ * come back as a write of this device, so sync sends it as restored and every device gets it
+ * back. False when it is no longer in the trash (restored meanwhile, or deleted for good).
+ */
+export async function restoreFromTrash(db: PalimpsestDb, sessionId: string): Promise<boolean> {
+	return db.transaction('rw', [db.sessions, db.messages, db.blobs, db.sync_trash], async () => (await takeSessionFromTrash(db, sessionId)) !== undefined);
+}

@@ -1,0 +1,307 @@
+// Applies documents that arrived, inside a sync transaction (this device's pending changes are
+// taken into its documents first, so no arrival overwrites or "sends" them). Each document is
+// merged with this device's copy; what differs from the server's stays to send. A session deleted
+// elsewhere moves to "Recently deleted" (more than a pull may move at once: it asks first); one
+// restored elsewhere comes back; a purged one is gone for good. A message of a session not here
+// waits with its session. No hook fires for anything that arrives.
+import { Dexie } from '../db/database';
+import { blobsNoLongerShown } from '../db/message-verbs';
+import { NO_COMPACTION_STATE, type BlobRow, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
+import { moveSessionToTrash, takeSessionFromTrash } from '../db/trash-verbs';
+import { blobEntries, putArrivedBlobs, readBlobRows, withBlobNote } from './dexie-blobs';
+import { localProviderOf, messageClocksOf, nextEdit, sessionDocOf, type SyncContext } from './dexie-context';
+import { settleSession, writeRows, type ArrivingRow } from './dexie-rows';
+import { blobDocId, messageDocId, sessionDocId } from './document-ids';
+import { mergeMessageDocs, sameMessage } from './merge-message';
+import { mergeSessionDocs, sameSession } from './merge-session';
+import { fieldsOfRow, rowFieldsOf, type MessageDoc } from './message-document';
+import { sessionRowFields, stampSession, type SessionDoc } from './session-document';
+import { digestsOf } from './stamp-message';
+import { DeletionsToConfirm, type ApplyOptions, type PulledDoc } from './sync-store';
+
+type Pulled<K extends PulledDoc['kind']> = Extract<PulledDoc, { kind: K }>;
+
+/** What the apply knows of one session as it goes. */
+interface SessionState {
+	entry: SyncDocRow | undefined;
+	row: SessionRow | undefined;
+	/** Its rows changed: counters and conversation to settle. */
+	touched: boolean;
+	nextSeq: number;
+}
+
+/** The document this device holds of a message whose row is `row` (fields from the row, clocks from sync). */
+function localDocOf(ctx: SyncContext, row: MessageRow, entry: SyncDocRow | undefined, blobs: Map<string, BlobRow>): MessageDoc {
+	const clocks = messageClocksOf(entry);
+	return { session_id: row.session_id, position: row.position, clock: clocks?.clock ?? row.position, fields: fieldsOfRow(row, blobEntries(row, blobs, ctx.limit)), clocks: clocks?.clocks ?? {}, removed: false };
+}
+
+/** A message's row from its document, keeping what is this device's own (request recipe, plugin context, counts of unchanged text). */
+function rowFrom(doc: MessageDoc, row: MessageRow | undefined): ArrivingRow {
+	const fields = rowFieldsOf(doc);
+	const kept: Partial<MessageRow> = {};
+	if (row) {
+		if (row.sent) kept.sent = row.sent;
+		if (row.injected) kept.injected = row.injected;
+		if (row.tokens !== undefined && row.content === fields.content && JSON.stringify(row.tool_calls ?? null) === JSON.stringify(fields.tool_calls ?? null)) Object.assign(kept, { tokens: row.tokens, encoding: row.encoding });
+	}
+	return { ...fields, ...kept, session_id: doc.session_id, active: row?.active ?? 1, ...(row ? { seq: row.seq } : {}), ...(row?.shelved ? { shelved: row.shelved } : {}) } as ArrivingRow;
+}
+
+/** A new session row for a document that arrived (filed under this profile). */
+function newSessionRow(ctx: SyncContext, doc: SessionDoc): SessionRow {
+	return { ...sessionRowFields(doc), provider: localProviderOf(ctx, doc), profile: ctx.profile, message_count: 0, token_estimate: 0, next_seq: 0, compaction: { ...NO_COMPACTION_STATE } };
+}
+
+/** The row with the synced fields of `doc` (the same row when nothing differs). */
+function updatedSessionRow(ctx: SyncContext, row: SessionRow, doc: SessionDoc): SessionRow {
+	const next: SessionRow = { ...row, ...sessionRowFields(doc), provider: localProviderOf(ctx, doc) };
+	if (!doc.shown || !Object.keys(doc.shown).length) delete next.version_shown;
+	return JSON.stringify(next) === JSON.stringify(row) ? row : next;
+}
+
+const sessionOf = (doc: PulledDoc) => (doc.kind === 'session' || doc.kind === 'message' ? doc.doc.session_id : doc.kind === 'blob' ? doc.session_id : doc.id.session_id);
+
+/** Applies `docs`; returns how many sessions moved to "Recently deleted". */
+export async function applyDocs(ctx: SyncContext, docs: readonly PulledDoc[], options: ApplyOptions, kept: ReadonlyMap<string, BlobRow>): Promise<{ deleted: number }> {
+	const { db } = ctx;
+	const sessionIds = [...new Set(docs.map(sessionOf))];
+	const [entries, rows, trash] = await Promise.all([db.sync_docs.bulkGet(sessionIds.map(sessionDocId)), db.sessions.bulkGet(sessionIds), db.sync_trash.bulkGet(sessionIds)]);
+	const states = new Map<string, SessionState>(sessionIds.map((id, i) => [id, { entry: entries[i], row: rows[i], touched: false, nextSeq: rows[i]?.next_seq ?? 0 }]));
+	const inTrash = new Set(sessionIds.filter((_, i) => trash[i]));
+	const sessionDocs = docs.filter((doc): doc is Pulled<'session'> => doc.kind === 'session');
+
+	// Sessions first. Deletions that would move more than allowed are asked about before anything is written.
+	const merged = new Map(sessionDocs.map((pulled) => {
+		const local = sessionDocOf(states.get(pulled.doc.session_id)!.entry);
+		return [pulled.doc.session_id, local ? mergeSessionDocs(local, pulled.doc) : pulled.doc];
+	}));
+	const deleting = [...merged].filter(([id, doc]) => doc.purged_at === null && doc.fields.deleted_at !== null && states.get(id)!.row && !options.keep?.has(id)).map(([id]) => id);
+	const asked = deleting.filter((id) => !options.approved?.has(id));
+	if (asked.length > (options.allowDeletions ?? Infinity)) throw new DeletionsToConfirm(asked);
+	const reread = new Set<string>();
+	for (const pulled of sessionDocs) await applySession(ctx, pulled, merged.get(pulled.doc.session_id)!, states.get(pulled.doc.session_id)!, inTrash, options, reread);
+
+	// Messages, per session: merged with what is here, then written where their ranks put them.
+	const bySession = new Map<string, Pulled<'message'>[]>();
+	for (const doc of docs) if (doc.kind === 'message') (bySession.get(doc.doc.session_id) ?? bySession.set(doc.doc.session_id, []).get(doc.doc.session_id)!).push(doc);
+	for (const sessionId of reread) if (!bySession.has(sessionId)) bySession.set(sessionId, []);
+	for (const [sessionId, pulled] of bySession) await applyMessages(ctx, states.get(sessionId) ?? (await stateOf(ctx, sessionId, states)), pulled, reread.has(sessionId));
+
+	// Blobs, and the server's own deletions.
+	for (const doc of docs) {
+		if (doc.kind === 'blob') await applyBlob(ctx, doc, states.get(doc.session_id)!, kept.get(blobDocId(doc.session_id, doc.blob_id)));
+		else if (doc.kind === 'deleted') await applyDeleted(ctx, doc, states.get(doc.id.session_id)!);
+		else if (doc.kind === 'message' && doc.legacyBlobs?.length) {
+			for (const blob of doc.legacyBlobs) {
+				const row = kept.get(`${messageDocId(doc.doc.session_id, doc.doc.position)}\n${blob.id}`);
+				if (row) {
+					await putArrivedBlobs(db, [row]);
+					states.get(doc.doc.session_id)!.touched = true;
+				}
+			}
+		}
+	}
+	for (const [sessionId, state] of states) {
+		if (!state.touched || !state.row) continue;
+		const row = await db.sessions.get(sessionId);
+		if (row) state.row = await settleSession(ctx, row, state.nextSeq);
+	}
+	return { deleted: deleting.length };
+}
+
+/**
+ * Writes the messages held for sessions that are live here now (restored here, or whose arrivals
+ * waited for a tab to finish its work on them).
+ */
+export async function applyHeld(ctx: SyncContext, sessionIds: Iterable<string>): Promise<void> {
+	const states = new Map<string, SessionState>();
+	for (const sessionId of sessionIds) {
+		if (ctx.busy.has(sessionId)) continue;
+		const state = await stateOf(ctx, sessionId, states);
+		await applyMessages(ctx, state, [], true);
+		if (state.touched && state.row) await settleSession(ctx, state.row, state.nextSeq);
+	}
+}
+
+async function stateOf(ctx: SyncContext, sessionId: string, states: Map<string, SessionState>): Promise<SessionState> {
+	const [entry, row] = await Promise.all([ctx.db.sync_docs.get(sessionDocId(sessionId)), ctx.db.sessions.get(sessionId)]);
+	const state = { entry, row, touched: false, nextSeq: row?.next_seq ?? 0 };
+	states.set(sessionId, state);
+	return state;
+}
+
+/** One session document, merged: its entry, and its row where it is live, in the trash, or gone. */
+async function applySession(ctx: SyncContext, pulled: Pulled<'session'>, mergedDoc: SessionDoc, state: SessionState, inTrash: ReadonlySet<string>, options: ApplyOptions, reread: Set<string>): Promise<void> {
+	const { db } = ctx;
+	const sessionId = pulled.doc.session_id;
+	const before = state.entry;
+	const local = sessionDocOf(before);
+	let doc = mergedDoc;
+	const { dropped: _d, refetch: refetchBefore, deleted_seen: seenBefore, legacy: _l, trash_later: _t, ...rest } = before ?? ({} as Partial<SyncDocRow>);
+	let entry: SyncDocRow = { ...rest, id: sessionDocId(sessionId), kind: 'session', session_id: sessionId, rev: pulled.rev, edit: before?.edit ?? 0, dirty: 0, refused: before?.refused ?? 0, doc };
+	if (doc.purged_at !== null) {
+		// Deleted for good: nothing of it stays here, and its documents are the purger's to remove.
+		await Promise.all([
+			db.sessions.delete(sessionId),
+			db.messages.where('[session_id+seq]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).delete(),
+			db.blobs.where('[session_id+id]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).delete(),
+			db.sync_trash.delete(sessionId),
+			db.sync_docs.where('session_id').equals(sessionId).filter((row) => row.kind !== 'session').delete()
+		]);
+		state.row = undefined;
+	} else if (doc.fields.deleted_at !== null) {
+		if (state.row && options.keep?.has(sessionId)) {
+			// Kept by the user: the deletion is undone, here and (once sent) everywhere.
+			doc = stampSession(sessionId, state.row, doc, { at: ctx.now, random: ctx.random });
+			entry = { ...entry, doc };
+		} else if (state.row && ctx.busy.has(sessionId)) {
+			// A tab works on it (an answer streaming): it goes once that work is done (see maintain).
+			entry.trash_later = 1;
+			entry.deleted_seen = seenBefore ?? ctx.now;
+		} else {
+			if (state.row) await moveSessionToTrash(db, sessionId, ctx.now);
+			state.row = undefined;
+			entry.deleted_seen = seenBefore ?? ctx.now;
+		}
+	} else if (state.row) {
+		const next = updatedSessionRow(ctx, state.row, doc);
+		if (next !== state.row) {
+			await db.sessions.put(next);
+			if (JSON.stringify(next.version_shown ?? null) !== JSON.stringify(state.row.version_shown ?? null)) state.touched = true;
+			state.row = next;
+		}
+		if (refetchBefore) entry.refetch = 1;
+	} else {
+		// Live again (restored elsewhere), or new here: from the trash when it is there, else its rows are read again.
+		const kept = inTrash.has(sessionId) ? await takeSessionFromTrash(db, sessionId) : undefined;
+		const row = kept ? updatedSessionRow(ctx, kept.session, doc) : newSessionRow(ctx, doc);
+		await db.sessions.put(row);
+		state.row = row;
+		state.nextSeq = row.next_seq;
+		state.touched = true;
+		reread.add(sessionId);
+		if (before && !kept) entry.refetch = 1;
+	}
+	const changed = !local || !sameSession(doc, local);
+	entry = { ...entry, edit: changed ? nextEdit(ctx) : entry.edit, dirty: sameSession(doc, pulled.doc) && !pulled.losers?.length ? 0 : 1, ...(pulled.losers?.length ? { losers: pulled.losers } : {}) };
+	if (changed) entry.refused = 0;
+	await db.sync_docs.put(entry);
+	state.entry = entry;
+}
+
+/** A session's message documents (and those held for it, when it has just come), merged and written. */
+async function applyMessages(ctx: SyncContext, state: SessionState, pulled: readonly Pulled<'message'>[], withHeld: boolean): Promise<void> {
+	const { db } = ctx;
+	const sessionDoc = sessionDocOf(state.entry);
+	const ids = pulled.map((p) => messageDocId(p.doc.session_id, p.doc.position));
+	const known = await db.sync_docs.bulkGet(ids);
+	const purged = sessionDoc?.purged_at != null;
+	const live = !purged && state.row !== undefined && sessionDoc?.fields.deleted_at === null;
+	if (!live) {
+		// Not here (yet, or any more): each waits with its session, merged; a purged session's are removed from the server.
+		const puts = pulled.map((p, i): SyncDocRow => {
+			const entry = known[i];
+			if (purged) return { id: ids[i], kind: 'message', session_id: p.doc.session_id, position: p.doc.position, rev: p.rev, edit: nextEdit(ctx), dirty: 1, refused: 0, purge: 1 };
+			const held = entry?.held ? (entry.doc as MessageDoc) : undefined;
+			const doc = held ? mergeMessageDocs(held, p.doc) : p.doc;
+			return { id: ids[i], kind: 'message', session_id: p.doc.session_id, position: p.doc.position, rev: p.rev, edit: entry?.edit ?? nextEdit(ctx), dirty: sameMessage(doc, p.doc) && !p.losers?.length ? 0 : 1, refused: 0, held: 1, doc, ...(p.losers?.length ? { losers: p.losers } : {}) };
+		});
+		await db.sync_docs.bulkPut(puts);
+		return;
+	}
+	const session = state.row!;
+	// Held ones come with it now (their session arrived, or came back).
+	const held = withHeld ? await db.sync_docs.where('session_id').equals(session.id).filter((row) => row.kind === 'message' && row.held === 1 && !(row.doc as MessageDoc | undefined)?.removed).toArray() : [];
+	const arrivals: Array<{ id: string; rev: string | null; doc: MessageDoc; entry: SyncDocRow | undefined; losers?: string[]; legacy?: Pulled<'message'>['legacy'] }> = [
+		...held.filter((row) => !ids.includes(row.id)).map((row) => ({ id: row.id, rev: row.rev, doc: row.doc as MessageDoc, entry: row })),
+		...pulled.map((p, i) => ({ id: ids[i], rev: p.rev, doc: p.doc, entry: known[i], losers: p.losers, legacy: p.legacy }))
+	];
+	const existing = await db.messages.where('[session_id+position]').anyOf(arrivals.map((a) => [session.id, a.doc.position])).toArray();
+	const rowOf = new Map(existing.map((row) => [row.position, row]));
+	const blobs = await readBlobRows(db, session.id, existing);
+	const here = new Set((await db.blobs.where('[session_id+id]').between([session.id, Dexie.minKey], [session.id, Dexie.maxKey]).primaryKeys()).map((key) => key[1]));
+	const puts: SyncDocRow[] = [];
+	const changed: MessageRow[] = [];
+	const arriving: ArrivingRow[] = [];
+	const removed: MessageRow[] = [];
+	const covers: Array<{ id: string; positions: string[] }> = [];
+	for (const arrival of arrivals) {
+		const row = rowOf.get(arrival.doc.position);
+		if (row?.status === 'streaming') continue;
+		const mine = row ? localDocOf(ctx, row, arrival.entry, blobs) : arrival.entry?.held ? (arrival.entry.doc as MessageDoc) : undefined;
+		const doc = mine ? mergeMessageDocs(mine, arrival.doc) : arrival.doc;
+		const dirty = arrival.rev === null || !sameMessage(doc, arrival.doc) || (arrival.losers?.length ?? 0) > 0 ? 1 : 0;
+		const entryChanged = !mine || !sameMessage(doc, mine);
+		const base = { id: arrival.id, kind: 'message' as const, session_id: session.id, position: arrival.doc.position, rev: arrival.rev, edit: entryChanged ? nextEdit(ctx) : (arrival.entry?.edit ?? nextEdit(ctx)), dirty: dirty as 0 | 1, refused: 0 as const, ...(arrival.losers?.length ? { losers: arrival.losers } : {}) };
+		if (doc.removed) {
+			puts.push({ ...base, held: 1, doc });
+			if (row) removed.push(row);
+			continue;
+		}
+		puts.push({ ...base, clocks: { clock: doc.clock, clocks: doc.clocks }, sums: digestsOf(doc.fields) });
+		if (arrival.legacy?.covers) covers.push({ id: doc.fields.compaction?.id ?? doc.fields.id, positions: arrival.legacy.covers });
+		if (row && !entryChanged && row.blobs_not_synced === undefined) continue;
+		const next = withBlobNote(rowFrom(doc, row) as MessageRow, doc.fields.blobs, here, ctx.limit);
+		if (row && next.rank === row.rank) changed.push({ ...next, seq: row.seq });
+		else {
+			if (row) removed.push(row);
+			arriving.push(next);
+		}
+	}
+	if (removed.length) {
+		await db.messages.bulkDelete(removed.map((row): [string, number] => [session.id, row.seq]));
+		const unused = await blobsNoLongerShown(db, session.id, removed.filter((row) => !arriving.some((next) => next.position === row.position)));
+		await db.blobs.bulkDelete(unused.map((id): [string, string] => [session.id, id]));
+	}
+	const written = await writeRows(ctx, session, changed, arriving.map((row) => ({ ...row, seq: undefined })));
+	if (!written.written) {
+		// Placing them needs the session renumbered while a tab works on it: they wait, held, for the next pass.
+		await db.sync_docs.bulkPut(puts.map((entry): SyncDocRow => (entry.held ? entry : { ...entry, held: 1, doc: arrivals.find((a) => a.id === entry.id)!.doc })));
+		return;
+	}
+	await db.sync_docs.bulkPut(puts);
+	// A compaction of format 1 listed what it covered; each covered row now says so itself.
+	for (const cover of covers) {
+		const rows = await db.messages.where('[session_id+position]').anyOf(cover.positions.map((position) => [session.id, position])).toArray();
+		const fresh = rows.filter((row) => row.compacted_by === null).map((row) => ({ ...row, compacted_by: cover.id }));
+		await db.messages.bulkPut(fresh);
+		const entries = await db.sync_docs.bulkGet(fresh.map((row) => messageDocId(session.id, row.position)));
+		await db.sync_docs.bulkPut(entries.flatMap((entry, i) => (entry?.sums ? [{ ...entry, sums: { ...entry.sums, ...digestsOf(fieldsOfRow(fresh[i])) } }] : [])));
+	}
+	state.nextSeq = Math.max(state.nextSeq, written.nextSeq);
+	state.touched = true;
+}
+
+/** A Blob's document: its bytes kept when they came and were what their type says. */
+async function applyBlob(ctx: SyncContext, pulled: Pulled<'blob'>, state: SessionState, row: BlobRow | undefined): Promise<void> {
+	const { db } = ctx;
+	const id = blobDocId(pulled.session_id, pulled.blob_id);
+	if (sessionDocOf(state.entry)?.purged_at != null) {
+		await db.sync_docs.put({ id, kind: 'blob', session_id: pulled.session_id, rev: pulled.rev, edit: nextEdit(ctx), dirty: 1, refused: 0, purge: 1 });
+		return;
+	}
+	const refused = pulled.received !== undefined && !row;
+	if (row) await putArrivedBlobs(db, [row]);
+	await db.sync_docs.put({ id, kind: 'blob', session_id: pulled.session_id, rev: pulled.rev, edit: nextEdit(ctx), dirty: 0, refused: refused ? 1 : 0 });
+	if (!state.row) return;
+	// The messages that waited for it show it now (or say it was refused).
+	const waiting = await db.messages.where('[session_id+seq]').between([pulled.session_id, Dexie.minKey], [pulled.session_id, Dexie.maxKey]).filter((message) => message.blobs_not_synced?.some((entry) => entry.id === pulled.blob_id) ?? false).toArray();
+	const notes = waiting.map((message) => {
+		const rest = (message.blobs_not_synced ?? []).flatMap((entry) => (entry.id !== pulled.blob_id ? [entry] : row ? [] : [{ ...entry, reason: 'refused' as const }]));
+		const { blobs_not_synced: _, ...bare } = message;
+		return rest.length ? { ...bare, blobs_not_synced: rest } : bare;
+	});
+	await db.messages.bulkPut(notes);
+}
+
+/** A document the server deleted that this app never deletes there: brought back from this device's copy, unless its session was purged. */
+async function applyDeleted(ctx: SyncContext, pulled: Pulled<'deleted'>, state: SessionState): Promise<void> {
+	const { db } = ctx;
+	const id = pulled.id.kind === 'session' ? sessionDocId(pulled.id.session_id) : pulled.id.kind === 'message' ? messageDocId(pulled.id.session_id, pulled.id.position) : blobDocId(pulled.id.session_id, pulled.id.blob_id);
+	const entry = await db.sync_docs.get(id);
+	if (!entry) return;
+	const purged = sessionDocOf(state.entry)?.purged_at != null;
+	if (entry.purge || (purged && entry.kind !== 'session')) await db.sync_docs.delete(id);
+	else await db.sync_docs.put({ ...entry, rev: pulled.rev, edit: nextEdit(ctx), dirty: 1, refused: 0 });
+}

@@ -1,0 +1,219 @@
+// Takes this device's changes from the outbox into sync's documents, inside a sync transaction:
+// a session's or message's fields that changed take a new clock; a session whose row is gone was
+// deleted by the user (the deletion syncs) or removed by one of this device's own rules (it stays
+// this device's: nothing is sent); a message whose row is gone from a session still here was
+// removed; a Blob new here is to send. An answer still streaming stays in the outbox until final.
+import { Dexie } from '../db/database';
+import type { MessageRow, SessionRow, SyncDocRow, SyncOutboxRow } from '../db/schema';
+import { readBlobRows, blobEntries } from './dexie-blobs';
+import { messageClocksOf, nextEdit, providerRefOf, sameProvider, sessionDocOf, type SyncContext } from './dexie-context';
+import { blobDocId, messageDocId, parseDocId, sessionDocId } from './document-ids';
+import { removedMessage } from './merge-message';
+import { sameSession } from './merge-session';
+import { fieldsOfRow } from './message-document';
+import { stampSession } from './session-document';
+import { stampMessage } from './stamp-message';
+import { applyHeld } from './dexie-apply';
+
+/** What one stamp made of the outbox entries it was given. */
+interface Stamped {
+	/** Outbox ids taken in (deleted with the write). */
+	done: string[];
+	/** Sessions restored here: what arrived for them while they were deleted is theirs now. */
+	restored: string[];
+}
+
+/** Takes the outbox entries `ids` in; returns those taken (an answer still streaming is left). */
+export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Promise<Stamped> {
+	const { db } = ctx;
+	const entries = (await db.sync_outbox.bulkGet([...ids])).filter((row): row is SyncOutboxRow => row !== undefined);
+	const done: string[] = [];
+	const at = (row: SyncOutboxRow) => Math.min(row.at, ctx.now);
+	// Sessions first: a message goes after its session's document.
+	const sessions = new Map<string, { at: number; deleted: boolean }>();
+	const messages: Array<{ sessionId: string; position: string; at: number; id: string }> = [];
+	const scans = new Map<string, number>();
+	const blobs: Array<{ sessionId: string; blobId: string; id: string }> = [];
+	for (const row of entries) {
+		if (row.id.startsWith('deleted:')) {
+			const sessionId = row.id.slice('deleted:'.length);
+			sessions.set(sessionId, { at: at(row), deleted: true });
+			done.push(row.id);
+			continue;
+		}
+		if (row.id.startsWith('scan:')) {
+			scans.set(row.id.slice('scan:'.length), at(row));
+			done.push(row.id);
+			continue;
+		}
+		const id = parseDocId(row.id);
+		if (!id) {
+			done.push(row.id);
+			continue;
+		}
+		if (id.kind === 'session') {
+			const known = sessions.get(id.session_id);
+			sessions.set(id.session_id, { at: at(row), deleted: known?.deleted ?? false });
+			done.push(row.id);
+		} else if (id.kind === 'message') messages.push({ sessionId: id.session_id, position: id.position, at: at(row), id: row.id });
+		else {
+			blobs.push({ sessionId: id.session_id, blobId: id.blob_id, id: row.id });
+			done.push(row.id);
+		}
+	}
+	if (scans.has('*')) {
+		scans.delete('*');
+		for (const sessionId of await db.sessions.toCollection().primaryKeys()) if (!scans.has(sessionId)) scans.set(sessionId, ctx.now);
+	}
+	// A message's session has a document before the message does.
+	const sessionIds = new Set([...sessions.keys(), ...messages.map((m) => m.sessionId), ...scans.keys()]);
+	const [rows, known] = await Promise.all([db.sessions.bulkGet([...sessionIds]), db.sync_docs.bulkGet([...sessionIds].map(sessionDocId))]);
+	const sessionRows = new Map([...sessionIds].map((id, i) => [id, rows[i]]));
+	const sessionEntries = new Map([...sessionIds].map((id, i) => [id, known[i]]));
+	const puts: SyncDocRow[] = [];
+	const restored: string[] = [];
+	const remove = (entry: SyncDocRow | undefined) => {
+		const removal = removalOf(ctx, entry);
+		if (removal) puts.push(removal);
+	};
+	for (const sessionId of sessionIds) {
+		const change = sessions.get(sessionId);
+		const entry = sessionEntries.get(sessionId);
+		if (!change && entry?.doc) continue;
+		const next = stampSessionEntry(ctx, sessionId, sessionRows.get(sessionId), entry, change?.at ?? ctx.now, change?.deleted ?? false);
+		if (next && sessionRows.get(sessionId) && sessionDocOf(entry)?.fields.deleted_at != null) restored.push(sessionId);
+		if (next) {
+			sessionEntries.set(sessionId, next);
+			puts.push(next);
+		}
+	}
+	// Messages: each row's fields against the digests kept of them.
+	const live = messages.filter((m) => sessionRows.get(m.sessionId));
+	const [messageRows, messageEntries] = await Promise.all([
+		live.length ? db.messages.where('[session_id+position]').anyOf(live.map((m) => [m.sessionId, m.position])).toArray() : [],
+		db.sync_docs.bulkGet(live.map((m) => m.id))
+	]);
+	const rowOf = new Map(messageRows.map((row) => [messageDocId(row.session_id, row.position), row]));
+	const blobRows = new Map<string, Awaited<ReturnType<typeof readBlobRows>>>();
+	for (const sessionId of new Set(messageRows.map((row) => row.session_id))) {
+		blobRows.set(sessionId, await readBlobRows(db, sessionId, messageRows.filter((row) => row.session_id === sessionId)));
+	}
+	for (const message of messages) if (!sessionRows.get(message.sessionId)) done.push(message.id);
+	live.forEach((message, index) => {
+		const row = rowOf.get(message.id);
+		const entry = messageEntries[index];
+		if (row?.status === 'streaming') return;
+		done.push(message.id);
+		if (!row) {
+			// Gone from a session that is still here: removed (Retry dropped it).
+			remove(entry);
+			return;
+		}
+		const next = stampRow(ctx, row, entry, blobRows.get(row.session_id) ?? new Map(), message.at);
+		if (next) puts.push(next);
+	});
+	// Rows removed by key or range: each known message of the session whose row is gone.
+	for (const [sessionId] of scans) {
+		if (!sessionRows.get(sessionId)) continue;
+		const [known, positions] = await Promise.all([
+			db.sync_docs.where('session_id').equals(sessionId).filter((row) => row.kind === 'message' && !row.held).toArray(),
+			db.messages.where('[session_id+position]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]).keys()
+		]);
+		const here = new Set(positions.map((key) => (key as unknown as [string, string])[1]));
+		for (const entry of known) {
+			if (here.has(entry.position!) || puts.some((put) => put.id === entry.id)) continue;
+			remove(entry);
+		}
+	}
+	// Blobs new here: sent as documents of their own (within the limit).
+	if (blobs.length) {
+		const [blobHere, blobKnown] = await Promise.all([db.blobs.bulkGet(blobs.map((b): [string, string] => [b.sessionId, b.blobId])), db.sync_docs.bulkGet(blobs.map((b) => b.id))]);
+		blobs.forEach((blob, index) => {
+			const row = blobHere[index];
+			if (!row || blobKnown[index] || row.data.size > ctx.limit) return;
+			puts.push({ id: blobDocId(blob.sessionId, blob.blobId), kind: 'blob', session_id: blob.sessionId, rev: null, edit: nextEdit(ctx), dirty: 1, refused: 0 });
+		});
+	}
+	await Promise.all([db.sync_docs.bulkPut(puts), db.sync_outbox.bulkDelete(done)]);
+	if (restored.length) await applyHeld(ctx, restored);
+	return { done, restored };
+}
+
+/** The session's entry after this device's change (undefined: nothing to record). */
+function stampSessionEntry(ctx: SyncContext, sessionId: string, row: SessionRow | undefined, entry: SyncDocRow | undefined, at: number, deleted: boolean): SyncDocRow | undefined {
+	const previous = sessionDocOf(entry);
+	// Purged, or deleted elsewhere and on its way to "Recently deleted": nothing of its row is an edit.
+	if (previous?.purged_at != null || entry?.trash_later) return undefined;
+	if (!row && !deleted) {
+		// Removed by one of this device's own rules (a sweep, a repair): this device's copy only.
+		if (!previous || entry!.dropped || previous.fields.deleted_at !== null) return undefined;
+		return { ...entry!, dropped: 1 };
+	}
+	if (!row && !previous) return undefined;
+	const doc = stampSession(sessionId, row ?? null, previous, {
+		at,
+		random: ctx.random,
+		deleted,
+		providerRef: row ? providerRefOf(ctx, row.provider) ?? undefined : undefined,
+		sameProvider: (doc, provider) => sameProvider(ctx, doc, provider)
+	});
+	const { dropped: _dropped, legacy: _legacy, refetch: _refetch, deleted_seen: seen, ...rest } = entry ?? ({} as Partial<SyncDocRow>);
+	const unchanged = previous && !entry!.legacy && sameSession(doc, previous) && !entry!.dropped;
+	if (unchanged) return undefined;
+	return {
+		...rest,
+		id: sessionDocId(sessionId),
+		kind: 'session',
+		session_id: sessionId,
+		rev: entry?.rev ?? null,
+		edit: nextEdit(ctx),
+		dirty: 1,
+		refused: 0,
+		doc,
+		...(doc.fields.deleted_at !== null ? { deleted_seen: seen ?? ctx.now } : {})
+	};
+}
+
+/** A message's entry after this device's edits to its row (undefined: nothing changed). */
+function stampRow(ctx: SyncContext, row: MessageRow, entry: SyncDocRow | undefined, blobs: Awaited<ReturnType<typeof readBlobRows>>, at: number): SyncDocRow | undefined {
+	if (entry?.held && (entry.doc as { removed?: boolean } | undefined)?.removed) return undefined;
+	const fields = fieldsOfRow(row, blobEntries(row, blobs, ctx.limit));
+	const clocks = messageClocksOf(entry);
+	const stamped = stampMessage(row.session_id, row.position, fields, clocks ? { clocks, sums: entry!.sums } : undefined, { at, random: ctx.random });
+	if (!stamped.changed && entry) return undefined;
+	const { held: _held, doc: _doc, legacy: _legacy, ...rest } = entry ?? ({} as Partial<SyncDocRow>);
+	return {
+		...rest,
+		id: messageDocId(row.session_id, row.position),
+		kind: 'message',
+		session_id: row.session_id,
+		position: row.position,
+		rev: entry?.rev ?? null,
+		edit: nextEdit(ctx),
+		dirty: 1,
+		refused: 0,
+		clocks: { clock: stamped.doc.clock, clocks: stamped.doc.clocks },
+		sums: stamped.sums
+	};
+}
+
+/**
+ * A removed message's entry: its removal to send, kept so that no copy brings it back (a copy
+ * that never reached the server leaves only this small record there).
+ */
+function removalOf(ctx: SyncContext, entry: SyncDocRow | undefined): SyncDocRow | undefined {
+	if (!entry || entry.kind !== 'message' || entry.held) return undefined;
+	const clock = messageClocksOf(entry)?.clock ?? entry.position!;
+	return {
+		id: entry.id,
+		kind: 'message',
+		session_id: entry.session_id,
+		position: entry.position,
+		rev: entry.rev,
+		edit: nextEdit(ctx),
+		dirty: 1,
+		refused: 0,
+		held: 1,
+		doc: removedMessage({ session_id: entry.session_id, position: entry.position!, clock })
+	};
+}

@@ -1,0 +1,155 @@
+// Deletions can be undone: a session deleted on another device (or on the server) waits in
+// "Recently deleted" here, where Restore brings it back on every device with its messages and
+// attachments; a pull that would take more than ten sessions asks first; this device's own sweeps
+// remove only its own copy; a purge is final, whoever comes back with an old copy; and a clock
+// far behind cannot delete anything for good elsewhere. Hooks fire only where the user acted.
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { Device, quiesce } from '../../../tests/support/sync-device';
+import { pruneExpiredSessions } from '../sessions/sweep-sessions';
+import { updateSession } from '../db/session-verbs';
+import { listMessages } from '../db/message-verbs';
+import { SyncLoop } from './sync-loop';
+import type { SyncStatus } from './sync-status';
+import { useCouchDatabases } from './test-couch';
+import { nextPosition } from './position';
+import { seededRandom } from './test-random';
+
+const { newDatabase } = useCouchDatabases('deletions');
+const DAY = 24 * 60 * 60 * 1000;
+
+const serverDoc = async (url: string, id: string) => (await (await fetch(`${url}/${encodeURIComponent(id)}`)).json()) as Record<string, unknown> & { fields?: Record<string, unknown>; clocks?: Record<string, string> };
+
+describe('deletions from elsewhere', () => {
+	it('wait in Recently deleted, where Restore brings the session back on every device with its messages and attachments', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
+		const id = await laptop.newSession();
+		await laptop.send(id, 'keep me');
+		await laptop.attach(id, 'and this picture');
+		await quiesce([laptop, phone]);
+		const before = await phone.conversation(id);
+		await laptop.delete(id);
+		await quiesce([laptop, phone]);
+		expect(await phone.sessionIds()).toEqual([]);
+		expect(await phone.trashIds()).toEqual([id]);
+		// Its messages stay on the server, for Restore.
+		expect((await serverDoc(url, `session:${id}`)).fields?.deleted_at).not.toBeNull();
+		expect(await phone.restore(id)).toBe(true);
+		await quiesce([laptop, phone]);
+		expect(await laptop.conversation(id)).toEqual(before);
+		expect(await laptop.request(id)).toEqual(await phone.request(id));
+		// The deletion was announced once, where it was made; nothing fired for the restore.
+		expect(laptop.fired.filter((event) => event.name === 'on_session_delete')).toHaveLength(1);
+		expect(phone.fired).toEqual([]);
+		await Promise.all([laptop, phone].map((device) => device.close()));
+	});
+
+	it('written on the server by whoever can write it, goes to Recently deleted here, and its messages stay', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
+		const id = await laptop.newSession();
+		await laptop.send(id, 'mine');
+		await quiesce([laptop, phone]);
+		const doc = await serverDoc(url, `session:${id}`);
+		const clock = nextPosition(Object.values(doc.clocks!).sort().at(-1), laptop.now(), seededRandom(9));
+		await fetch(`${url}/${encodeURIComponent(`session:${id}`)}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...doc, fields: { ...doc.fields, deleted_at: laptop.now() }, clocks: { ...doc.clocks, deleted_at: clock } }) });
+		await quiesce([laptop, phone]);
+		expect(await laptop.trashIds()).toEqual([id]);
+		const listed = (await (await fetch(`${url}/_all_docs?startkey=${encodeURIComponent(`"msg:${id}:"`)}&endkey=${encodeURIComponent(`"msg:${id}:\ufff0"`)}`)).json()) as { rows: unknown[] };
+		expect(listed.rows).toHaveLength(2);
+		await laptop.restore(id);
+		await quiesce([laptop, phone]);
+		expect(await phone.contents(id)).toEqual(['mine', 'answer to mine']);
+		expect((await serverDoc(url, `session:${id}`)).fields?.deleted_at).toBeNull();
+		await Promise.all([laptop, phone].map((device) => device.close()));
+	});
+
+	it('more than ten at once are asked about first; kept, they come back on every device', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
+		const ids: string[] = [];
+		for (let i = 0; i < 12; i++) ids.push(await laptop.newSession());
+		await quiesce([laptop, phone]);
+		for (const id of ids) await phone.delete(id);
+		await phone.sync();
+		const statuses: SyncStatus[] = [];
+		const loop = new SyncLoop({ store: laptop.store, client: laptop.client, onStatus: (status) => statuses.push(status) });
+		const stop = new AbortController();
+		const running = loop.run(stop.signal);
+		await expect.poll(() => statuses.at(-1)).toEqual({ state: 'confirm-deletions', count: 12 });
+		// Nothing moved while asking.
+		expect(await laptop.sessionIds()).toHaveLength(12);
+		loop.answerDeletions(false);
+		await expect.poll(() => statuses.at(-1)?.state).toBe('up-to-date');
+		stop.abort();
+		await running;
+		await quiesce([laptop, phone]);
+		expect(await laptop.sessionIds()).toEqual([...ids].sort());
+		expect(await phone.sessionIds()).toEqual([...ids].sort());
+		await Promise.all([laptop, phone].map((device) => device.close()));
+	});
+});
+
+describe('automatic sweeps and purges', () => {
+	it('a sweep here removes only this device’s copy: the session stays on the other device and on the server', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
+		const id = await laptop.newSession();
+		await laptop.send(id, 'old talk');
+		await quiesce([laptop, phone]);
+		await updateSession(phone.db, id, { ended_at: phone.now() });
+		await phone.sync();
+		// A hundred days later, the phone's retention (90 days) takes it.
+		Device.clock += 100 * DAY;
+		const swept = await pruneExpiredSessions(phone.ctx, 90, new Set());
+		expect(swept.ids).toEqual([id]);
+		await quiesce([laptop, phone]);
+		expect(await phone.sessionIds()).toEqual([]);
+		expect(await laptop.sessionIds()).toEqual([id]);
+		expect((await serverDoc(url, `session:${id}`)).fields?.deleted_at).toBeNull();
+		expect(laptop.fired.filter((event) => event.name === 'on_session_delete')).toEqual([]);
+		// Written to again elsewhere, it comes back here with every message.
+		await laptop.send(id, 'new talk');
+		await quiesce([laptop, phone]);
+		expect(await phone.contents(id)).toEqual(['old talk', 'answer to old talk', 'new talk', 'answer to new talk']);
+		await Promise.all([laptop, phone].map((device) => device.close()));
+	});
+
+	it('a purged session never comes back, even from a device away for longer with an edit to it', async () => {
+		const url = await newDatabase();
+		const [laptop, phone, away] = [new Device(url, 'laptop'), new Device(url, 'phone'), new Device(url, 'away')];
+		const id = await laptop.newSession();
+		await laptop.send(id, 'soon gone');
+		await quiesce([laptop, phone, away]);
+		await laptop.delete(id);
+		await quiesce([laptop, phone]);
+		Device.clock += 31 * DAY;
+		await quiesce([laptop, phone]);
+		expect(await phone.trashIds()).toEqual([]);
+		expect(await serverDoc(url, `session:${id}`)).toMatchObject({ purged_at: expect.any(Number) });
+		// The device that was away all along edits its old copy, then syncs.
+		await away.rename(id, 'I am back');
+		await away.send(id, 'still here?');
+		await quiesce([laptop, phone, away]);
+		for (const device of [laptop, phone, away]) expect(await device.sessionIds()).toEqual([]);
+		expect(await listMessages(away.db, id)).toEqual([]);
+		await Promise.all([laptop, phone, away].map((device) => device.close()));
+	});
+
+	it('a deletion from a device whose clock fell a year behind waits in Recently deleted like any other, not deleted for good', async () => {
+		const url = await newDatabase();
+		const [laptop, behind] = [new Device(url, 'laptop'), new Device(url, 'behind')];
+		const id = await laptop.newSession();
+		await laptop.send(id, 'hello');
+		await quiesce([laptop, behind]);
+		behind.skewMs = -365 * DAY;
+		await behind.delete(id);
+		await quiesce([laptop, behind]);
+		expect(await laptop.trashIds()).toEqual([id]);
+		Device.clock += 2 * DAY;
+		await quiesce([laptop, behind]);
+		expect(await laptop.trashIds()).toEqual([id]);
+		await Promise.all([laptop, behind].map((device) => device.close()));
+	});
+});

@@ -1,0 +1,312 @@
+// The model-based test of sync (run by sync-fuzz.test.ts, and at length by `npm run fuzz:sync`):
+// three devices, each a profile database with the app's own verbs, sync through a real
+// pouchdb-server while random operations, sync schedules and faults happen (dropped answers,
+// 409s, a server restart, a recreated database, clocks hours apart). Once sync is quiet, every
+// device must show the same conversation and build the same request for every session, keep
+// every message no one removed, and hold its rows exactly as the shared derivation says; and a
+// run with full syncs between operations must end as the same operations on one device do.
+import fc from 'fast-check';
+import { deriveConversation } from '../../src/lib/db/conversation';
+import { listMessages } from '../../src/lib/db/message-verbs';
+import { Device, quiesce } from './sync-device';
+
+export type Op =
+	| { kind: 'new'; device: number }
+	| { kind: 'send'; device: number; session: number; text: string }
+	| { kind: 'start-answer'; device: number; session: number; text: string }
+	| { kind: 'finish-answer'; device: number; answer: number; status: 'complete' | 'error' }
+	| { kind: 'tool'; device: number; session: number; text: string }
+	| { kind: 'attach'; device: number; session: number; text: string }
+	| { kind: 'edit'; device: number; session: number; nth: number }
+	| { kind: 'regenerate'; device: number; session: number }
+	| { kind: 'switch'; device: number; session: number; nth: number }
+	| { kind: 'compact'; device: number; session: number }
+	| { kind: 'prune'; device: number; session: number }
+	| { kind: 'undo'; device: number; session: number }
+	| { kind: 'edit-summary'; device: number; session: number }
+	| { kind: 'remove-failed'; device: number; session: number }
+	| { kind: 'delete'; device: number; session: number }
+	| { kind: 'archive'; device: number; session: number; on: boolean }
+	| { kind: 'rename'; device: number; session: number; title: string }
+	| { kind: 'pin'; device: number; session: number; on: boolean }
+	| { kind: 'restore'; device: number; session: number }
+	| { kind: 'sync'; device: number }
+	| { kind: 'fault'; fault: 'drop' | 'conflict' | 'recreate' | 'restart' };
+
+const device = fc.integer({ min: 0, max: 2 });
+const session = fc.nat(20);
+const text = fc.constantFrom('plans', 'a list', 'the weather', 'tea', 'a poem', 'numbers');
+const nth = fc.nat(5);
+
+/** One operation on a device (or a fault of the network or the server). */
+export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('new' as const), device }) },
+	{ weight: 8, arbitrary: fc.record({ kind: fc.constant('send' as const), device, session, text }) },
+	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('start-answer' as const), device, session, text }) },
+	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('finish-answer' as const), device, answer: fc.nat(10), status: fc.constantFrom('complete' as const, 'error' as const) }) },
+	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('tool' as const), device, session, text }) },
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('attach' as const), device, session, text }) },
+	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('edit' as const), device, session, nth }) },
+	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('regenerate' as const), device, session }) },
+	{ weight: 5, arbitrary: fc.record({ kind: fc.constant('switch' as const), device, session, nth }) },
+	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('compact' as const), device, session }) },
+	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('prune' as const), device, session }) },
+	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('undo' as const), device, session }) },
+	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('edit-summary' as const), device, session }) },
+	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('remove-failed' as const), device, session }) },
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), device, session }) },
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('archive' as const), device, session, on: fc.boolean() }) },
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('rename' as const), device, session, title: text }) },
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('pin' as const), device, session, on: fc.boolean() }) },
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('restore' as const), device, session }) },
+	{ weight: 10, arbitrary: fc.record({ kind: fc.constant('sync' as const), device }) },
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('fault' as const), fault: fc.constantFrom('drop' as const, 'conflict' as const, 'recreate' as const, 'restart' as const) }) }
+);
+
+/** What the network and server do next, for the faulty fetch every device uses. */
+export interface Faults {
+	/** The next request reaches the server, and its answer is lost. */
+	drop: boolean;
+	/** The next `_bulk_docs` answer says one of its documents met a conflict (which it did not). */
+	conflict: boolean;
+}
+
+/** A fetch that obeys `faults` once each. */
+export function faultyFetch(faults: Faults): typeof fetch {
+	return async (input, init) => {
+		const response = await fetch(input, init);
+		if (faults.drop) {
+			faults.drop = false;
+			await response.body?.cancel();
+			throw new TypeError('Failed to fetch');
+		}
+		if (faults.conflict && String(input).endsWith('/_bulk_docs') && response.ok) {
+			faults.conflict = false;
+			const results = (await response.json()) as Array<Record<string, unknown>>;
+			if (results.length) results[0] = { id: results[0].id, error: 'conflict', reason: 'Document update conflict.' };
+			return new Response(JSON.stringify(results), { status: 201, headers: { 'content-type': 'application/json' } });
+		}
+		return response;
+	};
+}
+
+/** The server the devices sync through, with what a fault may do to it. */
+export interface FuzzServer {
+	/** A new, empty database's URL. */
+	newDatabase(): Promise<string>;
+	recreate(url: string): Promise<void>;
+	restart(): Promise<void>;
+}
+
+/** Sessions by creation order, messages made and removed: what the no-loss check needs. */
+interface Ledger {
+	sessions: string[];
+	answers: Array<{ device: number; key: [string, number] }>;
+	deleted: Set<string>;
+	/** How many operations of each kind did something. */
+	done?: Map<string, number>;
+}
+
+/** Operations of each kind that did something, over every run (printed by `npm run fuzz:sync`). */
+export const effective = new Map<string, number>();
+
+/** Applies one operation (a no-op where the device lacks what it names), counting those that did something. */
+async function apply(op: Op, devices: readonly Device[], ledger: Ledger, faults: Faults, server: FuzzServer, url: string): Promise<void> {
+	const did = await act(op, devices, ledger, faults, server, url);
+	if (did !== false) effective.set(op.kind === 'fault' ? op.fault : op.kind, (effective.get(op.kind === 'fault' ? op.fault : op.kind) ?? 0) + 1);
+}
+
+async function act(op: Op, devices: readonly Device[], ledger: Ledger, faults: Faults, server: FuzzServer, url: string): Promise<boolean | void> {
+	if (op.kind === 'fault') {
+		if (op.fault === 'drop') faults.drop = true;
+		else if (op.fault === 'conflict') faults.conflict = true;
+		else if (op.fault === 'recreate') await server.recreate(url);
+		else await server.restart();
+		return;
+	}
+	const device = devices[op.device % devices.length];
+	if (op.kind === 'new') {
+		ledger.sessions.push(await device.newSession());
+		return;
+	}
+	if (op.kind === 'sync') {
+		await device.sync().catch(() => {});
+		return;
+	}
+	if (op.kind === 'finish-answer') {
+		const pending = ledger.answers.filter((answer) => devices[answer.device] === device);
+		const answer = pending[op.answer % Math.max(1, pending.length)];
+		if (!answer) return false;
+		ledger.answers.splice(ledger.answers.indexOf(answer), 1);
+		await device.finishAnswer(answer.key, op.status);
+		return;
+	}
+	// A session this device holds (in the trash, for Restore), by its place among the sessions made.
+	const here = new Set(op.kind === 'restore' ? await device.trashIds() : await device.sessionIds());
+	const mine = ledger.sessions.filter((id) => here.has(id));
+	const sessionId = mine[op.session % Math.max(1, mine.length)];
+	if (sessionId === undefined) return false;
+	if (op.kind === 'restore') {
+		if (!(await device.restore(sessionId))) return false;
+		ledger.deleted.delete(sessionId);
+		return;
+	}
+	// An answer still streaming holds its session: the app takes no other action on it meanwhile.
+	if (ledger.answers.some((answer) => devices[answer.device] === device && answer.key[0] === sessionId)) return false;
+	switch (op.kind) {
+		case 'send':
+			return device.send(sessionId, op.text);
+		case 'start-answer':
+			ledger.answers.push({ device: devices.indexOf(device), key: await device.startAnswer(sessionId, op.text) });
+			return;
+		case 'tool':
+			return device.sendWithTool(sessionId, op.text);
+		case 'attach':
+			return device.attach(sessionId, op.text);
+		case 'edit':
+			return device.edit(sessionId, op.nth);
+		case 'regenerate':
+			return device.regenerate(sessionId);
+		case 'switch':
+			return device.switchVersion(sessionId, op.nth);
+		case 'compact':
+			return device.compact(sessionId);
+		case 'prune':
+			return device.prune(sessionId);
+		case 'undo':
+			return device.undo(sessionId);
+		case 'edit-summary':
+			return device.editSummary(sessionId);
+		case 'remove-failed':
+			return device.removeFailed(sessionId);
+		case 'delete':
+			ledger.deleted.add(sessionId);
+			return device.delete(sessionId);
+		case 'archive':
+			return device.archive(sessionId, op.on);
+		case 'rename':
+			return device.rename(sessionId, op.title);
+		case 'pin':
+			return device.pin(sessionId, op.on);
+	}
+}
+
+/** What a device holds of every session, for comparing devices. */
+async function views(device: Device): Promise<Map<string, { conversation: unknown; request: unknown }>> {
+	const out = new Map<string, { conversation: unknown; request: unknown }>();
+	for (const id of await device.sessionIds()) out.set(id, { conversation: await device.conversation(id), request: await device.request(id) });
+	return out;
+}
+
+/** The device's rows hold what the shared derivation says of them (the tables are a cache of it). */
+async function expectDerived(device: Device, expectEqual: (a: unknown, b: unknown, what: string) => void): Promise<void> {
+	for (const id of await device.sessionIds()) {
+		const session = (await device.db.sessions.get(id))!;
+		const rows = await listMessages(device.db, id);
+		const derived = deriveConversation(session.version_shown, rows);
+		expectEqual(
+			rows.map((row) => [row.active, row.shelved ?? null]),
+			derived.rows.map((state) => [state.active, state.shelved ?? null]),
+			`the rows of ${id} on ${device.profile} as derived`
+		);
+		expectEqual(session.versions ?? [], derived.versions, `the versions of ${id} on ${device.profile}`);
+	}
+}
+
+export interface RunResult {
+	ops: number;
+	sessions: number;
+	messages: number;
+}
+
+/**
+ * Runs `ops` on three devices (finishing every answer, then syncing until quiet) and checks that
+ * they agree, lost nothing and hold their rows as derived. Throws on the first difference.
+ */
+export async function runConcurrent(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void): Promise<RunResult> {
+	const url = await server.newDatabase();
+	const faults: Faults = { drop: false, conflict: false };
+	const devices = skews.map((skewMs, index) => new Device(url, `d${index}`, { skewMs, fetch: faultyFetch(faults), seed: index + 1 }));
+	const ledger: Ledger = { sessions: [], answers: [], deleted: new Set() };
+	try {
+		// Two conversations every device holds to begin with.
+		for (let i = 0; i < 2; i++) {
+			ledger.sessions.push(await devices[0].newSession());
+			await devices[0].send(ledger.sessions[i], 'a first question');
+		}
+		await quiesce(devices);
+		for (const op of ops) {
+			try {
+				await apply(op, devices, ledger, faults, server, url);
+			} catch (error) {
+				if (process.env.SYNC_FUZZ_DEBUG) console.log('FAILED OP', JSON.stringify(op), (error as Error).stack);
+				throw error;
+			}
+		}
+		for (const answer of ledger.answers.splice(0)) await devices[answer.device].finishAnswer(answer.key);
+		faults.drop = faults.conflict = false;
+		try {
+			await quiesce(devices);
+		} catch (error) {
+			if (process.env.SYNC_FUZZ_DEBUG) console.log('FAILED QUIESCE', (error as Error).stack);
+			throw error;
+		}
+		const [first, ...others] = await Promise.all(devices.map(views));
+		try {
+			for (const [index, other] of others.entries()) {
+				expectEqual([...other.keys()].sort(), [...first.keys()].sort(), `the sessions on device ${index + 1} and device 0`);
+				for (const [id, view] of first) expectEqual(other.get(id), view, `session ${id} on device ${index + 1} and device 0`);
+			}
+		} catch (error) {
+			if (process.env.SYNC_FUZZ_DEBUG) {
+				const dump = await Promise.all(devices.map(async (device) => ({ docs: await device.db.sync_docs.toArray(), outbox: await device.db.sync_outbox.toArray(), meta: await device.db.sync_meta.toArray() })));
+				const { writeFileSync } = await import('node:fs');
+				writeFileSync('/tmp/sync-fuzz-dump.json', JSON.stringify({ ops, dump }, null, 1));
+			}
+			throw error;
+		}
+		// Nothing lost: every message any device holds of a live session, every device holds.
+		const held = new Map<string, Set<string>>();
+		for (const device of devices) for (const id of await device.sessionIds()) for (const row of await listMessages(device.db, id)) (held.get(id) ?? held.set(id, new Set()).get(id)!).add(row.id);
+		for (const device of devices) for (const [id, ids] of held) expectEqual(new Set((await listMessages(device.db, id)).map((row) => row.id)), ids, `the messages of ${id} on ${device.profile}`);
+		for (const device of devices) await expectDerived(device, expectEqual);
+		return { ops: ops.length, sessions: first.size, messages: [...held.values()].reduce((sum, ids) => sum + ids.size, 0) };
+	} finally {
+		for (const device of devices) await device.close();
+	}
+}
+
+/** A conversation without what differs between runs (ids, times, positions): what was said and shown, in order. */
+function shape(view: { conversation: unknown; request: unknown } | undefined): unknown {
+	return JSON.parse(JSON.stringify(view ?? null, (key, value) => (['id', 'compacted_by', 'compaction', 'attachments', 'missing', 'session_key', 'tool_call_id'].includes(key) ? undefined : value)).replace(/(m|img|c|p|call)-[a-z0-9]{6}-\d+/g, 'x'));
+}
+
+/**
+ * The same operations, once taken in turn by three devices that sync fully after each, once all on
+ * one device: both end with the same conversations.
+ */
+export async function runSequential(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void): Promise<void> {
+	const calm = ops.filter((op) => !['fault', 'sync', 'start-answer', 'finish-answer', 'restore'].includes(op.kind));
+	const url = await server.newDatabase();
+	const faults: Faults = { drop: false, conflict: false };
+	const devices = skews.map((skewMs, index) => new Device(url, `s${index}`, { skewMs, seed: index + 11 }));
+	const alone = new Device(await server.newDatabase(), 'alone', { seed: 21 });
+	const [together, single]: Ledger[] = [
+		{ sessions: [], answers: [], deleted: new Set() },
+		{ sessions: [], answers: [], deleted: new Set() }
+	];
+	try {
+		for (const op of calm) {
+			await apply(op, devices, together, faults, server, url);
+			await quiesce(devices);
+			await apply({ ...op, device: 0 } as Op, [alone], single, faults, server, url);
+		}
+		for (const [index, id] of together.sessions.entries()) {
+			const mine = await devices[0].conversation(id);
+			const theirs = await alone.conversation(single.sessions[index]);
+			expectEqual(shape({ conversation: theirs, request: await alone.request(single.sessions[index]) }), shape({ conversation: mine, request: await devices[0].request(id) }), `session ${index} synced and on one device`);
+		}
+	} finally {
+		for (const device of [...devices, alone]) await device.close();
+	}
+}
