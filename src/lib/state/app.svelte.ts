@@ -26,7 +26,7 @@ import { createServices, type Services } from './services';
 import { ConfirmState } from './confirm.svelte';
 import { MaintenanceState } from './maintenance.svelte';
 import { SessionsState } from './sessions.svelte';
-import { ToolServersState } from './tool-servers.svelte';
+import type { ToolServersState } from './tool-servers.svelte';
 import { SettingsState, storageBudgetBytes } from './settings.svelte';
 import { CompactionsState } from './compaction.svelte';
 import { ModelListState } from './model-list.svelte';
@@ -51,7 +51,9 @@ export class AppState {
 	sessions!: SessionsState;
 	chat!: ChatState;
 	plugins!: PluginsState;
-	toolServers!: ToolServersState;
+	/** Tool servers: their state loads with the plugins, after the Message box is ready (or when Settings asks first). */
+	toolServers = $state.raw<ToolServersState | undefined>(undefined);
+	loadToolServers!: () => Promise<ToolServersState>;
 	compactions!: CompactionsState;
 	/** The models each provider offers, for the Model picker. */
 	models!: ModelListState;
@@ -142,7 +144,13 @@ export class AppState {
 			onStopped: (id, reason, unresponsive) => this.plugins.noteStopped(id, reason, unresponsive)
 		});
 		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode(), hookDetails: hookLog.detail });
-		this.toolServers = new ToolServersState(this.settings);
+		let loadingToolServers: Promise<ToolServersState> | null = null;
+		this.loadToolServers = () =>
+			(loadingToolServers ??= import('./tool-servers.svelte').then(({ ToolServersState }) => {
+				const servers = new ToolServersState(this.settings);
+				this.#stops.push(servers.start());
+				return (this.toolServers = servers);
+			}));
 		let loadingSync: Promise<SyncState> | null = null;
 		this.loadSync = () =>
 			(loadingSync ??= import('./sync-host').then(({ createSyncState }) => {
@@ -151,8 +159,8 @@ export class AppState {
 				return (this.sync = sync);
 			}));
 		this.services = createServices({
-			serverTools: () => this.toolServers.serverTools(),
-			toolServersReady: () => this.toolServers.ready(),
+			serverTools: () => this.toolServers?.serverTools(),
+			toolServersReady: () => this.loadToolServers().then((servers) => servers.ready()),
 			db,
 			profile,
 			hooks,
@@ -190,7 +198,8 @@ export class AppState {
 			if (pluginsStarted || this.status === 'failed') return;
 			pluginsStarted = true;
 			// Tool servers connect then too: their client loads after the Message box is ready.
-			this.#stops.push(this.plugins.start(), this.toolServers.start(), this.#followSync());
+			this.#stops.push(this.plugins.start(), this.#followSync());
+			void this.loadToolServers();
 			// Hooks a closed tab committed but never dispatched fire once the plugins are loaded (not in safe mode: they would go unheard).
 			thisTab();
 			if (!isSafeMode()) {

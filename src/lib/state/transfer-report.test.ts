@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { PalimpsestDb } from '../db/database';
 import { MAX_IMPORT_BYTES, type ImportReport } from '../sessions/transfer-format';
 import type { SettingsState } from './settings.svelte';
-import { describeImport, TransferState } from './transfer.svelte';
+import { TransferState } from './transfer.svelte';
+import { describeImport } from './transfer-words';
 
 const report = (more: Partial<ImportReport> = {}): ImportReport => ({
 	sessions_added: 2,

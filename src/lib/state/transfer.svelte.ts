@@ -4,8 +4,8 @@
 import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
 import { listAllSessions } from '../db/transfer-verbs';
-import { createTransferClient, type TransferClient } from '../sessions/transfer-client';
-import { formatBytes, MAX_IMPORT_BYTES, type ExportKind, type ImportReport, type TransferProgress } from '../sessions/transfer-format';
+import type { TransferClient } from '../sessions/transfer-client';
+import type { ExportKind, ImportReport, TransferProgress } from '../sessions/transfer-format';
 import { downloadFile } from './download-file';
 import type { SettingsState } from './settings.svelte';
 import { describeError } from './turn-helpers';
@@ -13,38 +13,6 @@ import { describeError } from './turn-helpers';
 export interface TransferOutcome {
 	ok: boolean;
 	text: string;
-}
-
-const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
-
-/** What an import left out of the file, one sentence each (empty when nothing). */
-function describeCuts(report: ImportReport): string {
-	const was = (n: number) => (n === 1 ? 'was' : 'were');
-	const parts = [
-		report.links_removed ? `${report.links_removed === 1 ? '1 link to a session' : `${count(report.links_removed, 'link')} to sessions`} not imported from this file ${was(report.links_removed)} removed.` : '',
-		report.loops_removed ? `${count(report.loops_removed, 'link')} that led round in a loop ${was(report.loops_removed)} removed.` : '',
-		report.fields_dropped ? `${count(report.fields_dropped, 'unknown field')} ${was(report.fields_dropped)} left out.` : ''
-	];
-	return parts.filter(Boolean).map((part) => ` ${part}`).join('');
-}
-
-/** The sentence an import ends with: what it added, what it skipped and what it left out. */
-export function describeImport(report: ImportReport): string {
-	const skipped = report.sessions_skipped
-		? ` Skipped ${count(report.sessions_skipped, 'session')} already in this profile (${count(report.messages_skipped, 'message')}).`
-		: '';
-	if (!report.sessions_added) return `Nothing new to import: ${report.sessions_skipped ? `all ${count(report.sessions_skipped, 'session')} in the file are already in this profile.` : 'the file holds no sessions.'}${describeCuts(report)}`;
-	return `Imported ${count(report.sessions_added, 'session')} (${count(report.messages_added, 'message')}).${skipped}${describeCuts(report)}`;
-}
-
-export function describeProgress(busy: 'export' | 'import', progress: TransferProgress | null): string {
-	if (!progress) return busy === 'export' ? 'Exporting…' : 'Importing…';
-	const { phase, done, total } = progress;
-	const of = total ? ` ${done.toLocaleString('en')} of ${total.toLocaleString('en')}` : '';
-	if (busy === 'export') return `Exporting: reading sessions…${of}`;
-	if (phase === 'reading') return `Importing: reading the file…${total ? ` ${Math.floor((done / total) * 100)} %` : ''}`;
-	if (phase === 'checking') return `Importing: checking sessions…${of}`;
-	return `Importing: writing messages…${of}`;
 }
 
 export class TransferState {
@@ -71,8 +39,11 @@ export class TransferState {
 		this.#download = parts.download ?? downloadFile;
 	}
 
-	get #transfer(): TransferClient {
-		return (this.#client ??= createTransferClient());
+	/** The transfer worker's client and the words for what it did: loaded with the first export or import. */
+	async #load(): Promise<{ transfer: TransferClient; words: typeof import('./transfer-words') }> {
+		const [words, client] = await Promise.all([import('./transfer-words'), this.#client ?? import('../sessions/transfer-client').then((m) => m.createTransferClient())]);
+		this.#client = client;
+		return { transfer: client, words };
 	}
 
 	/** Every session of the profile (archived ones too), most recent first, to choose from. */
@@ -89,7 +60,9 @@ export class TransferState {
 		this.#begin('export');
 		const { id, label } = this.#profile();
 		try {
-			const result = await this.#transfer.exportSessions({ profile: id, label, ids, kind: format }, (p) => (this.progress = p));
+			const { transfer, words } = await this.#load();
+			const { count, formatBytes, MAX_IMPORT_BYTES } = words;
+			const result = await transfer.exportSessions({ profile: id, label, ids, kind: format }, (p) => (this.progress = p));
 			this.#download(result.blob, result.filename);
 			await this.#settings.set('export.last', { at: Date.now(), sessions: result.sessions, kind: format });
 			// An export that no import takes back whole says so while the user can still split it.
@@ -115,8 +88,9 @@ export class TransferState {
 		if (this.busy) return null;
 		this.#begin('import');
 		try {
-			const report = await this.#transfer.importFile(this.#profile().id, file, (p) => (this.progress = p));
-			this.outcome = { ok: true, text: describeImport(report) };
+			const { transfer, words } = await this.#load();
+			const report = await transfer.importFile(this.#profile().id, file, (p) => (this.progress = p));
+			this.outcome = { ok: true, text: words.describeImport(report) };
 			return report;
 		} catch (error) {
 			const name = error instanceof Error ? error.name : '';
