@@ -4,7 +4,7 @@
 // start if the tab closed before its plugins had heard it.
 import { expect, test, type Locator, type Page } from './test-base';
 import { newSession, openApp, sendAndWait, sessionAction, sessionIdFromUrl, sessionLinks, sidebar, transcript, userMessages } from './helpers';
-import { addPlugin, navigate, runCommand } from './plugin-helpers';
+import { addPlugin, commandOutputs, navigate, runCommand } from './plugin-helpers';
 import { createDatabase, secondDevice, startSync } from './sync-helpers';
 import { useCouchServer, usePluginOrigins } from './test-servers';
 
@@ -96,6 +96,8 @@ test('a compaction on one device fires post_compaction there once; the other sho
 	await expect(folded.getByRole('article', { name: 'You' }).filter({ hasText: 'lighthouses' })).toHaveCount(1);
 
 	await expect.poll(() => heard(page)).toEqual([`post_compaction:${session}`]);
+	// Commands run in the session sync too: the phone shows the laptop's before it runs its own.
+	await expect(commandOutputs(phone)).toHaveCount(await commandOutputs(page).count(), { timeout: 20_000 });
 	expect(await heard(phone)).toEqual([]);
 	await expect(await hookLogCalls(phone, 'post_compaction')).toHaveCount(0);
 	await expect(await hookLogCalls(page, 'post_compaction')).toHaveCount(1);

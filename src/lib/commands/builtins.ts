@@ -21,6 +21,19 @@ export interface BuiltinHost {
 	compress(invocation: CommandInvocation, focus: string): Promise<{ output: string; sessionId: string }>;
 }
 
+/** A host whose code loads on the first command run: each call waits for `load`, then goes to it. */
+export function deferredHost(load: () => Promise<BuiltinHost>): BuiltinHost {
+	return {
+		newSession: async (...args) => (await load()).newSession(...args),
+		resetSession: async (...args) => (await load()).resetSession(...args),
+		exit: async (...args) => (await load()).exit(...args),
+		archive: async (...args) => (await load()).archive(...args),
+		setTitle: async (...args) => (await load()).setTitle(...args),
+		usage: async (...args) => (await load()).usage(...args),
+		compress: async (...args) => (await load()).compress(...args)
+	};
+}
+
 export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): void {
 	registry.addBuiltin({ name: 'help', description: 'List the commands', args_hint: '' }, async () => ({
 		output: registry

@@ -13,13 +13,12 @@ import { HookBus } from '../hooks/hook-bus';
 import { thisTab } from '../sessions/tab-presence';
 import { resolveTimeoutMs } from '../hooks/timeouts';
 import { CommandRegistry } from '../commands/command-registry';
-import { registerBuiltins } from '../commands/builtins';
+import { deferredHost, registerBuiltins, type BuiltinHost } from '../commands/builtins';
 import { createHookLogWriter } from '../plugins/hook-log-writer';
 import { PluginLogBook } from '../plugins/plugin-log-book';
 import { createPluginLogWriter } from '../plugins/plugin-log-writer';
 import { PluginHost } from '../plugins/plugin-host';
 import { ToolRegistry } from '../plugins/plugin-tools';
-import { createBuiltinHost } from './command-host';
 import { PluginsState } from './plugins.svelte';
 import { ChatState } from './chat.svelte';
 import { createServices, type Services } from './services';
@@ -173,10 +172,13 @@ export class AppState {
 		});
 		this.compactions = new CompactionsState(this.services, (from, to) => this.chat.followRotation(from, to));
 		this.models = new ModelListState(this.services);
-		registerBuiltins(
-			commands,
-			createBuiltinHost(this.services, (id) => this.chat.noteFinalized(id), this.compactions, (request) => this.confirm.ask(request))
-		);
+		// The commands are listed at once; what they do loads with the first one run.
+		let builtinHost: Promise<BuiltinHost> | null = null;
+		const loadBuiltinHost = () =>
+			(builtinHost ??= import('./command-host').then(({ createBuiltinHost }) =>
+				createBuiltinHost(this.services, (id) => this.chat.noteFinalized(id), this.compactions, (request) => this.confirm.ask(request))
+			));
+		registerBuiltins(commands, deferredHost(loadBuiltinHost));
 		this.sessions = new SessionsState(this.services, () => ({
 			sessionId: this.chat.sessionId,
 			finalizeOpen: () => this.chat.finalizeOpen(),

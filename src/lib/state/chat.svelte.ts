@@ -14,7 +14,6 @@ import type { Services } from './services';
 import { parseCommand } from '../commands/parse-command';
 import { describeError, STORAGE_FULL_MESSAGE, throttle } from './turn-helpers';
 import { holdOpenLock, isWorkLockHeld, localWork, withWorkLock } from '../sessions/work-lock';
-import { runTypedCommand } from './command-host';
 import { goto } from '$app/navigation';
 import type { CompactionsState } from './compaction.svelte';
 import { UnsavedAnswers } from './unsaved-answers.svelte';
@@ -295,6 +294,8 @@ export class ChatState {
 			if (created) await onCreated?.(sessionId);
 			await this.#modelChanges.get(sessionId);
 			if (command) {
+				// Commands' code loads with the first command, not with the page.
+				const { runTypedCommand } = await import('./command-host');
 				const recordedIn = await runTypedCommand(this.#services, sessionId, trimmed);
 				void this.#services.refreshTokens(recordedIn ?? sessionId);
 				// The session rotated (here or in another tab): show the command where it went.

@@ -12,7 +12,7 @@ import type { OperationOutcome } from '../sessions/announce-removal';
 import { renameSession, setPinned } from '../sessions/edit-session';
 import { createSearchClient, type SearchClient } from '../sessions/search-client';
 import type { ConfirmRequest } from './confirm.svelte';
-import { FreeSpace } from './free-space.svelte';
+import type { FreeSpace } from './free-space.svelte';
 import { OperationIds } from './operation-ids';
 import { SessionSearch } from './session-search.svelte';
 import { SessionWindow } from './session-window.svelte';
@@ -56,7 +56,8 @@ export class SessionsState {
 	archived = $state<SessionRow[]>([]);
 	archivedLoaded = $state(false);
 	/** "Delete sessions" when storage is full: the largest sessions to tick and delete. */
-	readonly freeSpace: FreeSpace;
+	/** "Delete sessions" when storage is full: loaded the first time it is asked for. */
+	freeSpace = $state.raw<FreeSpace | undefined>(undefined);
 	#services: Services;
 	#open: () => OpenSession;
 	#ops = new OperationIds();
@@ -74,7 +75,6 @@ export class SessionsState {
 		this.#window = new SessionWindow(services.db);
 		this.#client = searchClient ?? (() => (this.#searchWorker ??= createSearchClient()).client);
 		this.#search = new SessionSearch({ db: services.db, profile: services.profile.name, client: this.#client });
-		this.freeSpace = new FreeSpace({ measure: () => this.measureSessions(), remove: (ids) => this.remove(ids) });
 	}
 
 	/** Where each group of the list begins (none while searching: matches are listed as found). */
@@ -89,6 +89,15 @@ export class SessionsState {
 	/** True while the answer to the current query has not come yet. */
 	get searching(): boolean {
 		return this.#search.scanning;
+	}
+
+	/** Opens "Delete sessions", its code loaded on first use (only a full disk needs it). */
+	async showFreeSpace(): Promise<void> {
+		if (!this.freeSpace) {
+			const { FreeSpace } = await import('./free-space.svelte');
+			this.freeSpace ??= new FreeSpace({ measure: () => this.measureSessions(), remove: (ids) => this.remove(ids) });
+		}
+		await this.freeSpace.show();
 	}
 
 	/** The search: its progress while the index is built, and the snippet of each match. */
