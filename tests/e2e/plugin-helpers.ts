@@ -97,13 +97,13 @@ export function commandOutputs(page: Page): Locator {
 }
 
 /** Types a command and presses Enter; waits for its output and returns it. */
-export async function runCommand(page: Page, text: string): Promise<Locator> {
+export async function runCommand(page: Page, text: string, timeout?: number): Promise<Locator> {
 	const before = await commandOutputs(page).count();
 	const box = page.getByRole('textbox', { name: 'Message' });
 	await box.fill(text);
 	// The command menu completes a partial name on the first Enter; a full name runs at once.
 	await box.press('Enter');
-	await expect(commandOutputs(page)).toHaveCount(before + 1);
+	await expect(commandOutputs(page)).toHaveCount(before + 1, { timeout });
 	await expect(page).toHaveURL(/\/s\/[^/]+$/);
 	return commandOutputs(page).last();
 }
