@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { removePlugin, updatePlugin } from '../db/plugin-verbs';
+import { PluginHostLoader } from '../state/plugin-host-loader';
 import { PluginsState, STARTUP_PLUGIN_WAIT_MS } from '../state/plugins.svelte';
 import { REGISTER_ORDER_GRACE_MS } from './plugin-host';
 import { gate, makeHost } from './test-host';
@@ -99,7 +100,7 @@ describe('the Plugins page status while loads overlap', () => {
 	const fetched = () => vi.mocked(t.fetchImpl).mock.calls.length;
 
 	function makeState() {
-		return new PluginsState({ db: t.db, host: t.host, hooks: t.hooks, safeMode: false });
+		return new PluginsState({ db: t.db, host: new PluginHostLoader(async () => t.host), hooks: t.hooks, safeMode: false });
 	}
 
 	/** Start-up with the "good" plugin stored, enabled and loaded. */
@@ -226,7 +227,7 @@ describe('the Plugins page status while loads overlap', () => {
 		const stop = state.start();
 		try {
 			await state.ready;
-			state.requestAdd(URL_, '');
+			await state.requestAdd(URL_, '');
 			await state.confirmAdd();
 			expect(state.status.get('good')?.state).toBe('loaded');
 			await new Promise((resolve) => setTimeout(resolve, 50));
@@ -245,7 +246,7 @@ describe('the Plugins page status while loads overlap', () => {
 		const stop = state.start();
 		try {
 			await state.ready;
-			state.requestAdd(URL_, '');
+			await state.requestAdd(URL_, '');
 			const adding = state.confirmAdd();
 			await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loading'));
 			let settled = false;

@@ -8,6 +8,7 @@ import type { HookLogEntry } from '../hooks/run-hook';
 import { makeHost } from '../plugins/test-host';
 import { createHookLogWriter } from '../plugins/hook-log-writer';
 import { PluginInspector, type LogView, type StorageView } from './plugin-inspector';
+import { PluginHostLoader } from './plugin-host-loader';
 import { PluginsState } from './plugins.svelte';
 
 const MEMORY = `export function register(ctx) {
@@ -156,7 +157,7 @@ describe('kept log lines', () => {
 describe('hook call details', () => {
 	it('are kept in memory for the newest calls and never stored with the row', async () => {
 		const writer = createHookLogWriter(t.db);
-		const state = new PluginsState({ db: t.db, host: t.host, hooks: t.hooks, safeMode: false, hookDetails: writer.detail });
+		const state = new PluginsState({ db: t.db, host: new PluginHostLoader(async () => t.host), hooks: t.hooks, safeMode: false, hookDetails: writer.detail });
 		writer.record({ at: 1, hook: 'pre_llm_call', plugin_id: 'memory', duration_ms: 1, outcome: 'error', summary: 's', call_id: 'c1', detail: { stack: 'Error: x\n at f' } });
 		await writer.flush();
 		const [row] = await t.db.hook_log.toArray();
