@@ -314,3 +314,55 @@ describe('the Plugins page status while loads overlap', () => {
 		}
 	});
 });
+
+describe('the code that runs plugins, loaded with the first plugin', () => {
+	const fetched = () => vi.mocked(t.fetchImpl).mock.calls.length;
+
+	it('is not loaded at start-up when no plugin is switched on', async () => {
+		t.served[URL_] = { body: GOOD };
+		await t.row(URL_, { enabled: 0 });
+		const create = vi.fn(async () => t.host);
+		const state = new PluginsState({ db: t.db, host: new PluginHostLoader(create), hooks: t.hooks, safeMode: false });
+		const stop = state.start();
+		await state.settled();
+		expect(state.status.get('good')?.state).toBe('disabled');
+		expect(create).not.toHaveBeenCalled();
+		expect(state.name('good')).toBe('good');
+		stop();
+	});
+
+	it('a plugin switched off while that code still loads never runs, and its row says Disabled', async () => {
+		t.served[URL_] = { body: GOOD };
+		await t.row(URL_);
+		const code = gate();
+		const state = new PluginsState({ db: t.db, host: new PluginHostLoader(() => code.opened.then(() => t.host)), hooks: t.hooks, safeMode: false });
+		const stop = state.start();
+		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loading'));
+		await state.setEnabled('good', false);
+		code.open();
+		await state.settled();
+		expect(state.status.get('good')?.state).toBe('disabled');
+		expect(fetched()).toBe(0);
+		expect(t.commands.has('hello')).toBe(false);
+		expect(t.host.isLoaded('good')).toBe(false);
+		stop();
+	});
+
+	it('when that code cannot be loaded, the row says why, and a Reload tries again', async () => {
+		t.served[URL_] = { body: GOOD };
+		await t.row(URL_);
+		let attempts = 0;
+		const load = async () => {
+			if (attempts++ === 0) throw new TypeError('Failed to fetch dynamically imported module');
+			return t.host;
+		};
+		const state = new PluginsState({ db: t.db, host: new PluginHostLoader(load), hooks: t.hooks, safeMode: false });
+		const stop = state.start();
+		await state.settled();
+		expect(state.status.get('good')).toMatchObject({ state: 'failed', error: expect.stringContaining('Failed to fetch dynamically imported module') });
+		await state.reload('good');
+		expect(state.status.get('good')?.state).toBe('loaded');
+		expect(t.commands.has('hello')).toBe(true);
+		stop();
+	});
+});
