@@ -1,0 +1,82 @@
+// The fact check of a summary: which facts of the rows it replaces it still holds, and the
+// section that adds the lost ones back, word for word, within a budget of tokens. Pure; it runs
+// in the context worker beside planning and counting.
+import { extractFacts, type Fact, type FactClass, type FactSource } from './extract-facts';
+import { contentWords, normaliseFact } from './normalise-fact';
+
+/** A fact the summary does not hold: what it says, and where it was said. */
+export interface LostFact {
+	class: FactClass;
+	text: string;
+	seq: number;
+}
+
+export interface FactCheck {
+	/** Facts found in the replaced rows. */
+	total: number;
+	/** Of those, the ones the summary holds as written. */
+	kept: number;
+	/** The others, message by message. */
+	lost: LostFact[];
+}
+
+/** The heading under which lost facts are added to a summary. */
+export const LOST_FACTS_HEADING = '## Facts from the compacted messages';
+
+/** The summary as a matcher reads it: the whole plain text, and each line's words. */
+export interface ReadSummary {
+	text: string;
+	lines: Array<Set<string>>;
+}
+
+export function readSummary(summary: string): ReadSummary {
+	const lines = summary.split(/\n+|(?<=[.!?;])\s+/).map((line) => new Set(normaliseFact(line).split(' ')));
+	return { text: ` ${normaliseFact(summary)} `, lines };
+}
+
+/** Whether the summary holds the fact: its plain form, or for an instruction every word that carries it, in one line. */
+export function holdsFact(summary: ReadSummary, fact: Pick<Fact, 'class' | 'key'>): boolean {
+	if (fact.class !== 'instruction') return summary.text.includes(` ${fact.key} `);
+	const words = fact.key.split(' ');
+	return summary.lines.some((line) => words.every((word) => line.has(word)));
+}
+
+/** Checks `summary` against the facts of `sources`. */
+export function checkFacts(sources: readonly FactSource[], summary: string): FactCheck {
+	const facts = extractFacts(sources);
+	const read = readSummary(summary);
+	const lost = facts.filter((fact) => !holdsFact(read, fact)).map(({ class: kind, text, seq }) => ({ class: kind, text, seq }));
+	return { total: facts.length, kept: facts.length - lost.length, lost };
+}
+
+/** The section that appends `facts` to a summary, each as it was written. */
+export function lostFactsSection(facts: readonly Pick<LostFact, 'text'>[]): string {
+	return `${LOST_FACTS_HEADING}\n${facts.map((fact) => `- ${fact.text.replace(/\s+/g, ' ')}`).join('\n')}`;
+}
+
+/** `summary` with `facts` appended (nothing changes when there are none). */
+export function addFacts(summary: string, facts: readonly Pick<LostFact, 'text'>[]): string {
+	return facts.length ? `${summary.trimEnd()}\n\n${lostFactsSection(facts)}` : summary;
+}
+
+/**
+ * The lost facts that fit in `budget` tokens when appended, message by message (a
+ * fact too long for what is left is passed over for shorter ones after it).
+ */
+export function factsWithin(lost: readonly LostFact[], budget: number, count: (text: string) => number): LostFact[] {
+	const chosen: LostFact[] = [];
+	let used = count(`\n\n${LOST_FACTS_HEADING}`);
+	if (used > budget) return chosen;
+	for (const fact of lost) {
+		const cost = count(`\n- ${fact.text}`);
+		if (used + cost > budget) continue;
+		chosen.push(fact);
+		used += cost;
+	}
+	return chosen;
+}
+
+/** An instruction's plain key, for callers that compare outside a check (the benchmark's labels). */
+export function instructionKey(text: string): string {
+	return contentWords(normaliseFact(text)).join(' ');
+}
