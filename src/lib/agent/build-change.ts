@@ -3,7 +3,7 @@
 // demand, or the fold of a compaction the provider made on its own while answering.
 import type { NewMessage } from '../db/message-verbs';
 import type { MarkerFacts, MessageRow } from '../db/schema';
-import { addFacts } from '../context/check-facts';
+import { addFacts } from '../context/lost-facts-section';
 import { summaryBudget } from '../context/summary-budget';
 import { SUMMARY_PREAMBLE } from '../context/summary-template';
 import type { CompactionKind } from '../hooks/hook-payloads';

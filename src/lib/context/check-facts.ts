@@ -2,7 +2,10 @@
 // section that adds the lost ones back, word for word, within a budget of tokens. Pure; it runs
 // in the context worker beside planning and counting.
 import { extractFacts, type Fact, type FactClass, type FactSource } from './extract-facts';
+import { LOST_FACTS_HEADING } from './lost-facts-section';
 import { contentWords, normaliseFact } from './normalise-fact';
+
+export { addFacts, LOST_FACTS_HEADING } from './lost-facts-section';
 
 /** A fact the summary does not hold: what it says, and where it was said. */
 export interface LostFact {
@@ -19,9 +22,6 @@ export interface FactCheck {
 	/** The others, message by message. */
 	lost: LostFact[];
 }
-
-/** The heading under which lost facts are added to a summary. */
-export const LOST_FACTS_HEADING = '## Facts from the compacted messages';
 
 /** The summary as a matcher reads it: the whole plain text, and each line's words. */
 export interface ReadSummary {
@@ -47,16 +47,6 @@ export function checkFacts(sources: readonly FactSource[], summary: string): Fac
 	const read = readSummary(summary);
 	const lost = facts.filter((fact) => !holdsFact(read, fact)).map(({ class: kind, text, seq }) => ({ class: kind, text, seq }));
 	return { total: facts.length, kept: facts.length - lost.length, lost };
-}
-
-/** The section that appends `facts` to a summary, each as it was written. */
-export function lostFactsSection(facts: readonly Pick<LostFact, 'text'>[]): string {
-	return `${LOST_FACTS_HEADING}\n${facts.map((fact) => `- ${fact.text.replace(/\s+/g, ' ')}`).join('\n')}`;
-}
-
-/** `summary` with `facts` appended (nothing changes when there are none). */
-export function addFacts(summary: string, facts: readonly Pick<LostFact, 'text'>[]): string {
-	return facts.length ? `${summary.trimEnd()}\n\n${lostFactsSection(facts)}` : summary;
 }
 
 /**

@@ -43,6 +43,11 @@ describe('extractFacts', () => {
 		expect(found([user(1, 'Thanks. Sure, we have 3 options here. Looks good.')])).toEqual([]);
 	});
 
+	it('takes a capitalised word at a sentence start for a name only when it is written so elsewhere too', () => {
+		const facts = found([user(1, 'Deploy it after Ingrid says so. Never on Fridays.'), assistant(2, 'Ingrid agreed. Mock answers stay.')]);
+		expect(facts.filter((fact) => fact.startsWith('name'))).toEqual(['name: Ingrid']);
+	});
+
 	it('reads a summary it replaces without its headings', () => {
 		expect(found([{ seq: 1, role: 'user', kind: 'summary', content: 'Summary of the earlier conversation:\n## Goal\n- the staging server is https://staging.example.com' }])).toEqual(['url: https://staging.example.com']);
 	});

@@ -91,7 +91,7 @@ function isPath(text: string): boolean {
 const NOT_NAMES = new Set(
 	(
 		'I Im Ive Ill Id OK Okay Ok Yes No Hi Hello Hey Thanks Thank Please Sure Great Good Fine Sorry Also So But And Or If Then The A An This That These Those It Its We You He She They My Our Your Let Lets What When Where Why How Who Which Here There Now Next First Second Third Finally Note Done Right Well Perfect Cool Nice Alright Actually Maybe Just Oh Ah Hmm Wait Agreed Understood Noted Got Great Yeah Yep Nope Cheers Best Regards Dear ' +
-		'Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September October November December ' +
+		'Monday Tuesday Wednesday Thursday Friday Saturday Sunday Mondays Tuesdays Wednesdays Thursdays Fridays Saturdays Sundays January February March April May June July August September October November December ' +
 		'Mr Mrs Ms Dr Prof St AM PM FYI ASAP TODO API APIs URL URLs HTTP HTTPS JSON HTML CSS SQL UI UX ID IDs PR PRs CI CLI PDF CSV ETA EOD TLDR IMO BTW AI LLM FAQ OS NB PS ' +
 		'Summary Goal Constraints Decisions Progress Files References Questions Open None Latest Focus Called Attached Can Could Would Should Will Is Are Do Does Did Have Has Had Was Were Any Some Every Each All Most Many Both Once In On At For From To With Without By Of As Before After Since Until While Today Tomorrow Yesterday Tonight Morning Afternoon Evening ' +
 		'Dont Doesnt Isnt Cant Wont Didnt Theres Heres Thats Whats Its Youre Were Theyre Lets ' +
@@ -170,21 +170,19 @@ function nameKey(text: string): string {
 	return normaliseFact(text.split(/\s+/).filter((word) => !TITLES.test(word)).join(' '));
 }
 
-/** How the words of the sources are written: capitalised other than at a sentence's start (a name), and in lower case (a word). */
+/** The words of the sources written capitalised other than at a sentence's start (names). */
 interface WordUse {
 	midSentence: Set<string>;
-	lower: Set<string>;
 }
 
 function readWordUse(texts: readonly string[]): WordUse {
-	const use: WordUse = { midSentence: new Set(), lower: new Set() };
+	const use: WordUse = { midSentence: new Set() };
 	for (const text of texts) {
 		for (const sentence of sentences(text)) {
 			let first = true;
 			for (const match of sentence.matchAll(WORD)) {
 				const word = bareWord(match[0]);
 				if (!first && isCapitalised(word)) use.midSentence.add(word);
-				else if (/^\p{Ll}/u.test(word)) use.lower.add(word);
 				first = false;
 			}
 		}
@@ -192,10 +190,9 @@ function readWordUse(texts: readonly string[]): WordUse {
 	return use;
 }
 
-/** A capitalised word alone at a sentence's start is a name when it is written so elsewhere, or never in lower case. */
+/** A capitalised word alone at a sentence's start is a name when it is written so elsewhere too, or looks like one ("McKay", "GPT4"). */
 function startsAsName(word: string, use: WordUse): boolean {
-	if (use.midSentence.has(word) || isDistinctive(word)) return true;
-	return word.length >= 3 && !use.lower.has(word.toLowerCase()) && !/(?:ly|ing|ed|ould|ere)$/.test(word);
+	return use.midSentence.has(word) || isDistinctive(word);
 }
 
 function collectNames(text: string, seq: number, use: WordUse, out: Collector): void {
