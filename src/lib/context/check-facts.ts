@@ -23,22 +23,47 @@ export interface FactCheck {
 	lost: LostFact[];
 }
 
-/** The summary as a matcher reads it: the whole plain text, and each line's words. */
+/**
+ * The summary as a matcher reads it: its words in order, where each word occurs, and which
+ * lines (sentences) hold each word. A fact is then found from its words' few places, not by
+ * reading the whole summary once per fact.
+ */
 export interface ReadSummary {
-	text: string;
-	lines: Array<Set<string>>;
+	words: string[];
+	at: Map<string, number[]>;
+	lines: Map<string, Set<number>>;
 }
 
 export function readSummary(summary: string): ReadSummary {
-	const lines = summary.split(/\n+|(?<=[.!?;])\s+/).map((line) => new Set(normaliseFact(line).split(' ')));
-	return { text: ` ${normaliseFact(summary)} `, lines };
+	const words = normaliseFact(summary).split(' ');
+	const at = new Map<string, number[]>();
+	words.forEach((word, i) => {
+		const list = at.get(word);
+		if (list) list.push(i);
+		else at.set(word, [i]);
+	});
+	const lines = new Map<string, Set<number>>();
+	summary.split(/\n+|(?<=[.!?;])\s+/).forEach((line, index) => {
+		for (const word of normaliseFact(line).split(' ')) {
+			const list = lines.get(word);
+			if (list) list.add(index);
+			else lines.set(word, new Set([index]));
+		}
+	});
+	return { words, at, lines };
 }
 
 /** Whether the summary holds the fact: its plain form, or for an instruction every word that carries it, in one line. */
 export function holdsFact(summary: ReadSummary, fact: Pick<Fact, 'class' | 'key'>): boolean {
-	if (fact.class !== 'instruction') return summary.text.includes(` ${fact.key} `);
 	const words = fact.key.split(' ');
-	return summary.lines.some((line) => words.every((word) => line.has(word)));
+	if (fact.class !== 'instruction') {
+		return (summary.at.get(words[0]) ?? []).some((start) => words.every((word, i) => summary.words[start + i] === word));
+	}
+	const sets = words.map((word) => summary.lines.get(word));
+	if (sets.some((set) => !set)) return false;
+	const [rarest, ...rest] = (sets as Set<number>[]).sort((a, b) => a.size - b.size);
+	for (const line of rarest) if (rest.every((set) => set.has(line))) return true;
+	return false;
 }
 
 /** Checks `summary` against the facts of `sources`. */

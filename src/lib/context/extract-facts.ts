@@ -3,7 +3,7 @@
 // with their unit or role (ports, versions, amounts, dates), e-mail addresses, names of people
 // and things, and the user's explicit instructions. No model call: patterns only, linear in the
 // text, so the worker checks a 100,000-token span in milliseconds. Pure.
-import { contentWords, normaliseFact } from './normalise-fact';
+import { contentWords, normaliseFact as normaliseText } from './normalise-fact';
 import type { Role } from '../providers/types';
 
 export type FactClass = 'path' | 'url' | 'identifier' | 'number' | 'email' | 'name' | 'instruction';
@@ -77,12 +77,14 @@ const FENCED = /^\s*(```|~~~)[^\n]*\n[\s\S]*?(?:\n\s*\1[^\n]*|$)/gm;
 const NOT_PATHS = new Set(['and/or', 'he/she', 'his/her', 'km/h', 'w/o', 'n/a', 'i/o', 'yes/no', 'on/off', 'true/false', 'read/write', 'input/output', 'client/server', 'pros/cons', 'either/or', 'req/s', 'mg/dl', 'mmol/l', 'ml/h', 'mg/kg']);
 const PATH_ROOTS = new Set(['src', 'lib', 'app', 'apps', 'test', 'tests', 'docs', 'bin', 'etc', 'usr', 'var', 'home', 'config', 'scripts', 'static', 'public', 'packages', 'components', 'pages', 'api', 'routes', 'build', 'dist', 'node_modules', 'tmp', 'opt', 'assets', 'vendor', 'internal', 'cmd', 'pkg']);
 
+const HAS_EXTENSION = new RegExp(`\\.(?:${FILE_EXTENSIONS})$`, 'i');
+
 function isPath(text: string): boolean {
 	if (NOT_PATHS.has(text.toLowerCase())) return false;
 	const parts = text.replace(/^[~.]*\/?/, '').split('/');
 	if (parts.every((part) => /^\d*$/.test(part))) return false;
 	if (/^(?:~|\.{1,2})?\//.test(text) && parts.length >= 1 && parts.some((part) => /[a-z]/i.test(part))) return true;
-	if (new RegExp(`\\.(?:${FILE_EXTENSIONS})$`, 'i').test(text)) return true;
+	if (HAS_EXTENSION.test(text)) return true;
 	if (parts.length >= 3) return true;
 	return parts.some((part) => /[._@\d-]/.test(part)) || PATH_ROOTS.has(parts[0].toLowerCase());
 }
@@ -102,6 +104,7 @@ const TITLES = /^(?:mr|mrs|ms|dr|prof|st)\.?$/i;
 const CONNECTORS = new Set(['of', 'de', 'da', 'di', 'van', 'von', 'der', 'den', 'del', 'la', 'le', 'du', '&']);
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.&-]*/gu;
 
+const HAS_CAPITAL = /\p{Lu}/u;
 const isCapitalised = (word: string) => /^\p{Lu}/u.test(word) || /^\p{Ll}+\p{Lu}/u.test(word);
 const isDistinctive = (word: string) => /\p{Ll}\p{Lu}|\p{N}/u.test(word) || /^\p{Lu}{2,}$/u.test(word) || /^\p{Lu}.*\p{Lu}/u.test(word);
 const bareWord = (word: string) => word.replace(/['’]s$/u, '').replace(/[.'’-]+$/u, '');
@@ -116,14 +119,22 @@ function sentences(text: string): string[] {
 		.filter(Boolean);
 }
 
-/** A span claimed by one extractor is blanked, so no later one reads it again. */
-function blank(text: string, start: number, length: number): string {
-	return text.slice(0, start) + ' '.repeat(length) + text.slice(start + length);
+/** The plain forms made during one extraction: a conversation names the same things again and again. */
+const plainForms = new Map<string, string>();
+
+function normaliseFact(text: string): string {
+	let plain = plainForms.get(text);
+	if (plain === undefined) plainForms.set(text, (plain = normaliseText(text)));
+	return plain;
 }
 
 class Collector {
 	facts: Fact[] = [];
 	#seen = new Set<string>();
+
+	get full(): boolean {
+		return this.facts.length >= MAX_FACTS;
+	}
 
 	add(kind: FactClass, text: string, seq: number, key = normaliseFact(text)): void {
 		if (!key || this.facts.length >= MAX_FACTS) return;
@@ -146,23 +157,29 @@ function readable(source: FactSource): string {
 	return text;
 }
 
-/** Runs `pattern` over `text`, adding each match `accept` takes, and blanks what it took. */
+/** Runs `pattern` over `text`, adding each match `take` accepts, and blanks what it took (so no later pattern reads it again). */
 function claim(text: string, pattern: RegExp, take: (match: string) => boolean): string {
-	let out = text;
+	const parts: string[] = [];
+	let from = 0;
 	for (const match of text.matchAll(pattern)) {
 		const found = match[0];
-		if (take(found)) out = blank(out, match.index, found.length);
+		if (!take(found)) continue;
+		parts.push(text.slice(from, match.index), ' '.repeat(found.length));
+		from = match.index + found.length;
 	}
-	return out;
+	if (from === 0) return text;
+	parts.push(text.slice(from));
+	return parts.join('');
 }
 
 const trimUrl = (url: string) => url.replace(/[.,;:!?)\]]+$/, '');
 
+const ROLE_PREFIX = new RegExp(`^(?:${ROLES})(?: no| number)? `, 'i');
+
 function numberKey(text: string): string {
 	const key = normaliseFact(text);
 	// The role says what the number is; a summary that holds the number with its unit holds the fact.
-	const role = new RegExp(`^(?:${ROLES})(?: no| number)? `, 'i');
-	const bare = key.replace(role, '').replace(/^(?:in|since|by|until|from|before|after) (?=\d)/, '').replace(/^v (?=\d)/, '');
+	const bare = key.replace(ROLE_PREFIX, '').replace(/^(?:in|since|by|until|from|before|after) (?=\d)/, '').replace(/^v (?=\d)/, '');
 	return bare || key;
 }
 
@@ -181,8 +198,10 @@ function readWordUse(texts: readonly string[]): WordUse {
 		for (const sentence of sentences(text)) {
 			let first = true;
 			for (const match of sentence.matchAll(WORD)) {
-				const word = bareWord(match[0]);
-				if (!first && isCapitalised(word)) use.midSentence.add(word);
+				if (!first && HAS_CAPITAL.test(match[0])) {
+					const word = bareWord(match[0]);
+					if (isCapitalised(word)) use.midSentence.add(word);
+				}
 				first = false;
 			}
 		}
@@ -238,9 +257,11 @@ function collectInstructions(text: string, seq: number, out: Collector): void {
 /** Every fact in `sources`, once each (where first found), in the order found. */
 export function extractFacts(sources: readonly FactSource[]): Fact[] {
 	const out = new Collector();
+	plainForms.clear();
 	const texts = sources.map(readable);
 	const use = readWordUse(texts);
 	sources.forEach((source, index) => {
+		if (out.full) return;
 		const seq = source.seq;
 		let text = texts[index];
 		text = claim(text, EMAIL, (found) => (out.add('email', found, seq), true));
@@ -282,5 +303,6 @@ export function extractFacts(sources: readonly FactSource[]): Fact[] {
 		if (source.role !== 'tool') collectNames(text, seq, use, out);
 		if (source.role === 'user' && source.kind !== 'summary') collectInstructions(texts[index], seq, out);
 	});
+	plainForms.clear();
 	return out.facts;
 }
