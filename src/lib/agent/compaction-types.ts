@@ -108,7 +108,8 @@ export interface ProviderCompaction {
 	summary: string | null;
 }
 
-export type NoopReason = 'nothing' | 'cooldown' | 'not_shorter' | 'cancelled' | 'failed' | 'race';
+/** `turn_limit`: the turn wrote its automatic summaries already (see turn-budget). */
+export type NoopReason = 'nothing' | 'cooldown' | 'not_shorter' | 'cancelled' | 'failed' | 'race' | 'turn_limit';
 
 export type CompactionOutcome =
 	| { status: 'compacted'; sessionId: string; rotated: boolean; payload: PostCompactionPayload }
