@@ -54,7 +54,7 @@ describe('a test event', () => {
 		const first = JSON.parse(inspector.testPayload('memory', 'post_compaction'));
 		const turn = JSON.parse(inspector.testPayload('memory', 'pre_llm_call'));
 		const other = JSON.parse(inspector.testPayload('other', 'post_compaction'));
-		expect(Object.keys(first).sort()).toEqual(['after_tokens', 'before_tokens', 'kind', 'messages_removed', 'old_session_id', 'platform', 'profile', 'reason', 'session_id']);
+		expect(Object.keys(first).sort()).toEqual(['after_tokens', 'before_tokens', 'facts_kept', 'facts_lost', 'facts_total', 'kind', 'messages_removed', 'old_session_id', 'platform', 'profile', 'reason', 'session_id']);
 		expect(first.session_id).toMatch(/^test-[0-9a-f]+$/);
 		expect(turn.session_id).toBe(first.session_id);
 		expect(other.session_id).not.toBe(first.session_id);
@@ -101,7 +101,7 @@ describe('a test event', () => {
 	it('names fields the app always sends that are missing, and fields it never sends', async () => {
 		const outcome = await inspector.sendTestEvent('memory', 'post_compaction', JSON.stringify({ session_id: 'x', sesion: 'typo' }));
 		expect(outcome.notes).toEqual([
-			'Missing fields the app always sends: old_session_id, kind, reason, before_tokens, after_tokens, messages_removed, profile, platform.',
+			'Missing fields the app always sends: old_session_id, kind, reason, before_tokens, after_tokens, messages_removed, profile, platform, facts_total, facts_kept, facts_lost.',
 			'Fields the app never sends: sesion.'
 		]);
 	});
