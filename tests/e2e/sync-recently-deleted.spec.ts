@@ -13,11 +13,10 @@ import { useCouchServer } from './test-servers';
 const couch = useCouchServer();
 const createDatabase = () => createDatabaseOn(couch.url);
 
-/** Recently deleted, from the sidebar's link; its list of sessions. */
+/** Settings → Sync → Recently deleted; its list of sessions. */
 async function openRecentlyDeleted(page: Page) {
-	await sidebar(page).getByRole('link', { name: 'Recently deleted', exact: true }).click();
-	await expect(page.getByRole('heading', { level: 1, name: 'Recently deleted' })).toBeVisible();
-	return page.getByRole('list', { name: 'Recently deleted sessions' }).getByRole('listitem');
+	await navigate(page, 'Settings');
+	return page.getByRole('region', { name: 'Recently deleted' }).getByRole('list', { name: 'Recently deleted sessions' }).getByRole('listitem');
 }
 
 /** Ticks every session of the list and deletes them, confirming (selection mode ends with it). */
