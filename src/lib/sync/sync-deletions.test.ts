@@ -163,14 +163,14 @@ describe('deletions from elsewhere', () => {
 		});
 		const stop = new AbortController();
 		const running = loop.run(stop.signal);
-		await expect.poll(() => statuses.at(-1)?.state).toBe('up-to-date');
+		await expect.poll(() => statuses.at(-1)?.state, { timeout: 15_000 }).toBe('up-to-date');
 		await laptop.delete(ids[0]);
 		await laptop.sync();
-		await expect.poll(() => statuses.at(-1)).toEqual({ state: 'confirm-deletions', count: 12 });
+		await expect.poll(() => statuses.at(-1), { timeout: 15_000 }).toEqual({ state: 'confirm-deletions', count: 12 });
 		expect(await phone.sessionIds()).toHaveLength(12);
 		expect(await phone.trashIds()).toEqual([]);
 		loop.answerDeletions(true);
-		await expect.poll(() => phone.trashIds()).toEqual([...ids].sort());
+		await expect.poll(() => phone.trashIds(), { timeout: 15_000 }).toEqual([...ids].sort());
 		stop.abort();
 		await running;
 		expect(await phone.sessionIds()).toEqual([]);
@@ -193,17 +193,17 @@ describe('deletions from elsewhere', () => {
 			loop.nudge();
 		};
 		await deleteAllOnPhone();
-		await expect.poll(() => statuses.at(-1)).toEqual({ state: 'confirm-deletions', count: 11 });
+		await expect.poll(() => statuses.at(-1), { timeout: 15_000 }).toEqual({ state: 'confirm-deletions', count: 11 });
 		loop.answerDeletions(false);
-		await expect.poll(() => statuses.at(-1)?.state).toBe('up-to-date');
-		await expect.poll(async () => (await phone.sync(), await phone.sessionIds())).toEqual([...ids].sort());
+		await expect.poll(() => statuses.at(-1)?.state, { timeout: 15_000 }).toBe('up-to-date');
+		await expect.poll(async () => (await phone.sync(), await phone.sessionIds()), { timeout: 15_000 }).toEqual([...ids].sort());
 
 		// Deleted again on the phone: the earlier "Keep them" does not answer this.
 		await deleteAllOnPhone();
-		await expect.poll(() => statuses.at(-1)).toEqual({ state: 'confirm-deletions', count: 11 });
+		await expect.poll(() => statuses.at(-1), { timeout: 15_000 }).toEqual({ state: 'confirm-deletions', count: 11 });
 		expect(await laptop.sessionIds()).toHaveLength(11);
 		loop.answerDeletions(true);
-		await expect.poll(() => statuses.at(-1)?.state).toBe('up-to-date');
+		await expect.poll(() => statuses.at(-1)?.state, { timeout: 15_000 }).toBe('up-to-date');
 		stop.abort();
 		await running;
 		expect(await laptop.sessionIds()).toEqual([]);
