@@ -38,10 +38,33 @@ export async function takeSessionFromTrash(db: PalimpsestDb, sessionId: string):
 	return kept;
 }
 
-/** What "Recently deleted" lists: each session's row as it was and when this device learned of the deletion, newest first. */
-export async function listTrash(db: PalimpsestDb): Promise<Array<{ session: SyncTrashRow['session']; at: number }>> {
+/** One session in "Recently deleted", as the list shows it. */
+export interface DeletedSession {
+	id: string;
+	title: string;
+	/** When it was deleted, by the clock of the device that deleted it (null: not known). */
+	deleted_at: number | null;
+	/** When this device learned of the deletion: its days in "Recently deleted" run from then. */
+	learned_at: number;
+	messages: number;
+	attachments: number;
+}
+
+/** What "Recently deleted" lists, the latest deletion learned first. */
+export async function listRecentlyDeleted(db: PalimpsestDb): Promise<DeletedSession[]> {
 	const rows = await db.sync_trash.orderBy('at').reverse().toArray();
-	return rows.map((row) => ({ session: row.session, at: row.at }));
+	const entries = await db.sync_docs.bulkGet(rows.map((row) => `session:${row.session_id}`));
+	return rows.map((row, i) => {
+		const deletedAt = (entries[i]?.doc as { fields?: { deleted_at?: unknown } } | undefined)?.fields?.deleted_at;
+		return {
+			id: row.session_id,
+			title: row.session.title,
+			deleted_at: typeof deletedAt === 'number' && Number.isFinite(deletedAt) ? deletedAt : null,
+			learned_at: row.at,
+			messages: row.session.message_count,
+			attachments: row.blobs.length
+		};
+	});
 }
 
 /**

@@ -27,7 +27,11 @@ export interface SyncChannel {
 }
 
 /** What the tabs of a profile tell each other about sync. */
-export type SyncMessage = { type: 'ask' } | { type: 'status'; status: SyncStatus; lastSyncAt: number | null };
+export type SyncMessage =
+	| { type: 'ask' }
+	| { type: 'status'; status: SyncStatus; lastSyncAt: number | null }
+	/** The user's word, in a tab that watches, on the deletions the owning tab's sync asks about. */
+	| { type: 'answer-deletions'; move: boolean };
 
 export interface SyncHost {
 	profile: string;
@@ -65,6 +69,10 @@ export class SyncState {
 	#session: AbortController | null = null;
 	#channel: SyncChannel | null = null;
 	#storedLastAt = 0;
+	/** The worker of this tab's run, while it owns sync. */
+	#worker: SyncWorker | null = null;
+	/** The user closed the question about deletions (it stays in Settings → Sync until answered). */
+	deletionsSetAside = $state(false);
 
 	constructor(host: SyncHost, lastSyncAt: number | null = null) {
 		this.#host = host;
@@ -87,6 +95,22 @@ export class SyncState {
 	/** The run stopped on a failure only the user can mend: Start sync tries again. */
 	get stalled(): boolean {
 		return this.status?.state === 'error' && this.status.retryAt === null;
+	}
+
+	/** How many sessions sync asks about (deleted elsewhere, more than it takes without asking), or null. */
+	get deletionsAsked(): number | null {
+		return this.role !== 'off' && this.status?.state === 'confirm-deletions' ? this.status.count : null;
+	}
+
+	/**
+	 * The user's word on the deletions asked about: move them to "Recently deleted" here (true), or
+	 * keep them, which restores them on every device (false). From a tab that only watches, it goes
+	 * to the tab that runs sync.
+	 */
+	answerDeletions(move: boolean): void {
+		if (this.deletionsAsked === null) return;
+		if (this.role === 'owner') this.#worker?.answerDeletions(move);
+		else this.#channel?.post({ type: 'answer-deletions', move });
 	}
 
 	/** The first sync's progress while it sends or receives (total null: not known). */
@@ -146,6 +170,7 @@ export class SyncState {
 		this.#password = null;
 		this.role = 'off';
 		this.status = null;
+		this.deletionsSetAside = false;
 	}
 
 	#restart(): void {
@@ -188,6 +213,7 @@ export class SyncState {
 			this.#report({ state: 'error', reason: `Sync could not start: ${message(error)}. Reload the page to try again.`, retryAt: null });
 			return untilAborted(held);
 		}
+		this.#worker = worker;
 		const unwatch = this.#host.watchPage(() => {
 			worker.setOnline(this.#host.online());
 			worker.setVisible(this.#host.visible());
@@ -209,6 +235,7 @@ export class SyncState {
 				await Promise.race([run, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS))]);
 			}
 		} finally {
+			if (this.#worker === worker) this.#worker = null;
 			unwatch();
 			worker.close();
 		}
@@ -226,7 +253,7 @@ export class SyncState {
 	}
 
 	#report(status: SyncStatus): void {
-		this.status = status;
+		this.#show(status);
 		if (status.state === 'up-to-date') {
 			this.lastSyncAt = status.at;
 			if (status.at - this.#storedLastAt >= STORE_LAST_EVERY_MS) {
@@ -237,14 +264,22 @@ export class SyncState {
 		this.#channel?.post({ type: 'status', status, lastSyncAt: this.lastSyncAt });
 	}
 
+	#show(status: SyncStatus): void {
+		// A question set aside comes back with the next one.
+		if (status.state !== 'confirm-deletions') this.deletionsSetAside = false;
+		this.status = status;
+	}
+
 	/** A message from another tab of this profile. */
 	#hear(message: unknown): void {
 		if (typeof message !== 'object' || message === null) return;
 		const heard = message as Partial<SyncMessage>;
 		if (heard.type === 'ask' && this.role === 'owner' && this.status) {
 			this.#channel?.post({ type: 'status', status: this.status, lastSyncAt: this.lastSyncAt });
+		} else if (heard.type === 'answer-deletions' && this.role === 'owner' && typeof heard.move === 'boolean') {
+			this.answerDeletions(heard.move);
 		} else if (heard.type === 'status' && this.role === 'watching' && typeof heard.status === 'object' && heard.status !== null) {
-			this.status = heard.status;
+			this.#show(heard.status);
 			if (typeof heard.lastSyncAt === 'number') this.lastSyncAt = heard.lastSyncAt;
 		}
 	}

@@ -88,6 +88,10 @@ class FakeWorker implements SyncWorker {
 	setVisible(visible: boolean): void {
 		this.visible.push(visible);
 	}
+	answers: boolean[] = [];
+	answerDeletions(move: boolean): void {
+		this.answers.push(move);
+	}
 	close(): void {
 		this.closed = true;
 	}
@@ -245,6 +249,40 @@ describe('SyncState', () => {
 		await vi.waitFor(() => expect(b.worker()?.runs).toHaveLength(1));
 		expect(b.worker().runs[0]).toMatchObject({ url: SERVER, credentials: null });
 		expect(a.worker().closed).toBe(true);
+	});
+
+	it('asks about many deletions in every tab until answered in one: the answer reaches the worker of the tab that runs sync', async () => {
+		const { tab } = browser();
+		const a = tab();
+		const b = tab();
+		a.state.follow({ server: SERVER, username: '' });
+		await vi.waitFor(() => expect(a.worker()?.running).toBe(true));
+		b.state.follow({ server: SERVER, username: '' });
+		expect(a.state.deletionsAsked).toBeNull();
+		a.worker().emit({ state: 'confirm-deletions', count: 12 });
+		expect(a.state.deletionsAsked).toBe(12);
+		expect(a.state.text).toMatch(/^12 sessions were deleted on another device or on the server\. Nothing is deleted here until you choose/);
+		await vi.waitFor(() => expect(b.state.deletionsAsked).toBe(12));
+
+		// Set aside in one tab, the question stays asked (Settings → Sync still offers the answers).
+		b.state.deletionsSetAside = true;
+		expect(b.state.deletionsAsked).toBe(12);
+		// Answered in the tab that only watches: the owner's worker hears it.
+		b.state.answerDeletions(false);
+		await vi.waitFor(() => expect(a.worker().answers).toEqual([false]));
+		a.worker().emit({ state: 'up-to-date', at: 9, skipped: 0 });
+		await vi.waitFor(() => expect(b.state.deletionsAsked).toBeNull());
+		expect(b.state.deletionsSetAside).toBe(false);
+
+		// Answered where sync runs: straight to its worker. No question asked: no answer sent.
+		a.worker().emit({ state: 'confirm-deletions', count: 11 });
+		a.state.answerDeletions(true);
+		expect(a.worker().answers).toEqual([false, true]);
+		a.worker().emit({ state: 'up-to-date', at: 10, skipped: 0 });
+		a.state.answerDeletions(true);
+		b.state.answerDeletions(true);
+		await Promise.resolve();
+		expect(a.worker().answers).toEqual([false, true]);
 	});
 
 	it('Start sync in a watching tab moves the loop there; the old owner stops its worker and shows the new status', async () => {

@@ -23,6 +23,12 @@ export interface PullOptions {
 	onProgress?: (done: number, total: number | null) => void;
 	/** How far the pull may move sessions to "Recently deleted" without asking, and which the user kept. */
 	apply?: ApplyOptions;
+	/**
+	 * Waits for a burst of changes to finish arriving. A long-poll answers at the first change of a
+	 * burst: when that is a session's deletion, the rest of a many-session deletion may still be on
+	 * its way, and it is counted whole (to ask about it) only once it has come.
+	 */
+	settle?: (signal?: AbortSignal) => Promise<void>;
 }
 
 export interface PullOutcome {
@@ -53,7 +59,9 @@ export async function withBranches(client: CouchClient, read: readonly ReadDocum
 	return docs;
 }
 
-export async function pullChanges({ store, client, limit = DEFAULT_PULL_LIMIT, longPollMs, signal, onProgress, apply }: PullOptions): Promise<PullOutcome> {
+const deletesSession = (doc: ReadDocument) => doc.kind === 'session' && doc.doc.purged_at === null && doc.doc.fields.deleted_at !== null;
+
+export async function pullChanges({ store, client, limit = DEFAULT_PULL_LIMIT, longPollMs, signal, onProgress, apply, settle }: PullOptions): Promise<PullOutcome> {
 	const outcome: PullOutcome = { pulled: 0, skipped: [] };
 	let since = (await store.checkpoint()) ?? '0';
 	// A pull asks before it moves more sessions to "Recently deleted" than allowed, over all its pages.
@@ -65,6 +73,10 @@ export async function pullChanges({ store, client, limit = DEFAULT_PULL_LIMIT, l
 		let docs: PulledDoc[];
 		try {
 			page = await client.changes({ since, limit: pageLimit, longPollMs: wait, signal });
+			if (wait !== undefined && settle && page.docs.some(deletesSession)) {
+				await settle(signal);
+				page = await client.changes({ since, limit: pageLimit, signal });
+			}
 			docs = await pullBlobs(client, store, await withBranches(client, page.docs, page.skipped, signal), signal);
 		} catch (error) {
 			// Too large to read (not refused by the server): fewer changes a page, or at one, skip it.

@@ -9,6 +9,8 @@ export interface SyncWorker {
 	run(request: SyncRunRequest, onStatus: (status: SyncStatus) => void): Promise<void>;
 	setOnline(online: boolean): void;
 	setVisible(visible: boolean): void;
+	/** The user's word on the sessions the run asks about (status 'confirm-deletions'): move them here, or keep them everywhere. */
+	answerDeletions(move: boolean): void;
 	stop(): void;
 	close(): void;
 }
@@ -28,6 +30,7 @@ export function startSyncWorker(): SyncWorker {
 		run: (request, onStatus) => Promise.race([api.run(request, proxy(onStatus)), failed]),
 		setOnline: (online) => void api.setOnline(online).catch(() => {}),
 		setVisible: (visible) => void api.setVisible(visible).catch(() => {}),
+		answerDeletions: (move) => void api.answerDeletions(move).catch(() => {}),
 		stop: () => void api.stop().catch(() => {}),
 		close: () => {
 			api[releaseProxy]();

@@ -9,6 +9,7 @@ import { Device, quiesce } from '../../../tests/support/sync-device';
 import { pruneExpiredSessions } from '../sessions/sweep-sessions';
 import { updateSession } from '../db/session-verbs';
 import { listMessages } from '../db/message-verbs';
+import { listRecentlyDeleted, restoreDeletedSession } from '../sessions/restore-deleted';
 import { SyncLoop } from './sync-loop';
 import type { SyncStatus } from './sync-status';
 import { useCouchDatabases } from './test-couch';
@@ -42,6 +43,57 @@ describe('deletions from elsewhere', () => {
 		// The deletion was announced once, where it was made; nothing fired for the restore.
 		expect(laptop.fired.filter((event) => event.name === 'on_session_delete')).toHaveLength(1);
 		expect(phone.fired).toEqual([]);
+		await Promise.all([laptop, phone].map((device) => device.close()));
+	});
+
+	it('Recently deleted lists each with its title, when it was deleted, and its messages and files; Restore there brings it back everywhere, once', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
+		const id = await laptop.newSession();
+		await laptop.rename(id, 'Trip notes');
+		await laptop.send(id, 'pack the tent');
+		await laptop.attach(id, 'the map');
+		const other = await laptop.newSession();
+		await laptop.send(other, 'stays');
+		await quiesce([laptop, phone]);
+		await laptop.delete(id);
+		await quiesce([laptop, phone]);
+		const { fields } = await serverDoc(url, `session:${id}`);
+		const listed = await listRecentlyDeleted(phone.ctx);
+		expect(listed).toEqual([{ id, title: 'Trip notes', deleted_at: fields?.deleted_at, learned_at: expect.any(Number), messages: 3, attachments: 1 }]);
+		expect(typeof fields?.deleted_at).toBe('number');
+		// The device that deleted it lists nothing: its own deletions are not "from elsewhere".
+		expect(await listRecentlyDeleted(laptop.ctx)).toEqual([]);
+
+		expect(await restoreDeletedSession(phone.ctx, id)).toBe(true);
+		expect(await restoreDeletedSession(phone.ctx, id)).toBe(false);
+		expect(await listRecentlyDeleted(phone.ctx)).toEqual([]);
+		await quiesce([laptop, phone]);
+		expect(await laptop.sessionIds()).toEqual([id, other].sort());
+		expect(await laptop.contents(id)).toEqual(['pack the tent', 'answer to pack the tent', 'the map']);
+		expect(await laptop.db.blobs.count()).toBe(1);
+		expect(phone.fired).toEqual([]);
+		expect(laptop.fired.filter((event) => event.name === 'on_session_delete')).toHaveLength(1);
+		await Promise.all([laptop, phone].map((device) => device.close()));
+	});
+
+	it('Recently deleted keeps a session for the days set, then it leaves the list and cannot be restored', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
+		const id = await laptop.newSession();
+		await laptop.send(id, 'short-lived');
+		await quiesce([laptop, phone]);
+		await laptop.delete(id);
+		await quiesce([laptop, phone]);
+		Device.clock += 29 * DAY;
+		await quiesce([laptop, phone]);
+		expect((await listRecentlyDeleted(phone.ctx)).map((session) => session.id)).toEqual([id]);
+		Device.clock += 2 * DAY;
+		await quiesce([laptop, phone]);
+		expect(await listRecentlyDeleted(phone.ctx)).toEqual([]);
+		expect(await restoreDeletedSession(phone.ctx, id)).toBe(false);
+		await quiesce([laptop, phone]);
+		for (const device of [laptop, phone]) expect(await device.sessionIds()).toEqual([]);
 		await Promise.all([laptop, phone].map((device) => device.close()));
 	});
 
@@ -87,6 +139,78 @@ describe('deletions from elsewhere', () => {
 		await quiesce([laptop, phone]);
 		expect(await laptop.sessionIds()).toEqual([...ids].sort());
 		expect(await phone.sessionIds()).toEqual([...ids].sort());
+		await Promise.all([laptop, phone].map((device) => device.close()));
+	});
+	it('a deletion of many sessions that reaches the server in parts is asked about whole by a device that woke at its first part', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
+		const ids: string[] = [];
+		for (let i = 0; i < 12; i++) ids.push(await laptop.newSession());
+		await quiesce([laptop, phone]);
+		const statuses: SyncStatus[] = [];
+		let settles = 0;
+		const loop = new SyncLoop({
+			store: phone.store,
+			client: phone.client,
+			visible: () => true,
+			onStatus: (status) => statuses.push(status),
+			// While the phone waits for the burst to end, the rest of it reaches the server.
+			settle: async () => {
+				if (settles++) return;
+				for (const id of ids.slice(1)) await laptop.delete(id);
+				await laptop.sync();
+			}
+		});
+		const stop = new AbortController();
+		const running = loop.run(stop.signal);
+		await expect.poll(() => statuses.at(-1)?.state, { timeout: 15_000 }).toBe('up-to-date');
+		await laptop.delete(ids[0]);
+		await laptop.sync();
+		await expect.poll(() => statuses.at(-1), { timeout: 15_000 }).toEqual({ state: 'confirm-deletions', count: 12 });
+		expect(await phone.sessionIds()).toHaveLength(12);
+		expect(await phone.trashIds()).toEqual([]);
+		loop.answerDeletions(true);
+		await expect.poll(() => phone.trashIds(), { timeout: 15_000 }).toEqual([...ids].sort());
+		stop.abort();
+		await running;
+		expect(await phone.sessionIds()).toEqual([]);
+		await Promise.all([laptop, phone].map((device) => device.close()));
+	});
+
+	it('an answer holds for the deletions it was asked about: the same sessions deleted again later are asked about again, and Delete them here moves them to Recently deleted', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
+		const ids: string[] = [];
+		for (let i = 0; i < 11; i++) ids.push(await laptop.newSession());
+		await quiesce([laptop, phone]);
+		const statuses: SyncStatus[] = [];
+		const loop = new SyncLoop({ store: laptop.store, client: laptop.client, onStatus: (status) => statuses.push(status) });
+		const stop = new AbortController();
+		const running = loop.run(stop.signal);
+		const deleteAllOnPhone = async () => {
+			for (const id of ids) await phone.delete(id);
+			await phone.sync();
+			loop.nudge();
+		};
+		await deleteAllOnPhone();
+		await expect.poll(() => statuses.at(-1), { timeout: 15_000 }).toEqual({ state: 'confirm-deletions', count: 11 });
+		loop.answerDeletions(false);
+		await expect.poll(() => statuses.at(-1)?.state, { timeout: 15_000 }).toBe('up-to-date');
+		await expect.poll(async () => (await phone.sync(), await phone.sessionIds()), { timeout: 15_000 }).toEqual([...ids].sort());
+
+		// Deleted again on the phone: the earlier "Keep them" does not answer this.
+		await deleteAllOnPhone();
+		await expect.poll(() => statuses.at(-1), { timeout: 15_000 }).toEqual({ state: 'confirm-deletions', count: 11 });
+		expect(await laptop.sessionIds()).toHaveLength(11);
+		loop.answerDeletions(true);
+		await expect.poll(() => statuses.at(-1)?.state, { timeout: 15_000 }).toBe('up-to-date');
+		stop.abort();
+		await running;
+		expect(await laptop.sessionIds()).toEqual([]);
+		expect(await laptop.trashIds()).toEqual([...ids].sort());
+		await quiesce([laptop, phone]);
+		expect(await phone.sessionIds()).toEqual([]);
+		expect(laptop.fired.filter((event) => event.name === 'on_session_delete')).toEqual([]);
 		await Promise.all([laptop, phone].map((device) => device.close()));
 	});
 });

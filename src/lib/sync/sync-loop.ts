@@ -14,6 +14,8 @@ import { DeletionsToConfirm, type SyncStore } from './sync-store';
 
 /** More sessions deleted elsewhere than this in one pull, and the pull asks first. */
 export const DELETIONS_WITHOUT_ASKING = 10;
+/** How long a long-poll that woke on a deletion waits for the rest of its burst (see PullOptions.settle). */
+export const SETTLE_MS = 1_000;
 
 /** Subscribes a listener to an event source; returns its undo. */
 export type Subscribe = (listener: () => void) => () => void;
@@ -44,6 +46,8 @@ export interface SyncLoopOptions {
 	timers?: Timers;
 	/** In [0, 1): the jitter of each backoff. */
 	random?: () => number;
+	/** Waits for a burst of deletions to finish arriving (by default SETTLE_MS on `timers`). */
+	settle?: (signal?: AbortSignal) => Promise<void>;
 }
 
 export interface PassOutcome {
@@ -70,7 +74,7 @@ export class SyncLoop {
 	/** Ends the current long-poll early (a local change to send, the network or visibility moved). */
 	private waking = new AbortController();
 	private skippedTotal = 0;
-	/** Sessions deleted elsewhere that the user agreed to move, and those the user kept. */
+	/** Sessions deleted elsewhere that the user agreed to move, and those the user kept, until the pull they answered is applied. */
 	private readonly approved = new Set<string>();
 	private readonly kept = new Set<string>();
 	/** The deletions waiting for the user's word, and how to hear it. */
@@ -90,6 +94,7 @@ export class SyncLoop {
 			onVisible: never,
 			timers: systemTimers,
 			random: Math.random,
+			settle: (signal) => this.pause(SETTLE_MS, signal),
 			...options
 		};
 	}
@@ -123,8 +128,12 @@ export class SyncLoop {
 			longPollMs,
 			signal,
 			onProgress: (done, total) => this.report({ state: 'receiving', done, total }),
-			apply: { allowDeletions: DELETIONS_WITHOUT_ASKING, approved: this.approved, keep: this.kept }
+			apply: { allowDeletions: DELETIONS_WITHOUT_ASKING, approved: this.approved, keep: this.kept },
+			settle: this.options.settle
 		});
+		// The answer was about those deletions: a later deletion of the same sessions is asked about anew.
+		this.approved.clear();
+		this.kept.clear();
 		// What arrived may leave something to send at once: a merge, or a late message to remove.
 		if (received.pulled) {
 			const again = await push();
@@ -213,6 +222,20 @@ export class SyncLoop {
 
 	private report(status: SyncStatus): void {
 		this.options.onStatus?.(status);
+	}
+
+	/** Waits `ms`, or until `signal` aborts. */
+	private pause(ms: number, signal?: AbortSignal): Promise<void> {
+		const { timers } = this.options;
+		return new Promise((resolve) => {
+			const done = () => {
+				timers.clearTimeout(handle);
+				signal?.removeEventListener('abort', done);
+				resolve();
+			};
+			const handle = timers.setTimeout(done, ms);
+			signal?.addEventListener('abort', done, { once: true });
+		});
 	}
 
 	/** Waits `ms`, or until a nudge or `signal` ends the wait. */

@@ -26,7 +26,7 @@ export function describeStatus(status: SyncStatus): string {
 		case 'offline':
 			return 'Offline: will retry';
 		case 'confirm-deletions':
-			return `${count(status.count)} sessions were deleted on another device or on the sync server. Move them to Recently deleted here, or keep them (on every device)?`;
+			return `${count(status.count)} sessions were deleted on another device or on the server. Nothing is deleted here until you choose: Delete them here (they wait in Recently deleted), or Keep them (on every device).`;
 		case 'error':
 			return status.reason;
 	}
