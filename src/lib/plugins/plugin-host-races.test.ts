@@ -6,6 +6,9 @@ import { PluginsState, STARTUP_PLUGIN_WAIT_MS } from '../state/plugins.svelte';
 import { REGISTER_ORDER_GRACE_MS } from './plugin-host';
 import { gate, makeHost } from './test-host';
 
+/** The code that runs plugins is imported on first use: a busy machine takes a while over it. */
+const LOADING = { timeout: 10_000 };
+
 const URL_ = 'https://x.test/good.js';
 const GOOD = `
 export function register(ctx) {
@@ -66,7 +69,7 @@ describe('an unload or a newer load while a plugin is loading', () => {
 		try {
 			host.served[URL_] = { body: 'await new Promise(() => {}); export function register() {}' };
 			const loading = host.host.load(await host.row(URL_));
-			await vi.waitFor(() => expect(vi.mocked(host.fetchImpl).mock.calls.length).toBe(1));
+			await vi.waitFor(() => expect(vi.mocked(host.fetchImpl).mock.calls.length).toBe(1), LOADING);
 			await new Promise((resolve) => setTimeout(resolve, 20));
 			host.host.unload('good');
 			expect(await loading).toMatchObject({ superseded: true });
@@ -86,7 +89,7 @@ describe('an unload or a newer load while a plugin is loading', () => {
 			}`
 		};
 		const loading = t.host.load(await t.row(URL_));
-		await vi.waitFor(() => expect(t.commands.has('early')).toBe(true));
+		await vi.waitFor(() => expect(t.commands.has('early')).toBe(true), LOADING);
 		t.host.unload('good');
 		expect(t.commands.has('early')).toBe(false);
 		registering.open();
@@ -110,7 +113,7 @@ describe('the Plugins page status while loads overlap', () => {
 		const state = makeState();
 		const stop = state.start();
 		await state.ready;
-		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'));
+		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'), LOADING);
 		return { state, stop };
 	}
 
@@ -120,7 +123,7 @@ describe('the Plugins page status while loads overlap', () => {
 		t.served[URL_] = { body: GOOD, wait: slow.opened };
 		await t.row(URL_);
 		const reloading = state.reload('good');
-		await vi.waitFor(() => expect(fetched()).toBe(1));
+		await vi.waitFor(() => expect(fetched()).toBe(1), LOADING);
 		return { slow, reloading };
 	}
 
@@ -167,11 +170,11 @@ describe('the Plugins page status while loads overlap', () => {
 		await t.row(third);
 		const state = makeState();
 		const stop = state.start();
-		await vi.waitFor(() => expect(fetched()).toBe(3));
+		await vi.waitFor(() => expect(fetched()).toBe(3), LOADING);
 		await state.setEnabled('other', false);
 		await state.remove('third');
 		slow.open();
-		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'));
+		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'), LOADING);
 		expect(t.commands.has('hello')).toBe(true);
 		expect(t.commands.has('other')).toBe(false);
 		expect(t.commands.has('third')).toBe(false);
@@ -199,21 +202,21 @@ describe('the Plugins page status while loads overlap', () => {
 
 		// The other tab writes the rows; this tab only sees them change.
 		await updatePlugin(t.db, 'good', { enabled: 0 });
-		await vi.waitFor(() => expect(state.status.get('good')).toEqual({ state: 'disabled' }));
+		await vi.waitFor(() => expect(state.status.get('good')).toEqual({ state: 'disabled' }), LOADING);
 		expect(t.commands.has('hello')).toBe(false);
 		expect(t.hooks.listRegistrations()).toEqual([]);
 
 		await updatePlugin(t.db, 'good', { enabled: 1 });
-		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'));
+		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'), LOADING);
 		expect(t.commands.has('hello')).toBe(true);
 
 		const other = 'https://x.test/other.js';
 		t.served[other] = { body: 'export function register(ctx) { ctx.register_command("other", () => "o"); }' };
 		await t.row(other);
-		await vi.waitFor(() => expect(state.status.get('other')?.state).toBe('loaded'));
+		await vi.waitFor(() => expect(state.status.get('other')?.state).toBe('loaded'), LOADING);
 
 		await removePlugin(t.db, 'good');
-		await vi.waitFor(() => expect(state.status.has('good')).toBe(false));
+		await vi.waitFor(() => expect(state.status.has('good')).toBe(false), LOADING);
 		expect(t.host.isLoaded('good')).toBe(false);
 		expect(t.commands.has('hello')).toBe(false);
 		expect(vi.mocked(t.fetchImpl).mock.calls.filter(([url]) => String(url) === other)).toHaveLength(1);
@@ -248,7 +251,7 @@ describe('the Plugins page status while loads overlap', () => {
 			await state.ready;
 			await state.requestAdd(URL_, '');
 			const adding = state.confirmAdd();
-			await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loading'));
+			await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loading'), LOADING);
 			let settled = false;
 			const waiting = state.settled().then(() => (settled = true));
 			await new Promise((resolve) => setTimeout(resolve, 50));
@@ -272,10 +275,10 @@ describe('the Plugins page status while loads overlap', () => {
 		await t.row(second);
 		const state = makeState();
 		const stop = state.start();
-		await vi.waitFor(() => expect(fetched()).toBe(2));
+		await vi.waitFor(() => expect(fetched()).toBe(2), LOADING);
 		await new Promise((resolve) => setTimeout(resolve, 50));
 		slow.open();
-		await vi.waitFor(() => expect(state.status.get('second')?.state).toBe('failed'));
+		await vi.waitFor(() => expect(state.status.get('second')?.state).toBe('failed'), LOADING);
 		expect(state.status.get('good')?.state).toBe('loaded');
 		expect(state.status.get('second')?.error).toContain('"/dup" is already registered by plugin "good"');
 		stop();
@@ -289,7 +292,7 @@ describe('the Plugins page status while loads overlap', () => {
 		t.db.plugins.hook('updating', refuse);
 		await expect(state.setEnabled('good', false)).rejects.toThrow('quota');
 		t.db.plugins.hook('updating').unsubscribe(refuse);
-		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'));
+		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loaded'), LOADING);
 		expect(t.commands.has('hello')).toBe(true);
 		expect((await t.db.plugins.get('good'))?.enabled).toBe(1);
 		stop();
@@ -337,7 +340,7 @@ describe('the code that runs plugins, loaded with the first plugin', () => {
 		const code = gate();
 		const state = new PluginsState({ db: t.db, host: new PluginHostLoader(() => code.opened.then(() => t.host)), hooks: t.hooks, safeMode: false });
 		const stop = state.start();
-		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loading'));
+		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loading'), LOADING);
 		await state.setEnabled('good', false);
 		code.open();
 		await state.settled();
