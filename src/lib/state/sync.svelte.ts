@@ -4,6 +4,7 @@
 // when it closes; Start sync in any tab moves the loop there, with the password typed there.
 // This module loads only once sync is turned on.
 import { readServerUrl } from '../sync/server-url';
+import type { Credentials } from '../sync/couch-client';
 import type { SyncWorker } from '../sync/sync-client';
 import type { SyncRunRequest } from '../sync/sync-runner';
 import { statusError } from '../sync/sync-error';
@@ -36,6 +37,8 @@ export interface SyncHost {
 	locks: SyncLocks;
 	openChannel(name: string, onMessage: (message: unknown) => void): SyncChannel;
 	startWorker(): Promise<SyncWorker>;
+	/** Creates the database at `url` (logging in with `credentials` when the server asks); throws why it would not. */
+	createDatabase(url: string, credentials: Credentials | null): Promise<void>;
 	online(): boolean;
 	visible(): boolean;
 	/** Calls `onChange` when the network or the page's visibility changes; returns its undo. */
@@ -113,6 +116,21 @@ export class SyncState {
 			this.#off();
 			throw new Error('Sync could not be turned on: its settings could not be saved.');
 		}
+	}
+
+	/**
+	 * Creates the database the form names (the server said it does not exist), with the password
+	 * typed or the one held for the same server and user, then starts sync as Start sync does.
+	 * Throws a sentence for the form: the server would not create it, and why.
+	 */
+	async createDatabase(input: { server: string; username: string; password: string }): Promise<void> {
+		const server = readServerUrl(input.server);
+		const username = input.username.trim();
+		if (input.password && !username) throw new Error('Enter the username that goes with the password.');
+		const held = this.#config?.server === server && this.#config.username === username ? this.#password : null;
+		const password = input.password || held || '';
+		await this.#host.createDatabase(server, username && password ? { name: username, password } : null);
+		await this.begin({ server, username, password });
 	}
 
 	/** Turns sync off for the profile: every tab stops following it. */

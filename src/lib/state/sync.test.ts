@@ -104,6 +104,9 @@ function browser() {
 	const tab = () => {
 		const saved: Record<string, unknown>[] = [];
 		const workers: FakeWorker[] = [];
+		/** The databases created, and what the server answers the next one (null: created). */
+		const created: { url: string; credentials: unknown }[] = [];
+		const refusal: { next: Error | null } = { next: null };
 		const page = { online: true, visible: true, listeners: new Set<() => void>() };
 		const host: SyncHost = {
 			profile: 'default',
@@ -128,6 +131,10 @@ function browser() {
 				workers.push(worker);
 				return worker;
 			},
+			async createDatabase(url, credentials) {
+				if (refusal.next) throw refusal.next;
+				created.push({ url, credentials });
+			},
 			online: () => page.online,
 			visible: () => page.visible,
 			watchPage(onChange) {
@@ -140,6 +147,8 @@ function browser() {
 			state,
 			saved,
 			workers,
+			created,
+			refusal,
 			page,
 			worker: () => workers.at(-1)!,
 			firePage: () => page.listeners.forEach((listener) => listener())
@@ -220,6 +229,28 @@ describe('SyncState', () => {
 		a.worker().emit({ state: 'up-to-date', at: 5, skipped: 0 });
 		expect(a.state.text).toBe('Up to date');
 		expect(a.state.stalled).toBe(false);
+	});
+
+	it('Create database on a database that does not exist creates it with the password held, then runs sync again; a refusal says why and runs nothing', async () => {
+		const { tab } = browser();
+		const a = tab();
+		await a.state.begin({ server: SERVER, username: 'alice', password: 'secret' });
+		await vi.waitFor(() => expect(a.worker()?.runs).toHaveLength(1));
+		a.worker().fail(statusError(404).reason);
+		expect(a.state.text).toMatch(/^This database does not exist on the sync server \(404\): press Create database/);
+		expect(a.state.stalled).toBe(true);
+
+		a.refusal.next = new Error('The sync server does not let this user create databases (403): ask its administrator to create it, or use the address of a database that exists.');
+		await expect(a.state.createDatabase({ server: SERVER, username: 'alice', password: '' })).rejects.toThrow(/does not let this user create databases/);
+		expect(a.worker().runs).toHaveLength(1);
+
+		a.refusal.next = null;
+		await a.state.createDatabase({ server: SERVER, username: 'alice', password: '' });
+		expect(a.created).toEqual([{ url: SERVER, credentials: { name: 'alice', password: 'secret' } }]);
+		await vi.waitFor(() => expect(a.worker().runs).toHaveLength(2));
+		expect(a.worker().runs[1].credentials).toEqual({ name: 'alice', password: 'secret' });
+		a.worker().emit({ state: 'up-to-date', at: 9, skipped: 0 });
+		expect(a.state.text).toBe('Up to date');
 	});
 
 	it('one tab runs the loop; another shows its status and takes over, without the password, when it closes', async () => {
@@ -305,6 +336,7 @@ describe('SyncState', () => {
 			startWorker: async () => {
 				throw new Error('Failed to fetch dynamically imported module');
 			},
+			createDatabase: async () => {},
 			online: () => true,
 			visible: () => true,
 			watchPage: () => () => {}
