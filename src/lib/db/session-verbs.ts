@@ -25,11 +25,6 @@ export async function listArchivedSessions(db: PalimpsestDb): Promise<SessionRow
 	return rows.sort((a, b) => b.last_activity_at - a.last_activity_at);
 }
 
-/** Sessions whose provider is none of `configured` (not set up here): a look at every row, for a rare change. */
-export function listSessionsWithoutProvider(db: PalimpsestDb, configured: ReadonlySet<string>): Promise<SessionRow[]> {
-	return db.sessions.filter((row) => !configured.has(row.provider)).toArray();
-}
-
 export async function updateSession(
 	db: PalimpsestDb,
 	id: string,

@@ -39,9 +39,9 @@ describe("a session's provider, by name", () => {
 		await expect(services.compactionDeps(session.id)).rejects.toThrow('mock-model from Work server is not set up in this browser');
 	});
 
-	it('names the server of a provider that is gone, and says a provider for it would do, never by its id', async () => {
+	it('names a provider from another device that is not set up here by its name, never by its id', async () => {
 		const session = await createSession(services.sessionContext(), { provider: PROVIDER.id, model: 'gpt-x', named_provider: { id: PROVIDER.id, name: 'Laptop', base_url: 'https://api.example.com/v1', preset: 'openai_chat' } });
-		const error = 'gpt-x from Laptop is not set up in this browser: add a provider for https://api.example.com/v1, or choose another model to go on.';
+		const error = 'gpt-x from Laptop is not set up in this browser: choose another model to go on.';
 		await expect(services.turnDeps(session.id)).rejects.toThrow(error);
 		await expect(services.turnDeps(session.id)).rejects.not.toThrow(PROVIDER.id);
 	});

@@ -14,10 +14,6 @@ export function browserSyncHost(settings: SettingsState, profile: string): SyncH
 			return { post: (message: SyncMessage) => channel.postMessage(message), close: () => channel.close() };
 		},
 		startWorker: () => import('../sync/sync-client').then(({ startSyncWorker }) => startSyncWorker()),
-		async createDatabase(url, credentials) {
-			const { CouchClient } = await import('../sync/couch-client');
-			await new CouchClient({ url, credentials: () => credentials }).createDatabase();
-		},
 		online: () => navigator.onLine,
 		visible: () => document.visibilityState === 'visible',
 		watchPage(onChange) {

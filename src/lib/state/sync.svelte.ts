@@ -4,7 +4,6 @@
 // when it closes; Start sync in any tab moves the loop there, with the password typed there.
 // This module loads only once sync is turned on.
 import { readServerUrl } from '../sync/server-url';
-import type { Credentials } from '../sync/couch-client';
 import type { SyncWorker } from '../sync/sync-client';
 import type { SyncRunRequest } from '../sync/sync-runner';
 import { statusError } from '../sync/sync-error';
@@ -37,8 +36,6 @@ export interface SyncHost {
 	locks: SyncLocks;
 	openChannel(name: string, onMessage: (message: unknown) => void): SyncChannel;
 	startWorker(): Promise<SyncWorker>;
-	/** Creates the database at `url` (logging in with `credentials` when the server asks); throws why it would not. */
-	createDatabase(url: string, credentials: Credentials | null): Promise<void>;
 	online(): boolean;
 	visible(): boolean;
 	/** Calls `onChange` when the network or the page's visibility changes; returns its undo. */
@@ -68,6 +65,8 @@ export class SyncState {
 	#session: AbortController | null = null;
 	#channel: SyncChannel | null = null;
 	#storedLastAt = 0;
+	/** The next run creates the database first (Create database), once. */
+	#create = false;
 
 	constructor(host: SyncHost, lastSyncAt: number | null = null) {
 		this.#host = host;
@@ -119,18 +118,21 @@ export class SyncState {
 	}
 
 	/**
-	 * Creates the database the form names (the server said it does not exist), with the password
-	 * typed or the one held for the same server and user, then starts sync as Start sync does.
-	 * Throws a sentence for the form: the server would not create it, and why.
+	 * Starts sync as Start sync does, creating the database first (the server said it does not
+	 * exist): the password typed, or the one held for the same server and user, logs in for it.
+	 * Whether the server would create it, the status says.
 	 */
 	async createDatabase(input: { server: string; username: string; password: string }): Promise<void> {
 		const server = readServerUrl(input.server);
 		const username = input.username.trim();
-		if (input.password && !username) throw new Error('Enter the username that goes with the password.');
 		const held = this.#config?.server === server && this.#config.username === username ? this.#password : null;
-		const password = input.password || held || '';
-		await this.#host.createDatabase(server, username && password ? { name: username, password } : null);
-		await this.begin({ server, username, password });
+		this.#create = true;
+		try {
+			await this.begin({ server, username, password: input.password || held || '' });
+		} catch (error) {
+			this.#create = false;
+			throw error;
+		}
 	}
 
 	/** Turns sync off for the profile: every tab stops following it. */
@@ -234,7 +236,10 @@ export class SyncState {
 
 	#request(): SyncRunRequest {
 		const config = this.#config!;
+		const create = this.#create;
+		this.#create = false;
 		return {
+			...(create ? { create } : {}),
 			profile: this.#host.profile,
 			url: config.server,
 			credentials: this.#password === null ? null : { name: config.username, password: this.#password },

@@ -104,9 +104,7 @@ function browser() {
 	const tab = () => {
 		const saved: Record<string, unknown>[] = [];
 		const workers: FakeWorker[] = [];
-		/** The databases created, and what the server answers the next one (null: created). */
-		const created: { url: string; credentials: unknown }[] = [];
-		const refusal: { next: Error | null } = { next: null };
+
 		const page = { online: true, visible: true, listeners: new Set<() => void>() };
 		const host: SyncHost = {
 			profile: 'default',
@@ -131,10 +129,6 @@ function browser() {
 				workers.push(worker);
 				return worker;
 			},
-			async createDatabase(url, credentials) {
-				if (refusal.next) throw refusal.next;
-				created.push({ url, credentials });
-			},
 			online: () => page.online,
 			visible: () => page.visible,
 			watchPage(onChange) {
@@ -147,8 +141,6 @@ function browser() {
 			state,
 			saved,
 			workers,
-			created,
-			refusal,
 			page,
 			worker: () => workers.at(-1)!,
 			firePage: () => page.listeners.forEach((listener) => listener())
@@ -231,7 +223,7 @@ describe('SyncState', () => {
 		expect(a.state.stalled).toBe(false);
 	});
 
-	it('Create database on a database that does not exist creates it with the password held, then runs sync again; a refusal says why and runs nothing', async () => {
+	it('Create database on a database that does not exist runs sync again, with the password held, creating it first, once', async () => {
 		const { tab } = browser();
 		const a = tab();
 		await a.state.begin({ server: SERVER, username: 'alice', password: 'secret' });
@@ -240,17 +232,17 @@ describe('SyncState', () => {
 		expect(a.state.text).toMatch(/^This database does not exist on the sync server \(404\): press Create database/);
 		expect(a.state.stalled).toBe(true);
 
-		a.refusal.next = new Error('The sync server does not let this user create databases (403): ask its administrator to create it, or use the address of a database that exists.');
-		await expect(a.state.createDatabase({ server: SERVER, username: 'alice', password: '' })).rejects.toThrow(/does not let this user create databases/);
-		expect(a.worker().runs).toHaveLength(1);
-
-		a.refusal.next = null;
 		await a.state.createDatabase({ server: SERVER, username: 'alice', password: '' });
-		expect(a.created).toEqual([{ url: SERVER, credentials: { name: 'alice', password: 'secret' } }]);
 		await vi.waitFor(() => expect(a.worker().runs).toHaveLength(2));
-		expect(a.worker().runs[1].credentials).toEqual({ name: 'alice', password: 'secret' });
+		expect(a.worker().runs[0].create).toBeUndefined();
+		expect(a.worker().runs[1]).toMatchObject({ create: true, url: SERVER, credentials: { name: 'alice', password: 'secret' } });
 		a.worker().emit({ state: 'up-to-date', at: 9, skipped: 0 });
 		expect(a.state.text).toBe('Up to date');
+
+		// A run started later for another reason (new credentials) creates nothing.
+		await a.state.begin({ server: SERVER, username: 'alice', password: 'other' });
+		await vi.waitFor(() => expect(a.worker().runs).toHaveLength(3));
+		expect(a.worker().runs[2].create).toBeUndefined();
 	});
 
 	it('one tab runs the loop; another shows its status and takes over, without the password, when it closes', async () => {
@@ -336,7 +328,6 @@ describe('SyncState', () => {
 			startWorker: async () => {
 				throw new Error('Failed to fetch dynamically imported module');
 			},
-			createDatabase: async () => {},
 			online: () => true,
 			visible: () => true,
 			watchPage: () => () => {}
