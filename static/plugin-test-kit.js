@@ -1142,7 +1142,10 @@ var SAMPLES = {
 		after_tokens: 12e3,
 		messages_removed: 40,
 		profile: "default",
-		platform: "web"
+		platform: "web",
+		facts_total: 23,
+		facts_kept: 21,
+		facts_lost: ["src/billing/ledger.ts", "Never change the public API of the billing module."]
 	}),
 	on_session_delete: (session_id) => ({
 		session_id,

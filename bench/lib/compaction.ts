@@ -48,7 +48,8 @@ function recording(counter: ContextCounter, calls: Call[]): ContextCounter {
 		estimate: (input, model) => time('estimate', () => counter.estimate(input, model)),
 		countTexts: (texts, model) => time('countTexts', () => counter.countTexts(texts, model)),
 		prepareCompaction: (input) => time('prepareCompaction', () => counter.prepareCompaction(input)),
-		cutSummary: (text, budget, model) => time('cutSummary', () => counter.cutSummary(text, budget, model))
+		cutSummary: (text, budget, model) => time('cutSummary', () => counter.cutSummary(text, budget, model)),
+		checkSummary: (input) => time('checkSummary', () => counter.checkSummary(input))
 	};
 }
 

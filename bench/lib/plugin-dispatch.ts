@@ -68,7 +68,10 @@ export function benchPayloads(messages: number = HISTORY.first, first: number = 
 		after_tokens: 12_000,
 		messages_removed: 40,
 		profile: 'default',
-		platform: 'web'
+		platform: 'web',
+		facts_total: 23,
+		facts_kept: 21,
+		facts_lost: ['src/billing/ledger.ts', 'Never change the public API of the billing module.']
 	};
 	return { preLlmCall: withHistory(rows.slice(0, messages)), turn, postCompaction };
 }

@@ -2,7 +2,8 @@
 // or extractive for the offline model), pruned tool outputs, the provider's own compaction on
 // demand, or the fold of a compaction the provider made on its own while answering.
 import type { NewMessage } from '../db/message-verbs';
-import type { MessageRow } from '../db/schema';
+import type { MarkerFacts, MessageRow } from '../db/schema';
+import { addFacts } from '../context/lost-facts-section';
 import { summaryBudget } from '../context/summary-budget';
 import { SUMMARY_PREAMBLE } from '../context/summary-template';
 import type { CompactionKind } from '../hooks/hook-payloads';
@@ -13,6 +14,7 @@ import { buildRequestMessages } from './build-request';
 import { foldChange, nativeChange, noticeRow, pruneChange, summaryChange, toContextRow, type CompactionChange } from './compaction-changes';
 import { USER_REASONS, type CompactionDeps, type CompactionRequest, type ProviderCompaction } from './compaction-types';
 import { writeSummary } from './write-summary';
+import { ADD_FACTS_SHARE, checkSummaryFacts } from './summary-facts';
 
 export interface BuiltChange {
 	change: CompactionChange;
@@ -22,6 +24,8 @@ export interface BuiltChange {
 	kind: CompactionKind;
 	/** For a summary written here: the tokens of what it replaces (earlier summaries included). */
 	replacedTokens?: number;
+	/** The summary's fact check (a summary written here: with any lost facts already appended). */
+	facts?: MarkerFacts;
 }
 
 /** Tokens the kept tail may use: asked for by the user, everything but the last exchange goes. */
@@ -76,19 +80,24 @@ export async function buildChange(deps: CompactionDeps, request: CompactionReque
 		return { change: pruneChange(context, plan, notice, prepared.encoding, at), markerRow: notice, kind };
 	}
 	if (plan.kind === 'prune_tool_results') return null;
+	const budget = summaryBudget(plan.removedTokens);
 	let text = prepared.summary?.content;
 	if (!text) {
 		const counted = new Map(prepared.counts);
 		const wanted = new Set(plan.summarized);
 		const rows = context.filter((row) => wanted.has(row.seq)).map((row) => ({ ...toContextRow(row), tokens: row.tokens ?? counted.get(row.seq) }));
 		deps.onProgress?.({ phase: 'summarizing', chars: 0 });
-		const budget = summaryBudget(plan.removedTokens);
 		const cut = (written: string) => deps.counter.cutSummary(written, budget, deps.model);
 		text = await writeSummary(writer, rows, plan.previousSummary, { focus: request.focus, signal: request.signal, onProgress: deps.onProgress, budget, cut });
 	}
+	// What the summary lost is appended on its own only when nobody asked for this compaction: a user who did sees the list and decides.
+	const replaced = new Set(plan.removed);
+	const addBudget = deps.settings.addLostFacts && !USER_REASONS.has(request.reason) ? Math.floor(budget * ADD_FACTS_SHARE) : 0;
+	const { facts, added } = await checkSummaryFacts(deps, context.filter((row) => replaced.has(row.seq)), text, addBudget);
+	text = addFacts(text, added);
 	const summary: NewMessage = { id: crypto.randomUUID(), role: 'user', kind: 'summary', content: `${SUMMARY_PREAMBLE}\n\n${text}`, status: 'complete', created_at: at };
 	await countRows(deps, [summary]);
-	return { change: summaryChange(context, plan, summary), markerRow: summary, kind, replacedTokens: plan.removedTokens };
+	return { change: summaryChange(context, plan, summary), markerRow: summary, kind, replacedTokens: plan.removedTokens, facts };
 }
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
@@ -123,7 +132,7 @@ async function nativeCompaction(deps: CompactionDeps, request: CompactionRequest
 	if (!change) return null;
 	await countRows(deps, change.inserted.map((place) => place.row));
 	const summary = change.inserted.find((place) => place.row.kind === 'summary')?.row;
-	if (summary) return { change, markerRow: summary, kind: 'provider_native' };
+	if (summary) return { change, markerRow: summary, kind: 'provider_native', facts: await checkReadable(deps, compacted, summary) };
 	const notice = noticeRow('The provider compacted the conversation.', at);
 	change.inserted.unshift({ before: change.inserted[0]?.before ?? null, row: notice });
 	return { change, markerRow: notice, kind: 'provider_native' };
@@ -145,5 +154,13 @@ async function foldProviderCompaction(deps: CompactionDeps, provided: ProviderCo
 		native: provided.native
 	};
 	await countRows(deps, [summary]);
-	return { change: foldChange(context, summary, question?.seq ?? null), markerRow: summary, kind: 'provider_native' };
+	const change = foldChange(context, summary, question?.seq ?? null);
+	const removed = new Set(change.removed);
+	return { change, markerRow: summary, kind: 'provider_native', facts: await checkReadable(deps, context.filter((row) => removed.has(row.seq)), summary) };
+}
+
+/** The fact check of a summary the provider wrote, when a person can read it (nothing is added: it is sent back as it came). */
+async function checkReadable(deps: CompactionDeps, replaced: readonly MessageRow[], summary: NewMessage): Promise<MarkerFacts | undefined> {
+	if (summary.native?.opaque || summary.content === OPAQUE_SUMMARY || !summary.content.trim()) return undefined;
+	return (await checkSummaryFacts(deps, replaced, summary.content)).facts;
 }

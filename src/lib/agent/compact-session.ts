@@ -16,6 +16,7 @@ import { isAbortError } from '../providers/abort';
 import { buildSessionRow } from '../sessions/build-session-row';
 import { thisTab } from '../sessions/tab-presence';
 import { buildChange, type BuiltChange } from './build-change';
+import { factFigures } from './summary-facts';
 import { userMessagesIn } from './build-request';
 import type { CompactionChange } from './compaction-changes';
 import { USER_REASONS, type CompactionProgress, type CompactionDeps, type CompactionOutcome, type CompactionRequest, type NoopReason } from './compaction-types';
@@ -122,7 +123,8 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 		messages_removed: change.removed.length,
 		user_messages_folded: foldedUserMessages(context, change),
 		at: now(),
-		...(rotate ? { old_session_id: session.id } : {})
+		...(rotate ? { old_session_id: session.id } : {}),
+		...(built.facts ? { facts: built.facts } : {})
 	};
 	markerRow.compaction = marker;
 	const state: CompactionState = {
@@ -140,7 +142,8 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 		after_tokens: after,
 		messages_removed: change.removed.length,
 		profile: deps.sessions.profile,
-		platform: deps.sessions.platform
+		platform: deps.sessions.platform,
+		...factFigures(built.facts)
 	});
 	const owes = (resultId: string): UnfiredHook => ({ tab: thisTab(), hook: 'post_compaction', payload: payloadFor(resultId) });
 	let resultId = session.id;

@@ -9,7 +9,8 @@ import { isAbortError } from '../providers/abort';
 import { compactSession } from './compact-session';
 import { compactToFit, learnLimit } from './fit-overflow';
 import { oversizedTools } from './oversized-tools';
-import type { CompactionDeps, CompactionOutcome, TurnCompaction } from './compaction-types';
+import type { CompactionDeps, CompactionOutcome, CompactionRequest, TurnCompaction } from './compaction-types';
+import { TurnBudget } from './turn-budget';
 
 /**
  * A broken worker or a failed estimate must not stop the conversation: the request goes out
@@ -28,6 +29,9 @@ async function orNull<T>(work: () => Promise<T>): Promise<T | null> {
 export function createTurnCompaction(deps: CompactionDeps, options: { resumed: boolean }): TurnCompaction {
 	let resumed = options.resumed;
 	let lastCounted: number | null = null;
+	// Every compaction this turn makes on its own goes through the turn's budget of summaries.
+	const budget = new TurnBudget();
+	const compact = async (request: CompactionRequest): Promise<CompactionOutcome> => (budget.allows(request) ? budget.note(await compactSession(deps, request)) : budget.refusal());
 	const limit = (fraction: number) => fraction * deps.windowTokens;
 	const measure = async (sessionId: string, injected: readonly string[] = [], below = Infinity) => {
 		// The exact count waits for the worker (its tokenizer loads on first use): skip it when even
@@ -47,10 +51,10 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 				if (!hygiene && total <= limit(deps.settings.threshold)) return null;
 				const reason = hygiene ? 'gateway_hygiene' : 'pre_api';
 				// Cheap first: no longer sending older images may be enough; summarise only if it is not.
-				const shed = await compactSession(deps, { sessionId, reason, kind: 'prune_tool_results', images: 'only', signal });
+				const shed = await compact({ sessionId, reason, kind: 'prune_tool_results', images: 'only', signal });
 				const now = shed.status === 'compacted' ? shed.sessionId : sessionId;
 				if (shed.status === 'compacted' && (shed.payload.after_tokens ?? Infinity) <= limit(hygiene ? deps.settings.hygieneThreshold : deps.settings.threshold)) return shed;
-				const summarized = await compactSession(deps, { sessionId: now, reason, signal });
+				const summarized = await compact({ sessionId: now, reason, signal });
 				return summarized.status === 'compacted' || shed.status !== 'compacted' ? summarized : shed;
 			}),
 		beforeRequest: (sessionId, injected, afterTools, signal) => orNull(() => postTool(sessionId, injected, afterTools, signal)),
@@ -58,7 +62,7 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 			const outcome = await orNull(async () => {
 				// The provider's window holds from now on, for every later check of this turn.
 				deps = await learnLimit(deps, sessionId, stated, injected);
-				return compactToFit(deps, sessionId, injected, signal);
+				return compactToFit(deps, sessionId, injected, signal, compact);
 			});
 			return outcome ?? { status: 'noop', why: 'failed', message: 'the token counter is unavailable.' };
 		},
@@ -82,10 +86,10 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 		const total = await measure(sessionId, injected, limit(deps.settings.threshold));
 		if (!afterTools || total <= limit(deps.settings.threshold)) return null;
 		// Cheap first: stubbing old tool outputs (and no longer sending older images) may be enough; summarise only if it is not.
-		const pruned = await compactSession(deps, { sessionId, reason: 'post_tool', kind: 'prune_tool_results', images: 'with', signal });
+		const pruned = await compact({ sessionId, reason: 'post_tool', kind: 'prune_tool_results', images: 'with', signal });
 		const now = pruned.status === 'compacted' ? pruned.sessionId : sessionId;
 		if (pruned.status === 'compacted' && (pruned.payload.after_tokens ?? Infinity) <= limit(deps.settings.threshold)) return pruned;
-		const summarized = await compactSession(deps, { sessionId: now, reason: 'post_tool', signal });
+		const summarized = await compact({ sessionId: now, reason: 'post_tool', signal });
 		return summarized.status === 'compacted' ? summarized : pruned.status === 'compacted' ? pruned : summarized;
 	}
 }

@@ -26,6 +26,8 @@ export interface CompactionSettings {
 	pruneMinReclaim: number;
 	/** Use the provider's own compaction when it has one. */
 	native: boolean;
+	/** Append the facts a summary lost to it, within a tenth of its budget, when compacting on its own. */
+	addLostFacts: boolean;
 }
 
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
@@ -37,10 +39,11 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
 	micro: false,
 	microEvery: 4,
 	pruneMinReclaim: 4000,
-	native: false
+	native: false,
+	addLostFacts: true
 };
 
-export type ContextCounter = Pick<ContextWorker, 'estimate' | 'countTexts' | 'prepareCompaction' | 'cutSummary'>;
+export type ContextCounter = Pick<ContextWorker, 'estimate' | 'countTexts' | 'prepareCompaction' | 'cutSummary' | 'checkSummary'>;
 
 export type CompactionPhase = 'planning' | 'summarizing' | 'saving' | 'done';
 
@@ -105,7 +108,8 @@ export interface ProviderCompaction {
 	summary: string | null;
 }
 
-export type NoopReason = 'nothing' | 'cooldown' | 'not_shorter' | 'cancelled' | 'failed' | 'race';
+/** `turn_limit`: the turn wrote its automatic summaries already (see turn-budget). */
+export type NoopReason = 'nothing' | 'cooldown' | 'not_shorter' | 'cancelled' | 'failed' | 'race' | 'turn_limit';
 
 export type CompactionOutcome =
 	| { status: 'compacted'; sessionId: string; rotated: boolean; payload: PostCompactionPayload }

@@ -54,7 +54,13 @@ function steps(deps: CompactionDeps): Array<Pick<CompactionRequest, 'tailTokens'
  * even where this app's count says it fits (an error that states no numbers): a step that
  * finds nothing to compact hands on to the next, smaller tail.
  */
-export async function compactToFit(deps: CompactionDeps, sessionId: string, injected: readonly string[], signal?: AbortSignal): Promise<CompactionOutcome> {
+export async function compactToFit(
+	deps: CompactionDeps,
+	sessionId: string,
+	injected: readonly string[],
+	signal?: AbortSignal,
+	compact: (request: CompactionRequest) => Promise<CompactionOutcome> = (request) => compactSession(deps, request)
+): Promise<CompactionOutcome> {
 	let id = sessionId;
 	let rotated = false;
 	let done: CompactionOutcome | null = null;
@@ -65,11 +71,13 @@ export async function compactToFit(deps: CompactionDeps, sessionId: string, inje
 	for (const step of steps(deps)) {
 		if (signal?.aborted) break;
 		if (step.images && counted <= deps.windowTokens) continue;
-		const outcome = await compactSession(deps, { sessionId: id, reason: 'overflow', signal, ...step });
+		const outcome = await compact({ sessionId: id, reason: 'overflow', signal, ...step });
 		if (outcome.status === 'compacted') {
 			rotated ||= outcome.rotated;
 			id = outcome.sessionId;
 			done = { ...outcome, rotated };
+		} else if (outcome.why === 'turn_limit') {
+			return stillTooLong(deps, outcome.message, total);
 		} else if (outcome.why !== 'nothing' && outcome.why !== 'not_shorter') return done ?? outcome;
 		if (!done) continue;
 		total = (await estimateSession(deps.db, deps.counter, id, deps.model, { ...deps.request, injected }))?.total ?? Infinity;
@@ -84,4 +92,10 @@ export async function compactToFit(deps: CompactionDeps, sessionId: string, inje
 		why: 'nothing',
 		message: `even with only your last message kept, the request needs ${needs}, more than the ${deps.windowTokens.toLocaleString('en')}-token window of ${deps.model}. ${advice}`
 	};
+}
+
+/** The turn may summarise no more: what the request still needs, where it is known. */
+function stillTooLong(deps: CompactionDeps, refused: string, total: number): CompactionOutcome {
+	const needs = Number.isFinite(total) ? `; the request still needs about ${total.toLocaleString('en')} tokens, more than the ${deps.windowTokens.toLocaleString('en')}-token window of ${deps.model}` : `, and ${deps.model} still finds the request too long`;
+	return { status: 'noop', why: 'turn_limit', message: `${refused}${needs}. Shorten your message, or choose a model with a larger context window.` };
 }

@@ -14,6 +14,7 @@ import {
 import { costText, type ContextRow, type CountedRow } from './context-rows';
 import { extractiveSummary } from './extractive-summary';
 import { cutToBudget, summaryBudget } from './summary-budget';
+import { checkFacts, factsWithin, type FactCheck, type LostFact } from './check-facts';
 import { planMicroSummarize, planProviderPrune, planPrune, planSummarize, prunedImagesText, type ImagePruning, type PrunePlan, type SummaryPlan } from './plan-compaction';
 
 const loaders: Record<EncodingName, () => Promise<TokenEncoder>> = {
@@ -61,6 +62,20 @@ export interface PrepareInput {
 	images?: ImagePruning;
 }
 
+export interface FactCheckInput {
+	/** The rows the summary replaces (an earlier summary among them), with full content. */
+	rows: ContextRow[];
+	summary: string;
+	model: string;
+	/** Tokens the lost facts may use when appended to the summary; 0 adds none. */
+	addBudget: number;
+}
+
+export interface CheckedSummary extends FactCheck {
+	/** The lost facts that fit `addBudget`, to append to the summary. */
+	added: LostFact[];
+}
+
 export interface PreparedCompaction {
 	encoding: EncodingName;
 	/** Fresh counts for rows that had none, as [seq, tokens], for the caller to cache. */
@@ -91,6 +106,14 @@ export const contextApi = {
 	async cutSummary(text: string, budget: number, model: string): Promise<string> {
 		const { count } = await counterFor(model);
 		return cutToBudget(text, budget, count);
+	},
+
+	/** The summary's fact check against the rows it replaces, and which lost facts fit the budget for adding them. */
+	async checkSummary(input: FactCheckInput): Promise<CheckedSummary> {
+		const check = checkFacts(input.rows, input.summary);
+		if (input.addBudget <= 0 || !check.lost.length) return { ...check, added: [] };
+		const { count } = await counterFor(input.model);
+		return { ...check, added: factsWithin(check.lost, input.addBudget, count) };
 	},
 
 	/** Counts what is uncounted, plans the compaction, and writes the extractive summary if asked. */

@@ -4,7 +4,7 @@
 // status is 'unavailable', which the context meter shows.
 
 import { wrap, type Endpoint, type Remote } from 'comlink';
-import type { ContextApi, PrepareInput, PreparedCompaction } from './context-api';
+import type { CheckedSummary, ContextApi, FactCheckInput, PrepareInput, PreparedCompaction } from './context-api';
 import { encodingForModel, type EncodingName, type EstimateInput, type RequestEstimate } from './count-tokens';
 import { CountMemo } from './count-memo';
 
@@ -87,6 +87,12 @@ export class ContextWorker {
 
 	cutSummary(text: string, budget: number, model: string): Promise<string> {
 		return this.#call((remote) => remote.cutSummary(text, budget, model));
+	}
+
+	/** A summary's fact check; it reads as much text as planning does, so its timeout grows the same way. */
+	checkSummary(input: FactCheckInput): Promise<CheckedSummary> {
+		const chars = input.rows.reduce((sum, row) => sum + row.content.length, 0);
+		return this.#call((remote) => remote.checkSummary(input), this.#timeoutMs + chars / 1000);
 	}
 
 	/** Planning a large session takes longer than counting: the timeout grows with its size. */

@@ -3,7 +3,7 @@
 // already sent with it can still be shown exactly. The edited row carries the marker.
 import { Dexie, type PalimpsestDb } from './database';
 import { CompactionRaceError } from './compaction-verbs';
-import type { MessageRow } from './schema';
+import type { MarkerFacts, MessageRow } from './schema';
 import { lastPositionOf } from './message-positions';
 import { positionsAfter } from './position-clock';
 import { ceilingAbove, keyBetween, orderOfRank, rankOf, rowRank } from './rank';
@@ -12,9 +12,19 @@ import { liveMarkers } from './undo-compaction-verbs';
 /** The most characters a summary may be edited to (a summary is meant to be short). */
 export const MAX_SUMMARY_CHARS = 100_000;
 
-export async function commitSummaryEdit(db: PalimpsestDb, sessionId: string, compactionId: string, text: string, now: number): Promise<MessageRow> {
+/**
+ * An edit worked out from the summary it changes, inside the transaction: the new text, and the
+ * marker's fact check as it then stands ("Add lost facts to summary" marks them added).
+ */
+export type SummaryEdit = (original: MessageRow, now: number) => { text: string; facts?: MarkerFacts };
+
+function checkText(text: string): void {
 	if (!text.trim()) throw new Error('A summary cannot be empty: undo the compaction instead.');
 	if (text.length > MAX_SUMMARY_CHARS) throw new Error(`A summary may have at most ${MAX_SUMMARY_CHARS.toLocaleString('en')} characters.`);
+}
+
+export async function commitSummaryEdit(db: PalimpsestDb, sessionId: string, compactionId: string, edit: string | SummaryEdit, now: number): Promise<MessageRow> {
+	if (typeof edit === 'string') checkText(edit);
 	return db.transaction('rw', db.sessions, db.messages, async () => {
 		const session = await db.sessions.get(sessionId);
 		const active = await db.messages.where('[session_id+active+seq]').between([sessionId, 1, Dexie.minKey], [sessionId, 1, Dexie.maxKey]).toArray();
@@ -27,13 +37,15 @@ export async function commitSummaryEdit(db: PalimpsestDb, sessionId: string, com
 		const high = above?.seq ?? session.next_seq;
 		const seq = original.seq + (high - original.seq) / 2;
 		if (!(seq > original.seq && seq < high)) throw new CompactionRaceError('There is no room left to place the edited summary.');
+		const { text, facts } = typeof edit === 'string' ? { text: edit, facts: undefined } : edit(original, now);
+		checkText(text);
 		const { tokens: _tokens, encoding: _encoding, ...kept } = original;
 		// A new row, so a new position: it syncs as a summary of its own, after the one it replaces.
 		const lastPosition = await lastPositionOf(db, sessionId);
 		const [position] = positionsAfter(lastPosition, 1, now);
 		// Its rank puts it right after the original on every device, in the original's version.
 		const rank = rankOf(position, keyBetween(orderOfRank(rowRank(original)), above ? orderOfRank(rowRank(above)) : ceilingAbove(lastPosition)));
-		const edited: MessageRow = { ...kept, id: crypto.randomUUID(), seq, position, rank, content: text, compaction: { ...original.compaction!, edited_at: now } };
+		const edited: MessageRow = { ...kept, id: crypto.randomUUID(), seq, position, rank, content: text, compaction: { ...original.compaction!, edited_at: now, ...(facts ? { facts } : {}) } };
 		// The original leaves the context under an id of its own, so undoing the compaction
 		// later does not bring it back.
 		await db.messages.put({ ...original, active: 0, compacted_by: edited.id });

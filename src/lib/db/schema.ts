@@ -4,6 +4,7 @@ import type { ImageRef, KeptPart } from '../tool-servers/types';
 import type { NativeCompaction, ToolCall, Role, Usage } from '../providers/types';
 import type { CompactionKind, CompactionReason, SessionDeletePayload, PostCompactionPayload } from '../hooks/hook-payloads';
 import type { HookLogEntry } from '../hooks/run-hook';
+import type { FactClass } from '../context/extract-facts';
 
 export type MessageStatus = 'complete' | 'streaming' | 'aborted' | 'error' | 'incomplete';
 export type MessageKind = 'message' | 'summary' | 'command' | 'notice';
@@ -146,6 +147,36 @@ export interface CompactionMarker {
 	undone_at?: number;
 	/** Set when the user edited the summary: the edited row carries the marker now, the original stays (inactive). */
 	edited_at?: number;
+	/** The fact check of its summary; absent where no summary can be read (pruning, an opaque one) and on compactions from before it. */
+	facts?: MarkerFacts;
+}
+
+/** How many lost facts a marker lists; the count covers them all. */
+export const MAX_LISTED_FACTS = 100;
+
+/**
+ * A summary's fact check: of the facts in the rows it replaced (paths, URLs, identifiers,
+ * numbers, e-mail addresses, names, the user's instructions), how many it held as written, and
+ * those it did not, each with the row it came from.
+ */
+export interface MarkerFacts {
+	total: number;
+	/** Held by the summary as its writer wrote it. */
+	kept: number;
+	/** Every fact it did not hold. */
+	lost_count: number;
+	/** The first MAX_LISTED_FACTS of them, message by message; `added` once appended to the summary. */
+	lost: LostFactEntry[];
+	/** Set when the user added them with "Add lost facts to summary" (an edit of the summary). */
+	added_at?: number;
+}
+
+export interface LostFactEntry {
+	class: FactClass;
+	text: string;
+	/** The compacted row it was said in. */
+	seq: number;
+	added?: true;
 }
 
 export interface MessageRow {

@@ -172,6 +172,17 @@ export type PostCompactionPayload = {
 	messages_removed: number | null;
 	profile: string;
 	platform: Platform;
+	/**
+	 * The fact check of the summary: how many facts of the compacted messages (file paths, URLs,
+	 * code identifiers, numbers with their unit or role, e-mail addresses, names, the user's
+	 * instructions) were found in them; null where no summary was checked (pruning, a summary
+	 * only the provider can read).
+	 */
+	facts_total: number | null;
+	/** Of those, how many the summary holds (facts the app added to it included); null where no summary was checked. */
+	facts_kept: number | null;
+	/** The facts the summary does not hold, each as it was written, message by message: at most 50. */
+	facts_lost: string[];
 };
 
 /** `on_session_delete`: once per committed deletion or archive, after it was saved. */

@@ -57,7 +57,10 @@ const SAMPLES: Samples = {
 		after_tokens: 12_000,
 		messages_removed: 40,
 		profile: 'default',
-		platform: 'web'
+		platform: 'web',
+		facts_total: 23,
+		facts_kept: 21,
+		facts_lost: ['src/billing/ledger.ts', 'Never change the public API of the billing module.']
 	}),
 	// `deleted_ids` is left out: the app sends it only when more than one session went.
 	on_session_delete: (session_id) => ({ session_id, reason: 'delete', profile: 'default', sessions_dir: null })

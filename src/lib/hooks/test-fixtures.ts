@@ -10,7 +10,10 @@ export const compaction: HookPayload<'post_compaction'> = {
 	after_tokens: 300,
 	messages_removed: 8,
 	profile: 'default',
-	platform: 'web'
+	platform: 'web',
+	facts_total: 5,
+	facts_kept: 4,
+	facts_lost: ['port 5432']
 };
 
 export const llmCall: HookPayload<'pre_llm_call'> = {

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { removePlugin, updatePlugin } from '../db/plugin-verbs';
+import { PluginHostLoader } from '../state/plugin-host-loader';
 import { PluginsState, STARTUP_PLUGIN_WAIT_MS } from '../state/plugins.svelte';
 import { REGISTER_ORDER_GRACE_MS } from './plugin-host';
 import { gate, makeHost } from './test-host';
@@ -99,7 +100,7 @@ describe('the Plugins page status while loads overlap', () => {
 	const fetched = () => vi.mocked(t.fetchImpl).mock.calls.length;
 
 	function makeState() {
-		return new PluginsState({ db: t.db, host: t.host, hooks: t.hooks, safeMode: false });
+		return new PluginsState({ db: t.db, host: new PluginHostLoader(async () => t.host), hooks: t.hooks, safeMode: false });
 	}
 
 	/** Start-up with the "good" plugin stored, enabled and loaded. */
@@ -226,7 +227,7 @@ describe('the Plugins page status while loads overlap', () => {
 		const stop = state.start();
 		try {
 			await state.ready;
-			state.requestAdd(URL_, '');
+			await state.requestAdd(URL_, '');
 			await state.confirmAdd();
 			expect(state.status.get('good')?.state).toBe('loaded');
 			await new Promise((resolve) => setTimeout(resolve, 50));
@@ -245,7 +246,7 @@ describe('the Plugins page status while loads overlap', () => {
 		const stop = state.start();
 		try {
 			await state.ready;
-			state.requestAdd(URL_, '');
+			await state.requestAdd(URL_, '');
 			const adding = state.confirmAdd();
 			await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loading'));
 			let settled = false;
@@ -311,5 +312,57 @@ describe('the Plugins page status while loads overlap', () => {
 		} finally {
 			vi.useRealTimers();
 		}
+	});
+});
+
+describe('the code that runs plugins, loaded with the first plugin', () => {
+	const fetched = () => vi.mocked(t.fetchImpl).mock.calls.length;
+
+	it('is not loaded at start-up when no plugin is switched on', async () => {
+		t.served[URL_] = { body: GOOD };
+		await t.row(URL_, { enabled: 0 });
+		const create = vi.fn(async () => t.host);
+		const state = new PluginsState({ db: t.db, host: new PluginHostLoader(create), hooks: t.hooks, safeMode: false });
+		const stop = state.start();
+		await state.settled();
+		expect(state.status.get('good')?.state).toBe('disabled');
+		expect(create).not.toHaveBeenCalled();
+		expect(state.name('good')).toBe('good');
+		stop();
+	});
+
+	it('a plugin switched off while that code still loads never runs, and its row says Disabled', async () => {
+		t.served[URL_] = { body: GOOD };
+		await t.row(URL_);
+		const code = gate();
+		const state = new PluginsState({ db: t.db, host: new PluginHostLoader(() => code.opened.then(() => t.host)), hooks: t.hooks, safeMode: false });
+		const stop = state.start();
+		await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loading'));
+		await state.setEnabled('good', false);
+		code.open();
+		await state.settled();
+		expect(state.status.get('good')?.state).toBe('disabled');
+		expect(fetched()).toBe(0);
+		expect(t.commands.has('hello')).toBe(false);
+		expect(t.host.isLoaded('good')).toBe(false);
+		stop();
+	});
+
+	it('when that code cannot be loaded, the row says why, and a Reload tries again', async () => {
+		t.served[URL_] = { body: GOOD };
+		await t.row(URL_);
+		let attempts = 0;
+		const load = async () => {
+			if (attempts++ === 0) throw new TypeError('Failed to fetch dynamically imported module');
+			return t.host;
+		};
+		const state = new PluginsState({ db: t.db, host: new PluginHostLoader(load), hooks: t.hooks, safeMode: false });
+		const stop = state.start();
+		await state.settled();
+		expect(state.status.get('good')).toMatchObject({ state: 'failed', error: expect.stringContaining('Failed to fetch dynamically imported module') });
+		await state.reload('good');
+		expect(state.status.get('good')?.state).toBe('loaded');
+		expect(t.commands.has('hello')).toBe(true);
+		stop();
 	});
 });

@@ -92,6 +92,14 @@ describe('links in an imported file reach only sessions of the same file', () =>
 		expect(row.compaction).toEqual({ id: 'op', kind: 'summarize', reason: 'manual', before_tokens: 10, after_tokens: 2, messages_removed: 3, at: 1 });
 	});
 
+	it("a compaction marker's fact check comes with it", async () => {
+		const facts = { total: 3, kept: 1, lost_count: 2, lost: [{ class: 'path', text: 'src/a.ts', seq: 1, added: true }, { class: 'instruction', text: 'Never push to main.', seq: 1 }], added_at: 5 };
+		const marker = { id: 'op', kind: 'summarize', reason: 'manual', before_tokens: 10, after_tokens: 2, messages_removed: 3, at: 1, facts };
+		await importSessions(db, 'home', fileOf([entry('s', {}, [messageRow('s', { kind: 'summary', role: 'assistant', compaction: marker })])]));
+		const [row] = await listMessages(db, 's');
+		expect(row.compaction?.facts).toEqual(facts);
+	});
+
 	it('links inside the file are kept: deleting any link of an imported lineage takes the lineage, and nothing of yours', async () => {
 		const report = await importSessions(db, 'home', fileOf([entry('a', { ended_at: 2, end_reason: 'compression' }), entry('b', { parent_session_id: 'a', parent_kind: 'compression' })]));
 		expect(report).toMatchObject({ sessions_added: 2, links_removed: 0 });
@@ -199,6 +207,8 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		['a compaction state of the wrong shape', withSession({ compaction: { failures: 'many', cooldown_until: 0, turns_since_micro: 0 } }), /“compaction\.failures” = "many", expected a whole number/],
 		['a compaction state that is a list', withSession({ compaction: [] }), /“compaction” = \[\], expected compaction state/],
 		['a compaction marker of an unknown kind', withMessage({ compaction: { id: 'op', kind: 'obliterate', reason: 'manual', before_tokens: 1, after_tokens: null, messages_removed: null, at: 1 } }), /“compaction\.kind” = "obliterate", expected "summarize"/],
+		['lost facts of an unknown class', withMessage({ compaction: { id: 'op', kind: 'summarize', reason: 'manual', before_tokens: 1, after_tokens: null, messages_removed: null, at: 1, facts: { total: 1, kept: 0, lost_count: 1, lost: [{ class: 'script', text: 'x', seq: 1 }] } } }), /“compaction\.facts\.lost\[0\]\.class” = "script", expected "path"/],
+		['more lost facts listed than a marker keeps', withMessage({ compaction: { id: 'op', kind: 'summarize', reason: 'manual', before_tokens: 1, after_tokens: null, messages_removed: null, at: 1, facts: { total: 101, kept: 0, lost_count: 101, lost: Array.from({ length: 101 }, (_, i) => ({ class: 'path', text: `f${i}.ts`, seq: 1 })) } } }), /“compaction\.facts\.lost” .*expected a list of at most 100 items/],
 		['a title too long', withSession({ title: 'x'.repeat(1001) }), /“title” = "x+…, expected text of at most 1,000 characters/],
 		['a time past what a date holds', withSession({ created_at: 1e300 }), /“created_at” = 1e\+300, expected a number from 0/],
 		['a flag that is not 0 or 1', withSession({ archived: true }), /“archived” = true, expected 0, 1/],

@@ -9,6 +9,9 @@ import {
 	TOKEN_RATIO_LIMITS,
 	type CompactionMarker,
 	type CompactionState,
+	type LostFactEntry,
+	type MarkerFacts,
+	MAX_LISTED_FACTS,
 	type InjectedContext,
 	type MessageRow,
 	type NamedProvider,
@@ -110,6 +113,27 @@ const ranWith = record<RanWith>({ required: { arguments: body, changed_by: list(
 
 const injectedContext = record<InjectedContext>({ required: { plugin_id: label, plugin_name: label, text: body }, optional: { cut_from: count } }, 'injected context (an object)');
 
+const trueFlag: Parse<true> = (v) => {
+	if (v !== true) throw new FieldError([], v, 'true');
+	return true;
+};
+
+const lostFact = record<LostFactEntry>(
+	{
+		required: { class: oneOf(['path', 'url', 'identifier', 'number', 'email', 'name', 'instruction'] as const), text: note, seq: number(-L.maxSeq, L.maxSeq) },
+		optional: { added: trueFlag }
+	},
+	'a lost fact (an object)'
+);
+
+const markerFacts = record<MarkerFacts>(
+	{
+		required: { total: count, kept: count, lost_count: count, lost: list(lostFact, MAX_LISTED_FACTS) },
+		optional: { added_at: time }
+	},
+	'a fact check (an object)'
+);
+
 const compactionMarker = record<CompactionMarker>(
 	{
 		required: {
@@ -121,7 +145,7 @@ const compactionMarker = record<CompactionMarker>(
 			messages_removed: nullable(count),
 			at: time
 		},
-		optional: { old_session_id: id, undone_at: time, edited_at: time, user_messages_folded: count }
+		optional: { old_session_id: id, undone_at: time, edited_at: time, user_messages_folded: count, facts: markerFacts }
 	},
 	'a compaction marker (an object)'
 );
@@ -308,10 +332,7 @@ export const MESSAGE_SHAPE: Shape<ImportedMessage> = {
 		shelved,
 		retired_by: label,
 		attachments: list(attachment, MAX_ATTACHMENTS),
-		images_pruned: (v) => {
-			if (v !== true) throw new FieldError([], v, 'true');
-			return true;
-		},
+		images_pruned: trueFlag,
 		usage: record<Usage>({ required: { input_tokens: count, output_tokens: count }, optional: {} }, 'token usage (an object)')
 	}
 };

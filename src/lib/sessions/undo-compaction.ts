@@ -4,7 +4,7 @@
 // (on_session_end with end_reason `compression_undone`).
 import { commitContinueEarlier, commitUndoCompaction, readUndoneRows } from '../db/undo-compaction-verbs';
 import type { MessageRow } from '../db/schema';
-import { commitSummaryEdit } from '../db/edit-summary-verbs';
+import { commitSummaryEdit, type SummaryEdit } from '../db/edit-summary-verbs';
 import { nowOf, type SessionContext } from './session-context';
 import { finalizeSession } from './session-lifecycle';
 import { SessionBusyError, withWorkLock } from './work-lock';
@@ -32,6 +32,6 @@ export async function continueInEarlier(ctx: SessionContext, sessionId: string, 
 }
 
 /** Replaces the latest summary with the user's text; the original stays in the history. */
-export async function editSummary(ctx: SessionContext, sessionId: string, compactionId: string, text: string): Promise<void> {
-	await withWorkLock(ctx.profile, sessionId, { kind: 'compaction', refusal: busy }, () => commitSummaryEdit(ctx.db, sessionId, compactionId, text, nowOf(ctx)));
+export async function editSummary(ctx: SessionContext, sessionId: string, compactionId: string, edit: string | SummaryEdit): Promise<MessageRow> {
+	return withWorkLock(ctx.profile, sessionId, { kind: 'compaction', refusal: busy }, () => commitSummaryEdit(ctx.db, sessionId, compactionId, edit, nowOf(ctx)));
 }

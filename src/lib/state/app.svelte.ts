@@ -15,10 +15,8 @@ import { resolveTimeoutMs } from '../hooks/timeouts';
 import { CommandRegistry } from '../commands/command-registry';
 import { deferredHost, registerBuiltins, type BuiltinHost } from '../commands/builtins';
 import { createHookLogWriter } from '../plugins/hook-log-writer';
-import { PluginLogBook } from '../plugins/plugin-log-book';
-import { createPluginLogWriter } from '../plugins/plugin-log-writer';
-import { PluginHost } from '../plugins/plugin-host';
 import { ToolRegistry } from '../plugins/plugin-tools';
+import { PluginHostLoader } from './plugin-host-loader';
 import { PluginsState } from './plugins.svelte';
 import { ChatState } from './chat.svelte';
 import { createServices, type Services } from './services';
@@ -119,8 +117,9 @@ export class AppState {
 		this.settings = new SettingsState(db);
 		const timeoutSeconds = () => Number(this.settings.get('plugins.hook_callback_timeout'));
 		const timeoutMs = () => resolveTimeoutMs(timeoutSeconds());
+		// With no host (no plugin has needed it yet) there is no broker, and no plugin to check.
 		const hookLog = createHookLogWriter(db, () => {
-			const broker = host.broker?.running();
+			const broker = host.current?.broker?.running();
 			return broker ? (rows) => broker.writeHookLog(rows) : null;
 		});
 		// A call that timed out makes the host check that the plugin's code still answers.
@@ -129,19 +128,22 @@ export class AppState {
 		const hooks = new HookBus({
 			timeoutSeconds,
 			record: hookLog.record,
-			onTimeout: (target) => void host.checkResponsive(target.plugin_id, target.hook),
+			onTimeout: (target) => void host.current?.checkResponsive(target.plugin_id, target.hook),
 			concurrentPlugins: true
 		});
 		const commands = new CommandRegistry(hooks);
 		const tools = new ToolRegistry(hooks);
 		this.#stops.push(tools.subscribe(() => this.toolsVersion++));
 		const storageBudget = () => storageBudgetBytes(Number(this.settings.get('plugins.storage_budget_mb')));
-		// ctx.log lines are kept across reloads, for the Plugins page.
-		const logBook = new PluginLogBook(undefined, createPluginLogWriter(db).record);
-		const host: PluginHost = new PluginHost({
-			db, hooks, commands, tools, timeoutMs, storageBudget, logBook,
-			onStopped: (id, reason, unresponsive) => this.plugins.noteStopped(id, reason, unresponsive)
-		});
+		// The host's code loads with the first plugin that runs (the bus, commands and tools above serve it then).
+		const host = new PluginHostLoader(() =>
+			import('../plugins/create-plugin-host').then(({ createPluginHost }) =>
+				createPluginHost({
+					db, hooks, commands, tools, timeoutMs, storageBudget,
+					onStopped: (id, reason, unresponsive) => this.plugins.noteStopped(id, reason, unresponsive)
+				})
+			)
+		);
 		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode(), hookDetails: hookLog.detail });
 		let loadingToolServers: Promise<ToolServersState> | null = null;
 		this.loadToolServers = () =>

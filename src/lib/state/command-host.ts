@@ -12,7 +12,7 @@ import { listActiveMessages } from '../db/compaction-verbs';
 import type { ConfirmRequest } from './confirm.svelte';
 import { PLATFORM, type Services } from './services';
 import { describeOutcome, type CompactionsState } from './compaction.svelte';
-import { describeUsage } from './context-usage';
+import { describeUsage, sumFacts } from './context-usage';
 
 /**
  * `left(oldId)` tells the chat that the session layer already finalized the old session;
@@ -65,8 +65,8 @@ export function createBuiltinHost(
 			// The same estimate the meter shows (and stores for it), made now: never a stale or missing one.
 			const [session, usage] = await Promise.all([getSession(services.db, invocation.session_id), services.contextUsage(invocation.session_id)]);
 			if (!session || !usage) throw new Error('This session no longer exists.');
-			const compactions = (await listActiveMessages(services.db, invocation.session_id)).filter((row) => row.compaction).length;
-			return describeUsage(usage, { stored: session.message_count, compactions });
+			const markers = (await listActiveMessages(services.db, invocation.session_id)).filter((row) => row.compaction).map((row) => row.compaction!);
+			return describeUsage(usage, { stored: session.message_count, compactions: markers.length, facts: sumFacts(markers.filter((marker) => marker.undone_at === undefined)) });
 		}
 	};
 }

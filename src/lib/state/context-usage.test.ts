@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { anchorParts } from '../context/anchor-estimate';
 import { composeEstimate } from '../context/count-tokens';
-import { describeFolded, describeTotal, describeUsage, usageParts, type ContextUsage } from './context-usage';
+import type { CompactionMarker } from '../db/schema';
+import { describeCompaction, describeFolded, describeTotal, describeUsage, sumFacts, usageParts, type ContextUsage } from './context-usage';
+
+const MARKER: CompactionMarker = { id: 'c1', kind: 'summarize', reason: 'manual', before_tokens: 9000, after_tokens: 3000, messages_removed: 12, at: 1 };
 
 function usage(ratio?: number, counts = { messages: 120, rows: 4, tools: 0, injected: 0 }): ContextUsage {
 	const counted = composeEstimate({ messages: counts.messages, messageCount: counts.rows, systemPrompt: 40, hasSystemPrompt: true, toolSchemas: counts.tools, injected: counts.injected, reservedOutput: 3_200 });
@@ -48,6 +51,17 @@ describe('context usage in words', () => {
 		expect(text).toContain('Messages: 6 stored, 4 in context');
 		expect(text).toContain('  Kept for the answer: 3,200');
 		expect(text).not.toContain('provider');
+	});
+
+	it("gives /usage and the compactions list the summaries' fact checks", () => {
+		const lost = (text: string, added?: true) => ({ class: 'path' as const, text, seq: 3, ...(added ? { added } : {}) });
+		const checked: CompactionMarker = { ...MARKER, facts: { total: 23, kept: 18, lost_count: 5, lost: [lost('a.ts', true), lost('b.ts', true), lost('c.ts'), lost('d.ts'), lost('e.ts')] } };
+		expect(describeCompaction(checked)).toContain('kept 18 of 23 facts, 2 added');
+		expect(describeCompaction(MARKER)).not.toContain('facts');
+		const facts = sumFacts([checked, MARKER, { ...MARKER, facts: { total: 4, kept: 4, lost_count: 0, lost: [] } }]);
+		expect(facts).toEqual({ total: 27, held: 24, lost: 3 });
+		expect(describeUsage(usage(), { stored: 6, compactions: 3, facts })).toContain('Facts in compacted messages: 24 of 27 held by the summaries, 3 lost');
+		expect(describeUsage(usage(), { stored: 6, compactions: 1, facts: sumFacts([MARKER]) })).not.toContain('Facts');
 	});
 
 	it("says when the provider's own count adjusted the estimate", () => {

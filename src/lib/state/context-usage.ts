@@ -1,7 +1,7 @@
 // What the next request costs, part by part, in the words both the meter's details and /usage
 // use, so the two always say the same. Pure.
 import type { RequestTotals } from '../context/count-tokens';
-import type { CompactionMarker } from '../db/schema';
+import type { CompactionMarker, MarkerFacts } from '../db/schema';
 import { COMPACTION_REASON_LABELS } from './compaction-words';
 
 export interface ContextUsage {
@@ -63,18 +63,39 @@ export function describeCompaction(marker: CompactionMarker): string {
 		marker.after_tokens === null
 			? `${marker.before_tokens.toLocaleString('en')} tokens before`
 			: `${marker.before_tokens.toLocaleString('en')} → ${marker.after_tokens.toLocaleString('en')} tokens`;
-	return [COMPACTION_REASON_LABELS[marker.reason], tokens, describeFolded(marker.messages_removed)].filter(Boolean).join(' · ');
+	return [COMPACTION_REASON_LABELS[marker.reason], tokens, describeFolded(marker.messages_removed), marker.facts && describeFacts(marker.facts)].filter(Boolean).join(' · ');
+}
+
+/** A summary's fact check in a few words: "kept 18 of 23 facts, 3 added" (the added ones were lost, then appended). */
+export function describeFacts(facts: MarkerFacts): string {
+	const added = facts.lost.filter((fact) => fact.added).length;
+	return `kept ${facts.kept.toLocaleString('en')} of ${facts.total.toLocaleString('en')} facts${added ? `, ${added.toLocaleString('en')} added` : ''}`;
+}
+
+/** The fact checks of a session's compactions in effect, added up: facts found, held by the summaries (added ones included), and still lost. */
+export function sumFacts(markers: readonly CompactionMarker[]): { total: number; held: number; lost: number } {
+	const sum = { total: 0, held: 0, lost: 0 };
+	for (const { facts } of markers) {
+		if (!facts) continue;
+		const added = facts.lost.filter((fact) => fact.added).length;
+		sum.total += facts.total;
+		sum.held += facts.kept + added;
+		sum.lost += facts.lost_count - added;
+	}
+	return sum;
 }
 
 /** /usage's answer: the same total and parts as the meter's details. */
-export function describeUsage(usage: ContextUsage, counts: { stored: number; compactions: number }): string {
+export function describeUsage(usage: ContextUsage, counts: { stored: number; compactions: number; facts?: ReturnType<typeof sumFacts> }): string {
+	const facts = counts.facts?.total ? counts.facts : null;
 	return [
 		`Model: ${usage.model}`,
 		`Messages: ${counts.stored.toLocaleString('en')} stored, ${usage.rows.toLocaleString('en')} in context`,
 		`Estimated context: ${describeTotal(usage)}`,
 		...usageParts(usage).map((part) => `  ${part.label}: ${part.tokens.toLocaleString('en')}`),
 		describeRatio(usage),
-		`Compactions in this session: ${counts.compactions}`
+		`Compactions in this session: ${counts.compactions}`,
+		facts && `Facts in compacted messages: ${facts.held.toLocaleString('en')} of ${facts.total.toLocaleString('en')} held by the summaries, ${facts.lost.toLocaleString('en')} lost`
 	]
 		.filter(Boolean)
 		.join('\n');

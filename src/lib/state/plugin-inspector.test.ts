@@ -8,6 +8,7 @@ import type { HookLogEntry } from '../hooks/run-hook';
 import { makeHost } from '../plugins/test-host';
 import { createHookLogWriter } from '../plugins/hook-log-writer';
 import { PluginInspector, type LogView, type StorageView } from './plugin-inspector';
+import { PluginHostLoader } from './plugin-host-loader';
 import { PluginsState } from './plugins.svelte';
 
 const MEMORY = `export function register(ctx) {
@@ -53,7 +54,7 @@ describe('a test event', () => {
 		const first = JSON.parse(inspector.testPayload('memory', 'post_compaction'));
 		const turn = JSON.parse(inspector.testPayload('memory', 'pre_llm_call'));
 		const other = JSON.parse(inspector.testPayload('other', 'post_compaction'));
-		expect(Object.keys(first).sort()).toEqual(['after_tokens', 'before_tokens', 'kind', 'messages_removed', 'old_session_id', 'platform', 'profile', 'reason', 'session_id']);
+		expect(Object.keys(first).sort()).toEqual(['after_tokens', 'before_tokens', 'facts_kept', 'facts_lost', 'facts_total', 'kind', 'messages_removed', 'old_session_id', 'platform', 'profile', 'reason', 'session_id']);
 		expect(first.session_id).toMatch(/^test-[0-9a-f]+$/);
 		expect(turn.session_id).toBe(first.session_id);
 		expect(other.session_id).not.toBe(first.session_id);
@@ -100,7 +101,7 @@ describe('a test event', () => {
 	it('names fields the app always sends that are missing, and fields it never sends', async () => {
 		const outcome = await inspector.sendTestEvent('memory', 'post_compaction', JSON.stringify({ session_id: 'x', sesion: 'typo' }));
 		expect(outcome.notes).toEqual([
-			'Missing fields the app always sends: old_session_id, kind, reason, before_tokens, after_tokens, messages_removed, profile, platform.',
+			'Missing fields the app always sends: old_session_id, kind, reason, before_tokens, after_tokens, messages_removed, profile, platform, facts_total, facts_kept, facts_lost.',
 			'Fields the app never sends: sesion.'
 		]);
 	});
@@ -156,7 +157,7 @@ describe('kept log lines', () => {
 describe('hook call details', () => {
 	it('are kept in memory for the newest calls and never stored with the row', async () => {
 		const writer = createHookLogWriter(t.db);
-		const state = new PluginsState({ db: t.db, host: t.host, hooks: t.hooks, safeMode: false, hookDetails: writer.detail });
+		const state = new PluginsState({ db: t.db, host: new PluginHostLoader(async () => t.host), hooks: t.hooks, safeMode: false, hookDetails: writer.detail });
 		writer.record({ at: 1, hook: 'pre_llm_call', plugin_id: 'memory', duration_ms: 1, outcome: 'error', summary: 's', call_id: 'c1', detail: { stack: 'Error: x\n at f' } });
 		await writer.flush();
 		const [row] = await t.db.hook_log.toArray();

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandInvocation } from '../commands/command-registry';
 import { kvKeys, removePlugin } from '../db/plugin-verbs';
 import { makeHost } from '../plugins/test-host';
+import { PluginHostLoader } from './plugin-host-loader';
 import { PluginsState } from './plugins.svelte';
 
 const URL_ = 'https://x.test/notes.js';
@@ -24,7 +25,7 @@ const tab = () => {
 	tabs.push(t);
 	return t;
 };
-const stateOf = (t: ReturnType<typeof makeHost>, safeMode = false) => new PluginsState({ db: t.db, host: t.host, hooks: t.hooks, safeMode });
+const stateOf = (t: ReturnType<typeof makeHost>, safeMode = false) => new PluginsState({ db: t.db, host: new PluginHostLoader(async () => t.host), hooks: t.hooks, safeMode });
 
 beforeEach(() => {
 	name = `tabs-${crypto.randomUUID()}`;

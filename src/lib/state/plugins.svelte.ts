@@ -9,11 +9,10 @@ import type { HookBus } from '../hooks/hook-bus';
 import type { HookCallDetail } from '../hooks/run-hook';
 import { waitAtMost } from '../hooks/timeouts';
 import { describeError } from './turn-helpers';
-import { fetchPluginSource, normalizePin, PluginLoadError } from '../plugins/fetch-plugin-source';
 import type { BudgetUsage } from '../plugins/plugin-budgets';
 import type { Registered } from '../plugins/plugin-context';
 import type { PluginHost } from '../plugins/plugin-host';
-import { pluginIdFromUrl, resolvePluginUrl } from '../plugins/plugin-url';
+import type { PluginHostLoader } from './plugin-host-loader';
 import type { PluginInspector } from './plugin-inspector';
 
 export interface PluginStatus {
@@ -52,7 +51,14 @@ export class PluginsState {
 	/** Settles `ready` with the first load attempt, once start() runs. */
 	#started!: (loading: Promise<void>) => void;
 	#db: PalimpsestDb;
-	#host: PluginHost;
+	/** The plugin host, whose code loads with the first plugin that runs (see PluginHostLoader). */
+	#host: PluginHostLoader;
+	/** Per plugin id, how many times it was unloaded: a load that waited for the host's code runs only if none came meanwhile. */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+	#unloads = new Map<string, number>();
+	#stopUsage: (() => void) | undefined;
+	/** Stopped (see start()): a host whose code arrives after that is closed at once, and runs nothing. */
+	#closed = false;
 	/** Rows are followed (see #follow) once start-up has claimed the plugins it will load. */
 	#following = false;
 	#rowsSeen = false;
@@ -71,7 +77,7 @@ export class PluginsState {
 
 	constructor(parts: {
 		db: PalimpsestDb;
-		host: PluginHost;
+		host: PluginHostLoader;
 		hooks: HookBus;
 		safeMode: boolean;
 		/** The details of a hook call made in this tab (see createHookLogWriter). */
@@ -93,10 +99,26 @@ export class PluginsState {
 	 * first asks, so none of it is start-up code.
 	 */
 	loadInspector(): Promise<PluginInspector> {
-		this.#inspector ??= import('./plugin-inspector').then(
-			({ PluginInspector }) => new PluginInspector({ db: this.#db, hooks: this.#hooks, scratch: this.#host.scratch })
+		// A test event's writes go to the host's scratch storage: the host loads with the inspector.
+		this.#inspector ??= Promise.all([import('./plugin-inspector'), this.#loadHost()]).then(
+			([{ PluginInspector }, host]) => new PluginInspector({ db: this.#db, hooks: this.#hooks, scratch: host.scratch })
 		);
 		return this.#inspector;
+	}
+
+	/** Loads the host's code ahead of its first use (the Plugins page asks, so adding or switching on a plugin starts at once). */
+	prepare(): void {
+		// A failure is told by the action that needs the host, which tries again.
+		this.#loadHost().catch(() => {});
+	}
+
+	/** The host, its code loaded now if no plugin has needed it yet. */
+	async #loadHost(): Promise<PluginHost> {
+		const host = await this.#host.load();
+		// What each plugin runs into of its budgets shows on its row from now on.
+		this.#stopUsage ??= host.budgets.subscribe((id) => this.usage.set(id, host.budgets.usage(id)));
+		if (this.#closed) host.close();
+		return host;
 	}
 
 	/** A hook call's payload, returned value and stack, if this tab made it recently. */
@@ -105,7 +127,6 @@ export class PluginsState {
 	}
 
 	start(): () => void {
-		const stopUsage = this.#host.budgets.subscribe((id) => this.usage.set(id, this.#host.budgets.usage(id)));
 		const loading = this.#loadAll().catch((error) => console.error('Loading plugins failed:', error));
 		this.#started(loading);
 		const stopRows = watch(
@@ -118,8 +139,9 @@ export class PluginsState {
 		);
 		return () => {
 			stopRows();
-			stopUsage();
-			this.#host.close();
+			this.#closed = true;
+			this.#stopUsage?.();
+			this.#host.current?.close();
 		};
 	}
 
@@ -134,11 +156,12 @@ export class PluginsState {
 	}
 
 	name(id: string): string {
-		return this.#host.get(id)?.manifest?.name ?? this.rows.find((r) => r.id === id)?.manifest?.name ?? id;
+		return this.#host.current?.get(id)?.manifest?.name ?? this.rows.find((r) => r.id === id)?.manifest?.name ?? id;
 	}
 
 	/** Validates the URL and pin, then waits for the user to confirm. */
-	requestAdd(input: string, pin: string): void {
+	async requestAdd(input: string, pin: string): Promise<void> {
+		const [{ resolvePluginUrl }, { normalizePin }] = await Promise.all([import('../plugins/plugin-url'), import('../plugins/fetch-plugin-source')]);
 		const url = resolvePluginUrl(input, location.origin);
 		if (this.rows.some((row) => row.url === url)) throw new Error('This plugin is already added.');
 		this.pending = { url, pin: normalizePin(pin) };
@@ -148,7 +171,7 @@ export class PluginsState {
 		const pending = this.pending;
 		this.pending = null;
 		if (!pending) return;
-		await refuseMissing(pending.url);
+		const [{ pluginIdFromUrl }] = await Promise.all([import('../plugins/plugin-url'), refuseMissing(pending.url)]);
 		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a throwaway lookup, not state
 		const id = pluginIdFromUrl(pending.url, new Set(this.rows.map((r) => r.id)));
 		// Marked before the row exists, so following the rows does not start a second load.
@@ -188,10 +211,10 @@ export class PluginsState {
 	async setEnabled(id: string, enabled: boolean): Promise<void> {
 		// The status changes first, so following the rows sees this tab's own change as done.
 		const before = this.status.get(id);
-		const wasLoaded = this.#host.isLoaded(id);
+		const wasLoaded = this.#host.current?.isLoaded(id) ?? false;
 		if (enabled) this.status.set(id, { state: 'loading' });
 		else {
-			this.#host.unload(id);
+			this.#unload(id);
 			this.status.set(id, { state: 'disabled' });
 		}
 		try {
@@ -207,7 +230,7 @@ export class PluginsState {
 		const row = await getPlugin(this.#db, id);
 		if (!row) {
 			// Removed meanwhile (here or in another tab): nothing to show a status for.
-			this.#host.unload(id);
+			this.#unload(id);
 			this.status.delete(id);
 			return;
 		}
@@ -220,9 +243,9 @@ export class PluginsState {
 	}
 
 	async remove(id: string): Promise<void> {
-		this.#host.unload(id);
-		this.#host.logBook.clear(id);
-		this.#host.budgets.clear(id);
+		this.#unload(id);
+		this.#host.current?.logBook.clear(id);
+		this.#host.current?.budgets.clear(id);
 		this.usage.delete(id);
 		this.status.delete(id);
 		await removePlugin(this.#db, id);
@@ -242,11 +265,11 @@ export class PluginsState {
 	 * which ends the process, then started again in a fresh one; a plugin keeps what it stored.
 	 */
 	async #restartIsolated(stoppedId: string): Promise<void> {
-		const ids = this.#host.isolatedIds();
+		const ids = this.#host.current?.isolatedIds() ?? [];
 		const stopped = this.rows.find((row) => row.id === stoppedId);
 		const restarted = `Started again after ${stopped?.manifest?.name ?? stoppedId} was stopped, to free the memory it may have taken (plugins share one process).`;
 		for (const id of ids) {
-			this.#host.unload(id);
+			this.#unload(id);
 			this.status.set(id, { state: 'loading' });
 		}
 		for (const id of ids) {
@@ -267,6 +290,7 @@ export class PluginsState {
 	}
 
 	async setPin(id: string, pin: string): Promise<void> {
+		const { normalizePin } = await import('../plugins/fetch-plugin-source');
 		await updatePlugin(this.#db, id, { pinned_sha256: normalizePin(pin) });
 	}
 
@@ -323,13 +347,13 @@ export class PluginsState {
 			// Removed, or removed and added again (one live-query update can carry both): what
 			// this tab runs, or shows, is not the plugin in the list any more.
 			if (row && this.#instances.get(id) === row.added_at) continue;
-			this.#host.unload(id);
+			this.#unload(id);
 			this.status.delete(id);
 		}
 		for (const row of rows) {
 			const state = this.status.get(row.id)?.state;
 			if (!row.enabled && state !== 'disabled') {
-				this.#host.unload(row.id);
+				this.#unload(row.id);
 				this.#instances.set(row.id, row.added_at);
 				this.status.set(row.id, { state: 'disabled' });
 			} else if (row.enabled && (state === undefined || state === 'disabled')) {
@@ -357,10 +381,35 @@ export class PluginsState {
 		}
 	}
 
+	/** Stops the plugin's code, or a load of it still waiting for the host's code. */
+	#unload(id: string): void {
+		this.#unloads.set(id, (this.#unloads.get(id) ?? 0) + 1);
+		this.#host.current?.unload(id);
+	}
+
+	/**
+	 * The host for a load of `id` that waits for its code; null when the plugin was unloaded
+	 * meanwhile, or this store stopped. Code that cannot be loaded fails the plugin's row.
+	 */
+	async #awaitHost(id: string): Promise<PluginHost | null> {
+		const turn = this.#unloads.get(id) ?? 0;
+		const current = () => !this.#closed && (this.#unloads.get(id) ?? 0) === turn;
+		try {
+			const host = await this.#loadHost();
+			return current() ? host : null;
+		} catch (error) {
+			if (current()) this.status.set(id, { state: 'failed', error: describeError(error) });
+			return null;
+		}
+	}
+
 	async #loadRow(row: PluginRow, after?: Promise<unknown>): Promise<void> {
 		this.#instances.set(row.id, row.added_at);
 		this.status.set(row.id, { state: 'loading' });
-		const outcome = await this.#host.load(row, after);
+		const host = this.#host.current ?? (await this.#awaitHost(row.id));
+		// Unloaded while the host's code loaded: the newer action owns the status.
+		if (!host) return;
+		const outcome = await host.load(row, after);
 		this.#hooks.setPluginOrder(this.rows.map((r) => r.id));
 		// A newer reload, disable or remove owns the status now (and a removed row has none).
 		if (!outcome.ok && outcome.superseded) return;
@@ -379,6 +428,7 @@ export class PluginsState {
  * says why it does not load (a cross-origin setting to fix, or a server that is down for now).
  */
 async function refuseMissing(url: string): Promise<void> {
+	const { fetchPluginSource, PluginLoadError } = await import('../plugins/fetch-plugin-source');
 	try {
 		await fetchPluginSource(url);
 	} catch (error) {

@@ -175,7 +175,8 @@ export function createServices(parts: {
 			micro: settings.get('compaction.micro') === true,
 			microEvery: Math.max(1, Number(settings.get('compaction.micro_every'))),
 			pruneMinReclaim: Math.max(0, Number(settings.get('compaction.prune_min_reclaim'))),
-			native: settings.get('compaction.native') === true
+			native: settings.get('compaction.native') === true,
+			addLostFacts: settings.get('compaction.add_lost_facts') !== false
 		};
 	}
 

@@ -51,6 +51,8 @@ export const SETTING_DEFAULTS = {
 	'compaction.micro_every': 4,
 	'compaction.prune_min_reclaim': 4000,
 	'compaction.native': false,
+	/** Automatic compactions append the facts their summary lost, within a tenth of its budget. */
+	'compaction.add_lost_facts': true,
 	/** Who writes summaries: a model choice key, or '' for the session's own model. */
 	'compaction.model': '',
 	/** Context windows set by the user, by exact model name. */

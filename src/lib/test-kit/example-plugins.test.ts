@@ -4,10 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { createTestKit, type TestKit } from '../../../static/plugin-test-kit.js';
 import * as conventionsModule from '../../../static/plugins/conventions.js';
+import * as lostFactsModule from '../../../static/plugins/lost-facts.js';
 import * as sessionIndexModule from '../../../static/plugins/session-index.js';
 import * as whoamiModule from '../../../static/plugins/whoami.js';
 
-const MODULES = { conventions: conventionsModule, 'session-index': sessionIndexModule, whoami: whoamiModule };
+const MODULES = { conventions: conventionsModule, 'lost-facts': lostFactsModule, 'session-index': sessionIndexModule, whoami: whoamiModule };
 
 /** One example plugin loaded into a fresh kit, with its id as the app would give it. */
 async function start(name: keyof typeof MODULES) {
@@ -29,6 +30,36 @@ function turn(session_id: string, n: number) {
 
 /** The context pre_llm_call adds to the n-th turn of the session ('' for none). */
 const injected = async (kit: TestKit, session_id: string, n: number) => (await kit.fire('pre_llm_call', turn(session_id, n))).context;
+
+describe('static/plugins/lost-facts.js', () => {
+	it('carries the facts a compaction lost on the next turn, until a turn with them completes', async () => {
+		const { kit, allOk } = await start('lost-facts');
+		expect(await injected(kit, 's1', 1)).toBe('');
+		await kit.fire('post_compaction', { session_id: 's1', facts_lost: ['config/deploy.yaml', 'Never run migrations on Fridays.'] });
+		const first = await kit.fire('pre_llm_call', turn('s1', 2));
+		expect(first.injected).toEqual([{ plugin_id: 'lost-facts', text: expect.stringContaining('- config/deploy.yaml\n- Never run migrations on Fridays.') }]);
+		// A stopped turn: the next one carries them again.
+		expect(await injected(kit, 's1', 2)).toContain('config/deploy.yaml');
+		await kit.fire('post_llm_call', { session_id: 's1' });
+		expect(await injected(kit, 's1', 3)).toBe('');
+		expect(await injected(kit, 's2', 1)).toBe('');
+		allOk();
+	});
+
+	it('a compaction that lost nothing clears what an earlier one left, and a deleted session leaves nothing stored', async () => {
+		const { kit, plugin, allOk } = await start('lost-facts');
+		await kit.fire('post_compaction', { session_id: 's1', facts_lost: ['port 8443'] });
+		expect(plugin.stored()).toEqual({ 'lost:s1': ['port 8443'] });
+		await kit.fire('post_compaction', { session_id: 's1', facts_lost: [] });
+		expect(await injected(kit, 's1', 1)).toBe('');
+		await kit.fire('post_compaction', { session_id: 's2', facts_lost: ['port 8443'] });
+		expect(plugin.stored()).toEqual({ 'lost:s2': ['port 8443'] });
+		await kit.fire('on_session_delete', { session_id: 's2', reason: 'delete' });
+		expect(plugin.stored()).toEqual({});
+		expect(await injected(kit, 's2', 1)).toBe('');
+		allOk();
+	});
+});
 
 describe('static/plugins/conventions.js', () => {
 	it('has the manifest and hooks the guide describes', async () => {
