@@ -1,7 +1,7 @@
 // A session whose provider is not set up in this browser (removed in Settings, or the session
 // came from another browser through export and import) names that provider as the user called
-// it, offers choosing another model, and a message sent meanwhile says the same and stays in the
-// Message box.
+// it and its server, offers adding a provider for that server or choosing another model, and a
+// message sent meanwhile says the same and stays in the Message box.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +36,8 @@ const picker = (page: Page) => page.getByRole('combobox', { name: 'Model', exact
  * "Choose another model" leads to a model that answers.
  */
 async function expectNamedAndReplaceable(page: Page, name: string, database = 'palimpsest-default'): Promise<void> {
-	await expect(notice(page)).toContainText(`mock-model from ${name}`);
+	await expect(notice(page)).toContainText(`This chat used mock-model from ${name} at ${mock.url}/v1, which this device has no provider for.`);
+	await expect(notice(page).getByRole('button', { name: 'Add provider' })).toBeVisible();
 	await expect(picker(page).locator('option:checked')).toHaveText(`mock-model · ${name} (not set up here)`);
 	const box = page.getByRole('textbox', { name: 'Message' });
 	await box.fill('Still there?');

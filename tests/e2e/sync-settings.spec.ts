@@ -1,8 +1,8 @@
 // Settings → Sync against a CouchDB-compatible server: the form checks the address, Start sync
-// runs the loop and the Sync status region says what it does, Stop sync stops it, and the
-// password is never stored.
+// runs the loop and the Sync status region says what it does, Stop sync stops it, the
+// password is never stored, and a database that does not exist yet is created with Create database.
 import { expect, test, type Page } from './test-base';
-import { openApp } from './helpers';
+import { openApp, sendAndWait } from './helpers';
 import { navigate, readRows } from './plugin-helpers';
 import { useCouchServer } from './test-servers';
 
@@ -100,4 +100,25 @@ test('one tab runs sync; another shows its status and takes the loop over when t
 	await syncSection(second).getByRole('button', { name: 'Stop sync' }).click();
 	await expect(syncSection(second).getByRole('status', { name: 'Sync status' })).toHaveText('Sync is off.');
 	await expect.poll(() => syncLock(second)).toEqual({ held: 0, pending: 0 });
+});
+
+test('a Sync server address whose database does not exist says so and offers Create database, which creates it and syncs', async ({ page }) => {
+	const database = `${couch.url}/palimpsest-new-${crypto.randomUUID()}`;
+	await openApp(page);
+	await sendAndWait(page, 'echo: made before the database');
+	await navigate(page, 'Settings');
+	const sync = syncSection(page);
+	await sync.getByRole('textbox', { name: 'Sync server' }).fill(database);
+	await sync.getByRole('button', { name: 'Start sync' }).click();
+	const status = sync.getByRole('status', { name: 'Sync status' });
+	await expect(status).toHaveText(/^This database does not exist on the sync server/);
+
+	await sync.getByRole('button', { name: 'Create database' }).click();
+	await expect(status).toHaveText(UP_TO_DATE);
+	await expect(sync.getByRole('button', { name: 'Create database' })).toHaveCount(0);
+	// The session made before reached the new database.
+	const [session] = await readRows(page, 'palimpsest-default', 'sessions');
+	await expect
+		.poll(async () => ((await (await fetch(`${database}/_all_docs`)).json()) as { rows?: { id: string }[] }).rows?.map((row) => row.id))
+		.toContain(`session:${session.id}`);
 });

@@ -22,6 +22,14 @@ export interface CompactionState {
 
 export const NO_COMPACTION_STATE: CompactionState = Object.freeze({ failures: 0, cooldown_until: 0, turns_since_micro: 0 });
 
+/** What a session's provider was called, and where it was (see SessionRow.named_provider). */
+export interface NamedProvider {
+	id: string;
+	name: string;
+	base_url?: string;
+	preset?: string;
+}
+
 export interface SessionRow {
 	id: string;
 	/** The profile whose database owns this row (profile repair moves rows filed elsewhere). */
@@ -46,9 +54,11 @@ export interface SessionRow {
 	/**
 	 * What the user called the session's provider when it was last chosen or used here, so a
 	 * session whose provider is not set up (removed, or the session came from another browser)
-	 * can still name it. It holds only while `id` is still `provider`. Not indexed.
+	 * can still name it, and say which server it was at (`base_url`, '' for one that runs in the
+	 * browser) and of which kind (`preset`), to offer adding one like it. It holds only while `id`
+	 * is still `provider`. Not indexed.
 	 */
-	named_provider?: { id: string; name: string };
+	named_provider?: NamedProvider;
 	message_count: number;
 	token_estimate: number;
 	/** The next free message seq, so appends need no read of the messages table. */

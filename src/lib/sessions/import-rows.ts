@@ -14,6 +14,7 @@ import {
 	MAX_LISTED_FACTS,
 	type InjectedContext,
 	type MessageRow,
+	type NamedProvider,
 	type RanWith,
 	type SessionRow,
 	type StoredResultPart,
@@ -196,7 +197,7 @@ export const SESSION_SHAPE: Shape<ImportedSession> = {
 	optional: {
 		token_ratio: number(...TOKEN_RATIO_LIMITS),
 		versions: list(versionPoint, L.versionPoints),
-		named_provider: record<{ id: string; name: string }>({ required: { id: label, name: label }, optional: {} }, "a provider's name (an object)")
+		named_provider: record<NamedProvider>({ required: { id: label, name: label }, optional: { base_url: text(2_000), preset: label } }, "a provider's name (an object)")
 	}
 };
 

@@ -169,3 +169,21 @@ export class ProviderForm {
 		return { provider: config.id, model: config.model, isDefault };
 	}
 }
+
+/**
+ * The provider Settings is asked to add (from a chat whose provider is not set up here): a kind
+ * of the form, an http(s) server, a model and the chat to go back to; null when the address asks
+ * for none of it.
+ */
+export function readWanted(params: URLSearchParams): { preset: ProviderPreset; base_url: string; model: string; session: string | null } | null {
+	const preset = params.get('preset') ?? 'custom';
+	const base_url = params.get('base_url') ?? '';
+	if (!base_url || !(PRESET_ORDER as string[]).includes(preset) || preset === 'wllama') return null;
+	try {
+		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- validation only, not state
+		if (!['http:', 'https:'].includes(new URL(base_url).protocol)) return null;
+	} catch {
+		return null;
+	}
+	return { preset: preset as ProviderPreset, base_url, model: params.get('model') ?? '', session: params.get('session') };
+}

@@ -23,7 +23,7 @@ import { estimateMessages, estimateSession, imageTokensOf, type RequestExtras } 
 import { toolTexts } from '../context/tool-texts';
 import { anchoredTotal } from '../context/anchor-estimate';
 import { contextRows } from '../db/context-rows';
-import type { MessageRow, SessionRow } from '../db/schema';
+import type { MessageRow, NamedProvider, SessionRow } from '../db/schema';
 import { composeEstimate } from '../context/count-tokens';
 import type { ContextUsage } from './context-usage';
 import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../agent/compaction-types';
@@ -69,8 +69,8 @@ export interface Services {
 	turnDeps(sessionId: string, options?: { resumed?: boolean; onProgress?: (progress: CompactionProgress) => void }): Promise<TurnDeps>;
 	/** The provider and model to use: the requested one if it still exists, else the default. */
 	currentModel(wanted?: Partial<ModelChoice>): ModelChoice;
-	/** A configured provider's id with its name, as a session records it (undefined for the offline model or an unknown id). */
-	namedProvider(providerId: string): { id: string; name: string } | undefined;
+	/** A configured provider's id with its name, server and kind, as a session records it (undefined for the offline model or an unknown id). */
+	namedProvider(providerId: string): NamedProvider | undefined;
 	/** Whether the model of `choice` reads images (the offline model, the in-browser one and those marked text only do not). */
 	readsImages(choice: ModelChoice): boolean;
 	modelOptions(): ModelOption[];
@@ -277,7 +277,7 @@ export function createServices(parts: {
 		},
 		namedProvider(id) {
 			const config = settings.get('providers').find((p) => p.id === id);
-			return config && { id, name: providerName(config) };
+			return config && { id, name: providerName(config), base_url: config.base_url, preset: config.preset };
 		},
 		readsImages(choice) {
 			const config = settings.get('providers').find((p) => p.id === choice.provider);
@@ -304,7 +304,7 @@ export function createServices(parts: {
 			const ratio = settings.get('context.learned')[session.model]?.ratio;
 			// The provider's name as it is now (renamed, or never recorded), should it go away later.
 			const named = services.namedProvider(session.provider);
-			const renamed = named && (named.id !== session.named_provider?.id || named.name !== session.named_provider.name);
+			const renamed = named && JSON.stringify(named) !== JSON.stringify(session.named_provider);
 			const changes = { ...(session.token_ratio === undefined && ratio ? { token_ratio: ratio } : {}), ...(renamed ? { named_provider: named } : {}) };
 			if (Object.keys(changes).length) await updateSession(db, sessionId, changes);
 			// A plugin's pre_llm_call must not miss the first turn after a reload, but a plugin

@@ -73,6 +73,8 @@ export class SyncState {
 	#worker: SyncWorker | null = null;
 	/** The user closed the question about deletions (it stays in Settings → Sync until answered). */
 	deletionsSetAside = $state(false);
+	/** The next run creates the database first (Create database), once. */
+	#create = false;
 
 	constructor(host: SyncHost, lastSyncAt: number | null = null) {
 		this.#host = host;
@@ -136,6 +138,24 @@ export class SyncState {
 		if (!(await this.#host.save({ 'sync.enabled': true, 'sync.server': server, 'sync.username': username }))) {
 			this.#off();
 			throw new Error('Sync could not be turned on: its settings could not be saved.');
+		}
+	}
+
+	/**
+	 * Starts sync as Start sync does, creating the database first (the server said it does not
+	 * exist): the password typed, or the one held for the same server and user, logs in for it.
+	 * Whether the server would create it, the status says.
+	 */
+	async createDatabase(input: { server: string; username: string; password: string }): Promise<void> {
+		const server = readServerUrl(input.server);
+		const username = input.username.trim();
+		const held = this.#config?.server === server && this.#config.username === username ? this.#password : null;
+		this.#create = true;
+		try {
+			await this.begin({ server, username, password: input.password || held || '' });
+		} catch (error) {
+			this.#create = false;
+			throw error;
 		}
 	}
 
@@ -243,7 +263,10 @@ export class SyncState {
 
 	#request(): SyncRunRequest {
 		const config = this.#config!;
+		const create = this.#create;
+		this.#create = false;
 		return {
+			...(create ? { create } : {}),
 			profile: this.#host.profile,
 			url: config.server,
 			credentials: this.#password === null ? null : { name: config.username, password: this.#password },

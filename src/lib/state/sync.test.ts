@@ -108,6 +108,7 @@ function browser() {
 	const tab = () => {
 		const saved: Record<string, unknown>[] = [];
 		const workers: FakeWorker[] = [];
+
 		const page = { online: true, visible: true, listeners: new Set<() => void>() };
 		const host: SyncHost = {
 			profile: 'default',
@@ -224,6 +225,28 @@ describe('SyncState', () => {
 		a.worker().emit({ state: 'up-to-date', at: 5, skipped: 0 });
 		expect(a.state.text).toBe('Up to date');
 		expect(a.state.stalled).toBe(false);
+	});
+
+	it('Create database on a database that does not exist runs sync again, with the password held, creating it first, once', async () => {
+		const { tab } = browser();
+		const a = tab();
+		await a.state.begin({ server: SERVER, username: 'alice', password: 'secret' });
+		await vi.waitFor(() => expect(a.worker()?.runs).toHaveLength(1));
+		a.worker().fail(statusError(404).reason);
+		expect(a.state.text).toMatch(/^This database does not exist on the sync server \(404\): press Create database/);
+		expect(a.state.stalled).toBe(true);
+
+		await a.state.createDatabase({ server: SERVER, username: 'alice', password: '' });
+		await vi.waitFor(() => expect(a.worker().runs).toHaveLength(2));
+		expect(a.worker().runs[0].create).toBeUndefined();
+		expect(a.worker().runs[1]).toMatchObject({ create: true, url: SERVER, credentials: { name: 'alice', password: 'secret' } });
+		a.worker().emit({ state: 'up-to-date', at: 9, skipped: 0 });
+		expect(a.state.text).toBe('Up to date');
+
+		// A run started later for another reason (new credentials) creates nothing.
+		await a.state.begin({ server: SERVER, username: 'alice', password: 'other' });
+		await vi.waitFor(() => expect(a.worker().runs).toHaveLength(3));
+		expect(a.worker().runs[2].create).toBeUndefined();
 	});
 
 	it('one tab runs the loop; another shows its status and takes over, without the password, when it closes', async () => {

@@ -5,7 +5,7 @@
 import { jsonBytes } from './pending-body';
 import { readBoundedChunks, readBoundedJson } from './read-bounded';
 import { readDocument, type ReadDocument } from './read-document';
-import { badAnswer, formatBytes, statusError, SyncError, unreachable } from './sync-error';
+import { badAnswer, createRefused, formatBytes, statusError, SyncError, unreachable } from './sync-error';
 
 /** A CouchDB user's name and password, held by the caller in memory only, never stored. */
 export interface Credentials {
@@ -210,12 +210,15 @@ export class CouchClient {
 		await this.call('PUT', `/_local/${encodeURIComponent(name)}`, { body: JSON.stringify({ ...body, ...rev }), signal });
 	}
 
-	/** Creates the database (PUT); false when the server refuses it (the user may not create databases). */
-	async createDatabase(signal?: AbortSignal): Promise<boolean> {
-		const response = await this.send('PUT', this.db, undefined, signal);
+	/**
+	 * Creates the database (PUT; logging in first when the server asks and the caller holds
+	 * credentials). One there already is fine; a server that will not create it throws why.
+	 */
+	async createDatabase(signal?: AbortSignal): Promise<void> {
+		const response = await this.request('PUT', '', { signal });
 		await response.body?.cancel().catch(() => {});
-		if (response.status === 201 || response.status === 202 || response.status === 412) return true;
-		if (response.status === 401 || response.status === 403) return false;
+		if (response.status === 201 || response.status === 202 || response.status === 412) return;
+		if (response.status === 401 || response.status === 403) throw createRefused(response.status, this.credentials() !== null);
 		throw statusError(response.status);
 	}
 

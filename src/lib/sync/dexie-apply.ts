@@ -48,14 +48,29 @@ function rowFrom(doc: MessageDoc, row: MessageRow | undefined): ArrivingRow {
 	return { ...fields, ...kept, session_id: doc.session_id, active: row?.active ?? 1, ...(row ? { seq: row.seq } : {}), ...(row?.shelved ? { shelved: row.shelved } : {}) } as ArrivingRow;
 }
 
+/**
+ * The session's provider as this device names it, and, where this device has none for the
+ * document's server, what that provider was (its name, server and kind), so the chat can say so
+ * and offer to add one.
+ */
+function providerFields(ctx: SyncContext, doc: SessionDoc, row?: SessionRow): Pick<SessionRow, 'provider' | 'named_provider'> {
+	const provider = localProviderOf(ctx, doc);
+	const ref = doc.fields.provider_ref;
+	if (ctx.providers.some((entry) => entry.id === provider) || !ref) return { provider, named_provider: row?.named_provider };
+	return { provider, named_provider: { id: provider, name: ref.name, base_url: ref.base_url, preset: ref.preset } };
+}
+
 /** A new session row for a document that arrived (filed under this profile). */
 function newSessionRow(ctx: SyncContext, doc: SessionDoc): SessionRow {
-	return { ...sessionRowFields(doc), provider: localProviderOf(ctx, doc), profile: ctx.profile, message_count: 0, token_estimate: 0, next_seq: 0, compaction: { ...NO_COMPACTION_STATE } };
+	const row: SessionRow = { ...sessionRowFields(doc), ...providerFields(ctx, doc), profile: ctx.profile, message_count: 0, token_estimate: 0, next_seq: 0, compaction: { ...NO_COMPACTION_STATE } };
+	if (!row.named_provider) delete row.named_provider;
+	return row;
 }
 
 /** The row with the synced fields of `doc` (the same row when nothing differs). */
 function updatedSessionRow(ctx: SyncContext, row: SessionRow, doc: SessionDoc): SessionRow {
-	const next: SessionRow = { ...row, ...sessionRowFields(doc), provider: localProviderOf(ctx, doc) };
+	const next: SessionRow = { ...row, ...sessionRowFields(doc), ...providerFields(ctx, doc, row) };
+	if (!next.named_provider) delete next.named_provider;
 	if (!doc.shown || !Object.keys(doc.shown).length) delete next.version_shown;
 	return JSON.stringify(next) === JSON.stringify(row) ? row : next;
 }

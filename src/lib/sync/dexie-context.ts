@@ -15,6 +15,8 @@ export interface LocalProvider {
 	preset: string;
 	base_url: string;
 	name: string;
+	/** The model set in its Settings entry. */
+	model?: string;
 }
 
 export interface SyncContext {
@@ -73,7 +75,7 @@ export function providerRefOf(ctx: SyncContext, providerId: string): ProviderRef
 export function localProviderOf(ctx: SyncContext, doc: SessionDoc): string {
 	const ref = doc.fields.provider_ref;
 	if (ctx.providers.some((entry) => entry.id === doc.fields.provider)) return doc.fields.provider;
-	return (ref && matchProvider(ref, ctx.providers)?.id) ?? doc.fields.provider;
+	return (ref && matchProvider(ref, ctx.providers, doc.fields.model)?.id) ?? doc.fields.provider;
 }
 
 /** Whether a row's provider is what the document says, as this device names it. */

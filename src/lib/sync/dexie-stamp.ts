@@ -150,11 +150,13 @@ function stampSessionEntry(ctx: SyncContext, sessionId: string, row: SessionRow 
 		return { ...entry!, dropped: 1 };
 	}
 	if (!row && !previous) return undefined;
+	// A provider not in Settings that the document does not name either was chosen here (the
+	// built-in model): it has no server, so no device matches another provider for it.
 	const doc = stampSession(sessionId, row ?? null, previous, {
 		at,
 		random: ctx.random,
 		deleted,
-		providerRef: row ? providerRefOf(ctx, row.provider) ?? undefined : undefined,
+		providerRef: row ? providerRefOf(ctx, row.provider) ?? (previous && !sameProvider(ctx, previous, row.provider) ? null : undefined) : undefined,
 		sameProvider: (doc, provider) => sameProvider(ctx, doc, provider)
 	});
 	const { dropped: _dropped, legacy: _legacy, refetch: _refetch, deleted_seen: seen, ...rest } = entry ?? ({} as Partial<SyncDocRow>);

@@ -1,7 +1,7 @@
 // Which provider a session used, as another device can find it: its kind (preset), the server's
 // address and the name it was given, never its key or this device's id for it. Devices match
-// providers by server (and kind) only, so a session continued elsewhere keeps its model where
-// that device has a provider for the same server.
+// providers by server and model (then kind), so a session continued elsewhere keeps its model
+// where that device has a provider for the same server.
 import { record, text, type Parse } from '../sessions/import-schema';
 
 export interface ProviderRef {
@@ -31,8 +31,13 @@ function normalise(url: string): string {
 	}
 }
 
-/** The provider of this device that stands for `ref`: at the same server, of the same kind where there is one (the first one listed). */
-export function matchProvider<P extends { id: string; preset: string; base_url: string }>(ref: ProviderRef, providers: readonly P[]): P | undefined {
+/**
+ * The provider of this device that stands for `ref` when the session uses `model`: one at the
+ * same server (of the same kind, for one that runs in the browser), preferring one whose own
+ * model is `model`, then one of the same kind; the first one listed among equals.
+ */
+export function matchProvider<P extends { id: string; preset: string; base_url: string; model?: string }>(ref: ProviderRef, providers: readonly P[], model?: string): P | undefined {
 	const here = providers.filter((provider) => sameServer(provider.base_url, ref.base_url) && (ref.base_url !== '' || provider.preset === ref.preset));
-	return here.find((provider) => provider.preset === ref.preset) ?? here[0];
+	const score = (provider: P) => (model !== undefined && provider.model === model ? 2 : 0) + (provider.preset === ref.preset ? 1 : 0);
+	return here.reduce<P | undefined>((best, provider) => (best === undefined || score(provider) > score(best) ? provider : best), undefined);
 }

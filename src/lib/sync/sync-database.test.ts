@@ -70,9 +70,20 @@ describe('the database sync belongs to', () => {
 		const url = `${await newDatabase()}-new`;
 		const client = new CouchClient({ url });
 		await expect(client.readLocal('x')).resolves.toBeNull();
-		expect(await client.createDatabase()).toBe(true);
+		await client.createDatabase();
 		expect((await fetch(url)).status).toBe(200);
 		// Created already: still fine.
-		expect(await client.createDatabase()).toBe(true);
+		await client.createDatabase();
+	});
+
+	it('says plainly why a server would not create the database: a login it asks for, or a user who may not create databases', async () => {
+		// As CouchDB answers: a login that works, then a PUT of a database by a user who is not a server admin.
+		const server = (status: number) => async (input: RequestInfo | URL) =>
+			String(input).endsWith('/_session') ? new Response(JSON.stringify({ ok: true }), { status: 200 }) : new Response(JSON.stringify({ error: 'unauthorized', reason: 'You are not a server admin.' }), { status });
+		const url = 'http://127.0.0.1:9/userdb-new';
+		const ada = () => ({ name: 'ada', password: 'pw' });
+		await expect(new CouchClient({ url, fetch: server(401) }).createDatabase()).rejects.toMatchObject({ kind: 'login', message: expect.stringContaining('asks for a login to create a database (401)') });
+		await expect(new CouchClient({ url, fetch: server(401), credentials: ada }).createDatabase()).rejects.toMatchObject({ kind: 'forbidden', message: expect.stringContaining('does not let this user create databases (401)') });
+		await expect(new CouchClient({ url, fetch: server(403), credentials: ada }).createDatabase()).rejects.toMatchObject({ kind: 'forbidden', message: expect.stringContaining('does not let this user create databases (403)') });
 	});
 });

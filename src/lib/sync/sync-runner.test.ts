@@ -70,4 +70,28 @@ describe('the sync worker api', () => {
 			{ state: 'error', reason: 'Sync could not run in this browser (The database is closed). Stop sync, reload the page and start it again.', retryAt: null }
 		]);
 	});
+
+	it('a run asked to create the database creates it and syncs; one the server will not create says why and stops', async () => {
+		const url = `${server.url}/runner-new-${crypto.randomUUID()}`;
+		const here = new Device(url, 'here');
+		const id = await here.newSession();
+		const local: LocalStore = { store: here.store, watch: () => () => {}, close: () => {} };
+		const api = createSyncWorkerApi(() => local);
+		const statuses: SyncStatus[] = [];
+		const run = api.run({ profile: 'default', url, credentials: null, online: true, visible: false, create: true }, (status) => statuses.push(status));
+		await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('up-to-date'));
+		const listed = (await (await fetch(`${url}/_all_docs`)).json()) as { rows: { id: string }[] };
+		expect(listed.rows.map((row) => row.id)).toContain(`session:${id}`);
+		api.stop();
+		await run;
+
+		// As CouchDB answers a user who may not create databases.
+		const refusing = createSyncWorkerApi(() => local, async () => new Response(JSON.stringify({ error: 'forbidden', reason: 'You are not a server admin.' }), { status: 403 }));
+		const refused: SyncStatus[] = [];
+		await refusing.run({ profile: 'default', url: `${url}-other`, credentials: null, online: true, visible: false, create: true }, (status) => refused.push(status));
+		expect(refused).toEqual([
+			{ state: 'error', reason: 'The sync server does not let this user create databases (403): ask its administrator to create it, or use the address of a database that exists.', retryAt: null, kind: 'forbidden' }
+		]);
+		await here.close();
+	});
 });

@@ -1,8 +1,9 @@
 // The sync worker's side of sync: one SyncLoop at a time over the profile's store, with the
 // page's view of the network and of its visibility, every status reported back to the page, and
-// a pass started soon after each local write.
+// a pass started soon after each local write. A run asked to create the database does so first.
 import { CouchClient, type Credentials } from './couch-client';
 import { SyncLoop, type Subscribe } from './sync-loop';
+import { SyncError } from './sync-error';
 import type { SyncStatus } from './sync-status';
 import type { SyncStore } from './sync-store';
 
@@ -14,6 +15,8 @@ export interface SyncRunRequest {
 	credentials: Credentials | null;
 	online: boolean;
 	visible: boolean;
+	/** Create the database first (the user pressed Create database after the server said it does not exist). */
+	create?: boolean;
 }
 
 /** The profile's store, opened for one run. */
@@ -85,9 +88,13 @@ export function createSyncWorkerApi(open: (profile: string) => LocalStore, fetch
 				timer = setTimeout(() => loop.nudge(), NUDGE_DELAY_MS);
 			});
 			try {
+				if (request.create) await client.createDatabase(controller.signal);
 				await loop.run(controller.signal);
 			} catch (error) {
-				if (!controller.signal.aborted) onStatus({ state: 'error', reason: couldNotStart(error), retryAt: null });
+				// A database the server would not create says why; the user changes something and tries again.
+				if (controller.signal.aborted) return;
+				if (error instanceof SyncError) onStatus({ state: 'error', reason: error.reason, retryAt: null, kind: error.kind });
+				else onStatus({ state: 'error', reason: couldNotStart(error), retryAt: null });
 			} finally {
 				unwatch();
 				clearTimeout(timer);

@@ -23,13 +23,21 @@ async function readAttachmentLimit(db: PalimpsestDb): Promise<number> {
 	return attachmentLimitBytes(typeof megabytes === 'number' ? megabytes : MAX_ATTACHMENT_MB);
 }
 
-/** This device's providers, as sync matches a session's provider with them (by server, never by key). */
+/** This device's providers, as sync matches a session's provider with them (by server and model, never by key). */
 async function readProviders(db: PalimpsestDb): Promise<LocalProvider[]> {
 	const providers = await readSetting(db, 'providers');
 	if (!Array.isArray(providers)) return [];
 	return providers.flatMap((provider: Record<string, unknown>) =>
 		typeof provider?.id === 'string' && typeof provider.preset === 'string'
-			? [{ id: provider.id, preset: provider.preset, base_url: typeof provider.base_url === 'string' ? provider.base_url : '', name: typeof provider.name === 'string' ? provider.name : typeof provider.label === 'string' ? provider.label : '' }]
+			? [
+					{
+						id: provider.id,
+						preset: provider.preset,
+						base_url: typeof provider.base_url === 'string' ? provider.base_url : '',
+						name: typeof provider.name === 'string' ? provider.name : typeof provider.label === 'string' ? provider.label : '',
+						model: typeof provider.model === 'string' ? provider.model : ''
+					}
+				]
 			: []
 	);
 }
