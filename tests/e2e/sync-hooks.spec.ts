@@ -70,6 +70,8 @@ test('a session deleted on one device fires on_session_delete there once; the ot
 });
 
 test('a compaction on one device fires post_compaction there once; the other shows the summary with the messages folded and hears nothing', async ({ page, browser }) => {
+	// Two browsers, a plugin in each, long answers and a compaction: on a busy machine this takes more than a minute.
+	test.slow();
 	const database = await createDatabase(couch.url);
 	await openApp(page);
 	await addWitness(page);
