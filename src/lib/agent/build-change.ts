@@ -128,7 +128,7 @@ async function nativeCompaction(deps: CompactionDeps, request: CompactionRequest
 	const returned = (await deps.provider.compact({ model: deps.model, messages, tools, signal: request.signal })).map((message) =>
 		message.native ? { ...message, native: fromProvider(message.native, deps.provider.id) } : message
 	);
-	const change = nativeChange(context, compacted, returned, at);
+	const change = nativeChange(context, compacted, returned, at, prepared.plan.firstKeptSeq);
 	if (!change) return null;
 	await countRows(deps, change.inserted.map((place) => place.row));
 	const summary = change.inserted.find((place) => place.row.kind === 'summary')?.row;

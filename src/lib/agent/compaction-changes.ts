@@ -4,6 +4,7 @@ import type { PlacedRow } from '../db/compaction-verbs';
 import type { NewMessage } from '../db/message-verbs';
 import type { CompactionMarker, MessageRow } from '../db/schema';
 import { attachedItems, type ContextRow } from '../context/context-rows';
+import { keptSeqs } from '../context/pinned-rows';
 import type { PrunePlan, SummaryPlan } from '../context/plan-compaction';
 import type { ChatMessage } from '../providers/types';
 
@@ -26,6 +27,7 @@ export function toContextRow(row: MessageRow): ContextRow {
 		role: row.role,
 		kind: row.kind === 'summary' ? 'summary' : 'message',
 		...(row.kind === 'summary' && row.compaction?.edited_at !== undefined ? { edited: true } : {}),
+		...(row.pinned ? { pinned: true } : {}),
 		content: row.content,
 		tool_calls: row.tool_calls,
 		tool_call_id: row.tool_call_id,
@@ -45,22 +47,22 @@ function keepFields(row: MessageRow): NewMessage {
 	return { ...rest, id: crypto.randomUUID() };
 }
 
-/** Rows in seq order, with each new row placed at `position` (a seq between neighbours). */
+/** Rows in seq order, with each new row placed at `position` (a seq between neighbours, or a kept row's seq: right before it). */
 function ordered(context: readonly MessageRow[], removed: ReadonlySet<number>, added: Array<{ position: number; row: NewMessage }>): NewMessage[] {
 	const all = [
-		...context.filter((row) => !removed.has(row.seq)).map((row) => ({ position: row.seq, row: keepFields(row) })),
-		...added
+		...added,
+		...context.filter((row) => !removed.has(row.seq)).map((row) => ({ position: row.seq, row: keepFields(row) }))
 	];
 	return all.sort((a, b) => a.position - b.position).map((entry) => entry.row);
 }
 
+/** The summary goes where the plan says: before the first message kept in context that it would have covered, else before the tail. */
 export function summaryChange(context: readonly MessageRow[], plan: SummaryPlan, summary: NewMessage): CompactionChange {
 	const removed = new Set(plan.removed);
-	const lastRemoved = Math.max(...plan.removed);
 	return {
 		removed: plan.removed,
 		inserted: [{ before: plan.firstKeptSeq, row: summary }],
-		next: ordered(context, removed, [{ position: lastRemoved + 1e-9, row: summary }])
+		next: ordered(context, removed, [{ position: plan.firstKeptSeq ?? Infinity, row: summary }])
 	};
 }
 
@@ -105,32 +107,37 @@ function returnedRow(message: ChatMessage, now: number): NewMessage {
 
 /**
  * Native compaction returns the history that replaces `compacted` (the oldest rows of
- * `context`): what it shares with the end of `compacted` is kept as it is; the rest replaces
- * everything before it, and the rows after `compacted` stay as they are.
+ * `context`, less any the user keeps in context): what it shares with the end of `compacted` is
+ * kept as it is; the rest replaces everything before it, placed before `keptFrom` (the first
+ * message kept in context among them) where that comes first, and the rows after stay as they are.
  */
-export function nativeChange(context: readonly MessageRow[], compacted: readonly MessageRow[], returned: readonly ChatMessage[], now: number): CompactionChange | null {
+export function nativeChange(context: readonly MessageRow[], compacted: readonly MessageRow[], returned: readonly ChatMessage[], now: number, keptFrom: number | null = null): CompactionChange | null {
 	let shared = 0;
 	while (shared < returned.length && shared < compacted.length && sameMessage(returned[returned.length - 1 - shared], compacted[compacted.length - 1 - shared])) shared += 1;
 	const removedRows = compacted.slice(0, compacted.length - shared);
 	if (!removedRows.length) return null;
 	const lastRemoved = removedRows.at(-1)!.seq;
-	const firstKept = context.find((row) => row.seq > lastRemoved)?.seq ?? null;
+	const after = context.find((row) => row.seq > lastRemoved)?.seq ?? null;
+	const firstKept = keptFrom !== null && (after === null || keptFrom < after) ? keptFrom : after;
 	const rows = returned.slice(0, returned.length - shared).map((message) => returnedRow(message, now));
 	return {
 		removed: removedRows.map((row) => row.seq),
 		inserted: rows.map((row) => ({ before: firstKept, row })),
-		next: ordered(context, new Set(removedRows.map((row) => row.seq)), rows.map((row, i) => ({ position: lastRemoved + (i + 1) * 1e-9, row })))
+		next: ordered(context, new Set(removedRows.map((row) => row.seq)), rows.map((row) => ({ position: firstKept ?? Infinity, row })))
 	};
 }
 
 /**
  * The provider compacted on its own while answering: `summary` replaces every row before
- * `keptSeq` (the question it answered, which stays readable after it), or all rows if null.
+ * `keptSeq` (the question it answered, which stays readable after it), or all rows if null;
+ * the messages the user keeps in context stay, after the summary.
  */
 export function foldChange(context: readonly MessageRow[], summary: NewMessage, keptSeq: number | null): CompactionChange {
-	const removed = context.filter((row) => keptSeq === null || row.seq < keptSeq).map((row) => row.seq);
-	const position = keptSeq === null ? Infinity : keptSeq - 1e-9;
-	return { removed, inserted: [{ before: keptSeq, row: summary }], next: ordered(context, new Set(removed), [{ position, row: summary }]) };
+	const kept = keptSeqs(context);
+	const before = context.filter((row) => keptSeq === null || row.seq < keptSeq);
+	const removed = before.filter((row) => !kept.has(row.seq)).map((row) => row.seq);
+	const first = before.find((row) => kept.has(row.seq))?.seq ?? keptSeq;
+	return { removed, inserted: [{ before: first, row: summary }], next: ordered(context, new Set(removed), [{ position: first ?? Infinity, row: summary }]) };
 }
 
 /** A transcript row that marks a compaction where no summary row does (pruning, some native results). */

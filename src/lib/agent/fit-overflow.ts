@@ -1,8 +1,12 @@
 // When the provider refuses a request as too long, its numbers win: the window it states, and
 // the ratio of its count to this app's, are learned (kept for the model, and for the session),
 // and the conversation is compacted until the request fits that window, the kept tail
-// shrinking step by step down to the last user message. Only then does it give up, saying why.
+// shrinking step by step down to the last user message (and the messages the user keeps in
+// context, which no compaction folds). Only then does it give up, saying why.
 import { updateSession } from '../db/session-verbs';
+import { listActiveMessages } from '../db/compaction-verbs';
+import { contextRows } from '../db/context-rows';
+import { findKeptRows } from '../context/pinned-rows';
 import { TOKEN_RATIO_LIMITS } from '../db/schema';
 import { reservedOutputFor } from '../context/context-window';
 import { estimateSession } from '../context/estimate-session';
@@ -84,13 +88,16 @@ export async function compactToFit(
 		if (total <= deps.windowTokens) return done;
 	}
 	if (signal?.aborted) return done ?? { status: 'noop', why: 'cancelled', message: 'Compaction was cancelled; nothing changed.' };
-	const advice = 'Shorten your message, or choose a model with a larger context window.';
-	if (!done) return { status: 'noop', why: 'nothing', message: `the conversation is already down to your last message, and ${deps.model} still finds it too long. ${advice}` };
+	// Compaction leaves the messages the user keeps in context: letting some go may be what makes it fit.
+	const kept = findKeptRows(contextRows(await listActiveMessages(deps.db, id))).filter((row) => row.role !== 'tool').length;
+	const yours = kept ? ` and the ${kept === 1 ? 'message' : `${kept} messages`} you keep in context` : '';
+	const advice = `Shorten your message,${kept ? ' stop keeping some messages in context,' : ''} or choose a model with a larger context window.`;
+	if (!done) return { status: 'noop', why: 'nothing', message: `the conversation is already down to your last message${yours}, and ${deps.model} still finds it too long. ${advice}` };
 	const needs = Number.isFinite(total) ? `about ${total.toLocaleString('en')} tokens` : 'more tokens';
 	return {
 		status: 'noop',
 		why: 'nothing',
-		message: `even with only your last message kept, the request needs ${needs}, more than the ${deps.windowTokens.toLocaleString('en')}-token window of ${deps.model}. ${advice}`
+		message: `even with only your last message${yours} kept, the request needs ${needs}, more than the ${deps.windowTokens.toLocaleString('en')}-token window of ${deps.model}. ${advice}`
 	};
 }
 

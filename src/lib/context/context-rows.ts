@@ -16,6 +16,8 @@ export interface ContextRow {
 	kind: 'message' | 'summary';
 	/** A summary the user edited: later compactions keep it word for word, ahead of their own. */
 	edited?: boolean;
+	/** A message the user keeps in context: compactions leave it (and a pinned answer's tool results) as it is. */
+	pinned?: boolean;
 	content: string;
 	tool_calls?: ToolCall[];
 	tool_call_id?: string;

@@ -154,3 +154,71 @@ describe('planPrune', () => {
 		expect(planProviderPrune(rows, 0)).toBeNull();
 	});
 });
+
+describe('messages kept in context', () => {
+	const pin = (row: CountedRow): CountedRow => ({ ...row, pinned: true });
+
+	it('stay out of a summary, which goes right before the first of them, ahead of the tail', () => {
+		seq = 0;
+		const rows = [user(100), pin(assistant(300, 'the plan')), user(100), pin(user(300, 'my rules')), assistant(300), user(50), assistant(50)];
+		const plan = planSummarize(rows, { tailTokens: 120 })!;
+		expect(plan.removed).toEqual([0, 2, 4]);
+		expect(plan.summarized).toEqual([0, 2, 4]);
+		expect(plan.firstKeptSeq).toBe(1);
+		expect(plan.removedTokens).toBe(500);
+	});
+
+	it('stay through every way a summary is planned: a minimal tail, rewritten summaries, an update of an earlier summary', () => {
+		seq = 1;
+		const rows = [summary(40, '## Goal\n- ship it'), user(100), pin(user(200, 'keep me')), assistant(300), user(50), assistant(50)];
+		for (const options of [{ tailTokens: 0 }, { tailTokens: 0, minimalTail: true }, { tailTokens: 0, rewriteSummaries: true }, { tailTokens: 100 }]) {
+			const plan = planSummarize(rows, options)!;
+			expect(plan.removed, JSON.stringify(options)).not.toContain(2);
+			expect(plan.removed).toContain(0.5);
+			expect(plan.previousSummary).toBe('## Goal\n- ship it');
+			expect(plan.firstKeptSeq).toBe(2);
+		}
+	});
+
+	it('keep an answer with its tool results, while the rest of its round is folded', () => {
+		seq = 0;
+		const rows = [user(10), pin(call(10, 'a', 'b')), result(500, 'a'), result(20, 'b'), assistant(20), user(10), assistant(10)];
+		const plan = planSummarize(rows, { tailTokens: 0 })!;
+		expect(plan.removed).toEqual([0, 4]);
+		expect(plan.firstKeptSeq).toBe(1);
+		// Pruning sends the pinned answer's results as they are.
+		expect(planPrune(rows, { tailTokens: 0 })).toBeNull();
+		// A pin means nothing on a tool result or a summary: only your messages and the answers are kept.
+		seq = 0;
+		const onResult = [user(10), call(10, 'a'), pin(result(500, 'a')), assistant(20), user(10), assistant(10)];
+		expect(planSummarize(onResult, { tailTokens: 0 })!.removed).toEqual([0, 1, 2, 3]);
+		seq = 1;
+		const onSummary = [pin(summary(40)), user(100), assistant(100), user(10), assistant(10)];
+		expect(planSummarize(onSummary, { tailTokens: 0 })!.removed).toEqual([0.5, 1, 2]);
+	});
+
+	it('leave nothing to compact when everything before the tail is kept', () => {
+		seq = 0;
+		expect(planSummarize([pin(user(100)), pin(assistant(300)), user(50), assistant(50)], { tailTokens: 0 })).toBeNull();
+	});
+
+	it('are passed over by micro-compaction, which folds the next exchange and places its summary before them', () => {
+		seq = 1;
+		const rows = [summary(40), pin(user(10, 'keep me')), assistant(10), user(10), assistant(10), user(10), assistant(10)];
+		const plan = planMicroSummarize(rows, { tailTokens: 20 })!;
+		expect(plan.removed).toEqual([0.5, 2]);
+		expect(plan.firstKeptSeq).toBe(1);
+		seq = 1;
+		const wholeExchange = [summary(40), pin(user(10)), pin(assistant(10)), user(10), assistant(10), user(10), assistant(10)];
+		const next = planMicroSummarize(wholeExchange, { tailTokens: 20 })!;
+		expect(next.removed).toEqual([0.5, 3, 4]);
+		expect(next.firstKeptSeq).toBe(1);
+	});
+
+	it('keep their images when older images stop being sent', () => {
+		seq = 0;
+		const photo = (row: CountedRow): CountedRow => ({ ...row, attached: [{ type: 'image', name: 'photo.png', width: 10, height: 10 }] });
+		const rows = [photo(user(10)), assistant(10), pin(photo(user(10))), assistant(10), photo(user(10)), assistant(10)];
+		expect(planPrune(rows, { tailTokens: 0, images: 'only' })!.images.map((image) => image.seq)).toEqual([0]);
+	});
+});

@@ -1,6 +1,7 @@
 // Compaction planning: which rows of the live context a compaction removes, which it keeps,
 // and what it feeds the summary. Pure over counted rows, so it runs in the worker and in Node.
 import { costText, PRUNED_STUB_PREFIX, type CountedRow } from './context-rows';
+import { keptSeqs } from './pinned-rows';
 
 export interface PlanOptions {
 	/** Tokens the kept tail may use; the last user and assistant messages are kept regardless. */
@@ -17,7 +18,8 @@ export type ImagePruning = 'with' | 'only';
 
 /**
  * A summary plan: `removed` leave the context, a summary takes their place before the tail
- * (after any summary the user edited, which stays).
+ * (after any summary the user edited, which stays), or before the first message the user keeps
+ * in context among them: those stay too, in their order, between the summary and the tail.
  */
 export interface SummaryPlan {
 	kind: 'summarize' | 'micro_summarize';
@@ -26,7 +28,7 @@ export interface SummaryPlan {
 	/** Seqs of the rows whose text the summary must cover (not the earlier summary: that is updated). */
 	summarized: number[];
 	previousSummary: string | null;
-	/** The first row kept after the summary, or null when the summary ends the context. */
+	/** The row the summary goes right before (the first pinned one it would have covered, else the tail's first), or null when it ends the context. */
 	firstKeptSeq: number | null;
 	removedTokens: number;
 }
@@ -68,10 +70,13 @@ export function findTailStart(rows: readonly CountedRow[], tailTokens: number, m
 
 /**
  * Everything before `end` leaves for the new summary, except a summary the user edited: it
- * stays as it is, ahead of the new one, so their words are never rewritten or dropped.
+ * stays as it is, ahead of the new one, so their words are never rewritten or dropped. So do the
+ * messages the user keeps in context: the summary goes right before the first of them.
  */
 function summaryPlan(kind: SummaryPlan['kind'], rows: readonly CountedRow[], end: number, firstKept: CountedRow | undefined, rewrite = false): SummaryPlan | null {
-	const middle = rows.slice(0, end).filter((row) => !(row.kind === 'summary' && row.edited));
+	const kept = keptSeqs(rows);
+	const before = rows.slice(0, end);
+	const middle = before.filter((row) => !(row.kind === 'summary' && row.edited) && !kept.has(row.seq));
 	const summarized = middle.filter((row) => row.kind !== 'summary');
 	if (!summarized.length && !(rewrite && middle.length)) return null;
 	const previous = middle.filter((row) => row.kind === 'summary');
@@ -80,7 +85,7 @@ function summaryPlan(kind: SummaryPlan['kind'], rows: readonly CountedRow[], end
 		removed: middle.map((row) => row.seq),
 		summarized: summarized.map((row) => row.seq),
 		previousSummary: previous.length ? previous.map((row) => row.content).join('\n\n') : null,
-		firstKeptSeq: firstKept?.seq ?? null,
+		firstKeptSeq: (before.find((row) => kept.has(row.seq)) ?? firstKept)?.seq ?? null,
 		removedTokens: middle.reduce((sum, row) => sum + row.tokens, 0)
 	};
 }
@@ -93,11 +98,13 @@ export function planSummarize(rows: readonly CountedRow[], options: PlanOptions)
 
 /**
  * Micro-compaction: the oldest exchange after the summary (a user message and everything up to
- * the next one) is folded into the rolling summary, if it lies wholly before the tail.
+ * the next one) is folded into the rolling summary, if it lies wholly before the tail. Messages
+ * the user keeps in context are passed over, and stay.
  */
 export function planMicroSummarize(rows: readonly CountedRow[], options: PlanOptions): SummaryPlan | null {
 	const tailStart = findTailStart(rows, options.tailTokens);
-	const first = rows.findIndex((row) => row.kind !== 'summary');
+	const kept = keptSeqs(rows);
+	const first = rows.findIndex((row) => row.kind !== 'summary' && !kept.has(row.seq));
 	if (first < 0 || first >= tailStart) return null;
 	let end = first + 1;
 	while (end < rows.length && !(rows[end].role === 'user' && rows[end].kind === 'message')) end += 1;
@@ -153,13 +160,15 @@ const isUnprunedResult = (row: CountedRow) => row.role === 'tool' && !row.conten
 
 /**
  * Tool-output pruning: old tool results (before the tail) are replaced by one-line stubs that
- * keep their call id, so the request stays valid. No model call.
+ * keep their call id, so the request stays valid. No model call. What the user keeps in context
+ * (a pinned answer's tool results, a pinned message's images) is sent as it is.
  */
 export function planPrune(rows: readonly CountedRow[], options: PlanOptions): PrunePlan | null {
 	const tailStart = findRecentStart(rows, options.tailTokens);
-	const outputs = options.images === 'only' ? [] : rows.slice(0, tailStart).filter((row) => isUnprunedResult(row) && row.tokens >= MIN_PRUNE_TOKENS);
+	const kept = keptSeqs(rows);
+	const outputs = options.images === 'only' ? [] : rows.slice(0, tailStart).filter((row) => isUnprunedResult(row) && row.tokens >= MIN_PRUNE_TOKENS && !kept.has(row.seq));
 	const stubbed = new Set(outputs.map((row) => row.seq));
-	const images = options.images ? findOlderImages(rows).filter((row) => !stubbed.has(row.seq)) : [];
+	const images = options.images ? findOlderImages(rows).filter((row) => !stubbed.has(row.seq) && !kept.has(row.seq)) : [];
 	if (!images.length) return stubbing(rows, outputs);
 	const plan: PrunePlan = stubbing(rows, outputs) ?? { kind: 'prune_tool_results', stubs: [], removedTokens: 0, images: [] };
 	return { ...plan, images: images.map((row) => ({ seq: row.seq })) };

@@ -121,7 +121,8 @@ export async function commitCompaction(db: PalimpsestDb, commit: CompactionCommi
 		// Chromium); one write of every row copies them all in one long main-thread task.
 		for (let start = 0; start < keys.length; start += SLICE) {
 			const current = await db.messages.bulkGet(keys.slice(start, start + SLICE));
-			if (current.some((row) => !row || row.active !== 1)) throw new CompactionRaceError();
+			// Compacted, or kept in context, since the compaction was planned.
+			if (current.some((row) => !row || row.active !== 1 || (row.pinned && row.kind === 'message' && (row.role === 'user' || row.role === 'assistant')))) throw new CompactionRaceError();
 			await db.messages.bulkPut(current.map((row) => ({ ...(row as MessageRow), active: 0 as const, compacted_by: commit.compactionId })));
 		}
 		// Fresh positions (each row's identity), and ranks that sort each where it was placed: on

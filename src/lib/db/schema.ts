@@ -217,6 +217,12 @@ export interface MessageRow {
 	kind: MessageKind;
 	/** 1 while part of the live context; compaction sets 0 and keeps the row readable. */
 	active: 0 | 1;
+	/**
+	 * True while the user keeps this message in context ("Keep in context", on a user's message
+	 * or an answer): compaction leaves it, and an answer's tool results, as they are, and puts its
+	 * summary before it. Absent when not kept. Exported, imported and synced with the message.
+	 */
+	pinned?: boolean;
 	compacted_by: string | null;
 	created_at: number;
 	tool_calls?: ToolCall[];

@@ -228,7 +228,10 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		["a tool result's link that is not http(s)", withMessage({ role: 'tool', tool_result: { server: 's', is_error: false, parts: [{ type: 'resource_link', uri: 'javascript:alert(1)', name: 'x' }] } }), /“tool_result\.parts\[0\]\.uri” = "javascript:alert\(1\)", expected an http\(s\) address/],
 		['a tool result without its server', withMessage({ role: 'tool', tool_result: { is_error: false, parts: [] } }), /“tool_result\.server” missing/],
 		['arguments a tool ran with that do not say who changed them', withMessage({ role: 'tool', ran_with: { arguments: '{}' } }), /“ran_with\.changed_by” missing/],
-		['arguments a tool ran with naming a plugin by a number', withMessage({ role: 'tool', ran_with: { arguments: '{}', changed_by: [7] } }), /“ran_with\.changed_by\[0\]” = 7/]
+		['arguments a tool ran with naming a plugin by a number', withMessage({ role: 'tool', ran_with: { arguments: '{}', changed_by: [7] } }), /“ran_with\.changed_by\[0\]” = 7/],
+		['a message kept in context by a word', withMessage({ pinned: 'yes' }), /“pinned” = "yes", expected true, false or 1/],
+		['a message kept in context by a number other than 1', withMessage({ pinned: 2 }), /“pinned” = 2, expected true, false or 1/],
+		['a message kept in context by an object', withMessage({ pinned: { valueOf: 1 } }), /“pinned” = \{"valueOf":1\}, expected true, false or 1/]
 	];
 
 	it.each(cases)('%s is refused, naming the field, and nothing changes', async (_name, file, message) => {
@@ -311,6 +314,13 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		await importSessions(db, 'home', fileOf([entry('s', { versions, next_seq: 2 }, [shelved, messageRow('s', { seq: 1, id: 's-m1', content: 'edited' })])]));
 		expect((await getSession(db, 's'))?.versions).toEqual(versions);
 		expect((await listMessages(db, 's')).map((row) => row.shelved ?? null)).toEqual([{ after: null, version: 1 }, null]);
+	});
+
+	it('a message kept in context comes along kept, whether the file says true or 1', async () => {
+		const rows = [messageRow('s', { pinned: true }), messageRow('s', { seq: 1, id: 's-m1', role: 'assistant', pinned: 1 }), messageRow('s', { seq: 2, id: 's-m2', pinned: false }), messageRow('s', { seq: 3, id: 's-m3' })];
+		const report = await importSessions(db, 'home', fileOf([entry('s', { next_seq: 4 }, rows)]));
+		expect(report).toMatchObject({ messages_added: 4, fields_dropped: 0 });
+		expect((await listMessages(db, 's')).map((row) => row.pinned)).toEqual([true, true, false, undefined]);
 	});
 
 	it('an imported session takes new messages after its last one', async () => {

@@ -118,6 +118,13 @@ const trueFlag: Parse<true> = (v) => {
 	return true;
 };
 
+/** A message kept in context: true or false, or 1 as a file that writes flags as numbers may say it. */
+const pinnedFlag: Parse<boolean> = (v) => {
+	if (v === 1) return true;
+	if (typeof v !== 'boolean') throw new FieldError([], v, 'true, false or 1');
+	return v;
+};
+
 const lostFact = record<LostFactEntry>(
 	{
 		required: { class: oneOf(['path', 'url', 'identifier', 'number', 'email', 'name', 'instruction'] as const), text: note, seq: number(-L.maxSeq, L.maxSeq) },
@@ -316,6 +323,7 @@ export const MESSAGE_SHAPE: Shape<ImportedMessage> = {
 	},
 	optional: {
 		position,
+		pinned: pinnedFlag,
 		tool_calls: list(toolCall, L.toolCalls),
 		tool_call_id: toolId,
 		tool_result: toolResult,

@@ -3,6 +3,7 @@ import { expose } from 'comlink';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openProfileDb, profileDbName, type PalimpsestDb } from '../db/database';
 import { appendMessages, listMessages } from '../db/message-verbs';
+import { setPinned } from '../db/pin-verbs';
 import type { MessageRow, SessionRow } from '../db/schema';
 import { strictTwin } from '../db/strict-twin';
 import { simulateFullDisk } from '../db/test-full-disk';
@@ -97,6 +98,16 @@ describe('export then import', () => {
 		// The imported session goes on where it stopped: its next message gets the next free seq.
 		const [next] = await appendMessages(target, ids.compacted, [text('user', 'five')]);
 		expect(next.seq).toBe(4);
+	});
+
+	it('a message kept in context is exported and comes back kept', async () => {
+		await setPinned(source, ids.plain, 1, true);
+		const target = profileDb('kept');
+		expect(await importSessions(target, 'kept', await exportText(source, 'home', [ids.plain]))).toMatchObject({ messages_added: 2, fields_dropped: 0 });
+		expect((await listMessages(target, ids.plain)).map((row) => [row.content, row.pinned])).toEqual([
+			['What is a palimpsest?', undefined],
+			['A page written over.', true]
+		]);
 	});
 
 	it('importing twice adds nothing the second time and reports what it skipped', async () => {

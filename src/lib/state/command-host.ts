@@ -13,6 +13,8 @@ import type { ConfirmRequest } from './confirm.svelte';
 import { PLATFORM, type Services } from './services';
 import { describeOutcome, type CompactionsState } from './compaction.svelte';
 import { describeUsage, sumFacts } from './context-usage';
+import { contextRows } from '../db/context-rows';
+import { describeKept } from './kept-words';
 
 /**
  * `left(oldId)` tells the chat that the session layer already finalized the old session;
@@ -65,8 +67,10 @@ export function createBuiltinHost(
 			// The same estimate the meter shows (and stores for it), made now: never a stale or missing one.
 			const [session, usage] = await Promise.all([getSession(services.db, invocation.session_id), services.contextUsage(invocation.session_id)]);
 			if (!session || !usage) throw new Error('This session no longer exists.');
-			const markers = (await listActiveMessages(services.db, invocation.session_id)).filter((row) => row.compaction).map((row) => row.compaction!);
-			return describeUsage(usage, { stored: session.message_count, compactions: markers.length, facts: sumFacts(markers.filter((marker) => marker.undone_at === undefined)) });
+			const active = await listActiveMessages(services.db, invocation.session_id);
+			const markers = active.filter((row) => row.compaction).map((row) => row.compaction!);
+			const kept = describeKept(contextRows(active), session.token_ratio);
+			return describeUsage(usage, { stored: session.message_count, compactions: markers.length, facts: sumFacts(markers.filter((marker) => marker.undone_at === undefined)), kept: kept && `Kept in context (pinned): ${kept}` });
 		}
 	};
 }

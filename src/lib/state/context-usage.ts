@@ -85,14 +85,15 @@ export function sumFacts(markers: readonly CompactionMarker[]): { total: number;
 	return sum;
 }
 
-/** /usage's answer: the same total and parts as the meter's details. */
-export function describeUsage(usage: ContextUsage, counts: { stored: number; compactions: number; facts?: ReturnType<typeof sumFacts> }): string {
+/** /usage's answer: the same total and parts as the meter's details (and `kept`, the line on the messages kept in context, if any). */
+export function describeUsage(usage: ContextUsage, counts: { stored: number; compactions: number; facts?: ReturnType<typeof sumFacts>; kept?: string }): string {
 	const facts = counts.facts?.total ? counts.facts : null;
 	return [
 		`Model: ${usage.model}`,
 		`Messages: ${counts.stored.toLocaleString('en')} stored, ${usage.rows.toLocaleString('en')} in context`,
 		`Estimated context: ${describeTotal(usage)}`,
 		...usageParts(usage).map((part) => `  ${part.label}: ${part.tokens.toLocaleString('en')}`),
+		counts.kept,
 		describeRatio(usage),
 		`Compactions in this session: ${counts.compactions}`,
 		facts && `Facts in compacted messages: ${facts.held.toLocaleString('en')} of ${facts.total.toLocaleString('en')} held by the summaries, ${facts.lost.toLocaleString('en')} lost`

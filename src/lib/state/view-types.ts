@@ -8,3 +8,4 @@ export { ATTACH_HINT } from '../attachments/attachment-limits';
 export type { ProviderConfig, ProviderPreset } from '../providers/types';
 export { MAX_INJECTED_CHARS } from '../hooks/injected-limit';
 export { PRUNED_STUB_PREFIX } from '../context/context-rows';
+export { pinnedTokens } from '../context/pinned-rows';

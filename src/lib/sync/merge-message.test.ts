@@ -53,4 +53,15 @@ describe('mergeMessageDocs', () => {
 		expect(mergeMessageDocs(completed, covered).fields).toMatchObject({ content: 'first words, and the rest', status: 'complete', compacted_by: 'c-1' });
 		expect(mergeMessageDocs(covered, { ...base, removed: true }).removed).toBe(true);
 	});
+
+	it('keeps a message in context as its last pin or unpin says, beside an edit of another field elsewhere', () => {
+		const base: MessageDoc = { session_id: 's-1', position: POSITION, clock: POSITION, fields: { id: 'm-1', role: 'user', content: 'Keep this.', status: 'error', kind: 'message', created_at: NOW }, clocks: {}, removed: false };
+		const pinned = { ...base, fields: { ...base.fields, pinned: true }, clocks: { pinned: CLOCKS[1] } };
+		const retried = { ...base, fields: { ...base.fields, status: 'complete' as const }, clocks: { status: CLOCKS[2] } };
+		expect(mergeMessageDocs(pinned, retried).fields).toMatchObject({ pinned: true, status: 'complete' });
+		expect(mergeMessageDocs(retried, pinned).fields).toMatchObject({ pinned: true, status: 'complete' });
+		const unpinned = { ...base, clocks: { pinned: CLOCKS[2] } };
+		expect(mergeMessageDocs(pinned, unpinned).fields).not.toHaveProperty('pinned');
+		expect(mergeMessageDocs(unpinned, pinned).fields).not.toHaveProperty('pinned');
+	});
 });

@@ -47,6 +47,7 @@ function answerRow(extra: Partial<MessageRow> = {}): MessageRow {
 		sent: { frame: 'frame:SECRET-FRAME', seqs: [[0, 4]], user_seq: 3, provider: 'openai', model: 'gpt-x', body_hash: 'abc' },
 		usage: { input_tokens: 100, output_tokens: 9 },
 		images_pruned: true,
+		pinned: true,
 		...extra
 	};
 }
@@ -75,6 +76,14 @@ describe('message documents', () => {
 		const body = messageToBody(docOf(answerRow({ role: 'tool', tool_calls: undefined })));
 		expect((body.fields as MessageDoc['fields']).ran_with).toEqual({ arguments: '{"city":"Porto"}', changed_by: ['Travel guard'] });
 		expect(readDocument({ ...body, _rev: REV }, NOW)).toMatchObject({ kind: 'message', doc: { fields: { ran_with: { arguments: '{"city":"Porto"}', changed_by: ['Travel guard'] } } } });
+	});
+
+	it('carry whether the message is kept in context; one no longer kept loses the pin where it arrives', () => {
+		const body = messageToBody(docOf(answerRow()));
+		expect((body.fields as MessageDoc['fields']).pinned).toBe(true);
+		expect(readDocument({ ...body, _rev: REV }, NOW)).toMatchObject({ kind: 'message', doc: { fields: { pinned: true } } });
+		expect(rowFieldsOf(docOf(answerRow({ pinned: undefined })))).not.toHaveProperty('pinned');
+		expect(readDocument({ ...body, fields: { ...(body.fields as object), pinned: 'yes' }, _rev: REV }, NOW)).toMatchObject({ kind: 'refused' });
 	});
 
 	it('do not share objects with the row they were made of', () => {

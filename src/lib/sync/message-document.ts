@@ -48,6 +48,7 @@ export type SyncedMessage = Pick<MessageRow, 'id' | 'role' | 'content' | 'status
 			| 'images_pruned'
 			| 'branch'
 			| 'retired_by'
+			| 'pinned'
 		>
 	> & {
 		/** The order key of a row placed among others (see db/rank.ts); absent: its position orders it. */
@@ -103,6 +104,7 @@ export const SYNCED_MESSAGE_SHAPE: Shape<SyncedMessage> = {
 		images_pruned: M.optional.images_pruned,
 		branch: record<BranchTag>({ required: { at: positionOrStart, id: versionId }, optional: {} }, 'a version (an object)'),
 		retired_by: M.optional.retired_by,
+		pinned: M.optional.pinned,
 		order: orderKey,
 		compacted_by: text(IMPORT_LIMITS.idChars, { nonEmpty: true }),
 		blobs: BLOB_ENTRIES
