@@ -1,0 +1,20 @@
+// Base64 (the standard alphabet, padded) for the bytes sync sends inside JSON: sealed bodies,
+// IVs, salts and sealed attachments.
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Bytes to base64, a slice at a time (a spread of millions of arguments would overflow the stack). */
+export function toBase64(bytes: Uint8Array): string {
+	let text = '';
+	for (let at = 0; at < bytes.length; at += 0x8000) text += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+	return btoa(text);
+}
+
+/** The bytes of `text`, or null when it is not base64. */
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> | null {
+	if (text.length % 4 !== 0 || !BASE64.test(text)) return null;
+	const binary = atob(text);
+	const bytes = new Uint8Array(binary.length);
+	for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+	return bytes;
+}
