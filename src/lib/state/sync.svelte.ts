@@ -55,10 +55,15 @@ export class SyncState {
 	lastSyncAt = $state<number | null>(null);
 	/** 'owner': this tab runs the loop; 'watching': another tab does, and this one shows its status. */
 	role = $state<'off' | 'owner' | 'watching'>('off');
+	/** The database is encrypted with a sync passphrase (as the last status said). */
+	sealed = $state(false);
 	#host: SyncHost;
 	#config: SyncConfig | null = null;
 	/** Held for the login while this tab is open; never stored, never sent to another tab. */
 	#password: string | null = null;
+	/** Typed in Sync passphrase (or a new one to change to): handed to the next run only, which keeps the key it gives, never the passphrase. */
+	#passphrase: string | null = null;
+	#newPassphrase: string | null = null;
 	/** Ends this tab's part in sync: its lock request, or its ownership. */
 	#following: AbortController | null = null;
 	/** Ends the current run inside the ownership (to start again with new credentials). */
@@ -101,18 +106,28 @@ export class SyncState {
 	 * runs the loop in this tab (taking it from another tab that had it), and stores the server
 	 * and username. Throws a sentence for the form.
 	 */
-	async begin(input: { server: string; username: string; password: string }): Promise<void> {
+	async begin(input: { server: string; username: string; password: string; passphrase?: string }): Promise<void> {
 		const server = readServerUrl(input.server);
 		const username = input.username.trim();
 		if (input.password && !username) throw new Error('Enter the username that goes with the password.');
 		this.#config = { server, username };
 		this.#password = username && input.password ? input.password : null;
+		this.#passphrase = input.passphrase || null;
 		if (this.role === 'owner') this.#restart();
 		else this.#follow(true);
 		if (!(await this.#host.save({ 'sync.enabled': true, 'sync.server': server, 'sync.username': username }))) {
 			this.#off();
 			throw new Error('Sync could not be turned on: its settings could not be saved.');
 		}
+	}
+
+	/** Changes the sync passphrase: the run here makes its key, tells the other devices, and seals every document again with it. */
+	changePassphrase(next: string): void {
+		if (!next) throw new Error('Enter the new sync passphrase.');
+		if (!this.#config) throw new Error('Start sync first.');
+		this.#newPassphrase = next;
+		if (this.role === 'owner') this.#restart();
+		else this.#follow(true);
 	}
 
 	/** Turns sync off for the profile: every tab stops following it. */
@@ -127,7 +142,7 @@ export class SyncState {
 		const same = this.#config?.server === config.server && this.#config.username === config.username;
 		if (same && this.#following) return;
 		// Another address or user: a password typed for the old one is not sent to the new one.
-		if (!same) this.#password = null;
+		if (!same) this.#password = this.#passphrase = this.#newPassphrase = null;
 		this.#config = config;
 		if (this.role === 'owner') this.#restart();
 		else this.#follow(false);
@@ -143,7 +158,8 @@ export class SyncState {
 		this.#session = null;
 		this.#channel?.close();
 		this.#channel = null;
-		this.#password = null;
+		this.#password = this.#passphrase = this.#newPassphrase = null;
+		this.sealed = false;
 		this.role = 'off';
 		this.status = null;
 	}
@@ -216,7 +232,11 @@ export class SyncState {
 
 	#request(): SyncRunRequest {
 		const config = this.#config!;
+		const [passphrase, newPassphrase] = [this.#passphrase, this.#newPassphrase];
+		this.#passphrase = this.#newPassphrase = null;
 		return {
+			passphrase,
+			newPassphrase,
 			profile: this.#host.profile,
 			url: config.server,
 			credentials: this.#password === null ? null : { name: config.username, password: this.#password },
@@ -226,7 +246,7 @@ export class SyncState {
 	}
 
 	#report(status: SyncStatus): void {
-		this.status = status;
+		this.#heard(status);
 		if (status.state === 'up-to-date') {
 			this.lastSyncAt = status.at;
 			if (status.at - this.#storedLastAt >= STORE_LAST_EVERY_MS) {
@@ -237,6 +257,13 @@ export class SyncState {
 		this.#channel?.post({ type: 'status', status, lastSyncAt: this.lastSyncAt });
 	}
 
+	/** The loop's latest status, and whether it says the database is encrypted. */
+	#heard(status: SyncStatus): void {
+		this.status = status;
+		if (status.state === 'up-to-date') this.sealed = status.sealed === true;
+		else if (status.state === 'error' && status.kind === 'passphrase') this.sealed = false;
+	}
+
 	/** A message from another tab of this profile. */
 	#hear(message: unknown): void {
 		if (typeof message !== 'object' || message === null) return;
@@ -244,7 +271,7 @@ export class SyncState {
 		if (heard.type === 'ask' && this.role === 'owner' && this.status) {
 			this.#channel?.post({ type: 'status', status: this.status, lastSyncAt: this.lastSyncAt });
 		} else if (heard.type === 'status' && this.role === 'watching' && typeof heard.status === 'object' && heard.status !== null) {
-			this.status = heard.status;
+			this.#heard(heard.status);
 			if (typeof heard.lastSyncAt === 'number') this.lastSyncAt = heard.lastSyncAt;
 		}
 	}

@@ -44,6 +44,8 @@ export interface SyncLoopOptions {
 	timers?: Timers;
 	/** In [0, 1): the jitter of each backoff. */
 	random?: () => number;
+	/** Runs first in each pass, before anything is read or sent (an encrypted database's key is checked there). */
+	beforePass?: (signal?: AbortSignal) => Promise<void>;
 }
 
 export interface PassOutcome {
@@ -90,6 +92,7 @@ export class SyncLoop {
 			onVisible: never,
 			timers: systemTimers,
 			random: Math.random,
+			beforePass: async () => {},
 			...options
 		};
 	}
@@ -111,6 +114,7 @@ export class SyncLoop {
 	/** One pass: send everything pending, then receive everything since the checkpoint. */
 	async syncOnce(signal?: AbortSignal, longPollMs?: number): Promise<PassOutcome> {
 		const { store, client, batchBytes, pullLimit } = this.options;
+		await this.options.beforePass(signal);
 		await this.checkDatabase(signal);
 		// Housekeeping first, so what it decides (a purge) is sent in this same pass.
 		await store.maintain?.();
