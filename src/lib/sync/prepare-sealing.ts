@@ -9,6 +9,7 @@ import type { Keyring, KeyStore } from './keyring';
 import { resealDocuments } from './reseal-documents';
 import type { SealedClient, ServerKeyRecord } from './sealed-client';
 import { keyRecordMissing, needsPassphrase, passphraseChanged, unencryptedDatabase, wrongPassphrase } from './sealing-errors';
+import { SyncError } from './sync-error';
 import { checkOf, deriveKey, makeKey, passesCheck, type KeyRecord } from './sync-key';
 
 /** How long the key before a passphrase change still opens documents (devices that had not heard of it may still write with it). */
@@ -67,7 +68,7 @@ export class SealingSetup {
 			await this.#adopt(keyring, server.record);
 			return;
 		}
-		throw passphraseChanged();
+		throw new SyncError('server', 'Another device was setting up this database’s encryption at the same time. Will retry.', true);
 	}
 
 	/** No key record on the server: a plain database, a new one to encrypt, or one whose record was lost. False: try again. */

@@ -202,7 +202,9 @@ describe('a database with a sync passphrase', () => {
 		expect((await failure(laptop)).reason).toBe(unencryptedDatabase().reason);
 		expect((await fetch(`${url}/sync-key`)).status).toBe(404);
 
+		// A new database (its server's design document, which says nothing of sessions, aside).
 		const moved = await newDatabase();
+		await put(moved, { _id: '_design/auth', validate_doc_update: 'function () {}' });
 		laptop.useDatabase(moved, PASSPHRASE);
 		await laptop.sync();
 		expect((await serverText(moved)).text).not.toContain('in the clear');
