@@ -5,8 +5,13 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { Device, quiesce, recordingFetch } from '../../../tests/support/sync-device';
+import { exportSessions } from '../sessions/export-sessions';
 import { fromBase64, toBase64 } from './base64';
+import { pendingBody } from './pending-body';
+import { KEEP_PREVIOUS_KEY_MS } from './prepare-sealing';
+import { SealedClient } from './sealed-client';
 import { sessionToBody, type SessionDoc } from './session-document';
+import { SyncLoop } from './sync-loop';
 import { keyRecordMissing, needsPassphrase, passphraseChanged, unencryptedDatabase, wrongPassphrase } from './sealing-errors';
 import { SyncError } from './sync-error';
 import { useCouchDatabases } from './test-couch';
@@ -105,6 +110,19 @@ describe('a database with a sync passphrase', () => {
 		await Promise.all([laptop.close(), stranger.close()]);
 	});
 
+	it('leaves the key and the passphrase out of the profile’s export', async () => {
+		const url = await newDatabase();
+		const laptop = new Device(url, 'laptop', { passphrase: PASSPHRASE });
+		const id = await laptop.newSession();
+		await laptop.send(id, 'exported words');
+		await laptop.sync();
+		const { current } = (await laptop.keys.read())!;
+		const file = await (await exportSessions(laptop.db, { profile: laptop.profile, ids: 'all', kind: 'json' })).blob.text();
+		expect(file).toContain('exported words');
+		for (const secret of [PASSPHRASE, current.kid, current.salt, 'sync-key', 'keyring']) expect(file).not.toContain(secret);
+		await laptop.close();
+	});
+
 	it('refuses and counts what the server changed or moved, keeps its own copy, and writes it over at the next edit', { timeout: 60_000 }, async () => {
 		const url = await newDatabase();
 		const [laptop, phone] = [new Device(url, 'laptop', { passphrase: PASSPHRASE }), new Device(url, 'phone', { passphrase: PASSPHRASE })];
@@ -189,6 +207,48 @@ describe('a database with a sync passphrase', () => {
 		await quiesce([laptop, phone]);
 		expect(await phone.conversation(id)).toEqual(await laptop.conversation(id));
 		expect(await phone.request(id)).toEqual(await laptop.request(id));
+		await Promise.all([laptop.close(), phone.close()]);
+	});
+
+	it('after a change, takes what a device wrote with the old key before it heard, seals it again, and refuses the old key once its time is up', { timeout: 90_000 }, async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop', { passphrase: PASSPHRASE }), new Device(url, 'phone', { passphrase: PASSPHRASE })];
+		const id = await laptop.newSession();
+		await laptop.send(id, 'before the change');
+		await quiesce([laptop, phone]);
+		const oldKeys = (await phone.keys.read())!;
+
+		laptop.startSync({ change: 'a brand new passphrase' });
+		await laptop.sync();
+		// The phone checked the key record just before the change: it sends with the old key, then hears of it.
+		await phone.send(id, 'written late');
+		const late = new SealedClient({ url, now: () => phone.now() });
+		late.keyring = oldKeys;
+		expect(await new SyncLoop({ store: phone.store, client: late }).syncOnce().catch((error: SyncError) => error.reason)).toBe(passphraseChanged().reason);
+		const newKey = ((await get(url, 'sync-key')) as unknown as { kid: string }).kid;
+		const kids = async () => new Set((await serverText(url)).docs.filter((doc) => doc._id !== 'sync-key').map((doc) => (doc.sealed as { kid: string }).kid));
+		expect((await kids()).size).toBe(2);
+
+		await laptop.sync();
+		expect(await kids()).toEqual(new Set([newKey]));
+		expect(await laptop.contents(id)).toContain('written late');
+		phone.startSync({ passphrase: 'a brand new passphrase' });
+		await quiesce([laptop, phone]);
+		expect(await phone.conversation(id)).toEqual(await laptop.conversation(id));
+
+		// Past the time the old key is kept: one written with it now is refused, on both devices.
+		Device.clock += KEEP_PREVIOUS_KEY_MS + 60_000;
+		await quiesce([laptop, phone]);
+		expect((await laptop.keys.read())!.previous).toBeUndefined();
+		await phone.send(id, 'forged with the old key');
+		const forger = new SealedClient({ url, now: () => phone.now() });
+		forger.keyring = oldKeys;
+		const [row] = (await phone.db.messages.toArray()).filter((message) => message.content === 'forged with the old key');
+		await phone.store.pendingCount();
+		const body = (await phone.store.pending(1 << 20)).find((entry) => entry.id === `msg:${id}:${row.position}`)!;
+		await forger.bulkDocs([pendingBody(body as Exclude<typeof body, { kind: 'blob' }>)]);
+		expect((await laptop.sync()).skipped.map((skip) => skip.id)).toEqual([`msg:${id}:${row.position}`]);
+		expect(await laptop.contents(id)).not.toContain('forged with the old key');
 		await Promise.all([laptop.close(), phone.close()]);
 	});
 
