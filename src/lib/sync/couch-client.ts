@@ -143,7 +143,7 @@ export class CouchClient {
 		} finally {
 			clearTimeout(timer);
 		}
-		return await this.readChanges(answer, request);
+		return this.readChanges(answer, request);
 	}
 
 	/** The server's copies of `ids` (for a write that met another revision), with their conflicting revisions. */
