@@ -1,5 +1,6 @@
 // The model-based test of sync (see tests/support/sync-fuzz.ts): a short pass with fixed seeds
-// here; `npm run fuzz:sync` runs it at length. Every case it ever failed on stays here as a seed.
+// here, without and with a sync passphrase; `npm run fuzz:sync` runs it at length. Every case it
+// ever failed on stays here as a seed.
 import 'fake-indexeddb/auto';
 import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
