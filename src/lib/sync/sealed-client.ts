@@ -61,7 +61,7 @@ export class SealedClient extends CouchClient {
 		let chunk: Record<string, unknown>[] = [];
 		let bytes = 0;
 		for (const body of sealed) {
-			const size = JSON.stringify(body).length + 1;
+			const size = sealedBytes(body);
 			if (chunk.length && bytes + size > REQUEST_BYTES) {
 				results.push(...(await super.bulkDocs(chunk, signal)));
 				chunk = [];
@@ -238,6 +238,12 @@ async function sealBody(key: DocumentKey, body: Record<string, unknown>): Promis
 	if (body._deleted === true) return body;
 	const { _id, _rev, ...rest } = body;
 	return { _id, ...(_rev !== undefined ? { _rev } : {}), sealed: await sealJson(key, String(_id), rest) };
+}
+
+/** About what a sealed body adds to a request (its ciphertext and ids; a deletion is small). */
+function sealedBytes(body: Record<string, unknown>): number {
+	const sealed = body.sealed as { ct: string } | undefined;
+	return (sealed?.ct.length ?? 0) + String(body._id).length + String(body._rev ?? '').length + 120;
 }
 
 /** A blob document sealed for the server: its type and size inside its body, its bytes sealed as attachment `data`. */

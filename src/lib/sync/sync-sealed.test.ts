@@ -110,6 +110,19 @@ describe('a database with a sync passphrase', () => {
 		await Promise.all([laptop.close(), stranger.close()]);
 	});
 
+	it('keeps each request within the size a batch may have, though sealing makes bodies larger', { timeout: 60_000 }, async () => {
+		const url = await newDatabase();
+		const log: Parameters<typeof recordingFetch>[0] = [];
+		const laptop = new Device(url, 'laptop', { passphrase: PASSPHRASE, fetch: recordingFetch(log) });
+		const id = await laptop.newSession();
+		for (let i = 0; i < 30; i++) await laptop.send(id, `${i} `.padEnd(20_000, 'x'));
+		await laptop.sync();
+		const writes = log.filter((entry) => entry.path.endsWith('/_bulk_docs'));
+		expect(writes.length).toBeGreaterThan(1);
+		expect(Math.max(...writes.map((entry) => entry.bytes))).toBeLessThanOrEqual(1024 * 1024);
+		await laptop.close();
+	});
+
 	it('leaves the key and the passphrase out of the profile’s export', async () => {
 		const url = await newDatabase();
 		const laptop = new Device(url, 'laptop', { passphrase: PASSPHRASE });
