@@ -9,6 +9,8 @@ import { createSyncStore } from '../../src/lib/sync/dexie-sync-store';
 import { SealingSetup } from '../../src/lib/sync/prepare-sealing';
 import { SealedClient } from '../../src/lib/sync/sealed-client';
 import { SyncLoop } from '../../src/lib/sync/sync-loop';
+import { openJson, sealJson, type Sealed } from '../../src/lib/sync/seal-envelope';
+import { deriveKey } from '../../src/lib/sync/sync-key';
 import { conversationRows, seededSession, storedRows } from './seed-rows';
 
 export interface FirstSyncOptions {
@@ -26,6 +28,8 @@ export interface FirstSync {
 	receiveMs: number;
 	/** Passes each way. */
 	passes: { send: number; receive: number };
+	/** With a passphrase, ms of the crypto alone, timed again after the sync: opening every document the server holds, sealing each again, deriving the key once. */
+	crypto?: { openMs: number; sealMs: number; deriveMs: number; documents: number };
 }
 
 export async function withDatabase<T>(work: (db: PalimpsestDb) => Promise<T>): Promise<T> {
@@ -76,6 +80,22 @@ function loopOf(db: PalimpsestDb, url: string, passphrase: string | null): SyncL
 	return new SyncLoop({ store: createSyncStore(db), client, beforePass: (signal) => sealing.prepare(signal) });
 }
 
+/** The crypto of a first sync alone: every sealed document on the server opened, then sealed again, and the key derived. */
+async function timeCrypto(url: string, db: PalimpsestDb, passphrase: string): Promise<NonNullable<FirstSync['crypto']>> {
+	const keyring = (await createKeyStore(db).read())!;
+	const listed = (await (await fetch(`${url}/_all_docs?include_docs=true`)).json()) as { rows: { id: string; doc: { sealed?: Sealed } }[] };
+	const sealed = listed.rows.filter((row) => row.doc.sealed);
+	let started = performance.now();
+	const bodies = await Promise.all(sealed.map((row) => openJson(keyring.current, row.id, row.doc.sealed!)));
+	const openMs = performance.now() - started;
+	started = performance.now();
+	await Promise.all(sealed.map((row, at) => sealJson(keyring.current, row.id, bodies[at])));
+	const sealMs = performance.now() - started;
+	started = performance.now();
+	await deriveKey(passphrase, keyring.current.salt, keyring.current.iterations);
+	return { openMs, sealMs, deriveMs: performance.now() - started, documents: sealed.length };
+}
+
 export async function measureFirstSync(url: string, options: FirstSyncOptions): Promise<FirstSync> {
 	const rows = profileRows(options.sessions, options.messages);
 	return withDatabase((a) =>
@@ -89,7 +109,8 @@ export async function measureFirstSync(url: string, options: FirstSyncOptions): 
 			const receiveMs = performance.now() - started;
 			const received = await b.messages.count();
 			if (received !== rows.messageRows.length) throw new Error(`The second device has ${received} of ${rows.messageRows.length} messages.`);
-			return { rows: rows.messageRows.length + rows.sessionRows.length, sendMs, receiveMs, passes: { send, receive } };
+			const crypto = options.passphrase ? await timeCrypto(url, b, options.passphrase) : undefined;
+			return { rows: rows.messageRows.length + rows.sessionRows.length, sendMs, receiveMs, passes: { send, receive }, ...(crypto ? { crypto } : {}) };
 		})
 	);
 }
