@@ -24,5 +24,5 @@ export function unencryptedDatabase(): SyncError {
 }
 
 export function keyRecordMissing(): SyncError {
-	return passphrase('This database is encrypted, but its key record is gone from the server: start sync on a device that has the passphrase (it writes the record again), then here.');
+	return passphrase('This database is encrypted, but its key record on the server is missing or damaged: start sync on a device that has the passphrase (it writes the record again), then here.');
 }
