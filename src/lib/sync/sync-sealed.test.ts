@@ -173,6 +173,25 @@ describe('a database with a sync passphrase', () => {
 		await Promise.all([laptop.close(), phone.close()]);
 	});
 
+	it('leaves out a file whose sealed bytes the server changed, and says so in its message', { timeout: 60_000 }, async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop', { passphrase: PASSPHRASE }), new Device(url, 'phone', { passphrase: PASSPHRASE })];
+		const id = await laptop.newSession();
+		await laptop.attach(id, 'a picture');
+		await laptop.sync();
+		const blob = (await serverText(url)).docs.find((doc) => doc._id.startsWith('blob:'))!;
+		const path = `${url}/${encodeURIComponent(blob._id)}/data`;
+		const bytes = new Uint8Array(await (await fetch(`${path}?rev=${blob._rev}`)).arrayBuffer());
+		bytes[bytes.length - 5] ^= 0x01;
+		expect((await fetch(`${path}?rev=${blob._rev}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: bytes })).status).toBe(201);
+
+		await phone.sync();
+		const [row] = await phone.db.messages.toArray();
+		expect(row.blobs_not_synced).toEqual([expect.objectContaining({ id: row.attachments![0].id })]);
+		expect(await phone.db.blobs.count()).toBe(0);
+		await Promise.all([laptop.close(), phone.close()]);
+	});
+
 	it('sends again a document the server deleted, and its key record', { timeout: 60_000 }, async () => {
 		const url = await newDatabase();
 		const [laptop, phone] = [new Device(url, 'laptop', { passphrase: PASSPHRASE }), new Device(url, 'phone', { passphrase: PASSPHRASE })];
