@@ -3,18 +3,27 @@
 // store and loop) and one server database. (1) A first sync of SESSIONS sessions of MESSAGES
 // messages from one device to the other, against the same rows written straight into
 // IndexedDB. (2) A new message's trip from one device to the other, which long-polls as an
-// open tab does. Prints figures; asserts nothing. Run: node bench/sync.mjs
-// (SESSIONS=n, 1,000 by default; MESSAGES=n per session, 20 by default; RUNS=n new messages, 20 by default)
+// open tab does. (3) The first sync in a worker, as the app runs it, without and with a sync
+// passphrase (encryption's cost, and the page's long tasks meanwhile). Prints figures; asserts
+// nothing. Run: node bench/sync.mjs
+// (SESSIONS=n, 1,000 by default; MESSAGES=n per session, 20 by default; RUNS=n new messages, 20 by default;
+// ROUNDS=n first syncs of each kind in the worker, 2 by default)
 import { startCouchServer } from '../tests/support/couch-server.mjs';
 import { median, withHarnessPage } from './browser.mjs';
 import { machine, ms } from './print.mjs';
 import { headline, size } from './quick.mjs';
+import { startTaskTrace, stopTaskTrace } from './trace-tasks.mjs';
 
 const SESSIONS = Number(process.env.SESSIONS ?? size(1000, 20));
 const MESSAGES = Number(process.env.MESSAGES ?? size(20, 6));
 const RUNS = Number(process.env.RUNS ?? size(20, 3));
+const ROUNDS = Number(process.env.ROUNDS ?? size(2, 1));
+/** The goal for what encryption adds to a first sync. */
+const ENCRYPTION_GOAL = 0.15;
 /** The goal for a new message to reach the other device. */
 const LATENCY_GOAL_MS = 1000;
+/** A long task, as the Long Tasks API counts one. */
+const LONG_MS = 50;
 
 console.log(machine());
 const server = await startCouchServer();
@@ -23,9 +32,24 @@ try {
 	const database = `${server.url}/bench-sync-${Date.now()}`;
 	const created = await fetch(database, { method: 'PUT' });
 	if (created.status !== 201) throw new Error(`The server did not create the database (${created.status}).`);
-	const report = await withHarnessPage((page) =>
-		page.evaluate(({ url, options }) => window.bench.syncRounds(url, options), { url: database, options: { sessions: SESSIONS, messages: MESSAGES, latencyRuns: RUNS } })
-	);
+	const report = await withHarnessPage(async (page) => {
+		const rounds = await page.evaluate(({ url, options }) => window.bench.syncRounds(url, options), { url: database, options: { sessions: SESSIONS, messages: MESSAGES, latencyRuns: RUNS } });
+		// The first sync in a worker, without and with a passphrase in turns (ABBA…) so neither gains from going second,
+		// the page's main thread traced meanwhile: a task's wall time, and its CPU time (what the page itself did).
+		const worker = { plain: [], sealed: [] };
+		for (let round = 0; round < ROUNDS; round++) {
+			for (const kind of round % 2 ? ['sealed', 'plain'] : ['plain', 'sealed']) {
+				const trace = await startTaskTrace(page);
+				const run = await page.evaluate(({ server, options }) => window.bench.firstSyncInWorker(server, options), {
+					server: server.url,
+					options: { sessions: SESSIONS, messages: MESSAGES, passphrase: kind === 'sealed' ? 'a bench passphrase' : null }
+				});
+				const tasks = await stopTaskTrace(trace);
+				worker[kind].push({ ...run.result, longTasks: run.longTasks, cpuLong: tasks.filter((task) => task.cpu > LONG_MS).length, mostCpu: Math.max(0, ...tasks.map((task) => task.cpu)) });
+			}
+		}
+		return { ...rounds, worker };
+	});
 	const perRow = (time) => `${((time / report.rows) * 1000).toFixed(0)} µs a row`;
 	console.log(`\nA first sync of ${SESSIONS.toLocaleString('en')} sessions × ${MESSAGES} messages (${report.rows.toLocaleString('en')} rows) in Chromium, through one local server database`);
 	console.log(`  The floor, the same rows written straight into a fresh IndexedDB database: ${ms(report.floorMs)} (${perRow(report.floorMs)})`);
@@ -35,7 +59,28 @@ try {
 	console.log(`  From one device to the other: ${ms(total)}, ${(total / report.floorMs).toFixed(1)}× the floor`);
 	const latency = median(report.latencyMs);
 	console.log(`\nA new message, written on one device until stored on the other (long-polling), over ${RUNS} messages: median ${ms(latency)}, slowest ${ms(Math.max(...report.latencyMs))} (goal < ${ms(LATENCY_GOAL_MS)})`);
-	headline(`a first sync of ${report.rows.toLocaleString('en')} rows takes ${ms(total)} from one device to the other (${(total / report.floorMs).toFixed(1)}× writing them straight into IndexedDB); a new message reaches the other device in ${ms(latency)} (median; goal < ${ms(LATENCY_GOAL_MS)})`);
+	const { plain, sealed } = report.worker;
+	const sum = (runs, key) => runs.reduce((total, run) => total + run[key], 0);
+	const most = Math.max(...[...plain, ...sealed].map((run) => run.mostCpu));
+	const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+	const both = (run) => run.sendMs + run.receiveMs;
+	const [plainMs, sealedMs] = [mean(plain.map(both)), mean(sealed.map(both))];
+	const cost = sealedMs / plainMs - 1;
+	console.log(`\nThe same first sync in a worker, as the app runs sync, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} of each in turn (mean):`);
+	const passes = (runs) => runs.map((run) => `${run.passes.send} + ${run.passes.receive}`).join(', ');
+	console.log(`  Without encryption: ${ms(plainMs)} (sending ${ms(mean(plain.map((run) => run.sendMs)))}, receiving ${ms(mean(plain.map((run) => run.receiveMs)))}; passes ${passes(plain)})`);
+	console.log(`  With a sync passphrase (every body sealed with AES-GCM; the key made on one device and derived on the other, included): ${ms(sealedMs)} (sending ${ms(mean(sealed.map((run) => run.sendMs)))}, receiving ${ms(mean(sealed.map((run) => run.receiveMs)))}; passes ${passes(sealed)})`);
+	console.log(`  Encryption costs ${(cost * 100).toFixed(1)}% more time (goal ≤ ${ENCRYPTION_GOAL * 100}%)`);
+	const crypto = sealed.map((run) => run.crypto);
+	console.log(
+		`  Of which the crypto alone, timed again after each sync: opening the ${crypto[0].documents.toLocaleString('en')} documents ${ms(mean(crypto.map((c) => c.openMs)))}, sealing them ${ms(mean(crypto.map((c) => c.sealMs)))}, deriving the key ${ms(mean(crypto.map((c) => c.deriveMs)))} (twice in a first sync: made on one device, derived on the other)`
+	);
+	console.log(
+		`  Long tasks on the page meanwhile (over ${LONG_MS} ms): ${sum(plain, 'longTasks')} without encryption, ${sum(sealed, 'longTasks')} with; over ${LONG_MS} ms of CPU time: ${sum(plain, 'cpuLong')} without, ${sum(sealed, 'cpuLong')} with (most in one task: ${ms(most)}) (goal: none)`
+	);
+	headline(
+		`a first sync of ${report.rows.toLocaleString('en')} rows takes ${ms(total)} from one device to the other (${(total / report.floorMs).toFixed(1)}× writing them straight into IndexedDB); a new message reaches the other device in ${ms(latency)} (median; goal < ${ms(LATENCY_GOAL_MS)}); encryption adds ${(cost * 100).toFixed(1)}% to a first sync in the worker (goal ≤ ${ENCRYPTION_GOAL * 100}%), with ${sum(sealed, 'cpuLong')} tasks on the page over ${LONG_MS} ms of CPU time (goal 0)`
+	);
 } finally {
 	await server.close();
 }

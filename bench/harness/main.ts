@@ -21,7 +21,8 @@ import { measureRoundTrips } from '../lib/sandbox-round-trips';
 import { measureFloodedDispatch } from '../lib/plugin-flood';
 import { measureLocalModel } from '../lib/local-model';
 import { measureToolRoundTrips, type ToolRoundTripOptions } from '../lib/tool-round-trips';
-import { measureSyncRounds, type SyncRoundOptions } from '../lib/sync-rounds';
+import { firstSyncInWorker, measureSyncRounds, type SyncRoundOptions } from '../lib/sync-rounds';
+import type { FirstSyncOptions } from '../lib/first-sync';
 
 const MODEL = 'offline-mini';
 const raw = (text: string) => countTokens(text);
@@ -128,7 +129,10 @@ const bench = {
 	toolRoundTrips: (url: string, options: ToolRoundTripOptions) => measureToolRoundTrips(url, options),
 
 	/** A first sync between two devices through the server database at `url`, and new messages' trip from one to the other. */
-	syncRounds: (url: string, options: SyncRoundOptions) => measureSyncRounds(url, options)
+	syncRounds: (url: string, options: SyncRoundOptions) => measureSyncRounds(url, options),
+
+	/** A first sync in a worker, as the app runs sync, through a new database on `server`; the page's long tasks meanwhile. */
+	firstSyncInWorker: (server: string, options: FirstSyncOptions) => firstSyncInWorker(server, options)
 };
 
 declare global {

@@ -3,14 +3,16 @@
 // CouchDB-compatible server. (1) A first sync: one device holds `sessions` sessions of
 // `messages` messages and sends them; the other, empty, receives them all. Against the floor:
 // the same rows written straight into a fresh database. (2) A new message: written on one
-// device, the time until the other, long-polling as an open tab does, has it stored.
+// device, the time until the other, long-polling as an open tab does, has it stored. (3) A first
+// sync in a worker, as the app runs sync (with or without a sync passphrase), and the long tasks
+// the page had meanwhile.
+import { wrap } from 'comlink';
 import { appendMessages } from '../../src/lib/db/message-verbs';
-import { PalimpsestDb } from '../../src/lib/db/database';
-import type { MessageRow, SessionRow } from '../../src/lib/db/schema';
+import type { PalimpsestDb } from '../../src/lib/db/database';
 import { CouchClient } from '../../src/lib/sync/couch-client';
 import { createSyncStore } from '../../src/lib/sync/dexie-sync-store';
 import { SyncLoop } from '../../src/lib/sync/sync-loop';
-import { conversationRows, seededSession, storedRows } from './seed-rows';
+import { profileRows, syncUntilQuiet, withDatabase, write, type FirstSync, type FirstSyncOptions } from './first-sync';
 
 export interface SyncRoundOptions {
 	sessions: number;
@@ -33,44 +35,21 @@ export interface SyncRounds {
 	latencyMs: number[];
 }
 
-async function withDatabase<T>(work: (db: PalimpsestDb) => Promise<T>): Promise<T> {
-	const db = new PalimpsestDb(`palimpsest-bench-sync-${crypto.randomUUID()}`);
+/** A first sync in a worker of its own through a new database on `server`, and the long tasks (over 50 ms) the page had meanwhile. */
+export async function firstSyncInWorker(server: string, options: FirstSyncOptions): Promise<{ result: FirstSync; longTasks: number }> {
+	const url = `${server}/bench-sync-${options.passphrase ? 'sealed' : 'plain'}-${crypto.randomUUID()}`;
+	const created = await fetch(url, { method: 'PUT' });
+	if (created.status !== 201) throw new Error(`The server did not create the database (${created.status}).`);
+	const worker = new Worker(new URL('./first-sync.worker.ts', import.meta.url), { type: 'module', name: 'first-sync' });
+	const api = wrap<{ measureFirstSync: (url: string, options: FirstSyncOptions) => Promise<FirstSync> }>(worker);
+	let longTasks = 0;
+	const observer = new PerformanceObserver((list) => (longTasks += list.getEntries().length));
+	observer.observe({ type: 'longtask' });
 	try {
-		return await work(db);
+		return { result: await api.measureFirstSync(url, options), longTasks };
 	} finally {
-		db.close();
-		await db.delete();
-	}
-}
-
-/** The profile's sessions and rows: `sessions` copies of one conversation of `messages` rows. */
-function profileRows(sessions: number, messages: number): { sessionRows: SessionRow[]; messageRows: MessageRow[] } {
-	const conversation = conversationRows(messages);
-	const sessionRows: SessionRow[] = [];
-	const messageRows: MessageRow[] = [];
-	for (let s = 0; s < sessions; s++) {
-		const id = `bench-session-${String(s).padStart(5, '0')}`;
-		const rows = storedRows(id, conversation.map((row) => ({ ...row, id: `${id}-${row.id}` })));
-		messageRows.push(...rows);
-		sessionRows.push(seededSession(id, `Session ${s}`, rows));
-	}
-	return { sessionRows, messageRows };
-}
-
-async function write(db: PalimpsestDb, rows: ReturnType<typeof profileRows>): Promise<void> {
-	await db.transaction('rw', db.sessions, db.messages, async () => {
-		await db.sessions.bulkAdd(rows.sessionRows);
-		await db.messages.bulkAdd(rows.messageRows);
-	});
-}
-
-/** Passes until one moves nothing. */
-async function syncUntilQuiet(loop: SyncLoop): Promise<number> {
-	let passes = 0;
-	for (;;) {
-		passes += 1;
-		const outcome = await loop.syncOnce();
-		if (!outcome.pushed && !outcome.pulled) return passes;
+		observer.disconnect();
+		worker.terminate();
 	}
 }
 

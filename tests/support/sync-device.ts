@@ -22,6 +22,10 @@ import type { SessionContext } from '../../src/lib/sessions/session-context';
 import { CouchClient } from '../../src/lib/sync/couch-client';
 import { createSyncStore, type DexieSyncStore, type SyncStoreOptions } from '../../src/lib/sync/dexie-sync-store';
 import { SyncLoop, type PassOutcome } from '../../src/lib/sync/sync-loop';
+import { createKeyStore } from '../../src/lib/sync/dexie-key-store';
+import type { KeyStore } from '../../src/lib/sync/keyring';
+import { SealingSetup } from '../../src/lib/sync/prepare-sealing';
+import { SealedClient } from '../../src/lib/sync/sealed-client';
 import { seededRandom } from '../../src/lib/sync/test-random';
 
 /** A tiny PNG (1 × 1): bytes that begin as an image says, as a synced image must. */
@@ -33,17 +37,23 @@ export interface DeviceOptions {
 	fetch?: typeof fetch;
 	store?: Omit<SyncStoreOptions, 'profile' | 'now' | 'random'>;
 	seed?: number;
+	/** Given (a string, or null for none yet): sync checks the database's encryption each pass, as the app does, with this Sync passphrase typed. */
+	passphrase?: string | null;
 }
 
 export class Device {
 	readonly db: PalimpsestDb;
 	readonly ctx: SessionContext;
 	readonly store: DexieSyncStore;
-	client: CouchClient;
-	loop: SyncLoop;
+	client!: CouchClient;
+	loop!: SyncLoop;
 	/** The hooks this device fired (only the device where something happened fires any). */
 	readonly fired: Array<{ name: string; payload: unknown }> = [];
 	readonly #fetch: typeof fetch | undefined;
+	/** Whether sync knows of encryption here (see DeviceOptions.passphrase). */
+	readonly #sealing: boolean;
+	/** Where this device keeps an encrypted database's keys. */
+	readonly keys: KeyStore;
 	readonly profile: string;
 	/** This device's idea of the time: the test's clock, off by its skew. */
 	skewMs: number;
@@ -60,14 +70,32 @@ export class Device {
 		this.ctx = { db: this.db, profile: this.profile, platform: 'web', now, hooks: { notify: async (name, payload) => void this.fired.push({ name, payload }) } };
 		this.#fetch = options.fetch;
 		this.store = createSyncStore(this.db, { profile: this.profile, now, random: seededRandom(options.seed ?? 1), busy: () => this.streaming, ...options.store });
-		this.client = new CouchClient({ url, fetch: options.fetch, now });
-		this.loop = new SyncLoop({ store: this.store, client: this.client });
+		this.keys = createKeyStore(this.db);
+		this.#sealing = options.passphrase !== undefined;
+		this.#connect(url, { passphrase: options.passphrase ?? null });
 	}
 
-	/** Syncs with another database from now on (Settings → Sync server changed). */
-	useDatabase(url: string): void {
-		this.client = new CouchClient({ url, fetch: this.#fetch, now: () => this.now() });
-		this.loop = new SyncLoop({ store: this.store, client: this.client });
+	/** Syncs with another database from now on (Settings → Sync server changed), with a passphrase typed or none. */
+	useDatabase(url: string, passphrase: string | null = null): void {
+		this.#connect(url, { passphrase });
+	}
+
+	/** Start sync again, as with Settings → Sync: a passphrase typed, or a new one to change to. */
+	startSync(typed: { passphrase?: string | null; change?: string | null }): void {
+		this.#connect(this.client.url, typed);
+	}
+
+	#connect(url: string, typed: { passphrase?: string | null; change?: string | null }): void {
+		const now = () => this.now();
+		if (!this.#sealing) {
+			this.client = new CouchClient({ url, fetch: this.#fetch, now });
+			this.loop = new SyncLoop({ store: this.store, client: this.client });
+			return;
+		}
+		const client = new SealedClient({ url, fetch: this.#fetch, now });
+		const sealing = new SealingSetup({ client, keys: this.keys, now, ...typed });
+		this.client = client;
+		this.loop = new SyncLoop({ store: this.store, client, beforePass: (signal) => sealing.prepare(signal) });
 	}
 
 	/** The test's clock moves on a little with every reading, as time does. */

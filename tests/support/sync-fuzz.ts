@@ -213,6 +213,11 @@ async function expectDerived(device: Device, expectEqual: (a: unknown, b: unknow
 	}
 }
 
+/** `passphrase`: every device syncs with it (the database encrypted). */
+export interface RunOptions {
+	passphrase?: string;
+}
+
 export interface RunResult {
 	ops: number;
 	sessions: number;
@@ -223,10 +228,10 @@ export interface RunResult {
  * Runs `ops` on three devices (finishing every answer, then syncing until quiet) and checks that
  * they agree, lost nothing and hold their rows as derived. Throws on the first difference.
  */
-export async function runConcurrent(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void): Promise<RunResult> {
+export async function runConcurrent(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void, { passphrase }: RunOptions = {}): Promise<RunResult> {
 	const url = await server.newDatabase();
 	const faults: Faults = { drop: false, conflict: false };
-	const devices = skews.map((skewMs, index) => new Device(url, `d${index}`, { skewMs, fetch: faultyFetch(faults), seed: index + 1 }));
+	const devices = skews.map((skewMs, index) => new Device(url, `d${index}`, { skewMs, fetch: faultyFetch(faults), seed: index + 1, ...(passphrase ? { passphrase } : {}) }));
 	const ledger: Ledger = { sessions: [], answers: [], deleted: new Set() };
 	try {
 		// Two conversations every device holds to begin with.
@@ -270,6 +275,11 @@ export async function runConcurrent(ops: readonly Op[], server: FuzzServer, skew
 		for (const device of devices) for (const id of await device.sessionIds()) for (const row of await listMessages(device.db, id)) (held.get(id) ?? held.set(id, new Set()).get(id)!).add(row.id);
 		for (const device of devices) for (const [id, ids] of held) expectEqual(new Set((await listMessages(device.db, id)).map((row) => row.id)), ids, `the messages of ${id} on ${device.profile}`);
 		for (const device of devices) await expectDerived(device, expectEqual);
+		if (passphrase) {
+			// Encrypted: nothing the devices said is on the server in the clear.
+			const stored = await (await fetch(`${url}/_all_docs?include_docs=true`)).text();
+			for (const said of ['a first question', 'answer to', 'summary of']) expectEqual(stored.includes(said), false, `"${said}" in the clear on the server`);
+		}
 		return { ops: ops.length, sessions: first.size, messages: [...held.values()].reduce((sum, ids) => sum + ids.size, 0) };
 	} finally {
 		for (const device of devices) await device.close();
@@ -285,11 +295,11 @@ function shape(view: { conversation: unknown; request: unknown } | undefined): u
  * The same operations, once taken in turn by three devices that sync fully after each, once all on
  * one device: both end with the same conversations.
  */
-export async function runSequential(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void): Promise<void> {
+export async function runSequential(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void, { passphrase }: RunOptions = {}): Promise<void> {
 	const calm = ops.filter((op) => !['fault', 'sync', 'start-answer', 'finish-answer', 'restore'].includes(op.kind));
 	const url = await server.newDatabase();
 	const faults: Faults = { drop: false, conflict: false };
-	const devices = skews.map((skewMs, index) => new Device(url, `s${index}`, { skewMs, seed: index + 11 }));
+	const devices = skews.map((skewMs, index) => new Device(url, `s${index}`, { skewMs, seed: index + 11, ...(passphrase ? { passphrase } : {}) }));
 	const alone = new Device(await server.newDatabase(), 'alone', { seed: 21 });
 	const [together, single]: Ledger[] = [
 		{ sessions: [], answers: [], deleted: new Set() },

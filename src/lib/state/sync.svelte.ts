@@ -59,10 +59,17 @@ export class SyncState {
 	lastSyncAt = $state<number | null>(null);
 	/** 'owner': this tab runs the loop; 'watching': another tab does, and this one shows its status. */
 	role = $state<'off' | 'owner' | 'watching'>('off');
+	/** The database is encrypted with a sync passphrase (as the last status said). */
+	sealed = $state(false);
 	#host: SyncHost;
 	#config: SyncConfig | null = null;
 	/** Held for the login while this tab is open; never stored, never sent to another tab. */
 	#password: string | null = null;
+	/** Typed in Sync passphrase (or a new one to change to): handed to the next run only, which keeps the key it gives, never the passphrase. */
+	#passphrase: string | null = null;
+	#newPassphrase: string | null = null;
+	/** The passphrase of the last run, kept until it is up to date: Create database after a 404 encrypts with it too. */
+	#lastPassphrase: string | null = null;
 	/** Ends this tab's part in sync: its lock request, or its ownership. */
 	#following: AbortController | null = null;
 	/** Ends the current run inside the ownership (to start again with new credentials). */
@@ -127,12 +134,13 @@ export class SyncState {
 	 * runs the loop in this tab (taking it from another tab that had it), and stores the server
 	 * and username. Throws a sentence for the form.
 	 */
-	async begin(input: { server: string; username: string; password: string }): Promise<void> {
+	async begin(input: { server: string; username: string; password: string; passphrase?: string }): Promise<void> {
 		const server = readServerUrl(input.server);
 		const username = input.username.trim();
 		if (input.password && !username) throw new Error('Enter the username that goes with the password.');
 		this.#config = { server, username };
 		this.#password = username && input.password ? input.password : null;
+		this.#passphrase = input.passphrase || null;
 		if (this.role === 'owner') this.#restart();
 		else this.#follow(true);
 		if (!(await this.#host.save({ 'sync.enabled': true, 'sync.server': server, 'sync.username': username }))) {
@@ -146,17 +154,28 @@ export class SyncState {
 	 * exist): the password typed, or the one held for the same server and user, logs in for it.
 	 * Whether the server would create it, the status says.
 	 */
-	async createDatabase(input: { server: string; username: string; password: string }): Promise<void> {
+	async createDatabase(input: { server: string; username: string; password: string; passphrase?: string }): Promise<void> {
 		const server = readServerUrl(input.server);
 		const username = input.username.trim();
-		const held = this.#config?.server === server && this.#config.username === username ? this.#password : null;
+		const same = this.#config?.server === server && this.#config.username === username;
+		const held = same ? this.#password : null;
+		const passphrase = input.passphrase || (same ? this.#lastPassphrase : null) || undefined;
 		this.#create = true;
 		try {
-			await this.begin({ server, username, password: input.password || held || '' });
+			await this.begin({ server, username, password: input.password || held || '', passphrase });
 		} catch (error) {
 			this.#create = false;
 			throw error;
 		}
+	}
+
+	/** Changes the sync passphrase: the run here makes its key, tells the other devices, and seals every document again with it. */
+	changePassphrase(next: string): void {
+		if (!next) throw new Error('Enter the new sync passphrase.');
+		if (!this.#config) throw new Error('Start sync first.');
+		this.#newPassphrase = next;
+		if (this.role === 'owner') this.#restart();
+		else this.#follow(true);
 	}
 
 	/** Turns sync off for the profile: every tab stops following it. */
@@ -171,7 +190,7 @@ export class SyncState {
 		const same = this.#config?.server === config.server && this.#config.username === config.username;
 		if (same && this.#following) return;
 		// Another address or user: a password typed for the old one is not sent to the new one.
-		if (!same) this.#password = null;
+		if (!same) this.#password = this.#passphrase = this.#newPassphrase = this.#lastPassphrase = null;
 		this.#config = config;
 		if (this.role === 'owner') this.#restart();
 		else this.#follow(false);
@@ -187,7 +206,8 @@ export class SyncState {
 		this.#session = null;
 		this.#channel?.close();
 		this.#channel = null;
-		this.#password = null;
+		this.#password = this.#passphrase = this.#newPassphrase = this.#lastPassphrase = null;
+		this.sealed = false;
 		this.role = 'off';
 		this.status = null;
 		this.deletionsSetAside = false;
@@ -265,8 +285,13 @@ export class SyncState {
 		const config = this.#config!;
 		const create = this.#create;
 		this.#create = false;
+		const [passphrase, newPassphrase] = [this.#passphrase, this.#newPassphrase];
+		this.#passphrase = this.#newPassphrase = null;
+		this.#lastPassphrase = passphrase;
 		return {
 			...(create ? { create } : {}),
+			passphrase,
+			newPassphrase,
 			profile: this.#host.profile,
 			url: config.server,
 			credentials: this.#password === null ? null : { name: config.username, password: this.#password },
@@ -287,10 +312,15 @@ export class SyncState {
 		this.#channel?.post({ type: 'status', status, lastSyncAt: this.lastSyncAt });
 	}
 
+	/** The loop's latest status, and whether it says the database is encrypted. */
 	#show(status: SyncStatus): void {
 		// A question set aside comes back with the next one.
 		if (status.state !== 'confirm-deletions') this.deletionsSetAside = false;
 		this.status = status;
+		if (status.state === 'up-to-date') {
+			this.#lastPassphrase = null;
+			this.sealed = status.sealed === true;
+		} else if (status.state === 'error' && status.kind === 'passphrase') this.sealed = false;
 	}
 
 	/** A message from another tab of this profile. */

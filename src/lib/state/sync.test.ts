@@ -3,6 +3,7 @@ import type { SyncWorker } from '../sync/sync-client';
 import type { SyncRunRequest } from '../sync/sync-runner';
 import type { SyncStatus } from '../sync/sync-status';
 import { statusError } from '../sync/sync-error';
+import { needsPassphrase, wrongPassphrase } from '../sync/sealing-errors';
 import { SyncState, type SyncChannel, type SyncHost, type SyncLocks } from './sync.svelte';
 
 /** Web Locks as a browser grants them: one holder, a queue in request order, steal, abort while waiting. */
@@ -247,6 +248,60 @@ describe('SyncState', () => {
 		await a.state.begin({ server: SERVER, username: 'alice', password: 'other' });
 		await vi.waitFor(() => expect(a.worker().runs).toHaveLength(3));
 		expect(a.worker().runs[2].create).toBeUndefined();
+	});
+
+	it('Create database after a 404 encrypts with the Sync passphrase typed for the run that found no database', async () => {
+		const { tab } = browser();
+		const a = tab();
+		await a.state.begin({ server: SERVER, username: '', password: '', passphrase: 'correct horse' });
+		await vi.waitFor(() => expect(a.worker()?.runs).toHaveLength(1));
+		a.worker().fail(statusError(404).reason);
+
+		await a.state.createDatabase({ server: SERVER, username: '', password: '' });
+		await vi.waitFor(() => expect(a.worker().runs).toHaveLength(2));
+		expect(a.worker().runs[1]).toMatchObject({ create: true, passphrase: 'correct horse' });
+		a.worker().emit({ state: 'up-to-date', at: 9, skipped: 0, sealed: true });
+
+		// Once up to date, the passphrase is no longer held: a later run gets none.
+		await a.state.createDatabase({ server: SERVER, username: '', password: '' });
+		await vi.waitFor(() => expect(a.worker().runs).toHaveLength(3));
+		expect(a.worker().runs[2]).toMatchObject({ passphrase: null });
+	});
+
+	it('Start sync hands the Sync passphrase to that run alone: never stored, not held for the next run', async () => {
+		const { tab } = browser();
+		const a = tab();
+		await a.state.begin({ server: SERVER, username: '', password: '', passphrase: 'correct horse' });
+		await vi.waitFor(() => expect(a.worker()?.runs).toHaveLength(1));
+		expect(a.worker().runs[0]).toMatchObject({ passphrase: 'correct horse', newPassphrase: null });
+		a.worker().fail(wrongPassphrase().reason);
+		expect(a.state.text).toBe(wrongPassphrase().reason);
+		expect(a.state.stalled).toBe(true);
+
+		await a.state.begin({ server: SERVER, username: '', password: '' });
+		await vi.waitFor(() => expect(a.worker().runs).toHaveLength(2));
+		expect(a.worker().runs[1]).toMatchObject({ passphrase: null, newPassphrase: null });
+		expect(JSON.stringify(a.saved)).not.toContain('horse');
+		expect(JSON.stringify(a.state)).not.toContain('horse');
+	});
+
+	it('says when the database is encrypted, and Change passphrase runs again with the new one alone', async () => {
+		const { tab } = browser();
+		const a = tab();
+		const b = tab();
+		await a.state.begin({ server: SERVER, username: '', password: '', passphrase: 'old one' });
+		await vi.waitFor(() => expect(a.worker()?.runs).toHaveLength(1));
+		b.state.follow({ server: SERVER, username: '' });
+		a.worker().emit({ state: 'up-to-date', at: 1, skipped: 0, sealed: true });
+		expect(a.state.sealed).toBe(true);
+		await vi.waitFor(() => expect(b.state.sealed).toBe(true));
+
+		a.state.changePassphrase('new one');
+		await vi.waitFor(() => expect(a.worker().runs).toHaveLength(2));
+		expect(a.worker().runs[1]).toMatchObject({ passphrase: null, newPassphrase: 'new one' });
+		a.worker().emit({ state: 'error', reason: needsPassphrase().reason, retryAt: null, kind: 'passphrase' });
+		expect(a.state.sealed).toBe(false);
+		expect(() => a.state.changePassphrase('')).toThrow(/new sync passphrase/);
 	});
 
 	it('one tab runs the loop; another shows its status and takes over, without the password, when it closes', async () => {

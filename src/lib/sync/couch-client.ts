@@ -152,13 +152,16 @@ export class CouchClient {
 		const rows = isObject(answer) ? answer.rows : undefined;
 		if (!Array.isArray(rows)) throw badAnswer('a list of documents without rows');
 		const found = new Map<string, FetchedDoc>(ids.map((id) => [id, { state: 'missing' }]));
+		const present: { id: string; rev: string; doc: unknown }[] = [];
 		for (const row of rows) {
 			if (!isObject(row) || typeof row.key !== 'string' || !found.has(row.key)) continue;
 			const value = row.value;
 			if (!isObject(value) || typeof value.rev !== 'string') continue;
 			if (value.deleted === true) found.set(row.key, { state: 'deleted', rev: value.rev });
-			else found.set(row.key, { state: 'present', rev: value.rev, read: this.readOne(row.doc) });
+			else present.push({ id: row.key, rev: value.rev, doc: row.doc });
 		}
+		const read = await this.readDocs(present.map((row) => row.doc));
+		present.forEach((row, at) => found.set(row.id, { state: 'present', rev: row.rev, read: read[at] ?? this.readOne(null) }));
 		return found;
 	}
 
@@ -167,7 +170,8 @@ export class CouchClient {
 		const query = new URLSearchParams({ open_revs: JSON.stringify(revs) });
 		const answer = await this.call('GET', `/${encodeURIComponent(id)}?${query}`, { signal });
 		if (!Array.isArray(answer)) throw badAnswer('the revisions of a document without a list');
-		return answer.flatMap((entry: unknown) => (isObject(entry) && isObject(entry.ok) ? [this.readOne(entry.ok)] : []));
+		const read = await this.readDocs(answer.flatMap((entry: unknown) => (isObject(entry) && isObject(entry.ok) ? [entry.ok] : [])));
+		return read.filter((doc) => doc !== null);
 	}
 
 	/** Every document whose id is in [start, end], read as hostile input, a page at a time (a session's documents, read again). */
@@ -180,7 +184,7 @@ export class CouchClient {
 			const answer = await this.call('GET', `/_all_docs?${query}`, { signal });
 			const rows = isObject(answer) ? answer.rows : undefined;
 			if (!Array.isArray(rows)) throw badAnswer('a list of documents without rows');
-			for (const row of rows) if (isObject(row) && isObject(row.doc)) docs.push(this.readOne(row.doc));
+			for (const doc of await this.readDocs(rows.flatMap((row) => (isObject(row) && isObject(row.doc) ? [row.doc] : [])))) if (doc) docs.push(doc);
 			if (rows.length < 200) return { docs };
 			const last = rows.at(-1);
 			from = isObject(last) && typeof last.key === 'string' ? last.key : end;
@@ -255,7 +259,7 @@ export class CouchClient {
 		return new Blob(chunks, { type });
 	}
 
-	private readChanges(answer: unknown, request: ChangesRequest): ChangesPage {
+	private async readChanges(answer: unknown, request: ChangesRequest): Promise<ChangesPage> {
 		if (!isObject(answer) || !Array.isArray(answer.results)) throw badAnswer('a changes feed without results');
 		const results = answer.results;
 		if (results.length > request.limit) throw badAnswer('more changes than were asked for');
@@ -265,21 +269,33 @@ export class CouchClient {
 		const page: ChangesPage = { docs: [], skipped: [], count: results.length, ids, lastSeq, pending: null };
 		if (typeof answer.pending === 'number' && Number.isSafeInteger(answer.pending) && answer.pending >= 0) page.pending = answer.pending;
 		if (request.includeDocs === false) return page;
-		for (const [at, change] of results.entries()) {
+		const bodies = results.map((change: unknown) => (isObject(change) && isObject(change.doc) ? change.doc : null));
+		const docs = await this.readDocs(bodies.filter((body) => body !== null));
+		let next = 0;
+		for (const [at, body] of bodies.entries()) {
 			const id = ids[at];
-			if (!isObject(change) || !isObject(change.doc)) {
+			if (body === null) {
 				page.skipped.push({ id, reason: `${id === null ? 'A change' : `Document ${JSON.stringify(id)}`} is refused: it came without its document.` });
 				continue;
 			}
-			const read = this.readOne(change.doc);
+			const read = docs[next++];
+			if (read === null) continue;
 			if (read.kind === 'refused') page.skipped.push({ id: read.id, reason: read.reason });
 			else page.docs.push(read);
 		}
 		return page;
 	}
 
+	/**
+	 * Documents as the server sent them, each read as hostile input, in order; null for one that
+	 * is not sync's to read (an encrypting client opens each first, and passes over its key record).
+	 */
+	protected async readDocs(docs: readonly unknown[]): Promise<(ReadDocument | null)[]> {
+		return docs.map((doc) => this.readOne(doc));
+	}
+
 	/** A document within the size bound, read as hostile input. */
-	private readOne(doc: unknown): ReadDocument {
+	protected readOne(doc: unknown): ReadDocument {
 		if (jsonBytes(doc) > this.maxDocumentBytes) {
 			const id = isObject(doc) && typeof doc._id === 'string' ? doc._id.slice(0, MAX_ERROR_CHARS) : null;
 			return { kind: 'refused', id, reason: `${id === null ? 'A document' : `Document ${JSON.stringify(id)}`} is refused: it is larger than ${formatBytes(this.maxDocumentBytes)}.` };
@@ -302,7 +318,7 @@ export class CouchClient {
 	}
 
 	/** A request to the database, answered in JSON; a 401 logs in again, once, while the caller holds credentials. */
-	private async call(method: string, path: string, { body, signal }: { body?: string; signal?: AbortSignal }): Promise<unknown> {
+	protected async call(method: string, path: string, { body, signal }: { body?: string; signal?: AbortSignal }): Promise<unknown> {
 		const response = await this.request(method, path, { body, signal });
 		if (!response.ok) {
 			await response.body?.cancel().catch(() => {});
@@ -312,7 +328,7 @@ export class CouchClient {
 	}
 
 	/** A request to the database, its answer unread; a 401 logs in again, once, while the caller holds credentials. */
-	private async request(method: string, path: string, { body, type, accept, signal }: { body?: BodyInit; type?: string; accept?: string; signal?: AbortSignal }): Promise<Response> {
+	protected async request(method: string, path: string, { body, type, accept, signal }: { body?: BodyInit; type?: string; accept?: string; signal?: AbortSignal }): Promise<Response> {
 		let response = await this.send(method, this.db + path, body, signal, type, accept);
 		if (response.status === 401 && this.credentials()) {
 			await response.body?.cancel().catch(() => {});

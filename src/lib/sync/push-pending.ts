@@ -76,7 +76,8 @@ export function packBatches(entries: readonly PendingDoc[], limit: number): Pend
 async function serverCopy(client: CouchClient, id: string, copy: FetchedDoc, signal?: AbortSignal): Promise<{ doc: AnyDoc; losers: string[] } | { refused: string } | null> {
 	if (copy.state !== 'present') return null;
 	const read = copy.read;
-	if (read.kind === 'refused') return { refused: read.reason };
+	// A copy that does not open (changed on the server) is written over with this device's.
+	if (read.kind === 'refused') return read.forged ? null : { refused: read.reason };
 	if (read.kind !== 'session' && read.kind !== 'message') return { refused: `The sync server holds something else at ${id}.` };
 	let doc: AnyDoc = read.doc;
 	const losers = read.conflicts ?? [];

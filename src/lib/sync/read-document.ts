@@ -28,7 +28,8 @@ export type ReadDocument =
 	| { kind: 'blob'; rev: string; session_id: string; blob_id: string; type: string; size: number }
 	/** Deleted on the server (CouchDB's `_deleted`): a purged session's messages are, nothing else this app writes. */
 	| { kind: 'deleted'; rev: string; id: DocumentId }
-	| { kind: 'refused'; id: string | null; reason: string };
+	/** `forged`: an encrypted database's document that does not open: the server's copy is not to be merged with, but written over. */
+	| { kind: 'refused'; id: string | null; reason: string; forged?: true };
 
 /** CouchDB's own fields that it may add on request; never read here. Any other `_` field is refused. */
 const COUCH_FIELDS = new Set(['_id', '_rev', '_deleted', '_attachments', '_conflicts', '_deleted_conflicts', '_revisions', '_revs_info', '_local_seq']);

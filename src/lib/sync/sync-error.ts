@@ -1,7 +1,7 @@
 // Why a sync request failed, in words for the user: what happened and what to do. `retry` says
 // whether trying again later may help on its own; otherwise the user must change something.
 
-export type SyncErrorKind = 'unreachable' | 'login' | 'forbidden' | 'not-found' | 'too-large' | 'server' | 'bad-answer';
+export type SyncErrorKind = 'unreachable' | 'login' | 'forbidden' | 'not-found' | 'too-large' | 'server' | 'bad-answer' | 'passphrase';
 
 export class SyncError extends Error {
 	constructor(

@@ -1,5 +1,6 @@
 // The model-based test of sync (see tests/support/sync-fuzz.ts): a short pass with fixed seeds
-// here; `npm run fuzz:sync` runs it at length. Every case it ever failed on stays here as a seed.
+// here, without and with a sync passphrase; `npm run fuzz:sync` runs it at length. Every case it
+// ever failed on stays here as a seed.
 import 'fake-indexeddb/auto';
 import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -73,6 +74,22 @@ describe('three devices syncing through one server, with faults', () => {
 		await fc.assert(
 			fc.asyncProperty(fc.array(opArbitrary, { minLength: OPS, maxLength: OPS }), skews, async (ops, skew) => runSequential(ops, fuzzServer, skew, equal)),
 			{ seed: SEED + 1, numRuns: Math.max(1, Math.ceil(RUNS / 2)), endOnFailure: true }
+		);
+	});
+});
+
+describe('three devices syncing through one server with a sync passphrase, with faults', () => {
+	it('end with the same conversations and requests, lose nothing, and hold their rows as derived', { timeout: 600_000 }, async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.array(opArbitrary, { minLength: OPS, maxLength: OPS }), skews, async (ops, skew) => void (await runConcurrent(ops, fuzzServer, skew, equal, { passphrase: 'fuzz passphrase' }))),
+			{ seed: SEED + 2, numRuns: Math.max(1, Math.ceil(RUNS / 2)), endOnFailure: true }
+		);
+	});
+
+	it('synced after each operation, end as the same operations on one device do', { timeout: 600_000 }, async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.array(opArbitrary, { minLength: OPS, maxLength: OPS }), skews, async (ops, skew) => runSequential(ops, fuzzServer, skew, equal, { passphrase: 'fuzz passphrase' })),
+			{ seed: SEED + 3, numRuns: 1, endOnFailure: true }
 		);
 	});
 });

@@ -48,6 +48,8 @@ export interface SyncLoopOptions {
 	random?: () => number;
 	/** Waits for a burst of deletions to finish arriving (by default SETTLE_MS on `timers`). */
 	settle?: (signal?: AbortSignal) => Promise<void>;
+	/** Runs first in each pass, before anything is read or sent (an encrypted database's key is checked there). */
+	beforePass?: (signal?: AbortSignal) => Promise<void>;
 }
 
 export interface PassOutcome {
@@ -95,6 +97,7 @@ export class SyncLoop {
 			timers: systemTimers,
 			random: Math.random,
 			settle: (signal) => this.pause(SETTLE_MS, signal),
+			beforePass: async () => {},
 			...options
 		};
 	}
@@ -116,6 +119,7 @@ export class SyncLoop {
 	/** One pass: send everything pending, then receive everything since the checkpoint. */
 	async syncOnce(signal?: AbortSignal, longPollMs?: number): Promise<PassOutcome> {
 		const { store, client, batchBytes, pullLimit } = this.options;
+		await this.options.beforePass(signal);
 		await this.checkDatabase(signal);
 		// Housekeeping first, so what it decides (a purge) is sent in this same pass.
 		await store.maintain?.();

@@ -6,6 +6,8 @@ import { startCouchServer } from '../../../tests/support/couch-server.mjs';
 import { Device } from '../../../tests/support/sync-device';
 import { createSyncWorkerApi, type LocalStore } from './sync-runner';
 import type { SyncStatus } from './sync-status';
+import { createKeyStore } from './dexie-key-store';
+import { needsPassphrase } from './sealing-errors';
 
 let server: Awaited<ReturnType<typeof startCouchServer>>;
 beforeAll(async () => {
@@ -56,6 +58,36 @@ describe('the sync worker api', () => {
 		await run;
 		expect(closed).toBe(true);
 		expect(written).toBeNull();
+		await here.close();
+		await there.close();
+	});
+
+	it('encrypts with the passphrase of the run, keeps the key, and ends a run on a device without it with what to do', { timeout: 60_000 }, async () => {
+		const url = await newDatabase();
+		const [here, there] = [new Device(url, 'here'), new Device(url, 'there')];
+		const id = await here.newSession();
+		await here.send(id, 'sealed words');
+		const keys = createKeyStore(here.db);
+		const api = createSyncWorkerApi(() => ({ store: here.store, keys, watch: () => () => {}, close: () => {} }));
+		const statuses: SyncStatus[] = [];
+		const request = { profile: 'default', url, credentials: null, online: true, visible: false };
+		const run = api.run({ ...request, passphrase: 'correct horse' }, (status) => statuses.push(status));
+		await vi.waitFor(() => expect(statuses.at(-1)).toMatchObject({ state: 'up-to-date', sealed: true }), { timeout: 20_000 });
+		api.stop();
+		await run;
+		expect(await (await fetch(`${url}/_all_docs?include_docs=true`)).text()).not.toContain('sealed words');
+		// Started again with no passphrase typed: the key kept here does.
+		statuses.length = 0;
+		const again = api.run(request, (status) => statuses.push(status));
+		await vi.waitFor(() => expect(statuses.at(-1)).toMatchObject({ state: 'up-to-date', sealed: true }), { timeout: 20_000 });
+		api.stop();
+		await again;
+
+		const elsewhere = createSyncWorkerApi(() => ({ store: there.store, watch: () => () => {}, close: () => {} }));
+		const told: SyncStatus[] = [];
+		await elsewhere.run(request, (status) => told.push(status));
+		expect(told).toEqual([{ state: 'error', reason: needsPassphrase().reason, retryAt: null, kind: 'passphrase' }]);
+		expect(await there.sessionIds()).toEqual([]);
 		await here.close();
 		await there.close();
 	});

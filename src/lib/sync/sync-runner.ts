@@ -1,7 +1,10 @@
 // The sync worker's side of sync: one SyncLoop at a time over the profile's store, with the
 // page's view of the network and of its visibility, every status reported back to the page, and
 // a pass started soon after each local write. A run asked to create the database does so first.
-import { CouchClient, type Credentials } from './couch-client';
+import type { Credentials } from './couch-client';
+import { memoryKeyStore, type KeyStore } from './keyring';
+import { SealingSetup } from './prepare-sealing';
+import { SealedClient } from './sealed-client';
 import { SyncLoop, type Subscribe } from './sync-loop';
 import { SyncError } from './sync-error';
 import type { SyncStatus } from './sync-status';
@@ -17,11 +20,17 @@ export interface SyncRunRequest {
 	visible: boolean;
 	/** Create the database first (the user pressed Create database after the server said it does not exist). */
 	create?: boolean;
+	/** Typed in Settings → Sync passphrase for this run, never stored: makes or opens the database's key, then is forgotten. */
+	passphrase?: string | null;
+	/** A new passphrase: the database's documents are sealed again with its key. */
+	newPassphrase?: string | null;
 }
 
 /** The profile's store, opened for one run. */
 export interface LocalStore {
 	store: SyncStore;
+	/** Where the keys of an encrypted database are kept (in memory when absent). */
+	keys?: KeyStore;
 	/** Calls `onChange` after each committed write that may leave something to send; returns its undo. */
 	watch(onChange: () => void): () => void;
 	close(): void;
@@ -69,13 +78,22 @@ export function createSyncWorkerApi(open: (profile: string) => LocalStore, fetch
 				return;
 			}
 			const credentials = request.credentials;
-			const client = new CouchClient({ url: request.url, credentials: () => credentials, fetch: fetchImpl });
+			const client = new SealedClient({ url: request.url, credentials: () => credentials, fetch: fetchImpl });
+			const report = (status: SyncStatus) => {
+				if (!controller.signal.aborted) onStatus(status.state === 'up-to-date' ? { ...status, sealed: client.sealed } : status);
+			};
+			const sealing = new SealingSetup({
+				client,
+				keys: local.keys ?? memoryKeyStore(),
+				passphrase: request.passphrase,
+				change: request.newPassphrase,
+				onProgress: (done, total) => report({ state: 'sending', done, total })
+			});
 			const loop = new SyncLoop({
 				store: local.store,
 				client,
-				onStatus: (status) => {
-					if (!controller.signal.aborted) onStatus(status);
-				},
+				beforePass: (signal) => sealing.prepare(signal),
+				onStatus: report,
 				online: () => online,
 				onOnline: subscribe(onlineListeners),
 				visible: () => visible,

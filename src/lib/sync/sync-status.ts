@@ -2,8 +2,8 @@
 import type { SyncErrorKind } from './sync-error';
 
 export type SyncStatus =
-	/** `skipped`: documents refused (unreadable, too large, or written from a clock far ahead) since sync started. */
-	| { state: 'up-to-date'; at: number; skipped: number }
+	/** `skipped`: documents refused (unreadable, too large, written from a clock far ahead, or failing to authenticate) since sync started; `sealed`: the database is encrypted. */
+	| { state: 'up-to-date'; at: number; skipped: number; sealed?: boolean }
 	| { state: 'sending'; done: number; total: number }
 	/** `total` is null when the server does not say how many changes remain. */
 	| { state: 'receiving'; done: number; total: number | null }

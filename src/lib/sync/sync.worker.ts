@@ -5,6 +5,7 @@ import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { onTablesChanged } from '../db/watch';
 import { readSetting } from '../db/settings-verbs';
 import { createSyncStore } from './dexie-sync-store';
+import { createKeyStore } from './dexie-key-store';
 import { attachmentLimitBytes, MAX_ATTACHMENT_MB } from './attachment-limit';
 import { KEEP_DELETED_DAYS } from './keep-deleted-days';
 import { createSyncWorkerApi } from './sync-runner';
@@ -54,6 +55,7 @@ expose(
 					providers: () => readProviders(db),
 					busy: async () => (await busySessions(profile)).working
 				}),
+				keys: createKeyStore(db),
 				watch: (onChange) => onTablesChanged(db, ['sessions', 'messages', 'blobs'], onChange),
 				close: () => db.close()
 			};
