@@ -29,7 +29,7 @@ test('on a phone the sections are one line that scrolls sideways, and a link sti
 	await openApp(page);
 	await page.goto('/settings');
 	const sections = page.getByRole('navigation', { name: 'Settings sections' });
-	await expect.poll(() => sections.evaluate((nav) => nav.getBoundingClientRect().height)).toBeLessThan(60);
+	await expect.poll(() => sections.evaluate((nav) => nav.getBoundingClientRect().height)).toBeLessThan(64);
 	await sections.getByRole('link', { name: 'Data', exact: true }).click();
 	await expect(page.getByRole('heading', { name: 'Export and import', level: 2 })).toBeInViewport();
 });
