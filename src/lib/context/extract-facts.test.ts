@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFacts, type FactSource } from './extract-facts';
+import { extractFacts, factKey, type FactSource } from './extract-facts';
 
 const user = (seq: number, content: string): FactSource => ({ seq, role: 'user', content });
 const assistant = (seq: number, content: string): FactSource => ({ seq, role: 'assistant', content });
@@ -54,5 +54,25 @@ describe('extractFacts', () => {
 
 	it('reads no code inside fences', () => {
 		expect(found([assistant(1, 'Here:\n```ts\nconst fooBar = require("x/y/z.js");\n```\nDone.')])).toEqual([]);
+	});
+});
+
+describe('extractFacts on names beyond ASCII', () => {
+	it('reads capitals of every script, and a run of a name across connectors and punctuation', () => {
+		const names = found([user(1, 'We met Åsa Öberg in Łódź – near Ulica Piotrkowska – with “Émile” from the Bank of England, and the x-Men crew.')]).filter((fact) => fact.startsWith('name'));
+		expect(names).toEqual(['name: Åsa Öberg', 'name: Łódź', 'name: Ulica Piotrkowska', 'name: Émile', 'name: Bank of England']);
+	});
+});
+
+describe('factKey', () => {
+	it('keys a fact written by hand as the extractor keys the same fact found in a conversation', () => {
+		const facts = extractFacts([
+			user(1, 'Dr. Maria Keller wrote it. Please never push directly to main. It listens on port 8443 and reads src/checkout/cart.ts, see https://logs.example.com/svc?id=42.'),
+			assistant(2, 'The call to computeTotal(cart) fails after 250 ms; mail dev.lead@example.org.')
+		]);
+		expect(new Set(facts.map((fact) => fact.class))).toEqual(new Set(['name', 'instruction', 'number', 'path', 'url', 'identifier', 'email']));
+		for (const fact of facts) expect(factKey(fact.class, fact.text)).toBe(fact.key);
+		expect(factKey('number', 'port 8443')).toBe('8443');
+		expect(factKey('name', 'Dr. Maria Keller')).toBe('maria keller');
 	});
 });
