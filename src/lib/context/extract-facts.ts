@@ -39,9 +39,9 @@ const MONTH = '(?:January|February|March|April|May|June|July|August|September|Oc
 const WEEKDAY = '(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\\s+)?';
 const ORDINAL = '\\d{1,2}(?:st|nd|rd|th)?';
 const UNITS =
-	'%|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|kb|mb|gb|tb|kib|mib|gib|px|rem|mg|mcg|µg|g|kg|lbs?|ml|l|km|m|cm|mm|miles?|°c|°f|bpm|mmhg|rpm|fps|hz|khz|mhz|ghz|kw|kwh|x|×|tokens|requests|req/s|rps|qps|users|nights?|people|guests|adults|children|tablets?|pills?|doses?|units|cores|threads|replicas|retries|attempts|pages|rows|lines|characters|words|euros?|dollars?|pounds|francs';
+	'%|percentage points?|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|kb|mb|gb|tb|kib|mib|gib|px|rem|mg|mcg|µg|g|kg|lbs?|ml|l|km²|m²|m³|cm²|cm³|ft²|ft³|km|m|cm|mm|miles?|°c|°f|bpm|mmhg|rpm|fps|hz|khz|mhz|ghz|kw|kwh|x|×|tokens|requests|req/s|rps|qps|users|nights?|people|persons?|guests|adults|children|tablets?|pills?|doses?|units|cores|threads|replicas|retries|attempts|pages?|rows?|lines?|characters|words|euros?|dollars?|pounds|francs|thousand|million|billion|bn';
 const ROLES =
-	'port|line|version|room|gate|seat|flight|order|invoice|account|ticket|booking|confirmation|reference|ref|pr|issue|build|floor|platform|terminal|case|policy|article|clause|section|batch|step|chapter|page|pid|id|code|pin|zip|postcode|extension|apartment|apt|suite|bus|train|route|release|sprint|node|python|java|postgres|postgresql|redis|ruby|php|ios|android';
+	'port|line|version|room|gate|seat|flight|order|invoice|account|ticket|booking|confirmation|reference|ref|pr|issue|build|floor|platform|terminal|case|policy|article|clause|section|batch|step|chapter|page|pid|id|code|pin|zip|postcode|extension|apartment|apt|suite|bus|train|route|release|sprint|node|python|java|postgres|postgresql|redis|ruby|php|ios|android|net|phase|stage|round|reviewer|part|patient|customer|serial';
 
 /** Number-like facts, most specific first: each claims its text before the next looks (only in a text holding the character given). */
 const NUMBER_PATTERNS: Array<[RegExp, string?]> = [
@@ -53,12 +53,22 @@ const NUMBER_PATTERNS: Array<[RegExp, string?]> = [
 	[/\bv?\d+\.\d+\.\d+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b/g],
 	[/\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\.?(?!\w)/gi],
 	[new RegExp(`\\b(?:${ROLES})\\s*(?:no\\.?|number|#)?\\s*[:=]?\\s*#?[A-Z]{0,4}[- ]?\\d[\\w.-]*\\w|\\b(?:${ROLES})\\s*(?:no\\.?|number|#)?\\s*[:=]?\\s*#?\\d`, 'gi')],
-	[new RegExp(`\\b\\d[\\d,]*(?:\\.\\d+)?\\s?(?:${UNITS})(?![\\p{L}\\p{N}])`, 'giu')],
+	[/\b[A-Za-z_][\w.-]*=\d[\d.,]*\b/g, '='],
+	[new RegExp(`\\b\\d[\\d,]*(?:\\.\\d+)?(?:\\s|-)?(?:${UNITS})(?![\\p{L}\\p{N}])`, 'giu')],
+	[/\b\d[\d,]*(?:\.\d+)?\s?per\s+\p{L}+/gu, 'per'],
 	[/\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|CHF)\b/g],
 	[/#\d{2,}\b/g, '#'],
 	[/\b[A-Z]{2,4}[- ]?\d{2,6}\b/g],
-	[/\b(?:in|since|by|until|from|before|after)\s+(?:19|20)\d{2}\b/g]
+	[/\b(?:in|since|by|until|from|before|after)\s+(?:19|20)\d{2}\b/g],
+	[/\b\d{1,4}(?:st|nd|rd|th)\b/g]
 ];
+
+const FULL_MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
+/** A date given by its month alone: "late March", "the end of July", "due in August". */
+const MONTH_DATE = new RegExp(
+	`\\b(?:(?:early|mid|late)[- ]|(?:end|beginning|start|middle) of\\s+)${FULL_MONTH}\\b|(?<=\\b(?:in|by|until|since|from|before|after|during)\\s+)${FULL_MONTH}\\b`,
+	'g'
+);
 
 const FILE_EXTENSIONS =
 	'ts|tsx|js|jsx|mjs|cjs|svelte|vue|py|rb|go|rs|java|kt|swift|c|h|cpp|hpp|cs|php|md|json|ya?ml|toml|ini|env|css|scss|html?|sql|sh|bash|txt|csv|xml|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|lock|log|conf|cfg|proto|graphql|tf|gradle|zip|tar|gz';
@@ -69,6 +79,18 @@ const WINDOWS_PATH = /\b[A-Za-z]:\\(?:[\w.-]+\\)*[\w.-]+/g;
 const FILE_NAME = new RegExp(`\\b[\\w][\\w.-]*\\.(?:${FILE_EXTENSIONS})\\b|\\b(?:Dockerfile|Makefile|Procfile|Gemfile|Rakefile|Jenkinsfile)\\b`, 'g');
 const INLINE_CODE = /`([^`\n]{1,100})`/g;
 const CALLED = /\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?!e?s\))(?=[^()\n]{0,200}\))/g;
+/** Command-line flags: `--dry-run`. */
+const FLAG = /(?<![\w-])--[a-z][\w-]*\w/g;
+/** Names of resources, regions and models with a number among three or more parts: prod-eu-west-1, gpt-4o-mini. */
+const KEBAB_ID = /\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b/g;
+/** Bundle and package ids written from the top-level domain down: com.example.notes. */
+const BUNDLE_ID = /\b(?:com|org|net|io|dev|app|de|uk|fr|ch|nl|se)\.[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi;
+/** Module paths and settings in dots: statsmodels.imputation.mice, spring.datasource.url. */
+const DOTTED_ID = /\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b/g;
+/** Colours in hex, with a letter among their digits (#482 is a number). */
+const COLOUR = /#(?=[0-9A-Fa-f]*[A-Fa-f])(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})\b/g;
+/** Codes of capitals and digits, five characters or more: team ids, form numbers (8KQ2J7X4TP, 1099-NEC). */
+const CAPS_CODE = /\b(?=[A-Z0-9-]{5,}\b)(?=[A-Z-]*\d)(?=[0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)*\b/g;
 const IS_EMAIL = /^[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
 const CODE_WORD = /\b(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){1,}(?=\.|\())\b/g;
 const FENCED = /^\s*(```|~~~)[^\n]*\n[\s\S]*?(?:\n\s*\1[^\n]*|$)/gm;
@@ -108,6 +130,11 @@ const isCapitalised = (word: string) => /^\p{Lu}/u.test(word) || /^\p{Ll}+\p{Lu}
 const isDistinctive = (word: string) => /\p{Ll}\p{Lu}|\p{N}/u.test(word) || /^\p{Lu}{2,}$/u.test(word) || /^\p{Lu}.*\p{Lu}/u.test(word);
 const bareWord = (word: string) => word.replace(/['’]s$/u, '').replace(/[.'’-]+$/u, '');
 
+/** A request written as a command ("Book the hotel", "For Porto, find something near the river"); not "Copy of the contract", "Start date is…". */
+const IMPERATIVE =
+	/(?:^|[,;:]\s*|\b(?:and|so|also|please|just|then|now)\s+)(?:send|put|book|find|keep|drop|ask|remind|use|add|write|make|call|check|remove|include|move|give|copy|tell|reply|email|schedule|cancel|reserve|confirm|pay|stop|start|switch|leave|attach|mention|change|rename|delete|create|update|draft|prepare|pick|choose|buy|print|save|translate|replace|convert|skip|avoid|list)\s+(?!(?:of|date|time|is|was|are|and|or)\b)\S/i;
+/** What must be, whoever says it must ("any tool must support SSO"). */
+const MUST = /\bmust(?:n['’]t| not)?\b/i;
 const INSTRUCTION = /(?:^|[,;:]\s*|\b(?:and|but|so|also|please|just|then)\s+)(?:(?:you|we|it|they|everything|everyone|all|this|that|the \w+)\s+)?(?:always|never|must(?:n['’]t| not)?|don['’]t|do not|make sure|be sure to|ensure|avoid|remember to|under no circumstances|no matter what|stick to|keep (?:it|them|answers?|replies)|use only|only use|please \w+)\b/i;
 
 /** A line break, or the space after a sentence's end that is not an abbreviation's (the cheap test first: it fails almost everywhere). */
@@ -300,7 +327,7 @@ function addName(run: NameWord[], sentence: string, seq: number, use: WordUse, o
 	const name = run.map((item) => item.word).join(' ');
 	const lone = run.at(-1)!.word;
 	const accepted = !(single && NOT_NAMES.has(lone)) && (!first.atStart || !single || startsAsName(lone, use));
-	if (accepted && lone.length > 1) out.add('name', sentence.slice(first.index, run.at(-1)!.index + run.at(-1)!.word.length), seq, nameKey(name));
+	if (accepted && name.length > 1) out.add('name', sentence.slice(first.index, run.at(-1)!.index + run.at(-1)!.word.length), seq, nameKey(name));
 }
 
 /**
@@ -331,8 +358,9 @@ function collectNames(text: string, seq: number, use: WordUse, out: Collector): 
 
 function collectInstructions(said: readonly string[], seq: number, out: Collector): void {
 	for (const sentence of said) {
-		if (sentence.endsWith('?') || !INSTRUCTION.test(sentence)) continue;
-		if (/^(?:i|i['’]m|i['’]ve)\s+(?:always|never|must|don['’]t|do not)\b/i.test(sentence)) continue;
+		if (sentence.endsWith('?') || !(INSTRUCTION.test(sentence) || IMPERATIVE.test(sentence) || MUST.test(sentence))) continue;
+		// What the user always or never does is a habit, not an instruction; what the user must do is one.
+		if (/^(?:i|i['’]m|i['’]ve)\s+(?:always|never|don['’]t|do not)\b/i.test(sentence) && !MUST.test(sentence)) continue;
 		const clean = sentence.replace(/\*\*|__|`/g, '').replace(/\s+/g, ' ').trim();
 		if (clean.length < 8) continue;
 		out.add('instruction', clean, seq, contentWords(normaliseFact(clean)).join(' '));
@@ -376,6 +404,11 @@ export function extractFacts(sources: readonly FactSource[]): Fact[] {
 			out.add('identifier', `${name}()`, seq, normaliseFact(name));
 			return true;
 		}, '(');
+		text = claim(text, FLAG, (found) => (out.add('identifier', found, seq), true), '--');
+		text = claim(text, KEBAB_ID, (found) => /\d/.test(found) && (out.add('identifier', found, seq), true), '-');
+		text = claim(text, BUNDLE_ID, (found) => (out.add('identifier', found, seq), true), '.');
+		text = claim(text, DOTTED_ID, (found) => (out.add('identifier', found, seq), true), '.');
+		text = claim(text, COLOUR, (found) => (out.add('identifier', found, seq), true), '#');
 		text = claim(text, CODE_WORD, (found) => (out.add('identifier', found, seq), true));
 		// Every number pattern takes only a match with a digit in it.
 		if (/\d/.test(text)) {
@@ -392,7 +425,9 @@ export function extractFacts(sources: readonly FactSource[]): Fact[] {
 					needs
 				);
 			}
+			text = claim(text, CAPS_CODE, (found) => (out.add('identifier', found, seq), true));
 		}
+		text = claim(text, MONTH_DATE, (found) => (out.add('number', found, seq), true));
 		if (source.role !== 'tool') collectNames(text, seq, use, out);
 		if (source.role === 'user' && source.kind !== 'summary') collectInstructions(use.sentences[index], seq, out);
 	});
