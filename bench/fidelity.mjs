@@ -33,18 +33,19 @@ function option(name) {
 	const at = process.argv.indexOf(`--${name}`);
 	if (at < 0) return undefined;
 	const value = process.argv[at + 1];
-	if (!value || value.startsWith('--')) throw new Error(`--${name} needs a value`);
+	if (!value || value.startsWith('--')) throw new Stop(`--${name} needs a value`);
 	return value;
 }
 
-const endpoint = readEndpoint();
+/** What stops the run with its message alone: a wrong command line, or a model that did not answer with a summary. */
+class Stop extends Error {}
 
 function readEndpoint() {
 	const baseUrl = option('provider');
 	const model = option('model');
 	if (!baseUrl && !model) return null;
-	if (!baseUrl || !model) throw new Error('Give both --provider <base URL> and --model <name> to measure a model\'s summaries.');
-	if (!/^https?:\/\//.test(baseUrl)) throw new Error(`--provider must be an http(s) base URL such as https://api.example.com/v1, not "${baseUrl}"`);
+	if (!baseUrl || !model) throw new Stop('Give both --provider <base URL> and --model <name> to measure a model\'s summaries.');
+	if (!/^https?:\/\//.test(baseUrl)) throw new Stop(`--provider must be an http(s) base URL such as https://api.example.com/v1, not "${baseUrl}"`);
 	return { baseUrl, model, apiKey: process.env.PALIMPSEST_BENCH_KEY ?? '' };
 }
 
@@ -101,7 +102,9 @@ function printSummaries(label, result, perConversation) {
 /** Runs the model part against `target`; resolves to its figures. */
 async function measureModel(node, corpus, worker, target, quiet = false) {
 	const summarise = node.modelSummary(target, worker);
-	const result = await node.measureSummaries(corpus, summarise, node.rawCount);
+	const result = await node.measureSummaries(corpus, summarise, node.rawCount).catch((error) => {
+		throw new Stop(error.message);
+	});
 	if (!quiet) printSummaries(`Summaries by "${target.model}" at ${target.baseUrl} (the app's summary request; answers over budget cut as the app cuts them)`, result, !QUICK);
 	return result;
 }
@@ -131,47 +134,59 @@ async function measureMock(node, corpus, worker) {
 	}
 }
 
-console.log(machine());
-const built = await buildBench({ browser: false });
-let extraction;
-let offline;
-let model;
-let times;
-let span;
-try {
-	const node = await import(built.nodeEntry);
-	const classes = ['path', 'url', 'identifier', 'number', 'email', 'name', 'instruction'];
-	const corpus = node.fidelityCorpus().slice(0, CONVERSATIONS);
-
-	extraction = node.scoreExtraction(corpus);
-	printExtraction(extraction, node.scoreExtraction(corpus.filter((conversation) => conversation.heldOut)), classes);
-	console.log('');
-
-	offline = await node.measureSummaries(corpus, node.offlineSummary(node.rawCount), node.rawCount);
-	printSummaries('Summaries by the offline model (its extractive summary of each whole conversation, within the budget a compaction gives it)', offline, !QUICK);
-	console.log('');
-
-	const worker = node.threadWorker(built.threadFile);
+/** Every part of the benchmark; resolves to the headline's figures. */
+async function measure(endpoint) {
+	console.log(machine());
+	const built = await buildBench({ browser: false });
+	let extraction;
+	let offline;
+	let model;
+	let times;
+	let span;
 	try {
-		span = node.factSpan(corpus, SPAN_TOKENS, node.rawCount);
-		times = await node.timeCheck(span, worker, OFFLINE_MODEL, node.rawCount, RUNS);
-		console.log(`The check of a ${int(span.tokens)}-token span (${int(span.rows.length)} messages; the corpus repeated with its numbers changed) against its offline summary of ${int(node.rawCount(span.summary))} tokens, as an automatic compaction asks for it (lost facts within a tenth of the budget of ${int(span.budget)}):`);
-		console.log(`  ${times.facts} facts, ${times.kept} held by the summary, ${times.added} to add`);
-		console.log(`  checkSummary through the context worker on a Node worker thread: ${ms(times.workerMs)} (median of ${RUNS}; runs ${times.workerRuns.map(ms).join(', ')}) (goal: under ${GOAL_CHECK_MS} ms, off the page's thread)`);
-		console.log(`  the same check computed in this thread, without the round trip: ${ms(times.computeMs)} (median of ${RUNS}), ${ms(times.computeCpuMs)} of CPU time (the thread's own work, whatever else the machine runs)`);
+		const node = await import(built.nodeEntry);
+		const classes = ['path', 'url', 'identifier', 'number', 'email', 'name', 'instruction'];
+		const corpus = node.fidelityCorpus().slice(0, CONVERSATIONS);
+
+		extraction = node.scoreExtraction(corpus);
+		printExtraction(extraction, node.scoreExtraction(corpus.filter((conversation) => conversation.heldOut)), classes);
 		console.log('');
 
-		if (endpoint) model = await measureModel(node, corpus, worker, endpoint);
-		else if (QUICK) model = await measureMock(node, corpus, worker);
+		offline = await node.measureSummaries(corpus, node.offlineSummary(node.rawCount), node.rawCount);
+		printSummaries('Summaries by the offline model (its extractive summary of each whole conversation, within the budget a compaction gives it)', offline, !QUICK);
+		console.log('');
+
+		const worker = node.threadWorker(built.threadFile);
+		try {
+			span = node.factSpan(corpus, SPAN_TOKENS, node.rawCount);
+			times = await node.timeCheck(span, worker, OFFLINE_MODEL, node.rawCount, RUNS);
+			console.log(`The check of a ${int(span.tokens)}-token span (${int(span.rows.length)} messages; the corpus repeated with its numbers changed) against its offline summary of ${int(node.rawCount(span.summary))} tokens, as an automatic compaction asks for it (lost facts within a tenth of the budget of ${int(span.budget)}):`);
+			console.log(`  ${times.facts} facts, ${times.kept} held by the summary, ${times.added} to add`);
+			console.log(`  checkSummary through the context worker on a Node worker thread: ${ms(times.workerMs)} (median of ${RUNS}; runs ${times.workerRuns.map(ms).join(', ')}) (goal: under ${GOAL_CHECK_MS} ms, off the page's thread)`);
+			console.log(`  the same check computed in this thread, without the round trip: ${ms(times.computeMs)} (median of ${RUNS}), ${ms(times.computeCpuMs)} of CPU time (the thread's own work, whatever else the machine runs)`);
+			console.log('');
+
+			if (endpoint) model = await measureModel(node, corpus, worker, endpoint);
+			else if (QUICK) model = await measureMock(node, corpus, worker);
+		} finally {
+			worker.dispose();
+		}
 	} finally {
-		worker.dispose();
+		await built.remove();
 	}
-} finally {
-	await built.remove();
+	return { extraction, offline, model, times, span };
 }
 
-const t = extraction.total;
-const modelLine = model ? `; ${endpoint ? `"${endpoint.model}"` : 'the mock model'}: ${share(model.kept, model.labels)} kept, ${share(model.keptAuto, model.labels)} after automatic adding, ${share(model.keptAll, model.labels)} after Add lost facts` : '';
-headline(
-	`the fact check finds ${share(t.found, t.labels)} of ${int(t.labels)} labelled facts (precision ${share(t.labelled, t.extracted)}; goals ${GOAL_RECALL * 100}%, ${GOAL_PRECISION * 100}%); offline summaries keep ${share(offline.kept, offline.labels)}, ${share(offline.keptAuto, offline.labels)} after automatic adding (${offline.notFitted} lost facts over its budget), ${share(offline.keptAll, offline.labels)} after Add lost facts (goal 100%)${modelLine}; checking a ${int(span.tokens)}-token span takes ${ms(times.workerMs)} in the worker (goal under ${GOAL_CHECK_MS} ms)`
-);
+try {
+	const endpoint = readEndpoint();
+	const { extraction, offline, model, times, span } = await measure(endpoint);
+	const t = extraction.total;
+	const modelLine = model ? `; ${endpoint ? `"${endpoint.model}"` : 'the mock model'}: ${share(model.kept, model.labels)} kept, ${share(model.keptAuto, model.labels)} after automatic adding, ${share(model.keptAll, model.labels)} after Add lost facts` : '';
+	headline(
+		`the fact check finds ${share(t.found, t.labels)} of ${int(t.labels)} labelled facts (precision ${share(t.labelled, t.extracted)}; goals ${GOAL_RECALL * 100}%, ${GOAL_PRECISION * 100}%); offline summaries keep ${share(offline.kept, offline.labels)}, ${share(offline.keptAuto, offline.labels)} after automatic adding (${offline.notFitted} lost facts over its budget), ${share(offline.keptAll, offline.labels)} after Add lost facts (goal 100%)${modelLine}; checking a ${int(span.tokens)}-token span takes ${ms(times.workerMs)} in the worker (goal under ${GOAL_CHECK_MS} ms)`
+	);
+} catch (error) {
+	if (!(error instanceof Stop)) throw error;
+	console.error(`bench:fidelity stopped: ${error.message}`);
+	process.exitCode = 1;
+}
