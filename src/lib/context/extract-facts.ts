@@ -43,12 +43,15 @@ const UNITS =
 const ROLES =
 	'port|line|version|room|gate|seat|flight|order|invoice|account|ticket|booking|confirmation|reference|ref|pr|issue|build|floor|platform|terminal|case|policy|article|clause|section|batch|step|chapter|page|pid|id|code|pin|zip|postcode|extension|apartment|apt|suite|bus|train|route|release|sprint|node|python|java|postgres|postgresql|redis|ruby|php|ios|android|net|phase|stage|round|reviewer|part|patient|customer|serial';
 
+/** Whether a text names a month at all (the date patterns are read only then). */
+const HAS_MONTH = /Jan|Feb|Ma[ry]|Apr|Ju[nl]|Aug|Sep|Oct|Nov|Dec/;
+
 /** Number-like facts, most specific first: each claims its text before the next looks (only in a text holding the character given). */
-const NUMBER_PATTERNS: Array<[RegExp, string?]> = [
+const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?]> = [
 	[/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g, '-'],
-	[new RegExp(`\\b${WEEKDAY}(?:${ORDINAL}\\s+(?:of\\s+)?${MONTH}(?:,?\\s+\\d{4})?|${MONTH}\\s+${ORDINAL}(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{4})\\b`, 'g')],
+	[new RegExp(`\\b${WEEKDAY}(?:${ORDINAL}\\s+(?:of\\s+)?${MONTH}(?:,?\\s+\\d{4})?|${MONTH}\\s+${ORDINAL}(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{4})\\b`, 'g'), HAS_MONTH],
 	[/\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g],
-	[/(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD)\s?)\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|million|billion)\b)?/g],
+	[/(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD)\s?)\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|million|billion)\b)?/g, /[$€£¥]|USD|EUR|GBP|CHF|JPY|CAD|AUD/],
 	[/\+\d[\d ().-]{7,}\d/g, '+'],
 	[/\bv?\d+\.\d+\.\d+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b/g],
 	[/\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\.?(?!\w)/gi],
@@ -56,7 +59,7 @@ const NUMBER_PATTERNS: Array<[RegExp, string?]> = [
 	[/\b[A-Za-z_][\w.-]*=\d[\d.,]*\b/g, '='],
 	[new RegExp(`\\b\\d[\\d,]*(?:\\.\\d+)?(?:\\s|-)?(?:${UNITS})(?![\\p{L}\\p{N}])`, 'giu')],
 	[/\b\d[\d,]*(?:\.\d+)?\s?per\s+\p{L}+/gu, 'per'],
-	[/\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|CHF)\b/g],
+	[/\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|CHF)\b/g, /USD|EUR|GBP|CHF/],
 	[/#\d{2,}\b/g, '#'],
 	[/\b[A-Z]{2,4}[- ]?\d{2,6}\b/g],
 	[/\b(?:in|since|by|until|from|before|after)\s+(?:19|20)\d{2}\b/g],
@@ -65,10 +68,9 @@ const NUMBER_PATTERNS: Array<[RegExp, string?]> = [
 
 const FULL_MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
 /** A date given by its month alone: "late March", "the end of July", "due in August". */
-const MONTH_DATE = new RegExp(
-	`\\b(?:(?:early|mid|late)[- ]|(?:end|beginning|start|middle) of\\s+)${FULL_MONTH}\\b|(?<=\\b(?:in|by|until|since|from|before|after|during)\\s+)${FULL_MONTH}\\b`,
-	'g'
-);
+const MONTH_DATE = new RegExp(`\\b(?:(?:early|mid|late)[- ]|(?:end|beginning|start|middle) of\\s+|(?:in|by|until|since|from|before|after|during)\\s+)${FULL_MONTH}\\b`, 'g');
+/** The word before a month that says only when it is ("in August" is the fact "August"). */
+const MONTH_PREPOSITION = /^(?:in|by|until|since|from|before|after|during)\s+/;
 
 const FILE_EXTENSIONS =
 	'ts|tsx|js|jsx|mjs|cjs|svelte|vue|py|rb|go|rs|java|kt|swift|c|h|cpp|hpp|cs|php|md|json|ya?ml|toml|ini|env|css|scss|html?|sql|sh|bash|txt|csv|xml|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|lock|log|conf|cfg|proto|graphql|tf|gradle|zip|tar|gz';
@@ -157,6 +159,7 @@ function normaliseFact(text: string): string {
 	return plain;
 }
 
+
 class Collector {
 	facts: Fact[] = [];
 	#seen = new Set<string>();
@@ -191,8 +194,8 @@ function readable(source: FactSource): string {
  * took (so no later pattern reads it again). A text without `needs` in it is passed over: most
  * rows hold no @, backtick or slash, and a pattern costs a pass over every row.
  */
-function claim(text: string, pattern: RegExp, take: (match: string) => boolean, needs?: string): string {
-	if (needs !== undefined && !text.includes(needs)) return text;
+function claim(text: string, pattern: RegExp, take: (match: string) => boolean, needs?: string | RegExp): string {
+	if (needs !== undefined && !(typeof needs === 'string' ? text.includes(needs) : needs.test(text))) return text;
 	const parts: string[] = [];
 	let from = 0;
 	pattern.lastIndex = 0;
@@ -427,7 +430,7 @@ export function extractFacts(sources: readonly FactSource[]): Fact[] {
 			}
 			text = claim(text, CAPS_CODE, (found) => (out.add('identifier', found, seq), true));
 		}
-		text = claim(text, MONTH_DATE, (found) => (out.add('number', found, seq), true));
+		text = claim(text, MONTH_DATE, (found) => (out.add('number', found.replace(MONTH_PREPOSITION, ''), seq), true), HAS_MONTH);
 		if (source.role !== 'tool') collectNames(text, seq, use, out);
 		if (source.role === 'user' && source.kind !== 'summary') collectInstructions(use.sentences[index], seq, out);
 	});
