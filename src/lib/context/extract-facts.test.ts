@@ -144,3 +144,15 @@ describe('extractFacts on the facts of everyday conversations', () => {
 		]);
 	});
 });
+
+describe('extractFacts on codes and addresses in full', () => {
+	it('takes an invoice code with all its parts, and an IP address with its port as an address', () => {
+		expect(found([user(1, 'Studio Kiln owes €1,150 on INV-2025-021; the gateway dials 10.40.2.17:443 and the console is on 192.168.178.50.')])).toEqual([
+			'url: 10.40.2.17:443',
+			'url: 192.168.178.50',
+			'number: €1,150',
+			'number: INV-2025-021',
+			'name: Studio Kiln'
+		]);
+	});
+});

@@ -61,7 +61,7 @@ const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?]> = [
 	[/\b\d[\d,]*(?:\.\d+)?\s?per\s+\p{L}+/gu, 'per'],
 	[/\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|CHF)\b/g, /USD|EUR|GBP|CHF/],
 	[/#\d{2,}\b/g, '#'],
-	[/\b[A-Z]{2,4}[- ]?\d{2,6}\b/g],
+	[/\b[A-Z]{2,4}[- ]?\d{2,6}(?:-\d+)*\b/g],
 	[/\b(?:in|since|by|until|from|before|after)\s+(?:19|20)\d{2}\b/g],
 	[/\b\d{1,4}(?:st|nd|rd|th)\b/g]
 ];
@@ -75,6 +75,8 @@ const MONTH_PREPOSITION = /^(?:in|by|until|since|from|before|after|during)\s+/;
 const FILE_EXTENSIONS =
 	'ts|tsx|js|jsx|mjs|cjs|svelte|vue|py|rb|go|rs|java|kt|swift|c|h|cpp|hpp|cs|php|md|json|ya?ml|toml|ini|env|css|scss|html?|sql|sh|bash|txt|csv|xml|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|lock|log|conf|cfg|proto|graphql|tf|gradle|zip|tar|gz';
 const URL = /\b(?:https?|ftp):\/\/[^\s<>()[\]{}"'`|]+|\bwww\.[\w-]+(?:\.[\w-]+)+[^\s<>()[\]{}"'`|]*|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|app|ai|co|de|fr|uk|eu|ch|nl|se)\b(?:\/[^\s<>()[\]{}"'`|]*)?/gi;
+/** An IP address, with its port when given (a version pattern would take only its first three numbers). */
+const IP_ADDRESS = /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?\b/g;
 const EMAIL = /\b[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\b/g;
 const PATH = /(?<![\w@:/.])(?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)+[\w@.+-]*\w/g;
 const WINDOWS_PATH = /\b[A-Za-z]:\\(?:[\w.-]+\\)*[\w.-]+/g;
@@ -387,6 +389,7 @@ export function extractFacts(sources: readonly FactSource[]): Fact[] {
 			out.add('url', url, seq);
 			return true;
 		});
+		text = claim(text, IP_ADDRESS, (found) => (out.add('url', found, seq), true), '.');
 		text = claim(text, INLINE_CODE, (found) => {
 			const inner = found.slice(1, -1).trim();
 			if (!inner) return true;
