@@ -6,10 +6,11 @@ import type { ContextCounter } from '../../src/lib/agent/compaction-types';
 import { ADD_FACTS_SHARE } from '../../src/lib/agent/summary-facts';
 import { checkFacts, factsWithin } from '../../src/lib/context/check-facts';
 import { costText, type ContextRow } from '../../src/lib/context/context-rows';
+import { extractFacts, MAX_FACTS } from '../../src/lib/context/extract-facts';
 import { extractiveSummary } from '../../src/lib/context/extractive-summary';
 import { summaryBudget } from '../../src/lib/context/summary-budget';
 import type { Conversation } from './fidelity-corpus';
-import { median, medianOf } from './timing';
+import { median, medianOf, timed } from './timing';
 
 type Count = (text: string) => number;
 
@@ -42,6 +43,8 @@ export function factSpan(corpus: readonly Conversation[], tokens: number, count:
 }
 
 export interface CheckTimes {
+	/** The first check through the worker (its code not yet optimised by the engine). */
+	firstMs: number;
 	/** checkSummary through the context worker: median and every run (ms). */
 	workerMs: number;
 	workerRuns: number[];
@@ -53,16 +56,22 @@ export interface CheckTimes {
 	facts: number;
 	kept: number;
 	added: number;
+	/** When the check stopped at its limit of facts: the message it stopped at (the rest is not read, in the app too). */
+	stoppedAt: number | null;
 }
 
 /** Times the fact check of `span`'s summary as an automatic compaction asks it, through `worker` and in this thread. */
 export async function timeCheck(span: FactSpan, worker: ContextCounter, model: string, count: Count, runs: number): Promise<CheckTimes> {
 	const addBudget = Math.floor(span.budget * ADD_FACTS_SHARE);
 	const input = { rows: span.rows, summary: span.summary, model, addBudget };
-	// The first call loads the check's code and the tokenizer in the worker; it is not timed.
-	await worker.checkSummary(input);
+	// The tokenizer is loaded before, as in the app (it counts every message); the check's own
+	// code is not warm yet: the first check is timed apart, and two more are left out.
+	await worker.countTexts(['start'], model);
+	const first = await timed(() => worker.checkSummary(input));
+	for (let warm = 0; warm < 2; warm++) await worker.checkSummary(input);
 	const through = await medianOf(runs, () => worker.checkSummary(input));
 	const cpu: number[] = [];
+	checkFacts(span.rows, span.summary);
 	const inThread = await medianOf(runs, () => {
 		const started = process.cpuUsage();
 		const check = checkFacts(span.rows, span.summary);
@@ -72,6 +81,7 @@ export async function timeCheck(span: FactSpan, worker: ContextCounter, model: s
 		return { ...check, added };
 	});
 	return {
+		firstMs: first.ms,
 		workerMs: through.ms,
 		workerRuns: through.all,
 		computeMs: inThread.ms,
@@ -79,6 +89,7 @@ export async function timeCheck(span: FactSpan, worker: ContextCounter, model: s
 		computeCpuMs: median(cpu),
 		facts: through.value.total,
 		kept: through.value.kept,
-		added: through.value.added.length
+		added: through.value.added.length,
+		stoppedAt: through.value.total >= MAX_FACTS ? span.rows.findIndex((row) => row.seq === extractFacts(span.rows).at(-1)!.seq) : null
 	};
 }

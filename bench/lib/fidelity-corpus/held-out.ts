@@ -1,6 +1,6 @@
-// Written after the extractor's patterns were last changed, and never used to change them: a
-// home network, a tenancy dispute and a conference talk. Their figures, printed apart, show how
-// the extractor does on conversations it was not tuned on.
+// Written after the extractor's patterns were fitted to the other conversations, and never used
+// to change them: a home network, a tenancy dispute and a conference talk. Their figures, printed
+// apart, show how the extractor does on conversations it was not tuned on.
 import { assistant, call, user, type LabelledConversation } from './labelled';
 
 export const HELD_OUT: LabelledConversation[] = [

@@ -27,7 +27,7 @@ export type { Conversation, Label } from './labelled';
 
 /**
  * Every conversation of the corpus, labels stripped and recorded; `heldOut` marks the ones
- * written after the extractor was last changed (held-out.ts), which no change was fitted to.
+ * written after the extractor was fitted to the others (held-out.ts), which no change was fitted to.
  */
 export function fidelityCorpus(): Array<Conversation & { heldOut: boolean }> {
 	const tuned = [...ENGINEERING, ...TRAVEL_AND_MOVES, ...BUSINESS, ...HEALTH, ...HOME, ...FINANCE, ...RESEARCH];
