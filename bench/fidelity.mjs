@@ -66,7 +66,7 @@ function printExtraction(score, heldOut, classes) {
 	}
 	console.log(`  Missed labels (${score.missed.length}):`);
 	for (const label of score.missed) console.log(`    ${label.class.padEnd(11)} ${JSON.stringify(label.text)}  (${label.conversation})`);
-	console.log(`  Extracted facts no label matches (${score.unlabelled.length}; the first ${Math.min(SHOWN_UNLABELLED, score.unlabelled.length)} of each class's share):`);
+	console.log(`  Extracted facts no label matches (${score.unlabelled.length}; ${Math.min(SHOWN_UNLABELLED, score.unlabelled.length)} of them, taken in turn from each class):`);
 	for (const fact of sample(score.unlabelled, SHOWN_UNLABELLED)) console.log(`    ${fact.class.padEnd(11)} ${JSON.stringify(fact.text)}  (${fact.conversation})`);
 }
 
