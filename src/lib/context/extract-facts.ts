@@ -39,36 +39,62 @@ const MONTH = '(?:January|February|March|April|May|June|July|August|September|Oc
 const WEEKDAY = '(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\\s+)?';
 const ORDINAL = '\\d{1,2}(?:st|nd|rd|th)?';
 const UNITS =
-	'%|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|kb|mb|gb|tb|kib|mib|gib|px|rem|mg|mcg|µg|g|kg|lbs?|ml|l|km|m|cm|mm|miles?|°c|°f|bpm|mmhg|rpm|fps|hz|khz|mhz|ghz|kw|kwh|x|×|tokens|requests|req/s|rps|qps|users|nights?|people|guests|adults|children|tablets?|pills?|doses?|units|cores|threads|replicas|retries|attempts|pages|rows|lines|characters|words|euros?|dollars?|pounds|francs';
+	'%|percentage points?|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|kb|mb|gb|tb|kib|mib|gib|px|rem|mg|mcg|µg|g|kg|lbs?|ml|l|km²|m²|m³|cm²|cm³|ft²|ft³|km|m|cm|mm|miles?|°c|°f|bpm|mmhg|rpm|fps|hz|khz|mhz|ghz|kw|kwh|x|×|tokens|requests|req/s|rps|qps|users|nights?|people|persons?|guests|adults|children|tablets?|pills?|doses?|units|cores|threads|replicas|retries|attempts|pages?|rows?|lines?|characters|words|euros?|dollars?|pounds|francs|thousand|million|billion|bn';
 const ROLES =
-	'port|line|version|room|gate|seat|flight|order|invoice|account|ticket|booking|confirmation|reference|ref|pr|issue|build|floor|platform|terminal|case|policy|article|clause|section|batch|step|chapter|page|pid|id|code|pin|zip|postcode|extension|apartment|apt|suite|bus|train|route|release|sprint|node|python|java|postgres|postgresql|redis|ruby|php|ios|android';
+	'port|line|version|room|gate|seat|flight|order|invoice|account|ticket|booking|confirmation|reference|ref|pr|issue|build|floor|platform|terminal|case|policy|article|clause|section|batch|step|chapter|page|pid|id|code|pin|zip|postcode|extension|apartment|apt|suite|bus|train|route|release|sprint|node|python|java|postgres|postgresql|redis|ruby|php|ios|android|net|phase|stage|round|reviewer|part|patient|customer|serial';
 
-/** Number-like facts, most specific first: each claims its text before the next looks. */
-const NUMBER_PATTERNS: RegExp[] = [
-	/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g,
-	new RegExp(`\\b${WEEKDAY}(?:${ORDINAL}\\s+(?:of\\s+)?${MONTH}(?:,?\\s+\\d{4})?|${MONTH}\\s+${ORDINAL}(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{4})\\b`, 'g'),
-	/\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g,
-	/(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD)\s?)\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|million|billion)\b)?/g,
-	/\+\d[\d ().-]{7,}\d/g,
-	/\bv?\d+\.\d+\.\d+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b/g,
-	/\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\.?(?!\w)/gi,
-	new RegExp(`\\b(?:${ROLES})\\s*(?:no\\.?|number|#)?\\s*[:=]?\\s*#?[A-Z]{0,4}[- ]?\\d[\\w.-]*\\w|\\b(?:${ROLES})\\s*(?:no\\.?|number|#)?\\s*[:=]?\\s*#?\\d`, 'gi'),
-	new RegExp(`\\b\\d[\\d,]*(?:\\.\\d+)?\\s?(?:${UNITS})(?![\\p{L}\\p{N}])`, 'giu'),
-	/\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|CHF)\b/g,
-	/#\d{2,}\b/g,
-	/\b[A-Z]{2,4}[- ]?\d{2,6}\b/g,
-	/\b(?:in|since|by|until|from|before|after)\s+(?:19|20)\d{2}\b/g
+/** Whether a text names a month at all (the date patterns are read only then). */
+const HAS_MONTH = /Jan|Feb|Ma[ry]|Apr|Ju[nl]|Aug|Sep|Oct|Nov|Dec/;
+
+/** Number-like facts, most specific first: each claims its text before the next looks (only in a text holding the character given). */
+const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?]> = [
+	[/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g, '-'],
+	[new RegExp(`\\b${WEEKDAY}(?:${ORDINAL}\\s+(?:of\\s+)?${MONTH}(?:,?\\s+\\d{4})?|${MONTH}\\s+${ORDINAL}(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{4})\\b`, 'g'), HAS_MONTH],
+	[/\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g],
+	[/(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD)\s?)\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|million|billion)\b)?/g, /[$€£¥]|USD|EUR|GBP|CHF|JPY|CAD|AUD/],
+	[/\+\d[\d ().-]{7,}\d/g, '+'],
+	[/\bv?\d+\.\d+\.\d+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b/g],
+	[/\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s?[ap]\.?m\.?(?!\w)/gi],
+	[new RegExp(`\\b(?:${ROLES})\\s*(?:no\\.?|number|#)?\\s*[:=]?\\s*#?[A-Z]{0,4}[- ]?\\d[\\w.-]*\\w|\\b(?:${ROLES})\\s*(?:no\\.?|number|#)?\\s*[:=]?\\s*#?\\d`, 'gi')],
+	[/\b[A-Za-z_][\w.-]*=\d[\d.,]*\b/g, '='],
+	[new RegExp(`\\b\\d[\\d,]*(?:\\.\\d+)?(?:\\s|-)?(?:${UNITS})(?![\\p{L}\\p{N}])`, 'giu')],
+	[/\b\d[\d,]*(?:\.\d+)?\s?per\s+\p{L}+/gu, 'per'],
+	[/\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|CHF)\b/g, /USD|EUR|GBP|CHF/],
+	[/#\d{2,}\b/g, '#'],
+	[/\b[A-Z]{2,4}[- ]?\d{2,6}(?:-\d+)*\b/g],
+	[/\b(?:in|since|by|until|from|before|after)\s+(?:19|20)\d{2}\b/g],
+	[/\b\d{1,4}(?:st|nd|rd|th)\b/g]
 ];
+
+const FULL_MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
+/** A date given by its month alone: "late March", "the end of July", "due in August". */
+const MONTH_DATE = new RegExp(`\\b(?:(?:early|mid|late)[- ]|(?:end|beginning|start|middle) of\\s+|(?:in|by|until|since|from|before|after|during)\\s+)${FULL_MONTH}\\b`, 'g');
+/** The word before a month that says only when it is ("in August" is the fact "August"). */
+const MONTH_PREPOSITION = /^(?:in|by|until|since|from|before|after|during)\s+/;
 
 const FILE_EXTENSIONS =
 	'ts|tsx|js|jsx|mjs|cjs|svelte|vue|py|rb|go|rs|java|kt|swift|c|h|cpp|hpp|cs|php|md|json|ya?ml|toml|ini|env|css|scss|html?|sql|sh|bash|txt|csv|xml|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|lock|log|conf|cfg|proto|graphql|tf|gradle|zip|tar|gz';
 const URL = /\b(?:https?|ftp):\/\/[^\s<>()[\]{}"'`|]+|\bwww\.[\w-]+(?:\.[\w-]+)+[^\s<>()[\]{}"'`|]*|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|app|ai|co|de|fr|uk|eu|ch|nl|se)\b(?:\/[^\s<>()[\]{}"'`|]*)?/gi;
+/** An IP address, with its port when given (a version pattern would take only its first three numbers). */
+const IP_ADDRESS = /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?\b/g;
 const EMAIL = /\b[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\b/g;
 const PATH = /(?<![\w@:/.])(?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)+[\w@.+-]*\w/g;
 const WINDOWS_PATH = /\b[A-Za-z]:\\(?:[\w.-]+\\)*[\w.-]+/g;
 const FILE_NAME = new RegExp(`\\b[\\w][\\w.-]*\\.(?:${FILE_EXTENSIONS})\\b|\\b(?:Dockerfile|Makefile|Procfile|Gemfile|Rakefile|Jenkinsfile)\\b`, 'g');
 const INLINE_CODE = /`([^`\n]{1,100})`/g;
 const CALLED = /\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?!e?s\))(?=[^()\n]{0,200}\))/g;
+/** Command-line flags: `--dry-run`. */
+const FLAG = /(?<![\w-])--[a-z][\w-]*\w/g;
+/** Names of resources, regions and models with a number among three or more parts: prod-eu-west-1, gpt-4o-mini. */
+const KEBAB_ID = /\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b/g;
+/** Bundle and package ids written from the top-level domain down: com.example.notes. */
+const BUNDLE_ID = /\b(?:com|org|net|io|dev|app|de|uk|fr|ch|nl|se)\.[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi;
+/** Module paths and settings in dots: statsmodels.imputation.mice, spring.datasource.url. */
+const DOTTED_ID = /\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b/g;
+/** Colours in hex, with a letter among their digits (#482 is a number). */
+const COLOUR = /#(?=[0-9A-Fa-f]*[A-Fa-f])(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})\b/g;
+/** Codes of capitals and digits, five characters or more: team ids, form numbers (8KQ2J7X4TP, 1099-NEC). */
+const CAPS_CODE = /\b(?=[A-Z0-9-]{5,}\b)(?=[A-Z-]*\d)(?=[0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)*\b/g;
 const IS_EMAIL = /^[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
 const CODE_WORD = /\b(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){1,}(?=\.|\())\b/g;
 const FENCED = /^\s*(```|~~~)[^\n]*\n[\s\S]*?(?:\n\s*\1[^\n]*|$)/gm;
@@ -104,17 +130,24 @@ const TITLES = /^(?:mr|mrs|ms|dr|prof|st)\.?$/i;
 const CONNECTORS = new Set(['of', 'de', 'da', 'di', 'van', 'von', 'der', 'den', 'del', 'la', 'le', 'du', '&']);
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.&-]*/gu;
 
-const HAS_CAPITAL = /\p{Lu}/u;
 const isCapitalised = (word: string) => /^\p{Lu}/u.test(word) || /^\p{Ll}+\p{Lu}/u.test(word);
 const isDistinctive = (word: string) => /\p{Ll}\p{Lu}|\p{N}/u.test(word) || /^\p{Lu}{2,}$/u.test(word) || /^\p{Lu}.*\p{Lu}/u.test(word);
 const bareWord = (word: string) => word.replace(/['’]s$/u, '').replace(/[.'’-]+$/u, '');
 
+/** A request written as a command ("Book the hotel", "For Porto, find something near the river"); not "Copy of the contract", "Start date is…". */
+const IMPERATIVE =
+	/(?:^|[,;:]\s*|\b(?:and|so|also|please|just|then|now)\s+)(?:send|put|book|find|keep|drop|ask|remind|use|add|write|make|call|check|remove|include|move|give|copy|tell|reply|email|schedule|cancel|reserve|confirm|pay|stop|start|switch|leave|attach|mention|change|rename|delete|create|update|draft|prepare|pick|choose|buy|print|save|translate|replace|convert|skip|avoid|list)\s+(?!(?:of|date|time|is|was|are|and|or)\b)\S/i;
+/** What must be, whoever says it must ("any tool must support SSO"). */
+const MUST = /\bmust(?:n['’]t| not)?\b/i;
 const INSTRUCTION = /(?:^|[,;:]\s*|\b(?:and|but|so|also|please|just|then)\s+)(?:(?:you|we|it|they|everything|everyone|all|this|that|the \w+)\s+)?(?:always|never|must(?:n['’]t| not)?|don['’]t|do not|make sure|be sure to|ensure|avoid|remember to|under no circumstances|no matter what|stick to|keep (?:it|them|answers?|replies)|use only|only use|please \w+)\b/i;
+
+/** A line break, or the space after a sentence's end that is not an abbreviation's (the cheap test first: it fails almost everywhere). */
+const SENTENCE_BREAK = /\n+|(?<=[.!?])(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|approx|no)\.)\s+(?=[\p{Lu}\p{N}"“(])/u;
 
 /** Sentences of a text: split at sentence ends and line breaks, list markers and quotes left out. */
 function sentences(text: string): string[] {
 	return text
-		.split(/\n+|(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|approx|no)\.)(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])/u)
+		.split(SENTENCE_BREAK)
 		.map((part) => part.replace(/^\s*(?:[-*+>]|\d+[.)])\s+/, '').trim())
 		.filter(Boolean);
 }
@@ -127,6 +160,7 @@ function normaliseFact(text: string): string {
 	if (plain === undefined) plainForms.set(text, (plain = normaliseText(text)));
 	return plain;
 }
+
 
 class Collector {
 	facts: Fact[] = [];
@@ -157,12 +191,22 @@ function readable(source: FactSource): string {
 	return text;
 }
 
-/** Runs `pattern` over `text`, adding each match `take` accepts, and blanks what it took (so no later pattern reads it again). */
-function claim(text: string, pattern: RegExp, take: (match: string) => boolean): string {
+/**
+ * Runs `pattern` (global) over `text`, adding each match `take` accepts, and blanks what it
+ * took (so no later pattern reads it again). A text without `needs` in it is passed over: most
+ * rows hold no @, backtick or slash, and a pattern costs a pass over every row.
+ */
+function claim(text: string, pattern: RegExp, take: (match: string) => boolean, needs?: string | RegExp): string {
+	if (needs !== undefined && !(typeof needs === 'string' ? text.includes(needs) : needs.test(text))) return text;
 	const parts: string[] = [];
 	let from = 0;
-	for (const match of text.matchAll(pattern)) {
+	pattern.lastIndex = 0;
+	for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
 		const found = match[0];
+		if (!found) {
+			pattern.lastIndex++;
+			continue;
+		}
 		if (!take(found)) continue;
 		parts.push(text.slice(from, match.index), ' '.repeat(found.length));
 		from = match.index + found.length;
@@ -176,34 +220,89 @@ const trimUrl = (url: string) => url.replace(/[.,;:!?)\]]+$/, '');
 
 const ROLE_PREFIX = new RegExp(`^(?:${ROLES})(?: no| number)? `, 'i');
 
-function numberKey(text: string): string {
-	const key = normaliseFact(text);
+function numberKey(text: string, normalise = normaliseFact): string {
+	const key = normalise(text);
 	// The role says what the number is; a summary that holds the number with its unit holds the fact.
 	const bare = key.replace(ROLE_PREFIX, '').replace(/^(?:in|since|by|until|from|before|after) (?=\d)/, '').replace(/^v (?=\d)/, '');
 	return bare || key;
 }
 
-function nameKey(text: string): string {
-	return normaliseFact(text.split(/\s+/).filter((word) => !TITLES.test(word)).join(' '));
+function nameKey(text: string, normalise = normaliseFact): string {
+	return normalise(text.split(/\s+/).filter((word) => !TITLES.test(word)).join(' '));
 }
 
-/** The words of the sources written capitalised other than at a sentence's start (names). */
+/** The plain form a summary must hold for a fact of class `kind` written as `text`, as the extractor keys it. */
+export function factKey(kind: FactClass, text: string): string {
+	if (kind === 'number') return numberKey(text, normaliseText);
+	if (kind === 'name') return nameKey(text, normaliseText);
+	if (kind === 'instruction') return contentWords(normaliseText(text)).join(' ');
+	return normaliseText(text);
+}
+
+/** The words of the sources written capitalised other than at a sentence's start (names), and each source's sentences. */
 interface WordUse {
 	midSentence: Set<string>;
+	sentences: string[][];
+}
+
+const WORD_CHAR = /[\p{L}\p{N}'’.&-]/u;
+/** Where a capital may be: an ASCII one, or any character past ASCII (a Unicode pattern reads text several times slower). */
+const MAYBE_CAPITAL = /[A-Z\u0080-\uffff]/g;
+const IS_CAPITAL = /^\p{Lu}/u;
+
+/** The next capital letter in `text` from `from`, or -1. */
+function nextCapital(text: string, from: number): number {
+	MAYBE_CAPITAL.lastIndex = from;
+	for (let found = MAYBE_CAPITAL.exec(text); found; found = MAYBE_CAPITAL.exec(text)) {
+		const code = text.charCodeAt(found.index);
+		if (code < 0x80 || IS_CAPITAL.test(text.slice(found.index, found.index + 2))) return found.index;
+	}
+	return -1;
+}
+
+/** The character (a whole code point) that ends before `at`. */
+function charBefore(text: string, at: number): string {
+	const code = text.charCodeAt(at - 1);
+	return code >= 0xdc00 && code <= 0xdfff && at >= 2 ? text.slice(at - 2, at) : text[at - 1];
+}
+
+/** The word (as WORD reads words) that holds the letter at `at`. */
+function wordAt(sentence: string, at: number): RegExpExecArray {
+	let start = at;
+	while (start > 0 && WORD_CHAR.test(charBefore(sentence, start))) start -= charBefore(sentence, start).length;
+	WORD.lastIndex = start;
+	return WORD.exec(sentence)!;
+}
+
+/**
+ * Calls `visit` with each word of `sentence` that holds a capital, in order, and whether it is
+ * the sentence's first word. Names are made of such words (and the connectors between them):
+ * the search goes from capital to capital instead of reading every word, as most words of a
+ * conversation have none.
+ */
+function eachCapitalWord(sentence: string, visit: (word: RegExpExecArray, atStart: boolean) => number | void): void {
+	let at = nextCapital(sentence, 0);
+	if (at < 0) return;
+	WORD.lastIndex = 0;
+	const first = WORD.exec(sentence)!;
+	while (at >= 0) {
+		const word = wordAt(sentence, at);
+		// `visit` may read on past the word, and says where to look for the next capital.
+		const next = visit(word, word.index === first.index);
+		at = nextCapital(sentence, Math.max(word.index + word[0].length, next ?? 0));
+	}
 }
 
 function readWordUse(texts: readonly string[]): WordUse {
-	const use: WordUse = { midSentence: new Set() };
+	const use: WordUse = { midSentence: new Set(), sentences: [] };
 	for (const text of texts) {
-		for (const sentence of sentences(text)) {
-			let first = true;
-			for (const match of sentence.matchAll(WORD)) {
-				if (!first && HAS_CAPITAL.test(match[0])) {
-					const word = bareWord(match[0]);
-					if (isCapitalised(word)) use.midSentence.add(word);
-				}
-				first = false;
-			}
+		const said = sentences(text);
+		use.sentences.push(said);
+		for (const sentence of said) {
+			eachCapitalWord(sentence, (match, atStart) => {
+				const word = bareWord(match[0]);
+				if (!atStart && isCapitalised(word)) use.midSentence.add(word);
+			});
 		}
 	}
 	return use;
@@ -214,40 +313,59 @@ function startsAsName(word: string, use: WordUse): boolean {
 	return use.midSentence.has(word) || isDistinctive(word);
 }
 
+interface NameWord {
+	word: string;
+	index: number;
+	/** The sentence's first word. */
+	atStart: boolean;
+}
+
+/** Whether `sentence` breaks after the word that ends before `end` ("Paris, London"): a run of a name ends there. */
+const breaksAfter = (sentence: string, end: number) => sentence[end] === ',' || sentence[end] === ';' || sentence[end] === ':';
+
+function addName(run: NameWord[], sentence: string, seq: number, use: WordUse, out: Collector): void {
+	while (run.length && CONNECTORS.has(run.at(-1)!.word.toLowerCase())) run.pop();
+	while (run.length && (NOT_NAMES.has(run[0].word.replace(/['’]/g, '')) || TITLES.test(run[0].word)) && !(TITLES.test(run[0].word) && run.length > 1)) run.shift();
+	if (!run.length) return;
+	const first = run[0];
+	const single = run.length === 1 || (run.length === 2 && TITLES.test(first.word));
+	const name = run.map((item) => item.word).join(' ');
+	const lone = run.at(-1)!.word;
+	const accepted = !(single && NOT_NAMES.has(lone)) && (!first.atStart || !single || startsAsName(lone, use));
+	if (accepted && name.length > 1) out.add('name', sentence.slice(first.index, run.at(-1)!.index + run.at(-1)!.word.length), seq, nameKey(name));
+}
+
+/**
+ * Names: runs of capitalised words, with connectors between them ("Bank of England"), that
+ * end at any other word or at a comma, semicolon or colon.
+ */
 function collectNames(text: string, seq: number, use: WordUse, out: Collector): void {
 	for (const sentence of sentences(text)) {
-		const words = [...sentence.matchAll(WORD)].map((match) => ({ raw: match[0], word: bareWord(match[0]), index: match.index }));
-		let run: typeof words = [];
-		const flush = () => {
-			while (run.length && CONNECTORS.has(run.at(-1)!.word.toLowerCase())) run.pop();
-			while (run.length && (NOT_NAMES.has(run[0].word.replace(/['’]/g, '')) || TITLES.test(run[0].word)) && !(TITLES.test(run[0].word) && run.length > 1)) run.shift();
-			if (run.length) {
-				const first = run[0];
-				const atStart = words.indexOf(first) === 0;
-				const single = run.length === 1 || (run.length === 2 && TITLES.test(first.word));
-				const name = run.map((item) => item.word).join(' ');
-				const lone = run.at(-1)!.word;
-				const accepted = !(single && NOT_NAMES.has(lone)) && (!atStart || !single || startsAsName(lone, use));
-				if (accepted && lone.length > 1) out.add('name', sentence.slice(first.index, run.at(-1)!.index + run.at(-1)!.word.length), seq, nameKey(name));
+		eachCapitalWord(sentence, (match, atStart) => {
+			const word = bareWord(match[0]);
+			if (!isCapitalised(word)) return;
+			const run: NameWord[] = [{ word, index: match.index, atStart }];
+			let end = match.index + match[0].length;
+			while (!breaksAfter(sentence, end)) {
+				WORD.lastIndex = end;
+				const next = WORD.exec(sentence);
+				if (!next) break;
+				const nextWord = bareWord(next[0]);
+				end = next.index + next[0].length;
+				if (!isCapitalised(nextWord) && !CONNECTORS.has(nextWord.toLowerCase())) break;
+				run.push({ word: nextWord, index: next.index, atStart: false });
 			}
-			run = [];
-		};
-		for (const item of words) {
-			const lower = item.word.toLowerCase();
-			if (isCapitalised(item.word) && !/^\p{N}/u.test(item.word)) run.push(item);
-			else if (run.length && CONNECTORS.has(lower)) run.push(item);
-			else flush();
-			// A sentence-like break inside a run ("Paris, London") ends it.
-			if (/[,;:]$/.test(sentence.slice(item.index, item.index + item.raw.length + 1))) flush();
-		}
-		flush();
+			addName(run, sentence, seq, use, out);
+			return end;
+		});
 	}
 }
 
-function collectInstructions(text: string, seq: number, out: Collector): void {
-	for (const sentence of sentences(text)) {
-		if (sentence.endsWith('?') || !INSTRUCTION.test(sentence)) continue;
-		if (/^(?:i|i['’]m|i['’]ve)\s+(?:always|never|must|don['’]t|do not)\b/i.test(sentence)) continue;
+function collectInstructions(said: readonly string[], seq: number, out: Collector): void {
+	for (const sentence of said) {
+		if (sentence.endsWith('?') || !(INSTRUCTION.test(sentence) || IMPERATIVE.test(sentence) || MUST.test(sentence))) continue;
+		// What the user always or never does is a habit, not an instruction; what the user must do is one.
+		if (/^(?:i|i['’]m|i['’]ve)\s+(?:always|never|don['’]t|do not)\b/i.test(sentence) && !MUST.test(sentence)) continue;
 		const clean = sentence.replace(/\*\*|__|`/g, '').replace(/\s+/g, ' ').trim();
 		if (clean.length < 8) continue;
 		out.add('instruction', clean, seq, contentWords(normaliseFact(clean)).join(' '));
@@ -264,44 +382,60 @@ export function extractFacts(sources: readonly FactSource[]): Fact[] {
 		if (out.full) return;
 		const seq = source.seq;
 		let text = texts[index];
-		text = claim(text, EMAIL, (found) => (out.add('email', found, seq), true));
+		text = claim(text, EMAIL, (found) => (out.add('email', found, seq), true), '@');
 		text = claim(text, URL, (found) => {
 			const url = trimUrl(found);
 			if (!/[/:]|\bwww\./i.test(url) && !/^[\w-]+(?:\.[\w-]+)+$/.test(url)) return false;
 			out.add('url', url, seq);
 			return true;
 		});
+		text = claim(text, IP_ADDRESS, (found) => (out.add('url', found, seq), true), '.');
 		text = claim(text, INLINE_CODE, (found) => {
 			const inner = found.slice(1, -1).trim();
 			if (!inner) return true;
 			const kind: FactClass = /^(?:https?:\/\/|www\.)/.test(inner) ? 'url' : IS_EMAIL.test(inner) ? 'email' : /\//.test(inner) && !/\s/.test(inner) ? 'path' : /^\d[\d.,:]*$/.test(inner) ? 'number' : 'identifier';
 			out.add(kind, inner, seq);
 			return true;
-		});
-		text = claim(text, WINDOWS_PATH, (found) => (out.add('path', found, seq), true));
+		}, '`');
+		text = claim(text, WINDOWS_PATH, (found) => (out.add('path', found, seq), true), ':\\');
 		text = claim(text, PATH, (found) => {
 			if (!isPath(found)) return false;
 			out.add('path', found, seq);
 			return true;
-		});
+		}, '/');
 		text = claim(text, FILE_NAME, (found) => (out.add('path', found, seq), true));
 		text = claim(text, CALLED, (found) => {
 			const name = found.slice(0, -1);
 			if (name.length < 2 || NOT_NAMES.has(name)) return false;
 			out.add('identifier', `${name}()`, seq, normaliseFact(name));
 			return true;
-		});
+		}, '(');
+		text = claim(text, FLAG, (found) => (out.add('identifier', found, seq), true), '--');
+		text = claim(text, KEBAB_ID, (found) => /\d/.test(found) && (out.add('identifier', found, seq), true), '-');
+		text = claim(text, BUNDLE_ID, (found) => (out.add('identifier', found, seq), true), '.');
+		text = claim(text, DOTTED_ID, (found) => (out.add('identifier', found, seq), true), '.');
+		text = claim(text, COLOUR, (found) => (out.add('identifier', found, seq), true), '#');
 		text = claim(text, CODE_WORD, (found) => (out.add('identifier', found, seq), true));
-		for (const pattern of NUMBER_PATTERNS) {
-			text = claim(text, pattern, (found) => {
-				const fact = found.trim();
-				if (!/\d/.test(fact)) return false;
-				out.add('number', fact, seq, numberKey(fact));
-				return true;
-			});
+		// Every number pattern takes only a match with a digit in it.
+		if (/\d/.test(text)) {
+			for (const [pattern, needs] of NUMBER_PATTERNS) {
+				text = claim(
+					text,
+					pattern,
+					(found) => {
+						const fact = found.trim();
+						if (!/\d/.test(fact)) return false;
+						out.add('number', fact, seq, numberKey(fact));
+						return true;
+					},
+					needs
+				);
+			}
+			text = claim(text, CAPS_CODE, (found) => (out.add('identifier', found, seq), true));
 		}
+		text = claim(text, MONTH_DATE, (found) => (out.add('number', found.replace(MONTH_PREPOSITION, ''), seq), true), HAS_MONTH);
 		if (source.role !== 'tool') collectNames(text, seq, use, out);
-		if (source.role === 'user' && source.kind !== 'summary') collectInstructions(texts[index], seq, out);
+		if (source.role === 'user' && source.kind !== 'summary') collectInstructions(use.sentences[index], seq, out);
 	});
 	plainForms.clear();
 	return out.facts;
