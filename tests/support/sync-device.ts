@@ -9,7 +9,7 @@ import { openProfileDb } from '../../src/lib/db/database';
 import { appendMessages, deleteMessages, listMessages, updateMessage } from '../../src/lib/db/message-verbs';
 import { encodeBase64 } from '../../src/lib/hooks/image-bytes';
 import type { ChatSettings, MessageRow, SessionRow } from '../../src/lib/db/schema';
-import { setChatSettings } from '../../src/lib/sessions/edit-session';
+import { setChatSettings } from '../../src/lib/sessions/set-chat-settings';
 import { renameSession, setPinned } from '../../src/lib/db/session-verbs';
 import { restoreFromTrash } from '../../src/lib/db/trash-verbs';
 import { liveMarkers } from '../../src/lib/db/undo-compaction-verbs';

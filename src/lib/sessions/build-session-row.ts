@@ -2,7 +2,6 @@
 // imports all start from here, so a new field is added once.
 import { cleanTitle } from '../db/clean-title';
 import { NO_COMPACTION_STATE, type ChatSettings, type ParentKind, type SessionRow } from '../db/schema';
-import { readChatSettings } from './chat-settings';
 import { nowOf, threadKey, type SessionContext } from './session-context';
 
 export interface NewSessionOptions {
@@ -17,7 +16,10 @@ export interface NewSessionOptions {
 	parent_kind?: ParentKind;
 	/** The parent's origin, for a session that continues it (rotation); see SessionRow.import_id. */
 	import_id?: string;
-	/** What the chat starts with instead of the defaults (an assistant's, a branch's, a rotation's parent's). */
+	/**
+	 * What the chat starts with instead of the defaults (an assistant's, a branch's, a rotation's
+	 * parent's), in the stored form (see readChatSettings): none, or settings with a field set.
+	 */
 	chat_settings?: ChatSettings;
 }
 
@@ -47,6 +49,5 @@ export function buildSessionRow(ctx: SessionContext, options: NewSessionOptions,
 		compaction: { ...NO_COMPACTION_STATE },
 		...(options.import_id === undefined ? {} : { import_id: options.import_id })
 	};
-	const settings = readChatSettings(options.chat_settings);
-	return settings ? { ...row, chat_settings: settings } : row;
+	return options.chat_settings ? { ...row, chat_settings: options.chat_settings } : row;
 }

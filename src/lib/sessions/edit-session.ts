@@ -1,7 +1,6 @@
-// Small changes the user makes to a session row: its title, its pin, its model, its settings.
+// Small changes the user makes to a session row: its title, its pin, its model.
 import { renameSession as writeTitle, setPinned as writePinned, updateSession } from '../db/session-verbs';
-import type { ChatSettings, SessionRow } from '../db/schema';
-import { readChatSettings } from './chat-settings';
+import type { SessionRow } from '../db/schema';
 import type { SessionContext } from './session-context';
 
 /** Returns the title as stored (control characters left out). */
@@ -20,14 +19,4 @@ export function setPinned(ctx: SessionContext, id: string, pinned: boolean): Pro
 export async function setSessionModel(ctx: SessionContext, id: string, provider: string, model: string, named?: SessionRow['named_provider']): Promise<void> {
 	// An undefined field is removed: no name of an earlier provider stays behind.
 	await updateSession(ctx.db, id, { provider, model, named_provider: named });
-}
-
-/**
- * The chat's own settings (Chat settings), as stored: what does not fit is left out, and none
- * set removes them (the chat follows Settings again). Returns what was stored.
- */
-export async function setChatSettings(ctx: SessionContext, id: string, settings: ChatSettings): Promise<ChatSettings | undefined> {
-	const stored = readChatSettings(settings);
-	if (!(await updateSession(ctx.db, id, { chat_settings: stored }))) throw new Error('This session no longer exists.');
-	return stored;
 }

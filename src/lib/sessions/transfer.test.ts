@@ -9,7 +9,7 @@ import { strictTwin } from '../db/strict-twin';
 import { simulateFullDisk } from '../db/test-full-disk';
 import { writeSettings } from '../db/settings-verbs';
 import { createSession } from './session-lifecycle';
-import { setChatSettings } from './edit-session';
+import { setChatSettings } from './set-chat-settings';
 import { getSession } from '../db/session-verbs';
 import { exportSessions } from './export-sessions';
 import { importSessions } from './import-sessions';

@@ -6,7 +6,7 @@ import { openProfileDb, type PalimpsestDb } from '../db/database';
 import { HookBus } from '../hooks/hook-bus';
 import { ToolRegistry } from '../plugins/plugin-tools';
 import { createSession } from '../sessions/session-lifecycle';
-import { setChatSettings } from '../sessions/edit-session';
+import { setChatSettings } from '../sessions/set-chat-settings';
 import { ServerTools } from '../tool-servers/server-tools';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/build-request';
 import { createServices, type Services } from './services';
