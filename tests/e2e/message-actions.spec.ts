@@ -169,3 +169,40 @@ test('on a phone, the answer to a message of many lines is followed as it stream
 	await page.getByRole('button', { name: 'Stop' }).click();
 	await waitForAnswer(page, 'aborted');
 });
+
+test('on a phone, a message’s actions sit behind one Message actions button: a sheet that an action, Escape or a tap outside closes', async ({ page, context }) => {
+	await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+	await page.setViewportSize({ width: 390, height: 844 });
+	await openApp(page);
+	await sendAndWait(page, 'echo: tell me about tides');
+	const answer = assistantMessages(page).last();
+	// Closed: one button, none of the actions.
+	await expect(answer.getByRole('button', { name: 'Copy' })).toBeHidden();
+	await expect(answer.getByRole('button', { name: 'Regenerate' })).toBeHidden();
+	const more = answer.getByRole('button', { name: 'Message actions' });
+	await more.click();
+	const sheet = answer.getByRole('group', { name: 'Message actions' });
+	await expect(sheet.getByRole('button', { name: 'Regenerate' })).toBeVisible();
+	await expect(sheet.getByRole('button', { name: 'Branch from here' })).toBeVisible();
+	// A sheet at the foot of the screen, each action large enough to tap.
+	await expect.poll(() => sheet.evaluate((node) => Math.round(node.getBoundingClientRect().bottom))).toBe(844);
+	await expect.poll(() => sheet.getByRole('button', { name: 'Copy' }).evaluate((node) => node.getBoundingClientRect().height)).toBeGreaterThanOrEqual(44);
+	await expect.poll(() => more.evaluate((node) => Math.min(node.getBoundingClientRect().width, node.getBoundingClientRect().height))).toBeGreaterThanOrEqual(44);
+
+	await page.keyboard.press('Escape');
+	await expect(sheet).toBeHidden();
+	await expect(more).toBeFocused();
+
+	// An action closes the sheet and runs.
+	await more.click();
+	await sheet.getByRole('button', { name: 'Copy' }).click();
+	await expect(sheet).toBeHidden();
+	await expect(answer.getByRole('status')).toHaveText('Copied');
+	await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('tides');
+
+	// A tap outside (on the transcript above it) closes it too.
+	await more.click();
+	await expect(sheet).toBeVisible();
+	await page.mouse.click(195, 200);
+	await expect(sheet).toBeHidden();
+});

@@ -202,3 +202,18 @@ test('the test kit is served beside plugin-api.d.ts and runs a plugin in the bro
 	expect(types.ok()).toBe(true);
 	expect(await types.text()).toContain('export function createTestKit');
 });
+
+test('the Plugins page gives the command that fetches the test kit from the app’s own address, and copies it', async ({ page, context, baseURL }) => {
+	await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+	await openApp(page);
+	await navigate(page, 'Plugins');
+	const kit = page.getByRole('region', { name: 'Write your own' });
+	const origin = new URL(baseURL!).origin;
+	const command = `curl -O ${origin}/plugin-test-kit.js -O ${origin}/plugin-test-kit.d.ts -O ${origin}/plugin-api.d.ts`;
+	await expect(kit.getByText(command, { exact: true })).toBeVisible();
+	await kit.getByRole('button', { name: 'Copy command' }).click();
+	await expect(kit.getByRole('status')).toHaveText('Command copied.');
+	await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(command);
+	// Every file it names is there.
+	for (const file of ['plugin-test-kit.js', 'plugin-test-kit.d.ts', 'plugin-api.d.ts']) expect((await page.request.get(`/${file}`)).ok()).toBe(true);
+});

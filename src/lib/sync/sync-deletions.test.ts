@@ -129,11 +129,11 @@ describe('deletions from elsewhere', () => {
 		const loop = new SyncLoop({ store: laptop.store, client: laptop.client, onStatus: (status) => statuses.push(status) });
 		const stop = new AbortController();
 		const running = loop.run(stop.signal);
-		await expect.poll(() => statuses.at(-1)).toEqual({ state: 'confirm-deletions', count: 12 });
+		await expect.poll(() => statuses.at(-1), { timeout: 15_000 }).toEqual({ state: 'confirm-deletions', count: 12 });
 		// Nothing moved while asking.
 		expect(await laptop.sessionIds()).toHaveLength(12);
 		loop.answerDeletions(false);
-		await expect.poll(() => statuses.at(-1)?.state).toBe('up-to-date');
+		await expect.poll(() => statuses.at(-1)?.state, { timeout: 15_000 }).toBe('up-to-date');
 		stop.abort();
 		await running;
 		await quiesce([laptop, phone]);
