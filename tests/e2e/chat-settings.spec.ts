@@ -3,7 +3,6 @@
 // another chat's; they are in What the model received, survive a reload and an export and
 // import; a chat whose compaction is off says so and asks when it is full; and the dialog is
 // named, labelled, closed by Escape with focus back on its button.
-import AxeBuilder from '@axe-core/playwright';
 import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { addCustomProvider, navigate } from './plugin-helpers';
 import { addProvider, chooseModel } from './provider-helpers';
 import { createProfile } from './profile-helpers';
 import { useMockProvider } from './test-servers';
+import { expectNoSeriousIssues } from './accessibility';
 
 const mock = useMockProvider();
 
@@ -125,8 +125,7 @@ test('the dialog is named, every field labelled, Escape closes it with focus bac
 	for (const name of ['Automatic', 'Threshold of its own', 'Off']) await expect(dialog.getByRole('radio', { name: new RegExp(`^${name}`) })).toBeVisible();
 	await dialog.getByRole('radio', { name: /^Threshold of its own/ }).check();
 	await expect(dialog.getByRole('spinbutton', { name: 'Threshold (%)' })).toHaveValue('80');
-	const results = await new AxeBuilder({ page }).include('dialog[open]').analyze();
-	expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+	await expectNoSeriousIssues(page, 'dialog[open]');
 	// A value out of range is refused, saying which field and why; nothing is saved.
 	await dialog.getByRole('spinbutton', { name: 'Temperature' }).fill('3');
 	await dialog.getByRole('button', { name: 'Save' }).click();
