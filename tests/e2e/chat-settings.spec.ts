@@ -30,12 +30,13 @@ async function openChatSettings(page: Page): Promise<Locator> {
 }
 
 /** Opens Chat settings, fills what is given (a number field given '' is emptied), and saves. */
-async function setChatSettings(page: Page, values: { prompt?: string; temperature?: string; topP?: string; maxTokens?: string; compaction?: 'Automatic' | 'Threshold of its own' | 'Off' }): Promise<void> {
+async function setChatSettings(page: Page, values: { prompt?: string; temperature?: string; topP?: string; maxTokens?: string; effort?: 'Low' | 'Medium' | 'High'; compaction?: 'Automatic' | 'Threshold of its own' | 'Off' }): Promise<void> {
 	const dialog = await openChatSettings(page);
 	if (values.prompt !== undefined) await dialog.getByRole('textbox', { name: 'System prompt' }).fill(values.prompt);
 	if (values.temperature !== undefined) await dialog.getByRole('spinbutton', { name: 'Temperature' }).fill(values.temperature);
 	if (values.topP !== undefined) await dialog.getByRole('spinbutton', { name: 'Top P' }).fill(values.topP);
 	if (values.maxTokens !== undefined) await dialog.getByRole('spinbutton', { name: 'Max answer tokens' }).fill(values.maxTokens);
+	if (values.effort) await dialog.getByRole('combobox', { name: 'Reasoning effort' }).selectOption({ label: values.effort });
 	if (values.compaction) await dialog.getByRole('radio', { name: new RegExp(`^${values.compaction}`) }).check();
 	await dialog.getByRole('button', { name: 'Save' }).click();
 	await expect(dialog).toBeHidden();
@@ -47,16 +48,16 @@ test("a chat's system prompt and temperature are in its requests (Chat Completio
 	await chooseModel(page, label);
 
 	// Set on the new chat before its first message: the session it makes starts with them.
-	await setChatSettings(page, { prompt: 'Answer as a pirate.', temperature: '0.3', topP: '0.9', maxTokens: '700' });
+	await setChatSettings(page, { prompt: 'Answer as a pirate.', temperature: '0.3', topP: '0.9', maxTokens: '700', effort: 'High' });
 	const pirateAnswer = await sendAndWait(page, 'Hello, captain');
 	const pirateId = sessionIdFromUrl(page);
-	expect(bodiesTo('/chat/completions').at(-1)).toMatchObject({ temperature: 0.3, top_p: 0.9, max_tokens: 700, messages: [{ role: 'system', content: 'Answer as a pirate.' }, { role: 'user', content: 'Hello, captain' }] });
+	expect(bodiesTo('/chat/completions').at(-1)).toMatchObject({ temperature: 0.3, top_p: 0.9, max_tokens: 700, reasoning_effort: 'high', messages: [{ role: 'system', content: 'Answer as a pirate.' }, { role: 'user', content: 'Hello, captain' }] });
 
 	await newSession(page);
 	await sendAndWait(page, 'Hello, clerk');
 	const plain = bodiesTo('/chat/completions').at(-1);
 	expect(JSON.stringify(plain)).not.toContain('pirate');
-	for (const field of ['temperature', 'top_p', 'max_tokens']) expect(plain).not.toHaveProperty(field);
+	for (const field of ['temperature', 'top_p', 'max_tokens', 'reasoning_effort']) expect(plain).not.toHaveProperty(field);
 	// A new chat starts from the defaults.
 	const fresh = await openChatSettings(page);
 	await expect(fresh.getByRole('textbox', { name: 'System prompt' })).toHaveValue('');
@@ -67,7 +68,7 @@ test("a chat's system prompt and temperature are in its requests (Chat Completio
 	await expect(page).toHaveURL(new RegExp(pirateId));
 	await pirateAnswer.getByRole('button', { name: 'What the model received' }).click();
 	const received = page.getByRole('dialog', { name: 'What the model received' });
-	await expect(received).toContainText('Temperature 0.3 · Top P 0.9 · Max answer tokens 700');
+	await expect(received).toContainText('Temperature 0.3 · Top P 0.9 · Max answer tokens 700 · Reasoning effort high');
 	await expect(received.getByRole('list', { name: 'Request parts' }).getByRole('listitem').first()).toContainText('Answer as a pirate.');
 	await expect(received.getByLabel('Request body')).toContainText('"temperature": 0.3');
 	await page.keyboard.press('Escape');
@@ -123,6 +124,8 @@ test('the dialog is named, every field labelled, Escape closes it with focus bac
 	for (const name of ['System prompt']) await expect(dialog.getByRole('textbox', { name })).toBeVisible();
 	for (const name of ['Temperature', 'Top P', 'Max answer tokens']) await expect(dialog.getByRole('spinbutton', { name })).toBeVisible();
 	for (const name of ['Automatic', 'Threshold of its own', 'Off']) await expect(dialog.getByRole('radio', { name: new RegExp(`^${name}`) })).toBeVisible();
+	// The offline model has no reasoning effort to set.
+	await expect(dialog.getByRole('combobox', { name: 'Reasoning effort' })).toHaveCount(0);
 	await dialog.getByRole('radio', { name: /^Threshold of its own/ }).check();
 	await expect(dialog.getByRole('spinbutton', { name: 'Threshold (%)' })).toHaveValue('80');
 	await expectNoSeriousIssues(page, 'dialog[open]');
