@@ -8,7 +8,8 @@ import type { PalimpsestDb } from '../../src/lib/db/database';
 import { openProfileDb } from '../../src/lib/db/database';
 import { appendMessages, deleteMessages, listMessages, updateMessage } from '../../src/lib/db/message-verbs';
 import { encodeBase64 } from '../../src/lib/hooks/image-bytes';
-import type { MessageRow, SessionRow } from '../../src/lib/db/schema';
+import type { ChatSettings, MessageRow, SessionRow } from '../../src/lib/db/schema';
+import { setChatSettings } from '../../src/lib/sessions/set-chat-settings';
 import { renameSession, setPinned } from '../../src/lib/db/session-verbs';
 import { restoreFromTrash } from '../../src/lib/db/trash-verbs';
 import { liveMarkers } from '../../src/lib/db/undo-compaction-verbs';
@@ -267,6 +268,10 @@ export class Device {
 		await renameSession(this.db, sessionId, title);
 	}
 
+	async setChatSettings(sessionId: string, settings: ChatSettings): Promise<void> {
+		await setChatSettings(this.ctx, sessionId, settings);
+	}
+
 	async pin(sessionId: string, pinned: boolean): Promise<void> {
 		await setPinned(this.db, sessionId, pinned);
 	}
@@ -335,8 +340,8 @@ export class Device {
 }
 
 function sessionView(session: SessionRow) {
-	const { title, title_source, session_key, ended_at, end_reason, parent_session_id, parent_kind, archived, pinned, model, versions } = session;
-	return { title, title_source, session_key, ended_at, end_reason, parent_session_id, parent_kind, archived, pinned, model, versions: versions ?? [] };
+	const { title, title_source, session_key, ended_at, end_reason, parent_session_id, parent_kind, archived, pinned, model, versions, chat_settings } = session;
+	return { title, title_source, session_key, ended_at, end_reason, parent_session_id, parent_kind, archived, pinned, model, versions: versions ?? [], chat_settings: chat_settings ?? null };
 }
 
 /** Syncs every device in turn until a whole round moves nothing (at most `rounds` rounds). */

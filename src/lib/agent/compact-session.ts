@@ -191,7 +191,9 @@ async function rotateInto(
 		parent_session_id: parent.id,
 		parent_kind: 'compression',
 		// The same conversation, so the same origin: deleting either link takes the whole lineage.
-		import_id: parent.import_id
+		import_id: parent.import_id,
+		// ...and the same chat: its settings go on with it.
+		chat_settings: parent.chat_settings
 	});
 	const child: SessionRow = { ...built, title_source: parent.title_source, pinned: parent.pinned, token_estimate: after, token_ratio: parent.token_ratio, compaction: state };
 	// The marker (a notice, where pruning made one) leads the child's transcript.

@@ -41,9 +41,13 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 		lastCounted = estimate?.counted ?? null;
 		return estimate?.total ?? 0;
 	};
+	// Compaction off for this chat: the turn never compacts it (the provider's own compaction neither).
+	const off = !deps.settings.automatic;
 	return {
+		automatic: !off,
 		beforeTurn: (sessionId, signal) =>
 			orNull(async () => {
+				if (off) return null;
 				const lowest = Math.min(limit(deps.settings.threshold), resumed ? limit(deps.settings.hygieneThreshold) : Infinity);
 				const total = await measure(sessionId, [], lowest);
 				const hygiene = resumed && total > limit(deps.settings.hygieneThreshold);
@@ -57,7 +61,7 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 				const summarized = await compact({ sessionId: now, reason, signal });
 				return summarized.status === 'compacted' || shed.status !== 'compacted' ? summarized : shed;
 			}),
-		beforeRequest: (sessionId, injected, afterTools, signal) => orNull(() => postTool(sessionId, injected, afterTools, signal)),
+		beforeRequest: (sessionId, injected, afterTools, signal) => orNull(async () => (off ? null : postTool(sessionId, injected, afterTools, signal))),
 		async onOverflow(sessionId, signal, { limit: stated, injected }) {
 			const outcome = await orNull(async () => {
 				// The provider's window holds from now on, for every later check of this turn.
@@ -72,7 +76,7 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
 			return outcome ?? { status: 'noop', why: 'failed', message: 'the token counter is unavailable.' };
 		},
 		// The provider compacts at the app's own threshold, by its own count of the request.
-		contextManagement: () => (deps.settings.native ? { compactAt: Math.floor(limit(deps.settings.threshold)) } : undefined),
+		contextManagement: () => (deps.settings.native && !off ? { compactAt: Math.floor(limit(deps.settings.threshold)) } : undefined),
 		oversizedTools: (sessionId, injected, conversation) => orNull(() => oversizedTools(deps, sessionId, injected, conversation)),
 		async afterAnswer(sessionId, usage) {
 			if (!usage?.input_tokens || !lastCounted) return;
@@ -101,6 +105,7 @@ export function createTurnCompaction(deps: CompactionDeps, options: { resumed: b
  */
 export async function runIdlePass(deps: CompactionDeps, sessionId: string, signal?: AbortSignal): Promise<CompactionOutcome[]> {
 	const done: CompactionOutcome[] = [];
+	if (!deps.settings.automatic) return done;
 	let id = sessionId;
 	const step = async (run: () => Promise<CompactionOutcome>) => {
 		if (signal?.aborted) return;

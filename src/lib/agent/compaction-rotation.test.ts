@@ -86,6 +86,16 @@ describe('where a compaction lands', () => {
 		expect(await getSession(db, childId)).toMatchObject({ parent_session_id: id, named_provider: { id: 'offline', name: 'Offline model (built-in)' } });
 	});
 
+	it("the child keeps the chat's own settings: the conversation goes on as it was set up", async () => {
+		const id = await env.newSession();
+		const chat_settings = { system_prompt: 'Answer as a pirate.', temperature: 0.3, compaction: 50 };
+		await db.sessions.update(id, { chat_settings });
+		await seedConversation(db, id, 12);
+		const outcome = await compactSession(env.deps({}, { inPlace: false }), { sessionId: id, reason: 'manual' });
+		const childId = outcome.status === 'compacted' ? outcome.sessionId : '';
+		expect(await getSession(db, childId)).toMatchObject({ parent_session_id: id, chat_settings });
+	});
+
 	it('a second compaction updates the first summary instead of summarising it again', async () => {
 		const id = await env.newSession();
 		await seedConversation(db, id, 12);

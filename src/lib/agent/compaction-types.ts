@@ -9,6 +9,11 @@ import type { ContextLimit, ContextManagement, NativeCompaction, Provider, Usage
 import type { SessionContext } from '../sessions/session-context';
 
 export interface CompactionSettings {
+	/**
+	 * False when the chat's compaction is off (Chat settings): nothing compacts it on its own, not
+	 * before a request, after tools, between turns, on an overflow or at the provider; the user still can.
+	 */
+	automatic: boolean;
 	/** Fraction of the context window above which a request is compacted first (pre_api, post_tool). */
 	threshold: number;
 	/** Fraction above which a resumed session is compacted before its first new turn. */
@@ -31,6 +36,7 @@ export interface CompactionSettings {
 }
 
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
+	automatic: true,
 	threshold: 0.8,
 	hygieneThreshold: 0.6,
 	idleThreshold: 0.7,
@@ -141,6 +147,8 @@ export interface TurnCompaction {
 	onProviderCompacted(sessionId: string, done: { cleared: number; native: ProviderCompaction | null }): Promise<CompactionOutcome>;
 	/** What each request asks of the provider's own context management (native compaction on). */
 	contextManagement(): ContextManagement | undefined;
+	/** False when the chat compacts only when the user asks (its compaction is off). */
+	readonly automatic?: boolean;
 	/** The provider reported what the last request cost: later estimates follow its count. */
 	afterAnswer(sessionId: string, usage: Usage | null): Promise<void>;
 	/**

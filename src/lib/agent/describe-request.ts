@@ -4,7 +4,7 @@
 import { splitServerInstructions } from '../tool-servers/server-instructions';
 import { contextRows } from '../db/context-rows';
 import type { MessageRow, SentRequest } from '../db/schema';
-import type { ToolSchema } from '../providers/types';
+import type { RequestParams, ToolSchema } from '../providers/types';
 import { buildWireRequest, formatCurl, type WireRequest } from '../providers/wire-request';
 import type { WireApi } from '../providers/wire-target';
 import { asSent, expandRuns, hashJson, injectedOf, rebuildChatRequest, type RequestFrame } from './request-recipe';
@@ -37,6 +37,15 @@ export interface DescribedRequest {
 	parts: RequestPart[];
 	tools: ToolSchema[];
 	contextManagement: SentRequest['context_management'] | null;
+	/** What the chat asked beside its messages, in words ("Temperature 0.3", …); empty when nothing. */
+	params: string[];
+}
+
+/** The chat's parameters of a request, each in words, in the order Chat settings lists them. */
+export function describeParams(params: RequestParams | undefined): string[] {
+	if (!params) return [];
+	const words: [keyof RequestParams, string][] = [['temperature', 'Temperature'], ['top_p', 'Top P'], ['max_tokens', 'Max answer tokens'], ['reasoning_effort', 'Reasoning effort']];
+	return words.flatMap(([key, label]) => (params[key] === undefined ? [] : [`${label} ${typeof params[key] === 'number' ? params[key].toLocaleString('en') : params[key]}`]));
 }
 
 function partLabel(row: MessageRow): string {
@@ -103,6 +112,7 @@ export async function describeRequest(sent: SentRequest, frame: RequestFrame, ro
 		model: sent.model,
 		parts: describeParts(sent, frame, rows),
 		tools: frame.tools ?? [],
-		contextManagement: sent.context_management ?? null
+		contextManagement: sent.context_management ?? null,
+		params: describeParams(frame.params)
 	};
 }

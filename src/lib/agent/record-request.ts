@@ -6,7 +6,7 @@ import type { InjectedContext, MessageRow, SentRequest } from '../db/schema';
 import type { ChatRequest } from '../providers/types';
 import { buildWireRequest } from '../providers/wire-request';
 import { OFFLINE_TARGET } from '../providers/wire-target';
-import { makeRecipe, type RequestFrame } from './request-recipe';
+import { makeRecipe, paramsOf, type RequestFrame } from './request-recipe';
 import type { TurnDeps } from './turn-deps';
 
 /** A request's recipe and the frame it refers to, to be written with the answer row. */
@@ -24,6 +24,8 @@ export async function recordRequest(
 		const target = deps.provider.wire ?? OFFLINE_TARGET;
 		const frame: RequestFrame = { target, system: context.systemPrompt };
 		if (request.tools) frame.tools = request.tools;
+		const params = paramsOf(request);
+		if (params) frame.params = params;
 		const { body } = buildWireRequest(target, request);
 		const { sent, frameKey } = await makeRecipe({ frame, rows: context.rows, userSeq: context.userSeq, provider: deps.provider.id, request, body });
 		return { sent, frames: { [frameKey]: frame } };

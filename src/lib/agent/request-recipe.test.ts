@@ -85,6 +85,21 @@ describe('What the model received', () => {
 		expect(answer.usage?.input_tokens).toBeGreaterThan(0);
 	});
 
+	it.each(['custom', 'openai', 'anthropic'] as const)("sends a chat's parameters in the %s body, and rebuilds them exactly, named for the dialog", async (preset) => {
+		const session = await compactedSession();
+		const params = { temperature: 0.25, top_p: 0.8, max_tokens: 640 };
+		await runTurn(depsFor(preset, { systemPrompt: 'Answer as a pirate.', params }), { sessionId: session.id, text: 'Ahoy' });
+		const [received] = mock.requests.filter((r) => r.method === 'POST');
+		expect(received.body).toMatchObject({ temperature: 0.25, top_p: 0.8 });
+		expect(JSON.stringify(received.body)).toContain('Answer as a pirate.');
+		const { rows, answer, frame } = await lastAnswer(session.id);
+		expect(frame.params).toEqual(params);
+		const described = await describeRequest(answer.sent!, frame, rows);
+		expect(JSON.parse(described.json)).toEqual(received.body);
+		expect(described.exact).toBe(true);
+		expect(described.params).toEqual(['Temperature 0.25', 'Top P 0.8', 'Max answer tokens 640']);
+	});
+
 	it('keeps a compact recipe: the rows as runs of seqs, the frame stored once for many answers', async () => {
 		const session = await compactedSession();
 		for (const text of ['One', 'Two', 'Three']) await runTurn(depsFor('custom'), { sessionId: session.id, text });

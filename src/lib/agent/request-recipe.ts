@@ -4,15 +4,26 @@ import { contextRows } from '../db/context-rows';
 import { REQUEST_FRAME_PREFIX } from '../db/request-frames';
 import type { InjectedContext, MessageRow, SentRequest } from '../db/schema';
 import { joinInjected } from '../hooks/dispatch-results';
-import type { ChatRequest, ToolSchema } from '../providers/types';
+import type { ChatRequest, RequestParams, ToolSchema } from '../providers/types';
 import { OFFLINE_TARGET, type WireTarget } from '../providers/wire-target';
 import { buildRequestMessages, type RequestImages } from './build-request';
 
-/** What many requests share, stored once: where they went, the system prompt, the tools. */
+/** What many requests share, stored once: where they went, the system prompt, the tools, the chat's parameters. */
 export interface RequestFrame {
 	target: WireTarget;
 	system: string;
 	tools?: ToolSchema[];
+	/** Temperature, top_p, the answer's limit and reasoning effort, those the chat set (Chat settings). */
+	params?: RequestParams;
+}
+
+const PARAM_KEYS = ['temperature', 'top_p', 'max_tokens', 'reasoning_effort'] as const;
+
+/** The parameters a request carries, or undefined when it carries none. */
+export function paramsOf(request: RequestParams): RequestParams | undefined {
+	const params: Record<string, unknown> = {};
+	for (const key of PARAM_KEYS) if (request[key] !== undefined) params[key] = request[key];
+	return Object.keys(params).length ? (params as RequestParams) : undefined;
 }
 
 /** A short SHA-256 of a value's JSON text: the same value always gives the same key. */
@@ -90,7 +101,7 @@ export function rebuildChatRequest(sent: SentRequest, frame: RequestFrame, rows:
 		provider: sent.provider,
 		images
 	});
-	const request: ChatRequest = { model: sent.model, messages, tools: frame.tools };
+	const request: ChatRequest = { ...frame.params, model: sent.model, messages, tools: frame.tools };
 	if (sent.context_management) request.context_management = { ...sent.context_management };
 	return request;
 }

@@ -125,6 +125,7 @@ class Turn {
 			const images = await readRequestImages(deps.db, this.#sessionId, this.#rows);
 			const systemPrompt = deps.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
 			const request = {
+				...deps.params,
 				model: deps.model,
 				messages: buildRequestMessages({ systemPrompt, rows: this.#rows, userSeq: this.#user.seq, injected: joinInjected(this.#injected), provider: deps.provider.id, images }),
 				tools: deps.tools?.schemas(),
@@ -143,7 +144,9 @@ class Turn {
 			const answer = await streamAnswer(deps, request, key, this.#onEvent);
 			if (answer.gone) return stopped(answer.content);
 			usage = answer.usage ?? usage;
-			if (answer.overflow && gate && !signal?.aborted) {
+			// Compaction off for this chat: the provider's refusal stands, with what makes room.
+			if (answer.overflow && gate?.automatic === false) answer.error = `${answer.error} Compaction is off for this chat: Compact now makes room, or turn it on in Chat settings.`;
+			else if (answer.overflow && gate && !signal?.aborted) {
 				if (!overflowRetried) {
 					// Compact, then ask again once: the failed answer makes way for the retried one.
 					overflowRetried = true;

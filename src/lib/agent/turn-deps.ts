@@ -5,7 +5,7 @@ import type { ImageBytes } from '../tool-servers/types';
 import type { ArgsRewrite } from '../tool-servers/approval-choices';
 import type { InjectedContext, ToolDecision } from '../hooks/dispatch-results';
 import type { CollectorHookName, DirectiveHookName, HookPayload } from '../hooks/hook-map';
-import type { Provider, ToolSchema } from '../providers/types';
+import type { Provider, RequestParams, ToolSchema } from '../providers/types';
 import type { ContextCounter, NotifyHooks, TurnCompaction } from './compaction-types';
 
 export interface TurnHooks extends NotifyHooks {
@@ -49,6 +49,8 @@ export interface TurnDeps {
 	hooks?: TurnHooks;
 	tools?: TurnTools;
 	systemPrompt?: string;
+	/** What the chat asks of the model beside its messages (Chat settings); each unset one is not sent. */
+	params?: RequestParams;
 	/** When compaction runs inside the turn (thresholds, overflow, the provider's own). */
 	compaction?: TurnCompaction;
 	/** Display name of a plugin, for the "Context added by plugins" disclosure. */

@@ -1,7 +1,7 @@
 // Row shapes of a profile database. Field names are snake_case because rows cross the plugin
 // boundary as payload data and are exported as JSON.
 import type { ImageRef, KeptPart } from '../tool-servers/types';
-import type { NativeCompaction, ToolCall, Role, Usage } from '../providers/types';
+import type { NativeCompaction, ReasoningEffort, ToolCall, Role, Usage } from '../providers/types';
 import type { CompactionKind, CompactionReason, SessionDeletePayload, PostCompactionPayload } from '../hooks/hook-payloads';
 import type { HookLogEntry } from '../hooks/run-hook';
 import type { FactClass } from '../context/extract-facts';
@@ -90,6 +90,31 @@ export interface SessionRow {
 	version_shown?: Record<string, string>;
 	/** The branch a row appended now belongs to (derived with `versions`; none without versions). */
 	tip?: BranchTag;
+	/**
+	 * What this chat asks of the model beside Settings (Chat settings); absent: the defaults.
+	 * Exported, imported and synced with the session. Not indexed.
+	 */
+	chat_settings?: ChatSettings;
+}
+
+/**
+ * One chat's own settings. Each field left out means "as Settings says" (or the provider's
+ * default, for what Settings does not set); see sessions/chat-settings.ts for their bounds.
+ */
+export interface ChatSettings {
+	/** Sent instead of the system prompt of Settings. */
+	system_prompt?: string;
+	temperature?: number;
+	top_p?: number;
+	/** The most tokens an answer may take. */
+	max_tokens?: number;
+	reasoning_effort?: ReasoningEffort;
+	/** 'off': this chat never compacts on its own (it asks when full); a number: the percent of the window it compacts at. */
+	compaction?: 'off' | number;
+	/** Tool servers this chat leaves out, by address. */
+	tool_servers_off?: string[];
+	/** Plugin tools this chat does not offer the model, by name. */
+	plugin_tools_off?: string[];
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import { anthropicContext } from './anthropic-context';
 import { canReplay } from './native-family';
-import { fileText, type ChatFile, type ChatImage, type ChatMessage, type ChatRequest, type ToolCall } from './types';
+import { fileText, type ChatFile, type ChatImage, type ChatMessage, type ChatRequest, type ReasoningEffort, type ToolCall } from './types';
 
 type Block =
 	| { type: 'text'; text: string }
@@ -19,6 +19,9 @@ interface AnthropicMessage {
 
 /** Messages requires max_tokens; this is used when the caller sets none. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
+
+/** The thinking budget (tokens) of each reasoning effort: 1,024 is the least the API takes. */
+export const THINKING_BUDGETS: Record<ReasoningEffort, number> = { low: 1024, medium: 4096, high: 16_384 };
 
 function parseInput(call: ToolCall): unknown {
 	try {
@@ -94,6 +97,7 @@ export function buildAnthropicRequest(request: ChatRequest, compacting = false):
 		stream: !compacting
 	};
 	if (system) body.system = system;
+	if (!compacting) Object.assign(body, samplingOf(request));
 	if (request.tools?.length) {
 		body.tools = request.tools.map((tool) => ({
 			name: tool.name,
@@ -105,6 +109,23 @@ export function buildAnthropicRequest(request: ChatRequest, compacting = false):
 	if (compacting) body.compaction = { type: 'summarize' };
 	if (context.contextManagement) body.context_management = context.contextManagement;
 	return { body, betas: context.betas };
+}
+
+/**
+ * Temperature, top_p and thinking. Thinking's budget comes on top of the answer's own tokens
+ * (max_tokens counts both); with thinking on, the API takes no temperature and only a top_p of
+ * 0.95 or more, so neither is sent. A request that goes on after tool results thinks no more:
+ * the API wants the turn's thinking blocks back then, and answers are kept without them.
+ */
+function samplingOf(request: ChatRequest): Record<string, unknown> {
+	if (request.reasoning_effort !== undefined && request.messages.at(-1)?.role !== 'tool') {
+		const budget = THINKING_BUDGETS[request.reasoning_effort];
+		return { max_tokens: budget + (request.max_tokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS), thinking: { type: 'enabled', budget_tokens: budget } };
+	}
+	return {
+		...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+		...(request.top_p === undefined ? {} : { top_p: request.top_p })
+	};
 }
 
 export function buildAnthropicBody(request: ChatRequest): Record<string, unknown> {

@@ -109,5 +109,8 @@ export function buildOpenAIBody(
 	if (request.max_tokens !== undefined) {
 		body[useMaxCompletionTokens ? 'max_completion_tokens' : 'max_tokens'] = request.max_tokens;
 	}
+	if (request.temperature !== undefined) body.temperature = request.temperature;
+	if (request.top_p !== undefined) body.top_p = request.top_p;
+	if (request.reasoning_effort !== undefined) body.reasoning_effort = request.reasoning_effort;
 	return body;
 }

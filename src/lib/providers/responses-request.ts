@@ -55,6 +55,9 @@ export function responsesBase(request: Pick<ChatRequest, 'model' | 'messages' | 
 export function buildResponsesBody(request: ChatRequest): Record<string, unknown> {
 	const body: Record<string, unknown> = { ...responsesBase(request), stream: true, store: false };
 	if (request.max_tokens !== undefined) body.max_output_tokens = request.max_tokens;
+	if (request.temperature !== undefined) body.temperature = request.temperature;
+	if (request.top_p !== undefined) body.top_p = request.top_p;
+	if (request.reasoning_effort !== undefined) body.reasoning = { effort: request.reasoning_effort };
 	if (request.context_management) {
 		body.context_management = [{ type: 'compaction', compact_threshold: Math.max(1, Math.floor(request.context_management.compactAt)) }];
 	}

@@ -99,11 +99,25 @@ export interface ToolSchema {
 	parameters: Record<string, unknown>;
 }
 
-export interface ChatRequest {
+/** How hard a reasoning model thinks before it answers (Responses and Chat Completions `reasoning` effort, Anthropic's thinking budget). */
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
+/**
+ * What a chat asks of the model beside its messages (see Chat settings): each goes in the wire
+ * format's own field, and one left unset is not sent, so the provider's default applies.
+ */
+export interface RequestParams {
+	temperature?: number;
+	top_p?: number;
+	/** The most tokens the answer may take. */
+	max_tokens?: number;
+	reasoning_effort?: ReasoningEffort;
+}
+
+export interface ChatRequest extends RequestParams {
 	model: string;
 	messages: ChatMessage[];
 	tools?: ToolSchema[];
-	max_tokens?: number;
 	signal?: AbortSignal;
 	/** Server-side context management, for providers that have it (others ignore it). */
 	context_management?: ContextManagement;

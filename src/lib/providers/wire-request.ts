@@ -19,11 +19,15 @@ export function keyPlaceholder(api: WireApi): string {
 	return api === 'anthropic' ? '$ANTHROPIC_API_KEY' : '$OPENAI_API_KEY';
 }
 
-/** The offline model takes the provider-neutral request as it is, a PDF as its text. */
-function offlineBody(request: ChatRequest): Record<string, unknown> {
+/**
+ * A model in the tab takes the provider-neutral request as it is, a PDF as its text; the
+ * in-browser model (`sampling`) its temperature, top_p and max_tokens too, when set.
+ */
+function offlineBody(request: ChatRequest, sampling: boolean): Record<string, unknown> {
 	const messages = request.messages.map((message) => (message.files ? { ...message, files: message.files.map(({ name, text }) => ({ name, text })) } : message));
 	const body: Record<string, unknown> = { model: request.model, messages };
 	if (request.tools?.length) body.tools = request.tools;
+	if (sampling) for (const key of ['temperature', 'top_p', 'max_tokens'] as const) if (request[key] !== undefined) body[key] = request[key];
 	return body;
 }
 
@@ -43,7 +47,7 @@ export function buildWireRequest(target: WireTarget, sent: ChatRequest): WireReq
 			return { url: target.url, headers: { ...headers, ...json }, body };
 		}
 		case 'offline':
-			return { url: '', headers: {}, body: offlineBody(request) };
+			return { url: '', headers: {}, body: offlineBody(request, target.sampling === true) };
 		default: {
 			const body = target.api === 'responses' ? buildResponsesBody(request) : buildOpenAIBody(request, target.maxCompletionTokens ?? false, target.readsPdf ?? false);
 			const auth: Record<string, string> = target.keyed ? { authorization: `Bearer ${placeholder}` } : {};

@@ -16,6 +16,11 @@ export interface WireTarget {
 	readsPdf?: boolean;
 	/** The user marked its models as reading text only: images are left out of every request. */
 	textOnly?: boolean;
+	/** A model in this tab that takes temperature, top_p and max_tokens (the in-browser model; the offline one takes none). */
+	sampling?: boolean;
 }
 
 export const OFFLINE_TARGET: WireTarget = Object.freeze({ api: 'offline', url: '', keyed: false });
+
+/** The in-browser model: nothing on the network either, and it samples as the chat asks. */
+export const IN_BROWSER_TARGET: WireTarget = Object.freeze({ api: 'offline', url: '', keyed: false, sampling: true });

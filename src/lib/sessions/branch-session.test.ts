@@ -49,6 +49,14 @@ it('copies the history up to the message into a new branch session, and announce
 	expect(await listMessages(db, branch.id)).toHaveLength(3);
 });
 
+it("keeps the chat's own settings in the branch; a new session starts without any", async () => {
+	const chat_settings = { system_prompt: 'Answer as a pirate.', top_p: 0.5, plugin_tools_off: ['clock'] };
+	const source = await createSession(ctx, { provider: 'offline', model: 'offline-mini', chat_settings });
+	await appendMessages(db, source.id, [{ ...base, id: 'q1', role: 'user', content: 'Ahoy' }]);
+	expect((await branchSession(ctx, source.id, 0)).chat_settings).toEqual(chat_settings);
+	expect(await createSession(ctx, { provider: 'offline', model: 'offline-mini' })).not.toHaveProperty('chat_settings');
+});
+
 it('refuses a message that is not there', async () => {
 	const source = await createSession(ctx, { provider: 'offline', model: 'offline-mini' });
 	await expect(branchSession(ctx, source.id, 7)).rejects.toThrow('That message no longer exists.');

@@ -32,7 +32,9 @@ export async function branchSession(ctx: SessionContext, sourceId: string, seq: 
 		named_provider: source.named_provider,
 		title: `${source.title} (branch)`,
 		parent_session_id: source.id,
-		parent_kind: 'branch'
+		parent_kind: 'branch',
+		// A branch takes the conversation another way, with the settings it had.
+		chat_settings: source.chat_settings
 	});
 	// New message ids (ids are unique across sessions); compaction links follow the summaries.
 	const ids = new Map(copied.map((m) => [m.id, crypto.randomUUID()]));

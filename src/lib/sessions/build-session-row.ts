@@ -1,7 +1,7 @@
 // The one place a session row is built: new sessions, compaction rotation, branches and
 // imports all start from here, so a new field is added once.
 import { cleanTitle } from '../db/clean-title';
-import { NO_COMPACTION_STATE, type ParentKind, type SessionRow } from '../db/schema';
+import { NO_COMPACTION_STATE, type ChatSettings, type ParentKind, type SessionRow } from '../db/schema';
 import { nowOf, threadKey, type SessionContext } from './session-context';
 
 export interface NewSessionOptions {
@@ -16,12 +16,17 @@ export interface NewSessionOptions {
 	parent_kind?: ParentKind;
 	/** The parent's origin, for a session that continues it (rotation); see SessionRow.import_id. */
 	import_id?: string;
+	/**
+	 * What the chat starts with instead of the defaults (an assistant's, a branch's, a rotation's
+	 * parent's), in the stored form (see readChatSettings): none, or settings with a field set.
+	 */
+	chat_settings?: ChatSettings;
 }
 
 export function buildSessionRow(ctx: SessionContext, options: NewSessionOptions, id: string = crypto.randomUUID()): SessionRow {
 	const now = nowOf(ctx);
 	const title = options.title === undefined ? '' : cleanTitle(options.title).trim();
-	return {
+	const row: SessionRow = {
 		id,
 		profile: ctx.profile,
 		title: title || 'New session',
@@ -44,4 +49,5 @@ export function buildSessionRow(ctx: SessionContext, options: NewSessionOptions,
 		compaction: { ...NO_COMPACTION_STATE },
 		...(options.import_id === undefined ? {} : { import_id: options.import_id })
 	};
+	return options.chat_settings ? { ...row, chat_settings: options.chat_settings } : row;
 }

@@ -323,6 +323,27 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		expect((await listMessages(db, 's')).map((row) => row.pinned)).toEqual([true, true, false, undefined]);
 	});
 
+	it("a chat's settings come along; each one out of its type or range is left out and counted, the others kept", async () => {
+		const fine = { system_prompt: 'Answer as a pirate.', temperature: 0.7, top_p: 1, max_tokens: 2048, reasoning_effort: 'low', compaction: 40, tool_servers_off: ['https://b.test/mcp', 'https://a.test/mcp'], plugin_tools_off: ['clock'] };
+		const hostile = {
+			system_prompt: 'x'.repeat(100_001),
+			temperature: 2.5,
+			top_p: -0.1,
+			max_tokens: 1e300,
+			reasoning_effort: 'maximal',
+			compaction: 'never',
+			tool_servers_off: [{ url: 'x' }],
+			plugin_tools_off: 'clock',
+			onclick: 'alert(1)'
+		};
+		const report = await importSessions(db, 'home', fileOf([entry('fine', { chat_settings: fine }), entry('mixed', { chat_settings: { ...hostile, temperature: 0, compaction: 'off' } }), entry('all-bad', { chat_settings: hostile }), entry('not-an-object', { chat_settings: ['hot'] })]));
+		expect(report).toMatchObject({ sessions_added: 4, fields_dropped: 7 + 9 + 1 });
+		// Kept in the one order every writer stores, the lists sorted.
+		expect((await getSession(db, 'fine'))?.chat_settings).toEqual({ ...fine, tool_servers_off: ['https://a.test/mcp', 'https://b.test/mcp'] });
+		expect((await getSession(db, 'mixed'))?.chat_settings).toEqual({ temperature: 0, compaction: 'off' });
+		for (const id of ['all-bad', 'not-an-object']) expect(await getSession(db, id)).not.toHaveProperty('chat_settings');
+	});
+
 	it('an imported session takes new messages after its last one', async () => {
 		await importSessions(db, 'home', fileOf([entry('s', { next_seq: 1 }, [messageRow('s', { seq: 999_999_999.5 })])]));
 		const [row] = await appendMessages(db, 's', [{ id: 'next', role: 'user', kind: 'message', content: 'more', status: 'complete', created_at: 2 }]);

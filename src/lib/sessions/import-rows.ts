@@ -28,6 +28,7 @@ import { IMAGE_TYPES, MAX_IMAGE_BYTES } from '../hooks/image-bytes';
 import { MAX_ATTACHMENTS, MAX_PDF_BYTES, MAX_TEXT_FILE_BYTES } from '../attachments/attachment-limits';
 import { PDF_TYPE } from '../attachments/pdf-signature';
 import { isTextFile } from '../attachments/text-file';
+import { parseChatSettings } from './chat-settings';
 import { bool, FieldError, isPlainObject, json, list, nullable, number, oneOf, record, text, withDefault, type Parse, type Shape } from './import-schema';
 
 /** The bounds of an import, generous for anything this app writes, far short of what breaks it. */
@@ -204,7 +205,9 @@ export const SESSION_SHAPE: Shape<ImportedSession> = {
 	optional: {
 		token_ratio: number(...TOKEN_RATIO_LIMITS),
 		versions: list(versionPoint, L.versionPoints),
-		named_provider: record<NamedProvider>({ required: { id: label, name: label }, optional: { base_url: text(2_000), preset: label } }, "a provider's name (an object)")
+		named_provider: record<NamedProvider>({ required: { id: label, name: label }, optional: { base_url: text(2_000), preset: label } }, "a provider's name (an object)"),
+		// Hostile like the rest: what does not fit is dropped and counted, the other settings kept.
+		chat_settings: parseChatSettings
 	}
 };
 

@@ -9,6 +9,8 @@ import { strictTwin } from '../db/strict-twin';
 import { simulateFullDisk } from '../db/test-full-disk';
 import { writeSettings } from '../db/settings-verbs';
 import { createSession } from './session-lifecycle';
+import { setChatSettings } from './set-chat-settings';
+import { getSession } from '../db/session-verbs';
 import { exportSessions } from './export-sessions';
 import { importSessions } from './import-sessions';
 import { fileImportId } from './file-import-id';
@@ -108,6 +110,14 @@ describe('export then import', () => {
 			['What is a palimpsest?', undefined],
 			['A page written over.', true]
 		]);
+	});
+
+	it("a chat's settings are exported and come back the same", async () => {
+		const chat_settings = { system_prompt: 'Answer as a pirate.', temperature: 0.3, max_tokens: 500, reasoning_effort: 'high' as const, compaction: 'off' as const, plugin_tools_off: ['clock'] };
+		await setChatSettings({ db: source, profile: 'home', platform: 'web' }, ids.plain, chat_settings);
+		const target = profileDb('settings');
+		expect(await importSessions(target, 'settings', await exportText(source, 'home', [ids.plain]))).toMatchObject({ sessions_added: 1, fields_dropped: 0 });
+		expect((await getSession(target, ids.plain))?.chat_settings).toEqual(chat_settings);
 	});
 
 	it('importing twice adds nothing the second time and reports what it skipped', async () => {

@@ -4,7 +4,7 @@ import { SvelteMap } from 'svelte/reactivity';
 import { raceAbort } from '../agent/race-abort';
 import type { TurnDeps, TurnEvent } from '../agent/turn-deps';
 import { listActiveMessages, listCompactedBy } from '../db/compaction-verbs';
-import type { MessageRow, SessionRow, VersionPoint } from '../db/schema';
+import type { ChatSettings, MessageRow, SessionRow, VersionPoint } from '../db/schema';
 import { readImages, readPrunedOriginal } from '../db/message-verbs';
 import { getSession } from '../db/session-verbs';
 import { watch } from '../db/watch';
@@ -51,6 +51,8 @@ export class ChatState {
 	error = $state<string | null>(null);
 	/** Provider and model for the next new session (the draft view before the first send). */
 	draft = $state({ provider: '', model: '' });
+	/** Chat settings of the draft view, given to the session its first message makes (then the defaults again). */
+	draftSettings = $state.raw<ChatSettings | undefined>(undefined);
 	busy = $derived(this.sessionId !== null && this.running.has(this.sessionId));
 	/** The original rows of compactions the user chose to see, by compaction id (read on demand). */
 	compacted = new SvelteMap<string, MessageRow[]>();
@@ -252,11 +254,26 @@ export class ChatState {
 	async ensureSession(): Promise<string> {
 		if (this.sessionId) return this.sessionId;
 		const choice = this.#services.currentModel(this.draft);
-		const row = await createSession(this.#services.sessionContext(), { ...choice, named_provider: this.#services.namedProvider(choice.provider) });
+		const row = await createSession(this.#services.sessionContext(), { ...choice, named_provider: this.#services.namedProvider(choice.provider), chat_settings: this.draftSettings });
+		this.draftSettings = undefined;
 		this.open(row.id);
 		// A session born in this tab is not a resumed one.
 		this.#resumed.delete(row.id);
 		return row.id;
+	}
+
+	/** The settings of the chat on show: the open session's, or the draft's. */
+	get chatSettings(): ChatSettings | undefined {
+		return this.sessionId ? this.session?.chat_settings : this.draftSettings;
+	}
+
+	/**
+	 * Whether sending `text` would go into a full context with nothing to compact it on its own
+	 * (the chat's compaction is off): the Message box asks first.
+	 */
+	fullWithoutCompaction(text: string): boolean {
+		const session = this.session;
+		return session?.chat_settings?.compaction === 'off' && !parseCommand(text.trim()) && session.token_estimate + this.draftTokens >= this.#services.windowFor(session.model);
 	}
 
 	/** Why a message cannot go to the open session now (an answer is streaming here or in another tab), or null. */

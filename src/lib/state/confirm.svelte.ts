@@ -21,23 +21,33 @@ export interface ConfirmRequest {
 	/** Lines listed under the message (the sessions a deletion takes), with the list's name. */
 	items?: Wording[];
 	itemsLabel?: string;
+	/** A second way on, beside the confirming one ("Send anyway"): see `choose`. */
+	alternativeLabel?: string;
 }
+
+/** Which button answered: the confirming one, the alternative, or Cancel (Escape, a newer question). */
+export type ConfirmChoice = 'confirm' | 'alternative' | 'cancel';
 
 export class ConfirmState {
 	current = $state<ConfirmRequest | null>(null);
-	#resolve: ((yes: boolean) => void) | null = null;
+	#resolve: ((choice: ConfirmChoice) => void) | null = null;
 
 	/** Resolves true on the confirming button, false on Cancel or Escape (or a newer question). */
-	ask(request: ConfirmRequest): Promise<boolean> {
-		this.#resolve?.(false);
+	async ask(request: ConfirmRequest): Promise<boolean> {
+		return (await this.choose(request)) === 'confirm';
+	}
+
+	/** As `ask`, for a question with an alternative: resolves to the button that answered. */
+	choose(request: ConfirmRequest): Promise<ConfirmChoice> {
+		this.#resolve?.('cancel');
 		this.current = request;
 		return new Promise((resolve) => (this.#resolve = resolve));
 	}
 
-	answer(yes: boolean): void {
+	answer(choice: boolean | ConfirmChoice): void {
 		const resolve = this.#resolve;
 		this.#resolve = null;
 		this.current = null;
-		resolve?.(yes);
+		resolve?.(choice === true ? 'confirm' : choice === false ? 'cancel' : choice);
 	}
 }

@@ -10,7 +10,7 @@ import type { CommandRegistry } from '../commands/command-registry';
 import type { ToolRegistry } from '../plugins/plugin-tools';
 import type { ServerTools } from '../tool-servers/server-tools';
 import { withServerInstructions } from '../tool-servers/server-instructions';
-import { combineTools } from '../agent/turn-tools';
+import { combineTools, type ToolsOff } from '../agent/turn-tools';
 import { PRESETS } from '../providers/presets';
 import { modelLabel, providerName } from '../providers/provider-name';
 import { loadCode } from './turn-code';
@@ -23,7 +23,7 @@ import { estimateMessages, estimateSession, imageTokensOf, type RequestExtras } 
 import { toolTexts } from '../context/tool-texts';
 import { anchoredTotal } from '../context/anchor-estimate';
 import { contextRows } from '../db/context-rows';
-import type { MessageRow, NamedProvider, SessionRow } from '../db/schema';
+import type { ChatSettings, MessageRow, NamedProvider, SessionRow } from '../db/schema';
 import { composeEstimate } from '../context/count-tokens';
 import type { ContextUsage } from './context-usage';
 import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../agent/compaction-types';
@@ -81,9 +81,10 @@ export interface Services {
 	refreshTokens(sessionId: string): Promise<void>;
 	/**
 	 * What the next request costs, part by part: of a session (its total stored too, so the
-	 * meter shows the same), or of a new session with `model` when `sessionId` is null.
+	 * meter shows the same), or of a new session with `model` (and the settings it will start
+	 * with, `chat`) when `sessionId` is null.
 	 */
-	contextUsage(sessionId: string | null, model?: string): Promise<ContextUsage | null>;
+	contextUsage(sessionId: string | null, model?: string, chat?: ChatSettings): Promise<ContextUsage | null>;
 	/**
 	 * What the session's next request would cost with `rows` as its context (the rows an undo
 	 * would leave, say), on the same scale as the meter, with the window it must fit.
@@ -91,7 +92,8 @@ export interface Services {
 	estimateContext(sessionId: string, rows: MessageRow[]): Promise<{ model: string; total: number; windowTokens: number } | null>;
 	/** The model's context window (Settings may override the built-in table). */
 	windowFor(model: string): number;
-	compactionSettings(): CompactionSettings;
+	/** Settings' compaction, as a chat with these settings (its own threshold, or off) has it. */
+	compactionSettings(chat?: ChatSettings): CompactionSettings;
 	/** Everything a compaction of this session needs. */
 	compactionDeps(sessionId: string, onProgress?: (progress: CompactionProgress) => void): Promise<CompactionDeps>;
 	tools?: ToolRegistry;
@@ -138,11 +140,21 @@ export function createServices(parts: {
 		return createProvider(config);
 	}
 
-	/** What is sent as the system prompt: the setting (or the built-in one), then each tool server's instructions. */
-	const systemPrompt = () => withServerInstructions(settings.get('system_prompt') || DEFAULT_SYSTEM_PROMPT, parts.serverTools?.()?.instructions() ?? []);
+	/** The tools a chat leaves out: its tool servers by their ids here (it names them by address). */
+	function toolsOff(chat?: ChatSettings): ToolsOff | undefined {
+		if (!chat?.plugin_tools_off && !chat?.tool_servers_off) return undefined;
+		const urls = new Set(chat.tool_servers_off);
+		return { plugins: new Set(chat.plugin_tools_off), servers: new Set(settings.get('tool_servers').flatMap((s) => (urls.has(s.url) ? [s.id] : []))) };
+	}
 
-	/** The plugins' and the tool servers' tools, or undefined when there are none. */
-	const turnTools = () => combineTools(services.tools, parts.serverTools?.());
+	/** What is sent as the system prompt: the chat's, else the setting (or the built-in one), then each of its tool servers' instructions. */
+	const systemPrompt = (chat?: ChatSettings) => {
+		const off = toolsOff(chat)?.servers;
+		return withServerInstructions(chat?.system_prompt || settings.get('system_prompt') || DEFAULT_SYSTEM_PROMPT, parts.serverTools?.()?.instructions(off?.size ? (id) => !off.has(id) : undefined) ?? []);
+	};
+
+	/** The plugins' and the tool servers' tools the chat uses, or undefined when there are none. */
+	const turnTools = (chat?: ChatSettings) => combineTools(services.tools, parts.serverTools?.(), toolsOff(chat));
 
 	/** Windows providers stated in their overflow errors, by model. */
 	const learnedWindows = () => Object.fromEntries(Object.entries(settings.get('context.learned')).flatMap(([model, learned]) => (learned.window ? [[model, learned.window]] : [])));
@@ -158,18 +170,21 @@ export function createServices(parts: {
 	}
 
 	/** What every request of the session adds around its messages. */
-	function requestExtras(model: string, provider?: string): RequestExtras {
+	function requestExtras(model: string, provider?: string, chat?: ChatSettings): RequestExtras {
 		const config = settings.get('providers').find((p) => p.id === provider);
-		return { systemPrompt: systemPrompt(), toolSchemas: turnTools()?.schemas(), reservedOutput: reservedOutputFor(windowFor(model)), imageApi: config ? imageApiOf(config) : 'offline' };
+		return { systemPrompt: systemPrompt(chat), toolSchemas: turnTools(chat)?.schemas(), reservedOutput: reservedOutputFor(windowFor(model)), imageApi: config ? imageApiOf(config) : 'offline' };
 	}
 
-	function compactionSettings(): CompactionSettings {
+	function compactionSettings(chat?: ChatSettings): CompactionSettings {
 		const percent = (key: 'compaction.threshold' | 'compaction.hygiene_threshold' | 'compaction.idle_threshold') =>
 			Math.min(0.99, Math.max(0.05, Number(settings.get(key)) / 100));
+		// A chat of its own threshold compacts at it before requests, between turns and when resumed alike.
+		const own = typeof chat?.compaction === 'number' ? chat.compaction / 100 : undefined;
 		return {
-			threshold: percent('compaction.threshold'),
-			hygieneThreshold: percent('compaction.hygiene_threshold'),
-			idleThreshold: percent('compaction.idle_threshold'),
+			automatic: chat?.compaction !== 'off',
+			threshold: own ?? percent('compaction.threshold'),
+			hygieneThreshold: own ?? percent('compaction.hygiene_threshold'),
+			idleThreshold: own ?? percent('compaction.idle_threshold'),
 			tailTokens: Math.max(0, Number(settings.get('compaction.tail_tokens'))),
 			inPlace: settings.get('compaction.in_place') !== false,
 			micro: settings.get('compaction.micro') === true,
@@ -218,14 +233,15 @@ export function createServices(parts: {
 				console.warn('Could not update the token estimate', error);
 			}
 		},
-		async contextUsage(sessionId, model) {
+		async contextUsage(sessionId, model, draft) {
 			const session = sessionId === null ? null : await getSession(db, sessionId);
 			if (sessionId !== null && !session) return null;
 			const current = session ? null : services.currentModel();
 			const chosen = session?.model ?? model ?? current!.model;
-			const extras = requestExtras(chosen, session?.provider ?? current!.provider);
+			const chat = session ? session.chat_settings : draft;
+			const extras = requestExtras(chosen, session?.provider ?? current!.provider, chat);
 			const windowTokens = windowFor(chosen);
-			const threshold = compactionSettings().threshold;
+			const threshold = compactionSettings(chat).threshold;
 			if (!session) {
 				const [systemPrompt, ...tools] = (await worker.countTexts([extras.systemPrompt, ...toolTexts(extras.toolSchemas)], chosen)).counts;
 				const toolSchemas = tools.reduce((a, b) => a + b, 0);
@@ -241,7 +257,7 @@ export function createServices(parts: {
 		async estimateContext(sessionId, rows) {
 			const session = await getSession(db, sessionId);
 			if (!session) return null;
-			const extras = requestExtras(session.model, session.provider);
+			const extras = requestExtras(session.model, session.provider, session.chat_settings);
 			const context = contextRows(rows);
 			const estimate = await worker.estimate({ ...extras, messages: estimateMessages(context, session.model) }, session.model);
 			// Images count too: undoing a compaction that stopped sending them sends them again.
@@ -253,7 +269,7 @@ export function createServices(parts: {
 			if (!session) throw new Error('This session no longer exists.');
 			const provider = await providerFor(session);
 			const windowTokens = windowFor(session.model);
-			const compaction = compactionSettings();
+			const compaction = compactionSettings(session.chat_settings);
 			// The kept tail never takes more than a quarter of the window, whatever the setting says.
 			compaction.tailTokens = Math.min(compaction.tailTokens, Math.floor(windowTokens / 4));
 			return {
@@ -266,7 +282,7 @@ export function createServices(parts: {
 				sessions: services.sessionContext(),
 				settings: compaction,
 				windowTokens,
-				request: requestExtras(session.model, session.provider),
+				request: requestExtras(session.model, session.provider, session.chat_settings),
 				onProgress,
 				onLimitLearned: learnLimit,
 				toolOwner: (name) => {
@@ -311,7 +327,8 @@ export function createServices(parts: {
 			// still loading after a few seconds is not worth holding the conversation for (the wait
 			// is bounded once, at start-up: see STARTUP_PLUGIN_WAIT_MS).
 			await Promise.all([services.pluginsReady?.(), parts.toolServersReady?.()]);
-			const tools = turnTools();
+			const chat = session.chat_settings;
+			const tools = turnTools(chat);
 			const compaction = await services.compactionDeps(sessionId, options.onProgress);
 			const { createTurnCompaction } = await loadCode(() => import('../agent/compaction-gates'));
 			return {
@@ -322,7 +339,8 @@ export function createServices(parts: {
 				platform: PLATFORM,
 				hooks,
 				tools,
-				systemPrompt: systemPrompt(),
+				systemPrompt: systemPrompt(chat),
+				params: chat && { temperature: chat.temperature, top_p: chat.top_p, max_tokens: chat.max_tokens, reasoning_effort: chat.reasoning_effort },
 				pluginName: services.pluginName,
 				counter: compaction.counter,
 				compaction: createTurnCompaction(compaction, { resumed: options.resumed ?? false })

@@ -71,6 +71,7 @@ function newSessionRow(ctx: SyncContext, doc: SessionDoc): SessionRow {
 function updatedSessionRow(ctx: SyncContext, row: SessionRow, doc: SessionDoc): SessionRow {
 	const next: SessionRow = { ...row, ...sessionRowFields(doc), ...providerFields(ctx, doc, row) };
 	if (!next.named_provider) delete next.named_provider;
+	if (!doc.fields.chat_settings) delete next.chat_settings;
 	if (!doc.shown || !Object.keys(doc.shown).length) delete next.version_shown;
 	return JSON.stringify(next) === JSON.stringify(row) ? row : next;
 }

@@ -7,7 +7,7 @@ import { legacySessionDoc } from './legacy-session';
 import type { MessageClocks } from './stamp-message';
 import type { RandomBytes } from './position';
 import { matchProvider, type ProviderRef } from './provider-ref';
-import type { SessionDoc } from './session-document';
+import { completeSessionDoc, type SessionDoc } from './session-document';
 
 /** A provider of this device, as sync matches them. */
 export interface LocalProvider {
@@ -57,7 +57,7 @@ export function nextEdit(ctx: SyncContext): number {
 /** A session entry's document in today's shape (one kept from before is read as a format-1 document is). */
 export function sessionDocOf(entry: SyncDocRow | undefined): SessionDoc | undefined {
 	if (entry?.kind !== 'session' || !entry.doc) return undefined;
-	return entry.legacy ? legacySessionDoc(entry.doc) : (entry.doc as SessionDoc);
+	return entry.legacy ? legacySessionDoc(entry.doc) : completeSessionDoc(entry.doc as SessionDoc);
 }
 
 /** A message entry's clocks (none for one known only by its revision). */

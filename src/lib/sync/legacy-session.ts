@@ -8,20 +8,20 @@ interface LegacySessionDoc {
 	created_at: number;
 	last_activity_at: number;
 	deleted_at: number | null;
-	fields: Omit<SessionDoc['fields'], 'deleted_at' | 'provider_ref'>;
-	clocks: Record<Exclude<ClockedField, 'deleted_at' | 'provider_ref'>, string>;
+	fields: Omit<SessionDoc['fields'], 'deleted_at' | 'provider_ref' | 'chat_settings'>;
+	clocks: Record<Exclude<ClockedField, 'deleted_at' | 'provider_ref' | 'chat_settings'>, string>;
 }
 
 export function legacySessionDoc(value: unknown): SessionDoc {
 	const old = value as LegacySessionDoc;
 	let latest = ZERO_CLOCK;
-	for (const field of ROW_FIELDS) if (old.clocks[field] > latest) latest = old.clocks[field];
+	for (const field of ROW_FIELDS) if (field !== 'chat_settings' && old.clocks[field] > latest) latest = old.clocks[field];
 	return {
 		session_id: old.session_id,
 		created_at: old.created_at,
 		last_activity_at: old.last_activity_at,
-		fields: { ...old.fields, deleted_at: old.deleted_at, provider_ref: null },
-		clocks: { ...old.clocks, deleted_at: old.deleted_at === null ? ZERO_CLOCK : latest, provider_ref: ZERO_CLOCK },
+		fields: { ...old.fields, chat_settings: null, deleted_at: old.deleted_at, provider_ref: null },
+		clocks: { ...old.clocks, chat_settings: ZERO_CLOCK, deleted_at: old.deleted_at === null ? ZERO_CLOCK : latest, provider_ref: ZERO_CLOCK },
 		shown: {},
 		purged_at: null
 	};

@@ -33,6 +33,7 @@ const sessionDoc: fc.Arbitrary<SessionDoc> = fc.record({
 		pinned: fc.constantFrom(0 as const, 1 as const),
 		provider: fc.constantFrom('openai', 'anthropic'),
 		model: fc.constantFrom('1', '01', ''),
+		chat_settings: maybe(fc.constantFrom({ temperature: 0.2 }, { system_prompt: 'Be brief.', temperature: 0.2 }, { compaction: 'off' as const })),
 		deleted_at: maybe(time),
 		provider_ref: maybe(fc.record({ preset: fc.constantFrom('openai', 'custom'), base_url: fc.constantFrom('https://a.example/v1', ''), name: fc.constantFrom('A', '') }))
 	}),
@@ -60,6 +61,19 @@ describe('mergeSessionDocs', () => {
 				if (a.purged_at !== null) expect(mergeSessionDocs(a, b).purged_at).not.toBeNull();
 			})
 		);
+	});
+
+	it("keeps a chat's settings changed on one device and a rename on the other, the later of two changes of settings", () => {
+		const base = stampSession('s-1', testSessionRow('s-1', { title: 'Draft' }), undefined, { at: NOW, random });
+		const renamed = stampSession('s-1', testSessionRow('s-1', { title: 'Trip', title_source: 'user' }), base, { at: NOW + 10, random });
+		const cooler = stampSession('s-1', testSessionRow('s-1', { title: 'Draft', chat_settings: { temperature: 0.2 } }), base, { at: NOW + 20, random });
+		const terse = stampSession('s-1', testSessionRow('s-1', { title: 'Trip', title_source: 'user', chat_settings: { system_prompt: 'Be terse.' } }), renamed, { at: NOW + 30, random });
+		expect(mergeSessionDocs(renamed, cooler).fields).toMatchObject({ title: 'Trip', chat_settings: { temperature: 0.2 } });
+		expect(mergeSessionDocs(cooler, terse).fields.chat_settings).toEqual({ system_prompt: 'Be terse.' });
+		// Back to the defaults is a change like any other: the later one wins.
+		const cleared = stampSession('s-1', testSessionRow('s-1', { title: 'Draft' }), cooler, { at: NOW + 40, random });
+		expect(cleared.fields.chat_settings).toBeNull();
+		expect(mergeSessionDocs(cleared, terse).fields.chat_settings).toBeNull();
 	});
 
 	it('keeps a rename on one device and an archive on the other, and the later of two choices of version', () => {

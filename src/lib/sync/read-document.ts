@@ -11,7 +11,7 @@ import { DOCUMENT_FORMAT, parseDocId, type DocumentId } from './document-ids';
 import { BLOB_ENTRIES, MESSAGE_FIELDS, SYNCED_MESSAGE_SHAPE, type BlobEntry, type MessageDoc, type MessageField, type SyncedMessage } from './message-document';
 import { removedMessage } from './merge-message';
 import { isPosition } from './position';
-import { CLOCKED_FIELDS, CLOCKED_FIELDS_SHAPE, purgedSession, ROW_FIELDS, type ClockedField, type ClockedFields, type SessionDoc, type ShownVersion } from './session-document';
+import { CLOCKED_FIELDS, CLOCKED_FIELDS_SHAPE, LATER_FIELDS, purgedSession, ROW_FIELDS, type ClockedField, type ClockedFields, type SessionDoc, type ShownVersion } from './session-document';
 
 /** What a format-1 message document still says that today's documents say otherwise. */
 export interface LegacyMessage {
@@ -95,7 +95,11 @@ function readClocks(value: unknown, now: number, legacy: boolean): Record<Clocke
 	const names = legacy ? ROW_FIELDS : CLOCKED_FIELDS;
 	for (const key of Object.keys(value)) if (!(names as string[]).includes(key)) refuse(`its “clocks” has “${key}”, a field that does not sync`);
 	const clocks = {} as Record<ClockedField, string>;
-	for (const name of names) clocks[name] = reach(`clocks.${name}`, Object.hasOwn(value, name) ? value[name] : undefined, now);
+	for (const name of names) {
+		// A field added since documents were first written is left out where it was never set.
+		if (!Object.hasOwn(value, name) && Object.hasOwn(LATER_FIELDS, name)) clocks[name] = ZERO_CLOCK;
+		else clocks[name] = reach(`clocks.${name}`, Object.hasOwn(value, name) ? value[name] : undefined, now);
+	}
 	return clocks;
 }
 
@@ -118,7 +122,7 @@ function readSession(body: Record<string, unknown>, sessionId: string, now: numb
 		const clocks = readClocks(body.clocks, now, true);
 		const deletedAt = field('deleted_at', nullable(time), body.deleted_at);
 		let latest = ZERO_CLOCK;
-		for (const name of ROW_FIELDS) if (clocks[name] > latest) latest = clocks[name];
+		for (const name of ROW_FIELDS) if (name !== 'chat_settings' && clocks[name] > latest) latest = clocks[name];
 		// Format 1 had no clock for a deletion, which no edit undid: it holds over every edit it saw.
 		return {
 			session_id: sessionId,

@@ -9,6 +9,7 @@ import { readDocument } from './read-document';
 import { CLOCKED_FIELDS, latestClock, purgeSession, sessionRowFields, sessionToBody, stampSession, type SessionDoc } from './session-document';
 import { FIRST_VERSION } from '../db/conversation';
 import { seededRandom } from './test-random';
+import { ZERO_CLOCK } from './clock';
 
 const NOW = Date.UTC(2026, 0, 1);
 const REV = '1-a816ee822d39f92fd10f169d92d3ace9';
@@ -58,7 +59,8 @@ describe('stampSession', () => {
 	it('sends only the session fields that sync, never the profile, counts, cooldowns, ratio, origin or derived versions', () => {
 		const body = sessionToBody(stampSession('s-1', localRow(), undefined, { at: NOW, random: seededRandom(1) }));
 		expect(Object.keys(body).sort()).toEqual(['_id', 'clocks', 'created_at', 'fields', 'format', 'last_activity_at']);
-		expect(Object.keys(body.fields as object).sort()).toEqual([...CLOCKED_FIELDS].sort());
+		// A chat never given settings of its own is written as the app before them wrote it.
+		expect(Object.keys(body.fields as object).sort()).toEqual(CLOCKED_FIELDS.filter((f) => f !== 'chat_settings').sort());
 		const text = JSON.stringify(body);
 		for (const local of ['work-profile', 'import-42', 'message_count', 'token_estimate', 'next_seq', 'cooldown', 'token_ratio', 'versions', '3456']) {
 			expect(text).not.toContain(local);
@@ -68,7 +70,9 @@ describe('stampSession', () => {
 	it('gives a new clock only to the fields that changed, past every clock the device had seen', () => {
 		const random = seededRandom(2);
 		const first = stampSession('s-1', localRow(), undefined, { at: NOW, random });
-		expect(new Set(Object.values(first.clocks)).size).toBe(1);
+		// One clock for the whole first edit; settings of a chat that has none keep the lowest one.
+		expect(new Set(Object.values(first.clocks)).size).toBe(2);
+		expect(first.clocks.chat_settings).toBe(ZERO_CLOCK);
 		// The device's clock is behind the first edit's: the rename still gets a later clock.
 		const renamed = stampSession('s-1', localRow({ title: 'Trip to Lisbon' }), first, { at: NOW - 3_600_000, random });
 		expect(renamed.clocks.title > latestClock(first)).toBe(true);
@@ -93,6 +97,32 @@ describe('stampSession', () => {
 		const here = localRow({ provider: 'p-here' });
 		const same = (doc: SessionDoc, provider: string) => provider === 'p-here' && doc.fields.provider === 'p-there';
 		expect(stampSession('s-1', here, there, { at: NOW + 10, random, providerRef: { preset: 'custom', base_url: 'https://llm.example/v1', name: 'Mine' }, sameProvider: same })).toEqual(there);
+	});
+
+	it("carries a chat's settings once set, and reads them back; a document without them (an older app's) has none", () => {
+		const random = seededRandom(6);
+		const plain = stampSession('s-1', localRow(), undefined, { at: NOW, random });
+		const set = stampSession('s-1', localRow({ chat_settings: { system_prompt: 'Be brief.', top_p: 0.5 } }), plain, { at: NOW + 10, random });
+		const body = sessionToBody(set, REV);
+		expect(body.fields).toMatchObject({ chat_settings: { system_prompt: 'Be brief.', top_p: 0.5 } });
+		expect(readDocument(body, NOW + 10)).toEqual({ kind: 'session', rev: REV, doc: set });
+		expect(sessionRowFields(set).chat_settings).toEqual({ system_prompt: 'Be brief.', top_p: 0.5 });
+		// Cleared again: written as null with its clock, so the clearing wins over the older value elsewhere.
+		const cleared = stampSession('s-1', localRow(), set, { at: NOW + 20, random });
+		expect(sessionToBody(cleared).fields).toMatchObject({ chat_settings: null });
+		expect(sessionRowFields(cleared)).not.toHaveProperty('chat_settings');
+		const old = readDocument(sessionToBody(plain, REV), NOW);
+		expect(old).toMatchObject({ kind: 'session', doc: { fields: { chat_settings: null }, clocks: { chat_settings: ZERO_CLOCK } } });
+	});
+
+	it("refuses a document whose chat settings are out of range or of fields this app does not know", () => {
+		const random = seededRandom(7);
+		const body = sessionToBody(stampSession('s-1', localRow({ chat_settings: { temperature: 1 } }), undefined, { at: NOW, random }), REV);
+		const withSettings = (chat_settings: unknown) => ({ ...body, fields: { ...(body.fields as object), chat_settings } });
+		for (const bad of [{ temperature: 7 }, { top_p: -1 }, { max_tokens: 1.5 }, { system_prompt: 'x'.repeat(100_001) }, { compaction: 'sometimes' }, { temperature: 1, seed: 4 }, 'hot']) {
+			expect(readDocument(withSettings(bad), NOW), JSON.stringify(bad).slice(0, 40)).toMatchObject({ kind: 'refused' });
+		}
+		expect(readDocument(withSettings({ temperature: 1.5 }), NOW)).toMatchObject({ kind: 'session', doc: { fields: { chat_settings: { temperature: 1.5 } } } });
 	});
 
 	it('reads back from its body as the same document, which sets the synced fields of a row', () => {

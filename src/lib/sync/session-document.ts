@@ -2,21 +2,30 @@
 // with the clock of its last edit. Its profile, counts, next seq, compaction cooldowns, token
 // ratio, import origin and derived versions are this device's own, kept or derived here and never
 // sent. A deletion is a field like the others (Restore sets it back); only a purge is final.
-import type { SessionRow } from '../db/schema';
+import type { ChatSettings, SessionRow } from '../db/schema';
 import { SESSION_SHAPE } from '../sessions/import-rows';
-import { nullable, type Shape } from '../sessions/import-schema';
+import { nullable, type Parse, type Shape } from '../sessions/import-schema';
 import { nextClock, ZERO_CLOCK } from './clock';
 import { DOCUMENT_FORMAT, sessionDocId } from './document-ids';
 import type { RandomBytes } from './position';
 import { PROVIDER_REF, type ProviderRef } from './provider-ref';
 
 /** The synced fields a session row holds. */
-export type RowField = 'title' | 'title_source' | 'session_key' | 'ended_at' | 'end_reason' | 'parent_session_id' | 'parent_kind' | 'archived' | 'pinned' | 'provider' | 'model';
+export type RowField = 'title' | 'title_source' | 'session_key' | 'ended_at' | 'end_reason' | 'parent_session_id' | 'parent_kind' | 'archived' | 'pinned' | 'provider' | 'model' | 'chat_settings';
 /** Every field that merges by its clock: the row's, the deletion, and the server and model the session used. */
 export type ClockedField = RowField | 'deleted_at' | 'provider_ref';
-export type ClockedFields = Pick<SessionRow, RowField> & { deleted_at: number | null; provider_ref: ProviderRef | null };
+/** The chat's settings are null where the row has none. */
+export type ClockedFields = Pick<SessionRow, Exclude<RowField, 'chat_settings'>> & { chat_settings: ChatSettings | null; deleted_at: number | null; provider_ref: ProviderRef | null };
+
+/**
+ * Fields added since documents were first written: a document (or a device) that never set one
+ * leaves it out, and it reads as its value here with the lowest clock.
+ */
+export const LATER_FIELDS: Partial<ClockedFields> & Pick<ClockedFields, 'chat_settings'> = { chat_settings: null };
 
 const S = SESSION_SHAPE.required;
+/** A chat's settings as synced: what does not fit refuses the document (see read-document.ts); none is null. */
+const syncedChatSettings: Parse<ChatSettings | null> = (value, dropped) => (value === undefined || value === null ? null : (SESSION_SHAPE.optional.chat_settings(value, dropped) ?? null));
 /** How each synced field is read from a server: the row's own rules (the compiler checks it lists every field). */
 export const CLOCKED_FIELDS_SHAPE: Shape<ClockedFields> = {
 	required: {
@@ -31,6 +40,7 @@ export const CLOCKED_FIELDS_SHAPE: Shape<ClockedFields> = {
 		pinned: S.pinned,
 		provider: S.provider,
 		model: S.model,
+		chat_settings: syncedChatSettings,
 		deleted_at: nullable(S.created_at),
 		provider_ref: nullable(PROVIDER_REF)
 	},
@@ -97,11 +107,12 @@ export function stampSession(sessionId: string, row: SessionRow | null, previous
 	if (!row && !previous) throw new Error(`Session ${sessionId} has neither a row nor a document.`);
 	if (previous?.purged_at != null) return previous;
 	const wanted = {} as Record<ClockedField, unknown>;
-	for (const field of ROW_FIELDS) wanted[field] = row ? row[field] : previous!.fields[field];
+	for (const field of ROW_FIELDS) wanted[field] = row ? (row[field] ?? null) : previous!.fields[field];
 	wanted.deleted_at = row ? null : edit.deleted ? (previous?.fields.deleted_at ?? edit.at) : (previous?.fields.deleted_at ?? null);
 	wanted.provider_ref = edit.providerRef === undefined ? (previous?.fields.provider_ref ?? null) : edit.providerRef;
 	const unchanged = (field: ClockedField) => {
-		if (!previous) return false;
+		// A field added since, never set: left at its lowest clock (and out of the body).
+		if (!previous) return Object.hasOwn(LATER_FIELDS, field) && wanted[field] === null;
 		if (field === 'provider' && row && edit.sameProvider) return edit.sameProvider(previous, row.provider);
 		// The server of an unchanged provider is not an edit either: each device names it from its own settings.
 		if (field === 'provider_ref' && row && edit.sameProvider) return edit.sameProvider(previous, row.provider) || same(previous.fields.provider_ref, wanted.provider_ref);
@@ -115,8 +126,8 @@ export function stampSession(sessionId: string, row: SessionRow | null, previous
 	const clocks = {} as Record<ClockedField, string>;
 	for (const field of CLOCKED_FIELDS) {
 		const fresh = changed.includes(field);
-		fields[field] = fresh ? wanted[field] : previous!.fields[field];
-		clocks[field] = fresh ? clock : previous!.clocks[field];
+		fields[field] = fresh || !previous ? wanted[field] : previous.fields[field];
+		clocks[field] = fresh ? clock : (previous?.clocks[field] ?? ZERO_CLOCK);
 	}
 	const shown = { ...previous?.shown };
 	for (const key of shownChanged) shown[key] = { id: shownHere[key], clock };
@@ -133,7 +144,7 @@ export function stampSession(sessionId: string, row: SessionRow | null, previous
 
 /** A session deleted for good at `at`: nothing of it is kept but the purge, the same on every device. */
 export function purgedSession(sessionId: string, at: number): SessionDoc {
-	const fields = { title: '', title_source: 'auto', session_key: '', ended_at: null, end_reason: null, parent_session_id: null, parent_kind: null, archived: 0, pinned: 0, provider: '', model: '', deleted_at: null, provider_ref: null } satisfies ClockedFields;
+	const fields = { title: '', title_source: 'auto', session_key: '', ended_at: null, end_reason: null, parent_session_id: null, parent_kind: null, archived: 0, pinned: 0, provider: '', model: '', chat_settings: null, deleted_at: null, provider_ref: null } satisfies ClockedFields;
 	const clocks = Object.fromEntries(CLOCKED_FIELDS.map((name) => [name, ZERO_CLOCK])) as Record<ClockedField, string>;
 	return { session_id: sessionId, created_at: 0, last_activity_at: 0, fields, clocks, shown: {}, purged_at: at };
 }
@@ -148,12 +159,20 @@ export function sessionToBody(doc: SessionDoc, rev?: string | null): Record<stri
 	const head = { _id: sessionDocId(doc.session_id), ...(rev ? { _rev: rev } : {}), format: DOCUMENT_FORMAT };
 	// A purged session's content leaves the server: only the purge stays, so that it never comes back.
 	if (doc.purged_at !== null) return { ...head, purged_at: doc.purged_at };
+	// A field added since that was never set is left out, so a device of the app before it still reads the document.
+	const unset = (Object.keys(LATER_FIELDS) as ClockedField[]).filter((field) => doc.clocks[field] === ZERO_CLOCK && doc.fields[field] === null);
+	const fields: Record<string, unknown> = { ...doc.fields };
+	const clocks: Record<string, string> = { ...doc.clocks };
+	for (const field of unset) {
+		delete fields[field];
+		delete clocks[field];
+	}
 	return {
 		...head,
 		created_at: doc.created_at,
 		last_activity_at: doc.last_activity_at,
-		fields: { ...doc.fields },
-		clocks: { ...doc.clocks },
+		fields,
+		clocks,
 		...(Object.keys(doc.shown).length ? { shown: structuredClone(doc.shown) } : {})
 	};
 }
@@ -161,7 +180,8 @@ export function sessionToBody(doc: SessionDoc, rev?: string | null): Record<stri
 /** What a session document sets on this device's row (every other field of the row stays this device's). */
 export function sessionRowFields(doc: SessionDoc): Pick<SessionRow, 'id' | 'created_at' | 'last_activity_at' | RowField> & { version_shown?: Record<string, string> } {
 	const fields = {} as Record<RowField, unknown>;
-	for (const field of ROW_FIELDS) fields[field] = doc.fields[field];
+	// No settings is no field on the row (the caller removes the row's own).
+	for (const field of ROW_FIELDS) if (doc.fields[field] !== null || field !== 'chat_settings') fields[field] = doc.fields[field];
 	const shown = Object.fromEntries(Object.entries(doc.shown).map(([key, entry]) => [key, entry.id]));
 	return {
 		id: doc.session_id,
@@ -170,4 +190,17 @@ export function sessionRowFields(doc: SessionDoc): Pick<SessionRow, 'id' | 'crea
 		...(fields as Pick<SessionRow, RowField>),
 		...(Object.keys(shown).length ? { version_shown: shown } : {})
 	};
+}
+
+/** A document as kept here before fields were added to documents: those fields unset, with the lowest clock. */
+export function completeSessionDoc(doc: SessionDoc): SessionDoc {
+	const missing = (Object.keys(LATER_FIELDS) as ClockedField[]).filter((field) => !Object.hasOwn(doc.clocks, field));
+	if (!missing.length) return doc;
+	const fields = { ...doc.fields } as Record<ClockedField, unknown>;
+	const clocks = { ...doc.clocks };
+	for (const field of missing) {
+		fields[field] = LATER_FIELDS[field as keyof typeof LATER_FIELDS] ?? null;
+		clocks[field] = ZERO_CLOCK;
+	}
+	return { ...doc, fields: fields as ClockedFields, clocks };
 }

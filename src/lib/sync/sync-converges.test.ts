@@ -45,6 +45,24 @@ describe('the same conversation on every device', () => {
 		await Promise.all(all.map((device) => device.close()));
 	});
 
+	it("a chat's settings changed on one device reach the other, with a rename made there meanwhile, and so does going back to the defaults", async () => {
+		const { all } = await devices(2);
+		const [laptop, phone] = all;
+		const id = await laptop.newSession();
+		await laptop.send(id, 'hello');
+		await quiesce(all);
+		await laptop.setChatSettings(id, { system_prompt: 'Answer as a pirate.', temperature: 0.3, compaction: 'off', tool_servers_off: ['https://tools.example/mcp'] });
+		await phone.rename(id, 'Pirate talk');
+		await quiesce(all);
+		for (const device of all) expect(await device.db.sessions.get(id)).toMatchObject({ title: 'Pirate talk', chat_settings: { system_prompt: 'Answer as a pirate.', temperature: 0.3, compaction: 'off', tool_servers_off: ['https://tools.example/mcp'] } });
+		await expectSame(laptop, phone, id);
+		await phone.setChatSettings(id, {});
+		await quiesce(all);
+		expect(await laptop.db.sessions.get(id)).not.toHaveProperty('chat_settings');
+		await expectSame(laptop, phone, id);
+		await Promise.all(all.map((device) => device.close()));
+	});
+
 	it('after a compaction the other device sends the summary before the kept tail, and a pruned result right after its call', async () => {
 		const { all } = await devices(2);
 		const [laptop, phone] = all;

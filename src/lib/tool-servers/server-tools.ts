@@ -68,6 +68,10 @@ interface Exposed {
 
 export const DENIED = 'The user denied this tool call.';
 
+/** Which servers' tools a request may offer, by server id. */
+export type ServerFilter = (serverId: string) => boolean;
+const ALL_SERVERS: ServerFilter = () => true;
+
 export class ServerTools {
 	#connected = new Map<string, Connected>();
 	readonly #deps: ServerToolsDeps;
@@ -86,8 +90,11 @@ export class ServerTools {
 		this.#connected.delete(serverId);
 	}
 
-	/** The enabled tools of connected servers, by the name the model knows them by. */
-	exposed(reserved: ReadonlySet<string>): Map<string, Exposed> {
+	/**
+	 * The enabled tools of connected servers, by the name the model knows them by; only those of
+	 * the servers `uses` lets in (a chat may leave some out), named as they would be with all.
+	 */
+	exposed(reserved: ReadonlySet<string>, uses: ServerFilter = ALL_SERVERS): Map<string, Exposed> {
 		const configs = new Map(this.#deps.configs().map((config) => [config.id, config]));
 		const servers = [...this.#connected].flatMap(([serverId, connected]) => {
 			const config = configs.get(serverId);
@@ -102,24 +109,25 @@ export class ServerTools {
 		);
 		const exposed = new Map<string, Exposed>();
 		for (const [name, { serverId, tool }] of names) {
+			if (!uses(serverId)) continue;
 			const server = servers.find((s) => s.serverId === serverId)!;
 			exposed.set(name, { serverId, serverName: server.serverName, tool: server.tools.find((t) => t.name === tool)! });
 		}
 		return exposed;
 	}
 
-	schemas(reserved: ReadonlySet<string>): ToolSchema[] {
-		return [...this.exposed(reserved)].map(([name, { tool }]) => ({ name, description: tool.description, parameters: tool.inputSchema }));
+	schemas(reserved: ReadonlySet<string>, uses?: ServerFilter): ToolSchema[] {
+		return [...this.exposed(reserved, uses)].map(([name, { tool }]) => ({ name, description: tool.description, parameters: tool.inputSchema }));
 	}
 
-	/** Every connected server's instructions, by its name, for the system prompt. */
-	instructions(): Array<{ server: string; text: string }> {
-		return [...this.#connected.values()].filter(({ info }) => info.instructions).map(({ info }) => ({ server: info.name, text: info.instructions }));
+	/** Every connected server's instructions (of those `uses` lets in), by its name, for the system prompt. */
+	instructions(uses: ServerFilter = ALL_SERVERS): Array<{ server: string; text: string }> {
+		return [...this.#connected].filter(([id, { info }]) => info.instructions && uses(id)).map(([, { info }]) => ({ server: info.name, text: info.instructions }));
 	}
 
 	/** The server a tool the model knows by `name` comes from, if any. */
-	serverOf(name: string, reserved: ReadonlySet<string>): string | undefined {
-		return this.exposed(reserved).get(name)?.serverName;
+	serverOf(name: string, reserved: ReadonlySet<string>, uses?: ServerFilter): string | undefined {
+		return this.exposed(reserved, uses).get(name)?.serverName;
 	}
 
 	/**
@@ -131,9 +139,10 @@ export class ServerTools {
 		name: string,
 		args: Record<string, unknown>,
 		context: { callId: string; signal?: AbortSignal; rewrite?: ArgsRewrite },
-		reserved: ReadonlySet<string>
+		reserved: ReadonlySet<string>,
+		uses?: ServerFilter
 	): Promise<ServerToolResult> {
-		const found = this.exposed(reserved).get(name);
+		const found = this.exposed(reserved, uses).get(name);
 		if (!found) throw new Error(`The model called "${name}", which no connected tool server offers now.`);
 		const { serverId, serverName, tool } = found;
 		const config = this.#deps.configs().find((c) => c.id === serverId);

@@ -10,6 +10,7 @@ import { decodeOpenAIStream } from '../openai-stream';
 import type { SSEMessage } from '../sse';
 import { ProviderError, type ChatRequest, type Provider, type ProviderConfig, type StreamEvent } from '../types';
 import { templateFor } from './chat-template';
+import { IN_BROWSER_TARGET } from '../wire-target';
 
 /** A loaded model: streams OpenAI-shaped chat completion chunks for a request body. */
 export interface LocalEngine {
@@ -73,7 +74,9 @@ export function createLocalModelProvider(config: ProviderConfig, open: OpenEngin
 			const engine = await raceAbort(opening, signal);
 			const { stop } = templateFor(config.local?.template ?? 'model');
 			// The in-browser models read text only; a tool result's text already names its images.
-			const body = { ...buildOpenAIBody({ ...request, messages: withoutImages(request.messages), max_tokens: request.max_tokens ?? answerBudget(config) }), ...(stop.length ? { stop } : {}) };
+			// They sample as the chat asks, and have no reasoning effort.
+			const { reasoning_effort: _effort, ...asked } = request;
+			const body = { ...buildOpenAIBody({ ...asked, messages: withoutImages(request.messages), max_tokens: request.max_tokens ?? answerBudget(config) }), ...(stop.length ? { stop } : {}) };
 			const chunks = await raceAbort(engine.chat(body, signal), signal);
 			async function* frames(): AsyncGenerator<SSEMessage> {
 				for await (const chunk of abortable(chunks, signal)) {
@@ -97,6 +100,7 @@ export function createLocalModelProvider(config: ProviderConfig, open: OpenEngin
 		label: config.label,
 		// Needs no network, but it is a real model: it writes real summaries, not the offline recap.
 		offline: false,
+		wire: IN_BROWSER_TARGET,
 		stream: (request) => guardStream(answer(request), request.signal),
 		listModels: async () => [config.model]
 	};
