@@ -176,7 +176,9 @@ test('a chat whose compaction is off says so in the meter and, when full, asks: 
 	await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete');
 	await expect(marker).toHaveCount(0);
 
+	// Once that turn is over (Send is back in place of Stop), the next message can go.
 	await box.fill('And the lighthouses?');
+	await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
 	await box.press('Enter');
 	await full.getByRole('button', { name: 'Compact now' }).click();
 	await expect(marker).toHaveCount(1);
