@@ -339,15 +339,15 @@ function sessionView(session: SessionRow) {
 	return { title, title_source, session_key, ended_at, end_reason, parent_session_id, parent_kind, archived, pinned, model, versions: versions ?? [] };
 }
 
-/** Syncs every device in turn until a whole round moves nothing (at most `rounds` rounds). */
-export async function quiesce(devices: readonly Device[], rounds = 12): Promise<void> {
+/** Syncs every device in turn until a whole round moves nothing (at most `rounds` rounds); returns the passes it took. */
+export async function quiesce(devices: readonly Device[], rounds = 12): Promise<number> {
 	for (let round = 0; round < rounds; round++) {
 		let moved = 0;
 		for (const device of devices) {
 			const outcome = await device.sync();
 			moved += outcome.pushed + outcome.pulled;
 		}
-		if (!moved) return;
+		if (!moved) return (round + 1) * devices.length;
 	}
 	throw new Error(`Sync did not settle in ${rounds} rounds.`);
 }

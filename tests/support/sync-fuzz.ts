@@ -8,7 +8,12 @@
 import fc from 'fast-check';
 import { deriveConversation } from '../../src/lib/db/conversation';
 import { listMessages } from '../../src/lib/db/message-verbs';
-import { Device, quiesce } from './sync-device';
+import { Device, quiesce as quiesceAll } from './sync-device';
+
+/** Brings the devices to quiet, counting the passes. */
+async function quiesce(devices: readonly Device[]): Promise<void> {
+	tally.syncs += await quiesceAll(devices);
+}
 
 export type Op =
 	| { kind: 'new'; device: number }
@@ -77,6 +82,7 @@ export function faultyFetch(faults: Faults): typeof fetch {
 		const response = await fetch(input, init);
 		if (faults.drop) {
 			faults.drop = false;
+			tally.faults.drop += 1;
 			await response.body?.cancel();
 			throw new TypeError('Failed to fetch');
 		}
@@ -84,6 +90,7 @@ export function faultyFetch(faults: Faults): typeof fetch {
 			faults.conflict = false;
 			const results = (await response.json()) as Array<Record<string, unknown>>;
 			if (results.length) results[0] = { id: results[0].id, error: 'conflict', reason: 'Document update conflict.' };
+			if (results.length) tally.faults.conflict += 1;
 			return new Response(JSON.stringify(results), { status: 201, headers: { 'content-type': 'application/json' } });
 		}
 		return response;
@@ -110,6 +117,19 @@ interface Ledger {
 /** Operations of each kind that did something, over every run (printed by `npm run fuzz:sync`). */
 export const effective = new Map<string, number>();
 
+/** What the runs did, over every run (printed by `npm run fuzz:sync`). */
+export const tally = {
+	runs: 0,
+	ops: 0,
+	/** Sync passes, those of the operations and those that brought the devices to quiet. */
+	syncs: 0,
+	/** Faults that really struck: answers lost, 409s sent, restarts, databases recreated. */
+	faults: { drop: 0, conflict: 0, restart: 0, recreate: 0 },
+	/** Sessions and messages compared: across the three devices, and (synced after each operation) with one device alone. */
+	sessions: 0,
+	messages: 0
+};
+
 /** Applies one operation (a no-op where the device lacks what it names), counting those that did something. */
 async function apply(op: Op, devices: readonly Device[], ledger: Ledger, faults: Faults, server: FuzzServer, url: string): Promise<void> {
 	const did = await act(op, devices, ledger, faults, server, url);
@@ -120,8 +140,13 @@ async function act(op: Op, devices: readonly Device[], ledger: Ledger, faults: F
 	if (op.kind === 'fault') {
 		if (op.fault === 'drop') faults.drop = true;
 		else if (op.fault === 'conflict') faults.conflict = true;
-		else if (op.fault === 'recreate') await server.recreate(url);
-		else await server.restart();
+		else if (op.fault === 'recreate') {
+			await server.recreate(url);
+			tally.faults.recreate += 1;
+		} else {
+			await server.restart();
+			tally.faults.restart += 1;
+		}
 		return;
 	}
 	const device = devices[op.device % devices.length];
@@ -130,6 +155,7 @@ async function act(op: Op, devices: readonly Device[], ledger: Ledger, faults: F
 		return;
 	}
 	if (op.kind === 'sync') {
+		tally.syncs += 1;
 		await device.sync().catch(() => {});
 		return;
 	}
@@ -295,7 +321,7 @@ function shape(view: { conversation: unknown; request: unknown } | undefined): u
  * The same operations, once taken in turn by three devices that sync fully after each, once all on
  * one device: both end with the same conversations.
  */
-export async function runSequential(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void, { passphrase }: RunOptions = {}): Promise<void> {
+export async function runSequential(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void, { passphrase }: RunOptions = {}): Promise<RunResult> {
 	const calm = ops.filter((op) => !['fault', 'sync', 'start-answer', 'finish-answer', 'restore'].includes(op.kind));
 	const url = await server.newDatabase();
 	const faults: Faults = { drop: false, conflict: false };
@@ -311,11 +337,14 @@ export async function runSequential(ops: readonly Op[], server: FuzzServer, skew
 			await quiesce(devices);
 			await apply({ ...op, device: 0 } as Op, [alone], single, faults, server, url);
 		}
+		let messages = 0;
 		for (const [index, id] of together.sessions.entries()) {
 			const mine = await devices[0].conversation(id);
 			const theirs = await alone.conversation(single.sessions[index]);
 			expectEqual(shape({ conversation: theirs, request: await alone.request(single.sessions[index]) }), shape({ conversation: mine, request: await devices[0].request(id) }), `session ${index} synced and on one device`);
+			messages += (mine as { rows: unknown[] } | null)?.rows.length ?? 0;
 		}
+		return { ops: calm.length, sessions: together.sessions.length, messages };
 	} finally {
 		for (const device of [...devices, alone]) await device.close();
 	}
