@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCouchServer } from '../../../tests/support/couch-server.mjs';
 import { effective, opArbitrary, runConcurrent, runSequential, tally, type FuzzServer } from '../../../tests/support/sync-fuzz';
+import { FIXED_CASES } from '../../../tests/support/sync-fuzz-cases';
 
 const RUNS = Number(process.env.SYNC_FUZZ_RUNS ?? 4);
 const OPS = Number(process.env.SYNC_FUZZ_OPS ?? 30);
@@ -95,4 +96,11 @@ describe('three devices syncing through one server with a sync passphrase, with 
 			settings(SEED + 3, Math.max(1, Math.ceil(RUNS / 4)))
 		);
 	});
+});
+
+describe('the cases it once failed on', () => {
+	for (const fixed of FIXED_CASES) {
+		const options = fixed.passphrase ? { passphrase: fixed.passphrase } : {};
+		it(fixed.name, { timeout: TIMEOUT }, () => counted(() => (fixed.mode === 'sequential' ? runSequential : runConcurrent)(fixed.ops, fuzzServer, fixed.skews, equal, options)));
+	}
 });
