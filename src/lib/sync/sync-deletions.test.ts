@@ -240,6 +240,28 @@ describe('automatic sweeps and purges', () => {
 		await Promise.all([laptop, phone].map((device) => device.close()));
 	});
 
+	it('a sweep of more than ten sessions here sends no deletion: the other device is not asked and keeps every one', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
+		const ids: string[] = [];
+		for (let i = 0; i < 12; i++) {
+			ids.push(await laptop.newSession());
+			await laptop.send(ids[i], `old talk ${i}`);
+		}
+		await quiesce([laptop, phone]);
+		for (const id of ids) await updateSession(phone.db, id, { ended_at: phone.now() });
+		await phone.sync();
+		Device.clock += 100 * DAY;
+		expect((await pruneExpiredSessions(phone.ctx, 90, new Set())).ids.sort()).toEqual([...ids].sort());
+		await phone.sync();
+		// More than ten deletions would stop this pull to ask (DeletionsToConfirm).
+		await expect(laptop.sync()).resolves.toMatchObject({ skipped: [] });
+		expect(await laptop.sessionIds()).toEqual([...ids].sort());
+		expect(await laptop.trashIds()).toEqual([]);
+		for (const id of ids) expect((await serverDoc(url, `session:${id}`)).fields?.deleted_at).toBeNull();
+		await Promise.all([laptop, phone].map((device) => device.close()));
+	});
+
 	it('a purged session never comes back, even from a device away for longer with an edit to it', async () => {
 		const url = await newDatabase();
 		const [laptop, phone, away] = [new Device(url, 'laptop'), new Device(url, 'phone'), new Device(url, 'away')];
