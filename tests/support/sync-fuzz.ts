@@ -382,9 +382,10 @@ export async function runConcurrent(ops: readonly Op[], server: FuzzServer, skew
 	}
 }
 
-/** A conversation without what differs between runs (ids, times, positions): what was said and shown, in order. */
+/** A conversation without what differs between runs (ids, times, positions; whether a session ended, not when): what was said and shown, in order. */
 function shape(view: { conversation: unknown; request: unknown } | undefined): unknown {
-	return JSON.parse(JSON.stringify(view ?? null, (key, value) => (['id', 'compacted_by', 'compaction', 'attachments', 'missing', 'session_key', 'tool_call_id', 'parent_session_id'].includes(key) ? undefined : value)).replace(/(m|img|c|p|call)-[a-z0-9-]{6}-\d+/g, 'x'));
+	const replace = (key: string, value: unknown) => (['id', 'compacted_by', 'compaction', 'attachments', 'missing', 'session_key', 'tool_call_id', 'parent_session_id'].includes(key) ? undefined : key === 'ended_at' ? value !== null : value);
+	return JSON.parse(JSON.stringify(view ?? null, replace).replace(/(m|img|c|p|call)-[a-z0-9-]{6}-\d+/g, 'x'));
 }
 
 /**

@@ -22,6 +22,29 @@ const DAY = 24 * 60 * 60 * 1000;
 const serverDoc = async (url: string, id: string) => (await (await fetch(`${url}/${encodeURIComponent(id)}`)).json()) as Record<string, unknown> & { fields?: Record<string, unknown>; clocks?: Record<string, string> };
 
 describe('deletions from elsewhere', () => {
+	it('a file sent to a session as it was deleted waits with it in Recently deleted, and comes back with a Restore on every device', async () => {
+		const url = await newDatabase();
+		const [laptop, phone, tablet] = [new Device(url, 'laptop'), new Device(url, 'phone'), new Device(url, 'tablet')];
+		const id = await laptop.newSession();
+		await laptop.send(id, 'hello');
+		await quiesce([laptop, phone, tablet]);
+		// The phone deletes the session while the laptop, not yet told, attaches a picture to it.
+		await phone.delete(id);
+		await laptop.attach(id, 'this picture');
+		await phone.sync();
+		await laptop.sync();
+		// The tablet learns of the deletion and the picture at once; then the laptop restores the session.
+		await tablet.sync();
+		expect(await tablet.trashIds()).toEqual([id]);
+		expect(await restoreDeletedSession(laptop.ctx, id)).toBe(true);
+		await quiesce([laptop, phone, tablet]);
+		for (const device of [laptop, phone, tablet]) {
+			expect(await device.request(id)).toEqual(await laptop.request(id));
+			expect((await listMessages(device.db, id)).filter((row) => row.blobs_not_synced)).toEqual([]);
+		}
+		await Promise.all([laptop, phone, tablet].map((device) => device.close()));
+	});
+
 	it('wait in Recently deleted, where Restore brings the session back on every device with its messages and attachments', async () => {
 		const url = await newDatabase();
 		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
