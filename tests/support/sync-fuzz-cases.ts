@@ -98,5 +98,30 @@ export const FIXED_CASES: FixedCase[] = [
 			{ kind: 'start-answer', device: 1, session: 5, text: 'the weather' },
 			{ kind: 'switch', device: 0, session: 3, nth: 5 }
 		]
+	},
+	{
+		name: 'seed 786911755: a file sent to a session as another device deleted it was lost when a third restored the session',
+		skews: [2, 1, -17],
+		ops: [
+			{ kind: 'delete', device: 1, session: 0 },
+			{ kind: 'attach', device: 0, session: 0, text: 'numbers' },
+			{ kind: 'sync', device: 1 },
+			{ kind: 'sync', device: 0 },
+			{ kind: 'restore', device: 1, session: 0 },
+			{ kind: 'sync', device: 2 }
+		]
+	},
+	{
+		name: 'seed 786911757 (with a passphrase): an answer that finished after its session was deleted elsewhere never reached the devices that restored it',
+		passphrase: 'fuzz passphrase',
+		skews: [-4, -7951006, 11],
+		ops: [
+			{ kind: 'start-answer', device: 0, session: 15, text: 'plans' },
+			{ kind: 'delete', device: 1, session: 1 },
+			{ kind: 'sync', device: 1 },
+			{ kind: 'sync', device: 2 },
+			{ kind: 'restore', device: 2, session: 9 },
+			{ kind: 'sync', device: 0 }
+		]
 	}
 ];

@@ -22,6 +22,25 @@ const DAY = 24 * 60 * 60 * 1000;
 const serverDoc = async (url: string, id: string) => (await (await fetch(`${url}/${encodeURIComponent(id)}`)).json()) as Record<string, unknown> & { fields?: Record<string, unknown>; clocks?: Record<string, string> };
 
 describe('deletions from elsewhere', () => {
+	it('an answer that finishes after its session was deleted elsewhere reaches every device once another restores the session', async () => {
+		const url = await newDatabase();
+		const [laptop, phone, tablet] = [new Device(url, 'laptop'), new Device(url, 'phone'), new Device(url, 'tablet')];
+		const id = await laptop.newSession();
+		await laptop.send(id, 'hello');
+		await quiesce([laptop, phone, tablet]);
+		const answer = await laptop.startAnswer(id, 'plans');
+		await phone.delete(id);
+		await phone.sync();
+		await tablet.sync();
+		expect(await restoreDeletedSession(tablet.ctx, id)).toBe(true);
+		// The laptop hears of the deletion while the answer streams, and moves the session to Recently deleted once it is done.
+		await laptop.sync();
+		await laptop.finishAnswer(answer);
+		await quiesce([laptop, phone, tablet]);
+		for (const device of [laptop, phone, tablet]) expect(await device.contents(id)).toEqual(['hello', 'answer to hello', 'plans', 'first words on plans, and the rest']);
+		await Promise.all([laptop, phone, tablet].map((device) => device.close()));
+	});
+
 	it('a file sent to a session as it was deleted waits with it in Recently deleted, and comes back with a Restore on every device', async () => {
 		const url = await newDatabase();
 		const [laptop, phone, tablet] = [new Device(url, 'laptop'), new Device(url, 'phone'), new Device(url, 'tablet')];
