@@ -263,6 +263,11 @@ export class DexieSyncStore implements SyncStore {
 		});
 	}
 
+	async knownRevisions(ids: readonly string[], revs: readonly string[]): Promise<boolean[]> {
+		const entries = await this.#db.sync_docs.bulkGet([...ids]);
+		return entries.map((entry, at) => entry !== undefined && entry.rev === revs[at] && !entry.purge);
+	}
+
 	/**
 	 * Sessions deleted elsewhere while a tab worked on them go to "Recently deleted" once it is done;
 	 * those deleted longer ago than "Recently deleted" keeps them are deleted for good, everywhere.
