@@ -84,10 +84,10 @@ export interface Faults {
 	conflict: boolean;
 }
 
-/** A fetch that obeys `faults` once each. */
-export function faultyFetch(faults: Faults): typeof fetch {
+/** A fetch that obeys `faults` once each (to the server where it is now: see FuzzServer.route). */
+export function faultyFetch(faults: Faults, route: (url: string) => string = (url) => url): typeof fetch {
 	return async (input, init) => {
-		const response = await fetch(input, init);
+		const response = await fetch(route(String(input)), init);
 		if (faults.drop) {
 			faults.drop = false;
 			tally.faults.drop += 1;
@@ -109,6 +109,8 @@ export function faultyFetch(faults: Faults): typeof fetch {
 export interface FuzzServer {
 	/** A new, empty database's URL. */
 	newDatabase(): Promise<string>;
+	/** `url` at the server's address now (a restart may have had to take another port). */
+	route(url: string): string;
 	recreate(url: string): Promise<void>;
 	restart(): Promise<void>;
 }
@@ -322,7 +324,7 @@ export interface RunResult {
 export async function runConcurrent(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void, { passphrase }: RunOptions = {}): Promise<RunResult> {
 	const url = await server.newDatabase();
 	const faults: Faults = { drop: false, conflict: false };
-	const devices = skews.map((skewMs, index) => new Device(url, `d${index}`, { skewMs, fetch: faultyFetch(faults), seed: index + 1, ...(passphrase ? { passphrase } : {}) }));
+	const devices = skews.map((skewMs, index) => new Device(url, `d${index}`, { skewMs, fetch: faultyFetch(faults, (url) => server.route(url)), seed: index + 1, ...(passphrase ? { passphrase } : {}) }));
 	const ledger = newLedger();
 	try {
 		// Two conversations every device holds to begin with.
@@ -373,7 +375,7 @@ export async function runConcurrent(ops: readonly Op[], server: FuzzServer, skew
 		for (const device of devices) await expectDerived(device, expectEqual);
 		if (passphrase) {
 			// Encrypted: nothing the devices said is on the server in the clear.
-			const stored = await (await fetch(`${url}/_all_docs?include_docs=true`)).text();
+			const stored = await (await fetch(server.route(`${url}/_all_docs?include_docs=true`))).text();
 			for (const said of ['a first question', 'answer to', 'summary of']) expectEqual(stored.includes(said), false, `"${said}" in the clear on the server`);
 		}
 		return { ops: ops.length, sessions: first.size, messages: [...held.values()].reduce((sum, ids) => sum + ids.size, 0) };

@@ -22,21 +22,40 @@ const HOUR = 60 * 60 * 1000;
 let server: Awaited<ReturnType<typeof startCouchServer>>;
 let dataDir = '';
 
+/** Starts the server again on its port (on a busy machine another process may take the port meanwhile: then on a new one). */
+async function startAgain(): Promise<void> {
+	const port = server.port;
+	await server.close().catch(() => {});
+	for (let attempt = 0; attempt < 3; attempt++) {
+		try {
+			server = await startCouchServer({ port, dataDir });
+			return;
+		} catch {
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
+	}
+	server = await startCouchServer({ dataDir });
+}
+
 const fuzzServer: FuzzServer = {
 	async newDatabase() {
 		const url = `${server.url}/fuzz-${crypto.randomUUID()}`;
-		expect((await fetch(url, { method: 'PUT' })).status).toBe(201);
-		return url;
+		// A server that stopped answering (killed by a busy machine) is started again for the next run.
+		const created = await fetch(url, { method: 'PUT' }).catch(async () => {
+			await startAgain();
+			return fetch(url.replace(/^http:\/\/[^/]+/, server.url), { method: 'PUT' });
+		});
+		expect(created.status).toBe(201);
+		return url.replace(/^http:\/\/[^/]+/, server.url);
+	},
+	route(url) {
+		return url.replace(/^http:\/\/127\.0\.0\.1:\d+/, server.url);
 	},
 	async recreate(url) {
-		await fetch(url, { method: 'DELETE' });
-		await fetch(url, { method: 'PUT' });
+		await fetch(this.route(url), { method: 'DELETE' });
+		await fetch(this.route(url), { method: 'PUT' });
 	},
-	async restart() {
-		const port = server.port;
-		await server.close();
-		server = await startCouchServer({ port, dataDir });
-	}
+	restart: startAgain
 };
 
 beforeAll(async () => {
