@@ -26,15 +26,16 @@ let dataDir = '';
 async function startAgain(): Promise<void> {
 	const port = server.port;
 	await server.close().catch(() => {});
-	for (let attempt = 0; attempt < 3; attempt++) {
+	// Its storage's locks may outlive the old process by a moment: the next start waits a little longer each time.
+	for (let attempt = 1; attempt <= 5; attempt++) {
 		try {
-			server = await startCouchServer({ port, dataDir });
+			server = await startCouchServer(attempt < 5 ? { port, dataDir } : { dataDir });
 			return;
-		} catch {
-			await new Promise((resolve) => setTimeout(resolve, 200));
+		} catch (error) {
+			if (attempt === 5) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
 		}
 	}
-	server = await startCouchServer({ dataDir });
 }
 
 const fuzzServer: FuzzServer = {
