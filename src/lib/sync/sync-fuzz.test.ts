@@ -54,7 +54,11 @@ const fuzzServer: FuzzServer = {
 	},
 	async recreate(url) {
 		await fetch(this.route(url), { method: 'DELETE' });
-		await fetch(this.route(url), { method: 'PUT' });
+		// The server may still be removing the old one: created again once it has.
+		for (let attempt = 1; (await fetch(this.route(url), { method: 'PUT' })).status !== 201; attempt++) {
+			if (attempt === 20) throw new Error(`The server would not create ${url} again.`);
+			await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+		}
 	},
 	restart: startAgain
 };
