@@ -12,6 +12,7 @@ import { SyncLoop } from '../../src/lib/sync/sync-loop';
 import { openJson, sealJson, type Sealed } from '../../src/lib/sync/seal-envelope';
 import { deriveKey } from '../../src/lib/sync/sync-key';
 import { conversationRows, seededSession, storedRows } from './seed-rows';
+import { measureServerFloor, type ServerFloor } from './server-floor';
 
 export interface FirstSyncOptions {
 	sessions: number;
@@ -30,6 +31,28 @@ export interface FirstSync {
 	passes: { send: number; receive: number };
 	/** With a passphrase, ms of the crypto alone, timed again after the sync: opening every document the server holds, sealing each again, deriving the key once. */
 	crypto?: { openMs: number; sealMs: number; deriveMs: number; documents: number };
+	/** The same documents straight through the server: posted with `_bulk_docs`, read from `_changes`. */
+	floor: ServerFloor;
+	/** ms spent in each call of the sync store and the client, sending and receiving (calls overlap none: a pass runs one at a time). */
+	phases: { send: Record<string, number>; receive: Record<string, number> };
+}
+
+/** `target` with the time of each of its methods' calls added to `totals` under its name. */
+function timed<T extends object>(target: T, totals: Record<string, number>, prefix: string): T {
+	return new Proxy(target, {
+		get(object, key) {
+			const value = Reflect.get(object, key);
+			if (typeof value !== 'function' || typeof key !== 'string') return value;
+			return async (...args: unknown[]) => {
+				const started = performance.now();
+				try {
+					return await value.apply(object, args);
+				} finally {
+					totals[`${prefix}.${key}`] = (totals[`${prefix}.${key}`] ?? 0) + performance.now() - started;
+				}
+			};
+		}
+	});
 }
 
 export async function withDatabase<T>(work: (db: PalimpsestDb) => Promise<T>): Promise<T> {
@@ -73,11 +96,11 @@ export async function syncUntilQuiet(loop: SyncLoop): Promise<number> {
 	}
 }
 
-/** The app's loop for `db`: its client, and the key check before each pass with `passphrase` typed. */
-function loopOf(db: PalimpsestDb, url: string, passphrase: string | null): SyncLoop {
+/** The app's loop for `db`: its client, and the key check before each pass with `passphrase` typed; the time of each store and client call added to `totals`. */
+function loopOf(db: PalimpsestDb, url: string, passphrase: string | null, totals: Record<string, number>): SyncLoop {
 	const client = new SealedClient({ url });
 	const sealing = new SealingSetup({ client, keys: createKeyStore(db), passphrase });
-	return new SyncLoop({ store: createSyncStore(db), client, beforePass: (signal) => sealing.prepare(signal) });
+	return new SyncLoop({ store: timed(createSyncStore(db), totals, 'store'), client: timed(client, totals, 'client'), beforePass: (signal) => sealing.prepare(signal) });
 }
 
 /** The crypto of a first sync alone: every sealed document on the server opened, then sealed again, and the key derived. */
@@ -101,16 +124,18 @@ export async function measureFirstSync(url: string, options: FirstSyncOptions): 
 	return withDatabase((a) =>
 		withDatabase(async (b) => {
 			await write(a, rows);
+			const phases = { send: {}, receive: {} };
 			let started = performance.now();
-			const send = await syncUntilQuiet(loopOf(a, url, options.passphrase));
+			const send = await syncUntilQuiet(loopOf(a, url, options.passphrase, phases.send));
 			const sendMs = performance.now() - started;
 			started = performance.now();
-			const receive = await syncUntilQuiet(loopOf(b, url, options.passphrase));
+			const receive = await syncUntilQuiet(loopOf(b, url, options.passphrase, phases.receive));
 			const receiveMs = performance.now() - started;
 			const received = await b.messages.count();
 			if (received !== rows.messageRows.length) throw new Error(`The second device has ${received} of ${rows.messageRows.length} messages.`);
 			const crypto = options.passphrase ? await timeCrypto(url, b, options.passphrase) : undefined;
-			return { rows: rows.messageRows.length + rows.sessionRows.length, sendMs, receiveMs, passes: { send, receive }, ...(crypto ? { crypto } : {}) };
+			const floor = await measureServerFloor(url);
+			return { rows: rows.messageRows.length + rows.sessionRows.length, sendMs, receiveMs, passes: { send, receive }, floor, phases, ...(crypto ? { crypto } : {}) };
 		})
 	);
 }

@@ -3,7 +3,7 @@
 // `conversation` is what the device shows and `request` what it would send the model: what every
 // device must agree on once sync is quiet.
 import { buildRequestMessages } from '../../src/lib/agent/build-request';
-import { commitCompaction, listActiveMessages } from '../../src/lib/db/compaction-verbs';
+import { commitCompaction, commitRotation, listActiveMessages } from '../../src/lib/db/compaction-verbs';
 import type { PalimpsestDb } from '../../src/lib/db/database';
 import { openProfileDb } from '../../src/lib/db/database';
 import { appendMessages, deleteMessages, listMessages, updateMessage } from '../../src/lib/db/message-verbs';
@@ -19,6 +19,7 @@ import { commitUndoCompaction } from '../../src/lib/db/undo-compaction-verbs';
 import { archiveSessions, unarchiveSessions } from '../../src/lib/sessions/archive-sessions';
 import { deleteSessions } from '../../src/lib/sessions/delete-sessions';
 import { createSession } from '../../src/lib/sessions/session-lifecycle';
+import { buildSessionRow } from '../../src/lib/sessions/build-session-row';
 import type { SessionContext } from '../../src/lib/sessions/session-context';
 import { CouchClient } from '../../src/lib/sync/couch-client';
 import { createSyncStore, type DexieSyncStore, type SyncStoreOptions } from '../../src/lib/sync/dexie-sync-store';
@@ -139,6 +140,13 @@ export class Device {
 		return [sessionId, answer.seq];
 	}
 
+	/** More words of an answer still streaming (sync may run between its parts). */
+	async continueAnswer(key: [string, number]): Promise<void> {
+		const row = await this.db.messages.get(key);
+		if (!row) throw new Error(`The answer streaming at ${key.join(':')} lost its row.`);
+		await updateMessage(this.db, key, { content: `${row.content}, then more` });
+	}
+
 	async finishAnswer(key: [string, number], status: 'complete' | 'error' = 'complete'): Promise<void> {
 		this.streaming.delete(key[0]);
 		const row = await this.db.messages.get(key);
@@ -218,6 +226,24 @@ export class Device {
 		const summary = { ...this.message('user', `summary of ${removed.length} messages`), kind: 'summary' as const, compaction: marker };
 		await commitCompaction(this.db, { sessionId, compactionId: id, removed: removed.map((row) => row.seq), inserted: [{ before: kept.seq, row: summary }], compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }, tokenEstimate: 10, now });
 		return true;
+	}
+
+	/**
+	 * Compacts into a child session, as a compaction that is not in place does: the session ends,
+	 * and the child holds the summary and the last two context rows. The child's id, or null.
+	 */
+	async rotate(sessionId: string): Promise<string | null> {
+		const parent = await this.db.sessions.get(sessionId);
+		const rows = (await this.active(sessionId)).filter((row) => row.kind === 'message' || row.kind === 'summary');
+		if (!parent || parent.ended_at !== null || rows.length < 4) return null;
+		const now = this.now();
+		const marker = { id: this.#id('c'), kind: 'summarize' as const, reason: 'manual' as const, before_tokens: 100, after_tokens: 10, messages_removed: rows.length - 2, at: now, old_session_id: sessionId };
+		const summary = { ...this.message('user', `summary of ${rows.length - 2} messages`), kind: 'summary' as const, compaction: marker };
+		const built = buildSessionRow(this.ctx, { provider: parent.provider, model: parent.model, title: parent.title, session_key: parent.session_key, parent_session_id: parent.id, parent_kind: 'compression' });
+		const state = { failures: 0, cooldown_until: 0, turns_since_micro: 0 };
+		const child = { ...built, title_source: parent.title_source, pinned: parent.pinned, token_estimate: 10, compaction: state };
+		const tail = rows.slice(-2).map(({ seq: _seq, position: _position, rank: _rank, session_id: _session, ...row }) => row);
+		return (await commitRotation(this.db, { parentId: sessionId, endedAt: now, child, rows: [summary, ...tail], parentCompaction: state })).id;
 	}
 
 	/** Prunes the tool results on show: each becomes a stub right after it, a notice before the first. */
@@ -344,15 +370,15 @@ function sessionView(session: SessionRow) {
 	return { title, title_source, session_key, ended_at, end_reason, parent_session_id, parent_kind, archived, pinned, model, versions: versions ?? [], chat_settings: chat_settings ?? null };
 }
 
-/** Syncs every device in turn until a whole round moves nothing (at most `rounds` rounds). */
-export async function quiesce(devices: readonly Device[], rounds = 12): Promise<void> {
+/** Syncs every device in turn until a whole round moves nothing (at most `rounds` rounds); returns the passes it took. */
+export async function quiesce(devices: readonly Device[], rounds = 12): Promise<number> {
 	for (let round = 0; round < rounds; round++) {
 		let moved = 0;
 		for (const device of devices) {
 			const outcome = await device.sync();
 			moved += outcome.pushed + outcome.pulled;
 		}
-		if (!moved) return;
+		if (!moved) return (round + 1) * devices.length;
 	}
 	throw new Error(`Sync did not settle in ${rounds} rounds.`);
 }

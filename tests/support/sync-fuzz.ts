@@ -1,19 +1,29 @@
 // The model-based test of sync (run by sync-fuzz.test.ts, and at length by `npm run fuzz:sync`):
 // three devices, each a profile database with the app's own verbs, sync through a real
-// pouchdb-server while random operations, sync schedules and faults happen (dropped answers,
-// 409s, a server restart, a recreated database, clocks hours apart). Once sync is quiet, every
-// device must show the same conversation and build the same request for every session, keep
-// every message no one removed, and hold its rows exactly as the shared derivation says; and a
-// run with full syncs between operations must end as the same operations on one device do.
+// pouchdb-server while random operations (send, an answer streaming in parts, a tool call,
+// attach, edit, regenerate, switch version, compact in place or into a child session, prune,
+// undo, edit summary, remove a failed answer, delete, archive, rename, pin, and Restore of a
+// session deleted on another device), sync schedules and faults happen (dropped answers, 409s, a
+// server restart, a recreated database, clocks hours apart). Once sync is quiet, every device
+// must show the same conversation and build the same request for every session, keep every
+// session no one deleted and every message no one removed, and hold its rows exactly as the
+// shared derivation says; and a run with full syncs between operations must end as the same
+// operations on one device do.
 import fc from 'fast-check';
 import { deriveConversation } from '../../src/lib/db/conversation';
 import { listMessages } from '../../src/lib/db/message-verbs';
-import { Device, quiesce } from './sync-device';
+import { Device, quiesce as quiesceAll } from './sync-device';
+
+/** Brings the devices to quiet, counting the passes. */
+async function quiesce(devices: readonly Device[]): Promise<void> {
+	tally.syncs += await quiesceAll(devices);
+}
 
 export type Op =
 	| { kind: 'new'; device: number }
 	| { kind: 'send'; device: number; session: number; text: string }
 	| { kind: 'start-answer'; device: number; session: number; text: string }
+	| { kind: 'continue-answer'; device: number; answer: number }
 	| { kind: 'finish-answer'; device: number; answer: number; status: 'complete' | 'error' }
 	| { kind: 'tool'; device: number; session: number; text: string }
 	| { kind: 'attach'; device: number; session: number; text: string }
@@ -21,6 +31,7 @@ export type Op =
 	| { kind: 'regenerate'; device: number; session: number }
 	| { kind: 'switch'; device: number; session: number; nth: number }
 	| { kind: 'compact'; device: number; session: number }
+	| { kind: 'rotate'; device: number; session: number }
 	| { kind: 'prune'; device: number; session: number }
 	| { kind: 'undo'; device: number; session: number }
 	| { kind: 'edit-summary'; device: number; session: number }
@@ -43,6 +54,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('new' as const), device }) },
 	{ weight: 8, arbitrary: fc.record({ kind: fc.constant('send' as const), device, session, text }) },
 	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('start-answer' as const), device, session, text }) },
+	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('continue-answer' as const), device, answer: fc.nat(10) }) },
 	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('finish-answer' as const), device, answer: fc.nat(10), status: fc.constantFrom('complete' as const, 'error' as const) }) },
 	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('tool' as const), device, session, text }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('attach' as const), device, session, text }) },
@@ -50,17 +62,18 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
 	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('regenerate' as const), device, session }) },
 	{ weight: 5, arbitrary: fc.record({ kind: fc.constant('switch' as const), device, session, nth }) },
 	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('compact' as const), device, session }) },
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('rotate' as const), device, session }) },
 	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('prune' as const), device, session }) },
 	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('undo' as const), device, session }) },
 	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('edit-summary' as const), device, session }) },
 	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('remove-failed' as const), device, session }) },
-	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), device, session }) },
+	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('delete' as const), device, session }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('archive' as const), device, session, on: fc.boolean() }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('rename' as const), device, session, title: text }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('pin' as const), device, session, on: fc.boolean() }) },
-	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('restore' as const), device, session }) },
+	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('restore' as const), device, session }) },
 	{ weight: 10, arbitrary: fc.record({ kind: fc.constant('sync' as const), device }) },
-	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('fault' as const), fault: fc.constantFrom('drop' as const, 'conflict' as const, 'recreate' as const, 'restart' as const) }) }
+	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('fault' as const), fault: fc.constantFrom('drop' as const, 'conflict' as const, 'recreate' as const, 'restart' as const) }) }
 );
 
 /** What the network and server do next, for the faulty fetch every device uses. */
@@ -71,12 +84,13 @@ export interface Faults {
 	conflict: boolean;
 }
 
-/** A fetch that obeys `faults` once each. */
-export function faultyFetch(faults: Faults): typeof fetch {
+/** A fetch that obeys `faults` once each (to the server where it is now: see FuzzServer.route). */
+export function faultyFetch(faults: Faults, route: (url: string) => string = (url) => url): typeof fetch {
 	return async (input, init) => {
-		const response = await fetch(input, init);
+		const response = await fetch(route(String(input)), init);
 		if (faults.drop) {
 			faults.drop = false;
+			tally.faults.drop += 1;
 			await response.body?.cancel();
 			throw new TypeError('Failed to fetch');
 		}
@@ -84,6 +98,7 @@ export function faultyFetch(faults: Faults): typeof fetch {
 			faults.conflict = false;
 			const results = (await response.json()) as Array<Record<string, unknown>>;
 			if (results.length) results[0] = { id: results[0].id, error: 'conflict', reason: 'Document update conflict.' };
+			if (results.length) tally.faults.conflict += 1;
 			return new Response(JSON.stringify(results), { status: 201, headers: { 'content-type': 'application/json' } });
 		}
 		return response;
@@ -94,6 +109,8 @@ export function faultyFetch(faults: Faults): typeof fetch {
 export interface FuzzServer {
 	/** A new, empty database's URL. */
 	newDatabase(): Promise<string>;
+	/** `url` at the server's address now (a restart may have had to take another port). */
+	route(url: string): string;
 	recreate(url: string): Promise<void>;
 	restart(): Promise<void>;
 }
@@ -103,16 +120,65 @@ interface Ledger {
 	sessions: string[];
 	answers: Array<{ device: number; key: [string, number] }>;
 	deleted: Set<string>;
-	/** How many operations of each kind did something. */
-	done?: Map<string, number>;
+	/** Sessions some device deleted at some time (the others must be on every device at the end). */
+	everDeleted: Set<string>;
+	/** Messages (session id / message id) the devices' operations wrote, and those an operation took away. */
+	written: Set<string>;
+	removed: Set<string>;
+}
+
+const newLedger = (): Ledger => ({ sessions: [], answers: [], deleted: new Set(), everDeleted: new Set(), written: new Set(), removed: new Set() });
+
+/** The device `first`, or the next after it, with a session in Recently deleted (else `first`). */
+async function holdingTrash(devices: readonly Device[], first: number): Promise<Device> {
+	for (let i = 0; i < devices.length; i++) {
+		const device = devices[(first + i) % devices.length];
+		if ((await device.trashIds()).length) return device;
+	}
+	return devices[first % devices.length];
+}
+
+/** The messages `device` holds and no other device does. */
+async function heldOnlyBy(device: Device, devices: readonly Device[]): Promise<Set<string>> {
+	const mine = await messageKeys(device);
+	for (const other of devices) if (other !== device) for (const key of await messageKeys(other)) mine.delete(key);
+	return mine;
+}
+
+/** Every message a device holds, as session id / message id. */
+async function messageKeys(device: Device): Promise<Set<string>> {
+	return new Set((await device.db.messages.toArray()).map((row) => `${row.session_id}/${row.id}`));
 }
 
 /** Operations of each kind that did something, over every run (printed by `npm run fuzz:sync`). */
 export const effective = new Map<string, number>();
 
+/** What the runs did, over every run (printed by `npm run fuzz:sync`). */
+export const tally = {
+	runs: 0,
+	ops: 0,
+	/** Sync passes, those of the operations and those that brought the devices to quiet. */
+	syncs: 0,
+	/** Faults that really struck: answers lost, 409s sent, restarts, databases recreated. */
+	faults: { drop: 0, conflict: 0, restart: 0, recreate: 0 },
+	/** Sessions and messages compared: across the three devices, and (synced after each operation) with one device alone. */
+	sessions: 0,
+	messages: 0
+};
+
 /** Applies one operation (a no-op where the device lacks what it names), counting those that did something. */
 async function apply(op: Op, devices: readonly Device[], ledger: Ledger, faults: Faults, server: FuzzServer, url: string): Promise<void> {
+	// What the operation itself wrote and took away on its device (a sync's arrivals are neither).
+	const acting = op.kind === 'fault' || op.kind === 'sync' ? undefined : op.kind === 'restore' ? await holdingTrash(devices, op.device) : devices[op.device % devices.length];
+	const before = acting && (await messageKeys(acting));
+	// A deleted session's messages go with it; but a Restore elsewhere brings back those another device held.
+	const only = op.kind === 'delete' ? await heldOnlyBy(devices[op.device % devices.length], devices) : new Set<string>();
 	const did = await act(op, devices, ledger, faults, server, url);
+	if (acting && before) {
+		const after = await messageKeys(acting);
+		for (const key of after) if (!before.has(key)) ledger.written.add(key);
+		for (const key of before) if (!after.has(key) && (op.kind !== 'delete' || only.has(key))) ledger.removed.add(key);
+	}
 	if (did !== false) effective.set(op.kind === 'fault' ? op.fault : op.kind, (effective.get(op.kind === 'fault' ? op.fault : op.kind) ?? 0) + 1);
 }
 
@@ -120,23 +186,31 @@ async function act(op: Op, devices: readonly Device[], ledger: Ledger, faults: F
 	if (op.kind === 'fault') {
 		if (op.fault === 'drop') faults.drop = true;
 		else if (op.fault === 'conflict') faults.conflict = true;
-		else if (op.fault === 'recreate') await server.recreate(url);
-		else await server.restart();
+		else if (op.fault === 'recreate') {
+			await server.recreate(url);
+			tally.faults.recreate += 1;
+		} else {
+			await server.restart();
+			tally.faults.restart += 1;
+		}
 		return;
 	}
-	const device = devices[op.device % devices.length];
+	// Restore is done where a session waits in Recently deleted: on the device named, or the next that has one.
+	const device = op.kind === 'restore' ? await holdingTrash(devices, op.device) : devices[op.device % devices.length];
 	if (op.kind === 'new') {
 		ledger.sessions.push(await device.newSession());
 		return;
 	}
 	if (op.kind === 'sync') {
+		tally.syncs += 1;
 		await device.sync().catch(() => {});
 		return;
 	}
-	if (op.kind === 'finish-answer') {
+	if (op.kind === 'finish-answer' || op.kind === 'continue-answer') {
 		const pending = ledger.answers.filter((answer) => devices[answer.device] === device);
 		const answer = pending[op.answer % Math.max(1, pending.length)];
 		if (!answer) return false;
+		if (op.kind === 'continue-answer') return device.continueAnswer(answer.key);
 		ledger.answers.splice(ledger.answers.indexOf(answer), 1);
 		await device.finishAnswer(answer.key, op.status);
 		return;
@@ -171,6 +245,12 @@ async function act(op: Op, devices: readonly Device[], ledger: Ledger, faults: F
 			return device.switchVersion(sessionId, op.nth);
 		case 'compact':
 			return device.compact(sessionId);
+		case 'rotate': {
+			const child = await device.rotate(sessionId);
+			if (child === null) return false;
+			ledger.sessions.push(child);
+			return;
+		}
 		case 'prune':
 			return device.prune(sessionId);
 		case 'undo':
@@ -179,9 +259,22 @@ async function act(op: Op, devices: readonly Device[], ledger: Ledger, faults: F
 			return device.editSummary(sessionId);
 		case 'remove-failed':
 			return device.removeFailed(sessionId);
-		case 'delete':
-			ledger.deleted.add(sessionId);
-			return device.delete(sessionId);
+		case 'delete': {
+			// A session's compression lineage goes with it.
+			const had = await device.sessionIds();
+			await device.delete(sessionId);
+			const left = new Set(await device.sessionIds());
+			for (const id of had.filter((id) => !left.has(id))) {
+				ledger.deleted.add(id);
+				ledger.everDeleted.add(id);
+			}
+			// Deleting stops the device's turns in every session it took.
+			for (const answer of ledger.answers.filter((answer) => devices[answer.device] === device && !left.has(answer.key[0]))) {
+				ledger.answers.splice(ledger.answers.indexOf(answer), 1);
+				device.streaming.delete(answer.key[0]);
+			}
+			return;
+		}
 		case 'archive':
 			return device.archive(sessionId, op.on);
 		case 'rename':
@@ -231,8 +324,8 @@ export interface RunResult {
 export async function runConcurrent(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void, { passphrase }: RunOptions = {}): Promise<RunResult> {
 	const url = await server.newDatabase();
 	const faults: Faults = { drop: false, conflict: false };
-	const devices = skews.map((skewMs, index) => new Device(url, `d${index}`, { skewMs, fetch: faultyFetch(faults), seed: index + 1, ...(passphrase ? { passphrase } : {}) }));
-	const ledger: Ledger = { sessions: [], answers: [], deleted: new Set() };
+	const devices = skews.map((skewMs, index) => new Device(url, `d${index}`, { skewMs, fetch: faultyFetch(faults, (url) => server.route(url)), seed: index + 1, ...(passphrase ? { passphrase } : {}) }));
+	const ledger = newLedger();
 	try {
 		// Two conversations every device holds to begin with.
 		for (let i = 0; i < 2; i++) {
@@ -240,7 +333,7 @@ export async function runConcurrent(ops: readonly Op[], server: FuzzServer, skew
 			await devices[0].send(ledger.sessions[i], 'a first question');
 		}
 		await quiesce(devices);
-		for (const op of ops) {
+			for (const op of ops) {
 			try {
 				await apply(op, devices, ledger, faults, server, url);
 			} catch (error) {
@@ -274,10 +367,15 @@ export async function runConcurrent(ops: readonly Op[], server: FuzzServer, skew
 		const held = new Map<string, Set<string>>();
 		for (const device of devices) for (const id of await device.sessionIds()) for (const row of await listMessages(device.db, id)) (held.get(id) ?? held.set(id, new Set()).get(id)!).add(row.id);
 		for (const device of devices) for (const [id, ids] of held) expectEqual(new Set((await listMessages(device.db, id)).map((row) => row.id)), ids, `the messages of ${id} on ${device.profile}`);
+		// Nothing lost that no one removed: every session no one deleted is here, with every message written to it and not taken away.
+		const live = new Set(first.keys());
+		expectEqual(ledger.sessions.filter((id) => !ledger.everDeleted.has(id) && !live.has(id)), [], 'sessions no one deleted, missing');
+		const missing = [...ledger.written].filter((key) => !ledger.removed.has(key) && live.has(key.split('/')[0]) && !held.get(key.split('/')[0])?.has(key.slice(key.indexOf('/') + 1)));
+		expectEqual(missing, [], 'messages no one removed, missing');
 		for (const device of devices) await expectDerived(device, expectEqual);
 		if (passphrase) {
 			// Encrypted: nothing the devices said is on the server in the clear.
-			const stored = await (await fetch(`${url}/_all_docs?include_docs=true`)).text();
+			const stored = await (await fetch(server.route(`${url}/_all_docs?include_docs=true`))).text();
 			for (const said of ['a first question', 'answer to', 'summary of']) expectEqual(stored.includes(said), false, `"${said}" in the clear on the server`);
 		}
 		return { ops: ops.length, sessions: first.size, messages: [...held.values()].reduce((sum, ids) => sum + ids.size, 0) };
@@ -286,36 +384,37 @@ export async function runConcurrent(ops: readonly Op[], server: FuzzServer, skew
 	}
 }
 
-/** A conversation without what differs between runs (ids, times, positions): what was said and shown, in order. */
+/** A conversation without what differs between runs (ids, times, positions; whether a session ended, not when): what was said and shown, in order. */
 function shape(view: { conversation: unknown; request: unknown } | undefined): unknown {
-	return JSON.parse(JSON.stringify(view ?? null, (key, value) => (['id', 'compacted_by', 'compaction', 'attachments', 'missing', 'session_key', 'tool_call_id'].includes(key) ? undefined : value)).replace(/(m|img|c|p|call)-[a-z0-9]{6}-\d+/g, 'x'));
+	const replace = (key: string, value: unknown) => (['id', 'compacted_by', 'compaction', 'attachments', 'missing', 'session_key', 'tool_call_id', 'parent_session_id'].includes(key) ? undefined : key === 'ended_at' ? value !== null : value);
+	return JSON.parse(JSON.stringify(view ?? null, replace).replace(/(m|img|c|p|call)-[a-z0-9-]{6}-\d+/g, 'x'));
 }
 
 /**
  * The same operations, once taken in turn by three devices that sync fully after each, once all on
  * one device: both end with the same conversations.
  */
-export async function runSequential(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void, { passphrase }: RunOptions = {}): Promise<void> {
-	const calm = ops.filter((op) => !['fault', 'sync', 'start-answer', 'finish-answer', 'restore'].includes(op.kind));
+export async function runSequential(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void, { passphrase }: RunOptions = {}): Promise<RunResult> {
+	const calm = ops.filter((op) => !['fault', 'sync', 'start-answer', 'continue-answer', 'finish-answer', 'restore'].includes(op.kind));
 	const url = await server.newDatabase();
 	const faults: Faults = { drop: false, conflict: false };
 	const devices = skews.map((skewMs, index) => new Device(url, `s${index}`, { skewMs, seed: index + 11, ...(passphrase ? { passphrase } : {}) }));
 	const alone = new Device(await server.newDatabase(), 'alone', { seed: 21 });
-	const [together, single]: Ledger[] = [
-		{ sessions: [], answers: [], deleted: new Set() },
-		{ sessions: [], answers: [], deleted: new Set() }
-	];
+	const [together, single] = [newLedger(), newLedger()];
 	try {
 		for (const op of calm) {
 			await apply(op, devices, together, faults, server, url);
 			await quiesce(devices);
 			await apply({ ...op, device: 0 } as Op, [alone], single, faults, server, url);
 		}
+		let messages = 0;
 		for (const [index, id] of together.sessions.entries()) {
 			const mine = await devices[0].conversation(id);
 			const theirs = await alone.conversation(single.sessions[index]);
 			expectEqual(shape({ conversation: theirs, request: await alone.request(single.sessions[index]) }), shape({ conversation: mine, request: await devices[0].request(id) }), `session ${index} synced and on one device`);
+			messages += (mine as { rows: unknown[] } | null)?.rows.length ?? 0;
 		}
+		return { ops: calm.length, sessions: together.sessions.length, messages };
 	} finally {
 		for (const device of [...devices, alone]) await device.close();
 	}

@@ -3,7 +3,7 @@
 // back as it was. The moves run inside the caller's transaction over sessions, messages, blobs and
 // sync_trash; restoring is also a verb of its own, whose writes sync then sends as a restore.
 import { Dexie, type PalimpsestDb } from './database';
-import type { SyncTrashRow } from './schema';
+import type { BlobRow, SyncTrashRow } from './schema';
 
 const range = (sessionId: string): [unknown[], unknown[]] => [
 	[sessionId, Dexie.minKey],
@@ -24,6 +24,17 @@ export async function moveSessionToTrash(db: PalimpsestDb, sessionId: string, at
 		db.messages.where('[session_id+seq]').between(...range(sessionId)).delete(),
 		db.blobs.where('[session_id+id]').between(...range(sessionId)).delete()
 	]);
+	return true;
+}
+
+/**
+ * Keeps a file that arrived for a session in the trash with its kept copy, so Restore brings it
+ * back too; false when the session is not in the trash. One id is one file: one kept already stays.
+ */
+export async function addBlobToTrash(db: PalimpsestDb, blob: BlobRow): Promise<boolean> {
+	const kept = await db.sync_trash.get(blob.session_id);
+	if (!kept) return false;
+	if (!kept.blobs.some((row) => row.id === blob.id)) await db.sync_trash.put({ ...kept, blobs: [...kept.blobs, blob] });
 	return true;
 }
 

@@ -1,6 +1,7 @@
 // Session maintenance for the UI: a pass shortly after start-up and then periodically (in one
 // tab at a time), "Clean up now" and "Repair profiles" in Settings, and the short notice of
-// what was removed. The sweeps load with the first pass, after the first screen.
+// what was removed; each pass also ends the stay of sessions in "Recently deleted" past its
+// days, with sync on or off. The sweeps load with the first pass, after the first screen.
 import { openProfileDb } from '../db/database';
 import { listProfileNames } from '../db/list-profile-names';
 import { MetaDb } from '../db/meta-db';
@@ -85,13 +86,15 @@ export class MaintenanceState {
 		}
 		this.running = true;
 		try {
-			const { describeMaintenance, runMaintenance } = await import('../sessions/run-maintenance');
+			const [{ describeMaintenance, runMaintenance }, { purgeDeletedSessions }] = await Promise.all([import('../sessions/run-maintenance'), import('./purge-deleted')]);
 			const keep = this.#keep();
-			const report = await runMaintenance(this.#services.sessionContext(), {
+			const ctx = this.#services.sessionContext();
+			const report = await runMaintenance(ctx, {
 				retentionDays: Number(settings.get('sessions.retention_days')),
 				autoArchiveDays: Number(settings.get('sessions.auto_archive_days')),
 				keep: keep ? [keep] : []
 			});
+			await purgeDeletedSessions(ctx, Number(settings.get('sync.keep_deleted_days')));
 			const text = report ? describeMaintenance(report) : '';
 			if (text) this.notice = text;
 			if (asked) this.result = report ? text || 'Nothing to clean up.' : 'Another tab is cleaning up sessions right now.';

@@ -7,7 +7,7 @@
 import { Dexie } from '../db/database';
 import { blobsNoLongerShown } from '../db/message-verbs';
 import { NO_COMPACTION_STATE, type BlobRow, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
-import { moveSessionToTrash, takeSessionFromTrash } from '../db/trash-verbs';
+import { addBlobToTrash, moveSessionToTrash, takeSessionFromTrash } from '../db/trash-verbs';
 import { blobEntries, putArrivedBlobs, readBlobRows, withBlobNote } from './dexie-blobs';
 import { localProviderOf, messageClocksOf, nextEdit, sessionDocOf, type SyncContext } from './dexie-context';
 import { settleSession, writeRows, type ArrivingRow } from './dexie-rows';
@@ -298,7 +298,8 @@ async function applyBlob(ctx: SyncContext, pulled: Pulled<'blob'>, state: Sessio
 		return;
 	}
 	const refused = pulled.received !== undefined && !row;
-	if (row) await putArrivedBlobs(db, [row]);
+	// For a session in "Recently deleted", the file waits with it there (Restore brings it back with the rest).
+	if (row && (state.row || !(await addBlobToTrash(db, row)))) await putArrivedBlobs(db, [row]);
 	await db.sync_docs.put({ id, kind: 'blob', session_id: pulled.session_id, rev: pulled.rev, edit: nextEdit(ctx), dirty: 0, refused: refused ? 1 : 0 });
 	if (!state.row) return;
 	// The messages that waited for it show it now (or say it was refused).

@@ -43,7 +43,6 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 		}
 		if (row.id.startsWith('scan:')) {
 			scans.set(row.id.slice('scan:'.length), at(row));
-			done.push(row.id);
 			continue;
 		}
 		const id = parseDocId(row.id);
@@ -56,13 +55,11 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 			sessions.set(id.session_id, { at: at(row), deleted: known?.deleted ?? false });
 			done.push(row.id);
 		} else if (id.kind === 'message') messages.push({ sessionId: id.session_id, position: id.position, at: at(row), id: row.id });
-		else {
-			blobs.push({ sessionId: id.session_id, blobId: id.blob_id, id: row.id });
-			done.push(row.id);
-		}
+		else blobs.push({ sessionId: id.session_id, blobId: id.blob_id, id: row.id });
 	}
 	if (scans.has('*')) {
 		scans.delete('*');
+		done.push('scan:*');
 		for (const sessionId of await db.sessions.toCollection().primaryKeys()) if (!scans.has(sessionId)) scans.set(sessionId, ctx.now);
 	}
 	// A message's session has a document before the message does.
@@ -70,6 +67,10 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 	const [rows, known] = await Promise.all([db.sessions.bulkGet([...sessionIds]), db.sync_docs.bulkGet([...sessionIds].map(sessionDocId))]);
 	const sessionRows = new Map([...sessionIds].map((id, i) => [id, rows[i]]));
 	const sessionEntries = new Map([...sessionIds].map((id, i) => [id, known[i]]));
+	// A session in "Recently deleted" keeps its changes in the outbox: taken in if it comes back (restored elsewhere), else dropped with it.
+	const away = [...new Set([...sessionIds, ...blobs.map((b) => b.sessionId)])].filter((id) => !sessionRows.get(id));
+	const trashed = new Set((await db.sync_trash.bulkGet(away)).flatMap((row) => (row ? [row.session_id] : [])));
+	const waits = (sessionId: string) => trashed.has(sessionId) && !sessionRows.get(sessionId);
 	const puts: SyncDocRow[] = [];
 	const restored: string[] = [];
 	const remove = (entry: SyncDocRow | undefined) => {
@@ -98,7 +99,7 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 	for (const sessionId of new Set(messageRows.map((row) => row.session_id))) {
 		blobRows.set(sessionId, await readBlobRows(db, sessionId, messageRows.filter((row) => row.session_id === sessionId)));
 	}
-	for (const message of messages) if (!sessionRows.get(message.sessionId)) done.push(message.id);
+	for (const message of messages) if (!sessionRows.get(message.sessionId) && !waits(message.sessionId)) done.push(message.id);
 	live.forEach((message, index) => {
 		const row = rowOf.get(message.id);
 		const entry = messageEntries[index];
@@ -114,6 +115,7 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 	});
 	// Rows removed by key or range: each known message of the session whose row is gone.
 	for (const [sessionId] of scans) {
+		if (!waits(sessionId)) done.push(`scan:${sessionId}`);
 		if (!sessionRows.get(sessionId)) continue;
 		const [known, positions] = await Promise.all([
 			db.sync_docs.where('session_id').equals(sessionId).filter((row) => row.kind === 'message' && !row.held).toArray(),
@@ -130,6 +132,8 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 		const [blobHere, blobKnown] = await Promise.all([db.blobs.bulkGet(blobs.map((b): [string, string] => [b.sessionId, b.blobId])), db.sync_docs.bulkGet(blobs.map((b) => b.id))]);
 		blobs.forEach((blob, index) => {
 			const row = blobHere[index];
+			if (!row && waits(blob.sessionId)) return;
+			done.push(blob.id);
 			if (!row || blobKnown[index] || row.data.size > ctx.limit) return;
 			puts.push({ id: blobDocId(blob.sessionId, blob.blobId), kind: 'blob', session_id: blob.sessionId, rev: null, edit: nextEdit(ctx), dirty: 1, refused: 0 });
 		});

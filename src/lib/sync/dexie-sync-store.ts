@@ -263,6 +263,11 @@ export class DexieSyncStore implements SyncStore {
 		});
 	}
 
+	async knownRevisions(ids: readonly string[], revs: readonly string[]): Promise<boolean[]> {
+		const entries = await this.#db.sync_docs.bulkGet([...ids]);
+		return entries.map((entry, at) => entry !== undefined && entry.rev === revs[at] && !entry.purge);
+	}
+
 	/**
 	 * Sessions deleted elsewhere while a tab worked on them go to "Recently deleted" once it is done;
 	 * those deleted longer ago than "Recently deleted" keeps them are deleted for good, everywhere.
@@ -287,6 +292,15 @@ export class DexieSyncStore implements SyncStore {
 		const held = await db.sync_docs.where('held').equals(1).filter((row) => !(row.doc as { removed?: boolean } | undefined)?.removed).toArray();
 		const live = new Set((await db.sessions.bulkGet([...new Set(held.map((row) => row.session_id))])).flatMap((row) => (row ? [row.id] : [])));
 		if (live.size) await this.#transaction((ctx) => applyHeld(ctx, live));
+		await this.purgeExpired();
+	}
+
+	/**
+	 * Sessions in "Recently deleted" for longer than it keeps them are deleted for good: here at
+	 * once, everywhere once sync sends it (the app's maintenance runs this too, so sync need not be on).
+	 */
+	async purgeExpired(): Promise<void> {
+		const db = this.#db;
 		const days = await (this.#options.keepDeletedDays?.() ?? KEEP_DELETED_DAYS);
 		if (!(Number.isFinite(days) && days > 0)) return;
 		const cutoff = this.#now() - days * DAY_MS;
@@ -297,9 +311,11 @@ export class DexieSyncStore implements SyncStore {
 			.toArray();
 		for (const entry of expired) {
 			await this.#transaction(async (ctx) => {
-				const doc = sessionDocOf(await db.sync_docs.get(entry.id));
-				if (!doc || doc.purged_at !== null || doc.fields.deleted_at === null) return;
-				const { deleted_seen: _seen, ...rest } = entry;
+				// Read again: sync in another context (the worker, the page's maintenance) may have moved it on.
+				const current = await db.sync_docs.get(entry.id);
+				const doc = sessionDocOf(current);
+				if (!current || !doc || doc.purged_at !== null || doc.fields.deleted_at === null || !(current.deleted_seen! < cutoff)) return;
+				const { deleted_seen: _seen, ...rest } = current;
 				await db.sync_docs.put({ ...rest, doc: purgeSession(doc, ctx.now), edit: nextEdit(ctx), dirty: 1, refused: 0 });
 				await db.sync_trash.delete(entry.session_id);
 				// Its messages and Blobs leave the server; those never sent there are simply forgotten.

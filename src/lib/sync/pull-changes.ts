@@ -4,6 +4,7 @@
 // smaller, down to one change, which is then skipped. Sessions that came back here whose rows
 // are gone have their documents read again afterwards.
 import type { ChangesPage, CouchClient, Skipped } from './couch-client';
+import { messageDocId, sessionDocId } from './document-ids';
 import { mergeDocs, type AnyDoc } from './merge-docs';
 import { pullBlobs } from './pull-blobs';
 import type { ReadDocument } from './read-document';
@@ -59,6 +60,23 @@ export async function withBranches(client: CouchClient, read: readonly ReadDocum
 	return docs;
 }
 
+/**
+ * `docs` without the revisions this device holds already: those it sent itself (the feed brings
+ * every write back to its writer), and those applied before. A document with conflicting
+ * branches, or of the first format, is always taken.
+ */
+async function unknownOf(store: SyncStore, docs: readonly ReadDocument[]): Promise<ReadDocument[]> {
+	const plain = (doc: ReadDocument): doc is Extract<ReadDocument, { kind: 'session' | 'message' }> => (doc.kind === 'session' || (doc.kind === 'message' && !doc.legacy)) && !doc.conflicts?.length;
+	const candidates = docs.filter(plain);
+	if (!store.knownRevisions || !candidates.length) return [...docs];
+	const known = await store.knownRevisions(
+		candidates.map((doc) => (doc.kind === 'session' ? sessionDocId(doc.doc.session_id) : messageDocId(doc.doc.session_id, doc.doc.position))),
+		candidates.map((doc) => doc.rev)
+	);
+	const skip = new Set(candidates.filter((_, at) => known[at]));
+	return docs.filter((doc) => !skip.has(doc as (typeof candidates)[number]));
+}
+
 const deletesSession = (doc: ReadDocument) => doc.kind === 'session' && doc.doc.purged_at === null && doc.doc.fields.deleted_at !== null;
 
 export async function pullChanges({ store, client, limit = DEFAULT_PULL_LIMIT, longPollMs, signal, onProgress, apply, settle }: PullOptions): Promise<PullOutcome> {
@@ -77,7 +95,7 @@ export async function pullChanges({ store, client, limit = DEFAULT_PULL_LIMIT, l
 				await settle(signal);
 				page = await client.changes({ since, limit: pageLimit, signal });
 			}
-			docs = await pullBlobs(client, store, await withBranches(client, page.docs, page.skipped, signal), signal);
+			docs = await pullBlobs(client, store, await withBranches(client, await unknownOf(store, page.docs), page.skipped, signal), signal);
 		} catch (error) {
 			// Too large to read (not refused by the server): fewer changes a page, or at one, skip it.
 			if (!(error instanceof SyncError && error.kind === 'too-large' && error.status === undefined)) throw error;

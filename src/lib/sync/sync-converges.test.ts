@@ -177,3 +177,20 @@ describe('the same conversation on every device', () => {
 		await Promise.all(all.map((device) => device.close()));
 	});
 });
+
+describe('what comes back from the server', () => {
+	it('a device takes nothing of its own writes when the changes feed brings them back, and still takes what another device wrote', async () => {
+		const { all } = await devices(2);
+		const [laptop, phone] = all;
+		const id = await laptop.newSession();
+		await laptop.send(id, 'hello');
+		expect(await laptop.sync()).toMatchObject({ pushed: 3, pulled: 0 });
+		expect(await phone.sync()).toMatchObject({ pushed: 0, pulled: 3 });
+		await phone.send(id, 'from the phone');
+		await phone.rename(id, 'Renamed on the phone');
+		expect(await phone.sync()).toMatchObject({ pulled: 0 });
+		expect(await laptop.sync()).toMatchObject({ pushed: 0, pulled: 3 });
+		await expectSame(laptop, phone, id);
+		await Promise.all(all.map((device) => device.close()));
+	});
+});

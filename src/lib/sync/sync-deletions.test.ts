@@ -22,6 +22,48 @@ const DAY = 24 * 60 * 60 * 1000;
 const serverDoc = async (url: string, id: string) => (await (await fetch(`${url}/${encodeURIComponent(id)}`)).json()) as Record<string, unknown> & { fields?: Record<string, unknown>; clocks?: Record<string, string> };
 
 describe('deletions from elsewhere', () => {
+	it('an answer that finishes after its session was deleted elsewhere reaches every device once another restores the session', async () => {
+		const url = await newDatabase();
+		const [laptop, phone, tablet] = [new Device(url, 'laptop'), new Device(url, 'phone'), new Device(url, 'tablet')];
+		const id = await laptop.newSession();
+		await laptop.send(id, 'hello');
+		await quiesce([laptop, phone, tablet]);
+		const answer = await laptop.startAnswer(id, 'plans');
+		await phone.delete(id);
+		await phone.sync();
+		await tablet.sync();
+		expect(await restoreDeletedSession(tablet.ctx, id)).toBe(true);
+		// The laptop hears of the deletion while the answer streams, and moves the session to Recently deleted once it is done.
+		await laptop.sync();
+		await laptop.finishAnswer(answer);
+		await quiesce([laptop, phone, tablet]);
+		for (const device of [laptop, phone, tablet]) expect(await device.contents(id)).toEqual(['hello', 'answer to hello', 'plans', 'first words on plans, and the rest']);
+		await Promise.all([laptop, phone, tablet].map((device) => device.close()));
+	});
+
+	it('a file sent to a session as it was deleted waits with it in Recently deleted, and comes back with a Restore on every device', async () => {
+		const url = await newDatabase();
+		const [laptop, phone, tablet] = [new Device(url, 'laptop'), new Device(url, 'phone'), new Device(url, 'tablet')];
+		const id = await laptop.newSession();
+		await laptop.send(id, 'hello');
+		await quiesce([laptop, phone, tablet]);
+		// The phone deletes the session while the laptop, not yet told, attaches a picture to it.
+		await phone.delete(id);
+		await laptop.attach(id, 'this picture');
+		await phone.sync();
+		await laptop.sync();
+		// The tablet learns of the deletion and the picture at once; then the laptop restores the session.
+		await tablet.sync();
+		expect(await tablet.trashIds()).toEqual([id]);
+		expect(await restoreDeletedSession(laptop.ctx, id)).toBe(true);
+		await quiesce([laptop, phone, tablet]);
+		for (const device of [laptop, phone, tablet]) {
+			expect(await device.request(id)).toEqual(await laptop.request(id));
+			expect((await listMessages(device.db, id)).filter((row) => row.blobs_not_synced)).toEqual([]);
+		}
+		await Promise.all([laptop, phone, tablet].map((device) => device.close()));
+	});
+
 	it('wait in Recently deleted, where Restore brings the session back on every device with its messages and attachments', async () => {
 		const url = await newDatabase();
 		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
@@ -237,6 +279,28 @@ describe('automatic sweeps and purges', () => {
 		await laptop.send(id, 'new talk');
 		await quiesce([laptop, phone]);
 		expect(await phone.contents(id)).toEqual(['old talk', 'answer to old talk', 'new talk', 'answer to new talk']);
+		await Promise.all([laptop, phone].map((device) => device.close()));
+	});
+
+	it('a sweep of more than ten sessions here sends no deletion: the other device is not asked and keeps every one', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
+		const ids: string[] = [];
+		for (let i = 0; i < 12; i++) {
+			ids.push(await laptop.newSession());
+			await laptop.send(ids[i], `old talk ${i}`);
+		}
+		await quiesce([laptop, phone]);
+		for (const id of ids) await updateSession(phone.db, id, { ended_at: phone.now() });
+		await phone.sync();
+		Device.clock += 100 * DAY;
+		expect((await pruneExpiredSessions(phone.ctx, 90, new Set())).ids.sort()).toEqual([...ids].sort());
+		await phone.sync();
+		// More than ten deletions would stop this pull to ask (DeletionsToConfirm).
+		await expect(laptop.sync()).resolves.toMatchObject({ skipped: [] });
+		expect(await laptop.sessionIds()).toEqual([...ids].sort());
+		expect(await laptop.trashIds()).toEqual([]);
+		for (const id of ids) expect((await serverDoc(url, `session:${id}`)).fields?.deleted_at).toBeNull();
 		await Promise.all([laptop, phone].map((device) => device.close()));
 	});
 

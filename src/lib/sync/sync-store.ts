@@ -96,4 +96,6 @@ export interface SyncStore {
 	wantedBlobs(docs: readonly PulledDoc[]): Promise<boolean[]>;
 	/** Housekeeping once a pass: sessions deleted longer ago than "Recently deleted" keeps them are deleted for good. */
 	maintain?(): Promise<void>;
+	/** Of `ids` (session and message document ids), whether this device holds each at `revs` already (it wrote that revision, or applied it). */
+	knownRevisions?(ids: readonly string[], revs: readonly string[]): Promise<boolean[]>;
 }
