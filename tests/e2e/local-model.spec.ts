@@ -190,7 +190,7 @@ test('the in-browser model writes compaction summaries from Settings → Compact
 	// The summary is the tiny model's own words, not the offline model's extractive recap.
 	await expect(marker).toContainText('summary · you asked for it');
 	await marker.getByText('Summary the model sees instead').click();
-	const summary = marker.locator('details');
+	const summary = marker.locator('details').filter({ hasText: 'Summary the model sees instead' });
 	await expect(summary).toContainText(new RegExp(`\\b(${TINY_WORDS.join('|')})\\b`));
 	await expect(summary).not.toContainText('lighthouses');
 });
