@@ -1,10 +1,14 @@
 // Saved prompts in a real browser: the Prompts page (New prompt, Edit, Delete), `/<name>` in the
 // Message box's slash menu with its {{variables}} asked for first, prompts kept across a reload,
-// and the page checked with axe.
+// carried by an export into another profile, and the page checked with axe.
 import AxeBuilder from '@axe-core/playwright';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test, type Page } from './test-base';
 import { openApp } from './helpers';
 import { navigate } from './plugin-helpers';
+import { createProfile } from './profile-helpers';
 
 /** Saves a prompt through New prompt on the Prompts page (going there first). */
 async function addPrompt(page: Page, name: string, text: string): Promise<void> {
@@ -140,4 +144,40 @@ test('axe finds no serious or critical issue on the Prompts page, its form open'
 	const results = await new AxeBuilder({ page }).analyze();
 	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+});
+
+test('prompts go with an export of every session and come back with its import, in another profile', async ({ page }) => {
+	const dir = await mkdtemp(join(tmpdir(), 'palimpsest-prompts-'));
+	try {
+		await openApp(page);
+		await addPrompt(page, 'translate', 'Translate {{text}} into {{language}}.');
+		await addPrompt(page, 'brief', 'Be brief.');
+		await navigate(page, 'Settings');
+		const status = page.getByRole('status', { name: 'Transfer status' });
+		const download = page.waitForEvent('download');
+		await page.getByRole('button', { name: 'Export', exact: true }).click();
+		const file = await download;
+		const path = join(dir, file.suggestedFilename());
+		await file.saveAs(path);
+		await expect(status).toHaveText(`Exported 0 sessions (0 messages) and 2 prompts as JSON: ${file.suggestedFilename()}`);
+		expect(JSON.parse(await readFile(path, 'utf8')).prompts.map((prompt: { name: string }) => prompt.name)).toEqual(['brief', 'translate']);
+
+		await createProfile(page, 'Elsewhere');
+		await navigate(page, 'Prompts');
+		await expect(page.getByText('No prompts yet.')).toBeVisible();
+		await navigate(page, 'Settings');
+		const chooser = page.waitForEvent('filechooser');
+		await page.getByRole('button', { name: 'Import', exact: true }).click();
+		await (await chooser).setFiles(path);
+		await expect(status).toHaveText('Imported 2 prompts.');
+		await navigate(page, 'Prompts');
+		await expect(promptRow(page, 'translate')).toContainText('Asks for text, language');
+		await expect(promptRow(page, 'brief')).toBeVisible();
+		await navigate(page, 'Chat');
+		await messageBox(page).pressSequentially('/bri');
+		await messageBox(page).press('Enter');
+		await expect(messageBox(page)).toHaveValue('Be brief.');
+	} finally {
+		await rm(dir, { recursive: true, force: true });
+	}
 });
