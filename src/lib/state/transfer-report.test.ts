@@ -58,7 +58,7 @@ describe('an export too large to import again', () => {
 	it('says so, with its size and the limit, while the user can still export in parts', async () => {
 		const exportWith = async (size: number) => {
 			const client = {
-				exportSessions: async () => ({ blob: { size } as Blob, filename: 'all.json', sessions: 900, messages: 90_000 }),
+				exportSessions: async () => ({ blob: { size } as Blob, filename: 'all.json', sessions: 900, messages: 90_000, prompts: 0 }),
 				importFile: async () => report()
 			};
 			const state = new TransferState({
