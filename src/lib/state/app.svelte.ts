@@ -181,7 +181,13 @@ export class AppState {
 		let builtinHost: Promise<BuiltinHost> | null = null;
 		const loadBuiltinHost = () =>
 			(builtinHost ??= import('./command-host').then(({ createBuiltinHost }) =>
-				createBuiltinHost(this.services, (id) => this.chat.noteFinalized(id), this.compactions, (request) => this.confirm.ask(request))
+				createBuiltinHost(
+					this.services,
+					(id) => this.chat.noteFinalized(id),
+					this.compactions,
+					(request) => this.confirm.ask(request),
+					() => this.services.currentModel(this.chat.draft).model
+				)
 			));
 		registerBuiltins(commands, deferredHost(loadBuiltinHost));
 		this.sessions = new SessionsState(this.services, () => ({
