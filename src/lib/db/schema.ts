@@ -22,6 +22,12 @@ export interface CompactionState {
 
 export const NO_COMPACTION_STATE: CompactionState = Object.freeze({ failures: 0, cooldown_until: 0, turns_since_micro: 0 });
 
+/** The model that wrote a session's title, and what the request cost (see SessionRow.titled_by). */
+export interface TitledBy {
+	model: string;
+	usage?: Usage;
+}
+
 /** What a session's provider was called, and where it was (see SessionRow.named_provider). */
 export interface NamedProvider {
 	id: string;
@@ -36,8 +42,9 @@ export interface SessionRow {
 	profile: string;
 	title: string;
 	/**
-	 * 'auto': no title yet (the first user message will give one); 'message': titled from the
-	 * first user message; 'user': set by the user.
+	 * 'auto': no title yet (the first user message will give one); 'message': titled by the app,
+	 * from the first user message or by the model after the first answer (see `titled_by`);
+	 * 'user': set by the user, and never written over.
 	 */
 	title_source: 'auto' | 'message' | 'user';
 	session_key: string;
@@ -63,6 +70,11 @@ export interface SessionRow {
 	token_estimate: number;
 	/** The next free message seq, so appends need no read of the messages table. */
 	next_seq: number;
+	/**
+	 * Set when a model wrote the title after the first answer (a request of its own, not a turn):
+	 * which model, and the tokens its provider said the request took. This device's own: not synced.
+	 */
+	titled_by?: TitledBy;
 	compaction: CompactionState;
 	/**
 	 * Provider-reported input tokens over this app's own count of the same request, so later

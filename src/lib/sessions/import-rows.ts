@@ -16,6 +16,7 @@ import {
 	type MessageRow,
 	type NamedProvider,
 	type RanWith,
+	type TitledBy,
 	type SessionRow,
 	type StoredResultPart,
 	type StoredToolResult,
@@ -204,7 +205,8 @@ export const SESSION_SHAPE: Shape<ImportedSession> = {
 	optional: {
 		token_ratio: number(...TOKEN_RATIO_LIMITS),
 		versions: list(versionPoint, L.versionPoints),
-		named_provider: record<NamedProvider>({ required: { id: label, name: label }, optional: { base_url: text(2_000), preset: label } }, "a provider's name (an object)")
+		named_provider: record<NamedProvider>({ required: { id: label, name: label }, optional: { base_url: text(2_000), preset: label } }, "a provider's name (an object)"),
+		titled_by: record<TitledBy>({ required: { model: label }, optional: { usage: record<Usage>({ required: { input_tokens: count, output_tokens: count }, optional: {} }, 'token usage (an object)') } }, 'the model that wrote the title (an object)')
 	}
 };
 

@@ -79,6 +79,9 @@ export class ChatState {
 	/** What is attached to the unsent message, per session like its text (its code loads with the first attachment). */
 	#attachments = $state.raw<DraftAttachments | null>(null);
 	#reading: Promise<void> = Promise.resolve();
+	/** Sessions whose first answer this tab looked at for a title (at most once each). Not shown, so not reactive. */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity
+	#titleAsked = new Set<string>();
 	/** Unsent text per session ('' for the new-session view), kept across page changes. */
 	#drafts = new SvelteMap<string, string>();
 	/**
@@ -529,5 +532,19 @@ export class ChatState {
 		// After a finished answer, with the lock released: prune, micro-compact or summarise when due,
 		// unless the next message was sent meanwhile (its turn needs the lock now).
 		if (completed && !this.running.has(finishedIn)) void this.#compactions.idle(finishedIn);
+		if (completed && hasUserText) void this.#titleAfterFirstAnswer(finishedIn);
+	}
+
+	/** After a session's first answer, a model names it in the background (see background-title.ts). */
+	async #titleAfterFirstAnswer(sessionId: string): Promise<void> {
+		if (this.#titleAsked.has(sessionId)) return;
+		this.#titleAsked.add(sessionId);
+		try {
+			const { titleAfterFirstAnswer } = await import('./background-title');
+			await titleAfterFirstAnswer(this.#services, sessionId);
+		} catch (error) {
+			// The title stays the first message's first line: nothing the user has to act on.
+			console.warn('The session keeps its title: the model could not write one.', error);
+		}
 	}
 }

@@ -12,7 +12,7 @@ import { listActiveMessages } from '../db/compaction-verbs';
 import type { ConfirmRequest } from './confirm.svelte';
 import { PLATFORM, type Services } from './services';
 import { describeOutcome, type CompactionsState } from './compaction.svelte';
-import { describeUsage, sumFacts } from './context-usage';
+import { describeTitledBy, describeUsage, sumFacts } from './context-usage';
 import { contextRows } from '../db/context-rows';
 import { describeKept } from './kept-words';
 
@@ -78,7 +78,13 @@ export function createBuiltinHost(
 			const active = await listActiveMessages(services.db, invocation.session_id);
 			const markers = active.filter((row) => row.compaction).map((row) => row.compaction!);
 			const kept = describeKept(contextRows(active), session.token_ratio);
-			return describeUsage(usage, { stored: session.message_count, compactions: markers.length, facts: sumFacts(markers.filter((marker) => marker.undone_at === undefined)), kept: kept && `Kept in context (pinned): ${kept}` });
+			return describeUsage(usage, {
+				stored: session.message_count,
+				compactions: markers.length,
+				facts: sumFacts(markers.filter((marker) => marker.undone_at === undefined)),
+				kept: kept && `Kept in context (pinned): ${kept}`,
+				title: session.titled_by && describeTitledBy(session.titled_by)
+			});
 		}
 	};
 }
