@@ -484,13 +484,15 @@ export interface SearchIndexRow {
 }
 
 /**
- * What sync knows of one CouchDB document (`id`: `session:<id>`, `msg:<session>:<position>` or
- * `blob:<session>:<id>`): the server revision merged here, whether this device has something to
- * send (`dirty`, from local edit number `edit`), and what the row does not hold (see sync/).
+ * What sync knows of one CouchDB document (`id`: `session:<id>`, `msg:<session>:<position>`,
+ * `blob:<session>:<id>` or `prompt:<id>`): the server revision merged here, whether this device
+ * has something to send (`dirty`, from local edit number `edit`), and what the row does not hold
+ * (see sync/).
  */
 export interface SyncDocRow {
 	id: string;
-	kind: 'session' | 'message' | 'blob';
+	kind: 'session' | 'message' | 'blob' | 'prompt';
+	/** '' for a prompt's document: it belongs to no session. */
 	session_id: string;
 	position?: string;
 	rev: string | null;
@@ -498,7 +500,7 @@ export interface SyncDocRow {
 	dirty: 0 | 1;
 	/** Refused by the server at `edit`: not offered again until edited. */
 	refused: 0 | 1;
-	/** A session's document as last merged here; a message's while no row holds it (held, removed). */
+	/** A session's or a prompt's document as last merged here; a message's while no row holds it (held, removed). */
 	doc?: unknown;
 	/** A message's field clocks as last stamped or merged (its row holds the values). */
 	clocks?: unknown;
