@@ -181,3 +181,35 @@ test('prompts go with an export of every session and come back with its import, 
 		await rm(dir, { recursive: true, force: true });
 	}
 });
+
+test('two prompts of one name (saved on two devices before they synced): /<name> gives the earlier, and the page says so', async ({ page }) => {
+	await openApp(page);
+	await addPrompt(page, 'brief', 'Be brief (the earlier one).');
+	// The later one, as sync would bring it: written straight into the profile's database.
+	await page.evaluate(
+		() =>
+			new Promise<void>((resolve, reject) => {
+				const open = indexedDB.open('palimpsest-default');
+				open.onerror = () => reject(open.error);
+				open.onsuccess = () => {
+					const tx = open.result.transaction('prompts', 'readwrite');
+					tx.objectStore('prompts').add({ id: 'zzz-from-the-phone', name: 'brief', text: 'Be brief (the later one).', created_at: Date.now() + 60_000, updated_at: Date.now() + 60_000 });
+					tx.oncomplete = () => {
+						open.result.close();
+						resolve();
+					};
+					tx.onerror = () => reject(tx.error);
+				};
+			})
+	);
+	await page.reload();
+	const rows = page.getByRole('list', { name: 'Saved prompts' }).getByRole('listitem', { name: '/brief', exact: true });
+	await expect(rows).toHaveCount(2);
+	await expect(rows.first()).not.toContainText('Another prompt has this name');
+	await expect(rows.last()).toContainText('Another prompt has this name, and /brief gives that one: rename one of them.');
+	await navigate(page, 'Chat');
+	await messageBox(page).pressSequentially('/brief');
+	await expect(slashMenu(page).getByRole('option')).toHaveCount(1);
+	await messageBox(page).press('Enter');
+	await expect(messageBox(page)).toHaveValue('Be brief (the earlier one).');
+});
