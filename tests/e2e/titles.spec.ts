@@ -37,6 +37,13 @@ test('after the first answer the model names the session in the background: the 
 	expect(mock.titleRequests).toHaveLength(1);
 	await page.reload();
 	await expect(sessionLinks(page)).toHaveText(['Lisbon weekend with kids']);
+
+	// Renamed by the user, the title is no longer the model's, and /usage no longer says it is.
+	await sessionAction(page, sidebar(page).getByRole('listitem').first(), 'Rename');
+	await sidebar(page).getByRole('textbox').fill('Our trip');
+	await sidebar(page).getByRole('textbox').press('Enter');
+	await expect(sessionLinks(page)).toHaveText(['Our trip']);
+	await expect(messageBody(await runCommand(page, '/usage'))).not.toContainText('Title written by');
 });
 
 test('a session renamed while the model writes its title keeps the name the user gave', async ({ page }) => {

@@ -83,7 +83,8 @@ export function createBuiltinHost(
 				compactions: markers.length,
 				facts: sumFacts(markers.filter((marker) => marker.undone_at === undefined)),
 				kept: kept && `Kept in context (pinned): ${kept}`,
-				title: session.titled_by && describeTitledBy(session.titled_by)
+				// Only while the title is still the model's: a name the user gave since is theirs.
+				title: session.titled_by && session.title_source !== 'user' ? describeTitledBy(session.titled_by) : undefined
 			});
 		}
 	};
