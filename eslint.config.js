@@ -28,7 +28,7 @@ function layer(files, forbidden, message, { types = true } = {}) {
 	};
 }
 
-const APP_LAYERS = ['**/db/*', '**/hooks/*', '**/plugins/*', '**/commands/*', '**/context/*', '**/providers/*', '**/tool-servers/*', '**/sessions/*', '**/agent/*', '**/state/*', '**/components/*', '**/test-kit/*', '**/sync/*'];
+const APP_LAYERS = ['**/db/*', '**/hooks/*', '**/plugins/*', '**/commands/*', '**/context/*', '**/providers/*', '**/tool-servers/*', '**/sessions/*', '**/agent/*', '**/state/*', '**/components/*', '**/test-kit/*', '**/sync/*', '**/prompts/*'];
 const except = (...kept) => APP_LAYERS.filter((l) => !kept.some((k) => l.includes(`/${k}/`)));
 const UI = ['svelte', 'svelte/*', '$app/*', '**/*.svelte', '**/*.svelte.ts', '**/*.svelte.js'];
 
@@ -60,7 +60,23 @@ export default ts.config(
 	layer(['src/lib/tool-servers/**'], [...except('tool-servers', 'hooks'), ...UI, 'dexie'], 'tool-servers/ is plain TypeScript that may import only hooks.'),
 	layer(['src/lib/context/**'], [...except('context', 'db'), ...UI, 'dexie'], 'context/ may import only db (client side).'),
 	layer(['src/lib/plugins/**'], [...except('plugins', 'hooks', 'db'), ...UI, 'dexie'], 'plugins/ may import hooks and db.'),
-	layer(['src/lib/sessions/**'], [...except('sessions', 'db', 'hooks'), ...UI, 'dexie'], 'sessions/ may import db and hooks.'),
+	layer(['src/lib/sessions/**'], [...except('sessions', 'db', 'hooks', 'prompts'), ...UI, 'dexie'], 'sessions/ may import db, hooks and the rules of prompts.'),
+	// What a saved prompt may be: pure rules over its row's type, the names of the built-in commands and the file parsers.
+	{
+		files: ['src/lib/prompts/**'],
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['**/commands/*', '!**/commands/builtin-names'], message: 'prompts/ knows only the names of the built-in commands.' },
+						{ group: ['**/sessions/*', '!**/sessions/import-schema'], message: 'prompts/ imports only the field parsers of sessions/.' },
+						...[...except('prompts', 'db', 'commands', 'sessions'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'prompts/ is plain TypeScript below the app.' }))
+					]
+				}
+			]
+		}
+	},
 	layer(['src/lib/commands/**'], [...except('commands', 'hooks', 'plugins', 'sessions', 'context'), ...UI, 'dexie'], 'commands/ may import hooks, plugins, sessions and context.'),
 	layer(['src/lib/test-kit/**'], [...except('test-kit', 'hooks', 'plugins', 'commands'), ...UI, 'dexie'], 'test-kit/ is the bus, plugin context and registries without the database or the UI.'),
 	// The sync core is pure: row types from db/ with its pure order and conversation rules, and the
@@ -74,7 +90,7 @@ export default ts.config(
 					patterns: [
 						{ group: ['**/db/*', '!**/db/rank', '!**/db/conversation'], message: 'sync/ imports only types from db/, and its pure order and conversation rules.', allowTypeImports: true },
 						{ group: ['**/sessions/*', '!**/sessions/import-rows', '!**/sessions/import-schema'], message: 'sync/ imports only the row parsers of sessions/.' },
-						...[...except('sync', 'db', 'sessions'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'sync/ is plain TypeScript below the app.' }))
+						...[...except('sync', 'db', 'sessions', 'prompts'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'sync/ is plain TypeScript below the app.' }))
 					]
 				}
 			]
@@ -86,11 +102,11 @@ export default ts.config(
 		rules: {
 			'@typescript-eslint/no-restricted-imports': [
 				'error',
-				{ patterns: [...except('sync', 'db', 'sessions'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'sync/ stands on db/ and nothing above it.' })) }
+				{ patterns: [...except('sync', 'db', 'sessions', 'prompts'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'sync/ stands on db/ and nothing above it.' })) }
 			]
 		}
 	},
-	layer(['src/lib/agent/**'], [...except('agent', 'db', 'hooks', 'plugins', 'commands', 'context', 'providers', 'tool-servers', 'sessions'), ...UI, 'dexie'], 'agent/ is plain TypeScript below the UI.'),
+	layer(['src/lib/agent/**'], [...except('agent', 'db', 'hooks', 'plugins', 'commands', 'context', 'providers', 'tool-servers', 'sessions', 'prompts'), ...UI, 'dexie'], 'agent/ is plain TypeScript below the UI.'),
 	// What a component needs from a lower layer, a state/ module re-exports (e.g. state/view-types.ts).
 	layer(
 		['src/lib/components/**', 'src/routes/**'],

@@ -323,7 +323,9 @@ export interface CommandSource {
 }
 
 export interface CommandContext {
+	/** The session the command was typed in; '' in a new chat, before its first message (a command begins no session). */
 	session_id: string;
+	/** Its thread; '' in a new chat, as `session_id`. */
 	session_key: string;
 	platform: Platform;
 	/** null when no user invoked the command. */

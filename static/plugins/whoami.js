@@ -18,8 +18,9 @@ function whoami(_raw_args, { session_id, session_key, platform, source }) {
 		`User: ${user}`,
 		`Platform: ${platform}`,
 		`Profile: ${source?.profile ?? 'unknown'}`,
-		`Session: ${session_id}`,
-		`Session key: ${session_key}`
+		// In a new chat, before its first message, there is no session yet: both ids are ''.
+		`Session: ${session_id || 'none yet (a new chat)'}`,
+		`Session key: ${session_key || 'none yet'}`
 	].join('\n');
 }
 

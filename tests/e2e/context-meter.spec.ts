@@ -39,8 +39,9 @@ test('the meter and /usage agree after commands only and after a chat', async ({
 	await expect.poll(() => meterTokens(page)).toBeGreaterThan(1000);
 	const empty = await meterTokens(page);
 
-	// The first thing typed is a command: the session it creates has no conversation yet.
+	// The first thing typed is a command: it begins no session, and /usage counts the new chat's first request.
 	await runCommand(page, '/help');
+	await expect(page).toHaveURL(/\/$/);
 	const afterCommands = await usageTokens(page);
 	expect(afterCommands).toBe(empty);
 	await expect.poll(() => meterTokens(page)).toBe(afterCommands);

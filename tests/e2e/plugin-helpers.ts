@@ -50,10 +50,10 @@ export async function startPluginOrigins(): Promise<PluginOrigins> {
 }
 
 /** Goes to a page through the sidebar link, as a user would (the app, and its plugins, stay loaded). */
-export async function navigate(page: Page, link: 'Chat' | 'Plugins' | 'Settings'): Promise<void> {
+export async function navigate(page: Page, link: 'Chat' | 'Plugins' | 'Settings' | 'Prompts'): Promise<void> {
 	await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: link, exact: true }).click();
 	// "Chat" returns to the open session, or to a new one.
-	const path = { Chat: /\/(s\/[^/]+)?$/, Plugins: /\/plugins$/, Settings: /\/settings$/ }[link];
+	const path = { Chat: /\/(s\/[^/]+)?$/, Plugins: /\/plugins$/, Settings: /\/settings$/, Prompts: /\/prompts$/ }[link];
 	await expect(page).toHaveURL(path);
 	if (link === 'Chat') await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
 	else await expect(page.getByRole('heading', { level: 1, name: link })).toBeVisible();
@@ -96,7 +96,7 @@ export function commandOutputs(page: Page): Locator {
 	return transcript(page).getByRole('article', { name: 'Command output' });
 }
 
-/** Types a command and presses Enter; waits for its output and returns it. */
+/** Types a command and presses Enter; waits for its output and returns it (in a new chat, no session begins for it). */
 export async function runCommand(page: Page, text: string, timeout?: number): Promise<Locator> {
 	const before = await commandOutputs(page).count();
 	const box = page.getByRole('textbox', { name: 'Message' });
@@ -104,7 +104,6 @@ export async function runCommand(page: Page, text: string, timeout?: number): Pr
 	// The command menu completes a partial name on the first Enter; a full name runs at once.
 	await box.press('Enter');
 	await expect(commandOutputs(page)).toHaveCount(before + 1, { timeout });
-	await expect(page).toHaveURL(/\/s\/[^/]+$/);
 	return commandOutputs(page).last();
 }
 

@@ -7,7 +7,11 @@
 // `compaction` parameter, its compaction on demand), GET …/models. Compaction on demand always
 // answers at once (never from the script): `enc_mock_N` / `sig_mock_N` name the Nth call.
 // Control (for a mock running in another process): POST /__mock/script with a JSON array of
-// responses, GET /__mock/requests, POST /__mock/reset.
+// responses, POST /__mock/titles with those of title requests, GET /__mock/requests, POST /__mock/reset.
+// A title request (the app naming a session after its first answer: its instructions begin with
+// TITLE_MARK) is answered from a queue of its own and recorded apart, so the answers and requests
+// of the conversation stay as a test scripted them; unscripted, it is refused (400), and the
+// session keeps its title from the first message.
 // Run standalone: node tests/support/mock-provider.mjs [--port 4010]
 
 import { createServer } from 'node:http';
@@ -24,13 +28,14 @@ import { anthropicWriter, openAIWriter } from './mock-wire.mjs';
  * `reply` answers with a whole body that is not an event stream (`status` 200 by default), as
  * servers that ignore `stream: true` or report errors with 200 do; `raw` sends its text as an
  * event stream, byte for byte, for frames no writer produces (`data: null`).
+ * `waitFor` (in-process only) holds a text answer, its first bytes sent, until the promise settles.
  * `compaction` has the server compact on its own before the text (an OpenAI Responses
  * `compaction` item, an Anthropic `compaction` block; `content: null` is Anthropic's failed
  * compaction); `clearedToolUses` reports Anthropic's context editing (`applied_edits`).
  * @typedef {import('./mock-wire.mjs').Usage} Usage
  * @typedef {{ content?: string | null, encrypted_content?: string }} ServerCompaction
  * @typedef {{ type: 'text', text: string, chunks?: number, delayMs?: number, usage?: Usage, finish?: string,
- *   compaction?: ServerCompaction, clearedToolUses?: number }
+ *   compaction?: ServerCompaction, clearedToolUses?: number, waitFor?: Promise<unknown> }
  *   | { type: 'reply', body: string | object, contentType?: string, status?: number }
  *   | { type: 'raw', text: string }
  *   | { type: 'tool_call', name: string, arguments: string | object, id?: string, text?: string }
@@ -43,6 +48,9 @@ import { anthropicWriter, openAIWriter } from './mock-wire.mjs';
  * @typedef {import('node:http').IncomingHttpHeaders} Headers
  * @typedef {{ method: string, path: string, headers: Headers, body: any, abortedByClient: boolean }} RecordedRequest
  */
+
+/** The first words of the app's title request (agent/title-request.ts). */
+export const TITLE_MARK = 'Write a title for the conversation below';
 
 const CORS = {
 	'access-control-allow-origin': '*',
@@ -100,6 +108,8 @@ const estimate = (/** @type {string} */ text) => Math.max(1, Math.ceil(text.leng
  * @property {string} url Origin to use as base URL (OpenAI-compatible: `${url}/v1`).
  * @property {RecordedRequest[]} requests Every request except preflights, in arrival order.
  * @property {(responses: MockResponse[]) => void} script Queues answers for the next chat requests.
+ * @property {RecordedRequest[]} titleRequests The title requests, apart from `requests`.
+ * @property {(responses: MockResponse[]) => void} scriptTitles Queues answers for the next title requests.
  * @property {() => void} reset Clears the queue and the recorded requests.
  * @property {() => Promise<void>} close Stops the server, cutting hanging streams.
  */
@@ -113,6 +123,10 @@ export async function startMockProvider({ port = 0 } = {}) {
 	const requests = [];
 	/** @type {MockResponse[]} */
 	const queue = [];
+	/** @type {RecordedRequest[]} */
+	const titleRequests = [];
+	/** @type {MockResponse[]} */
+	const titles = [];
 	let compactions = 0;
 
 	/**
@@ -150,6 +164,7 @@ export async function startMockProvider({ port = 0 } = {}) {
 			(response.type === 'text' && response.usage) ||
 			{ input_tokens: estimate(prompt), output_tokens: estimate(text) };
 		writer.start(usage);
+		if (response.type === 'text' && response.waitFor) await response.waitFor;
 		if (response.type === 'text' && response.compaction) writer.compaction?.(serverCompaction(wire, response.compaction, ++compactions));
 		const chunks = response.type === 'text' ? response.chunks : undefined;
 		for (const piece of split(text, chunks)) {
@@ -199,13 +214,20 @@ export async function startMockProvider({ port = 0 } = {}) {
 			queue.push(...(Array.isArray(body) ? body : [body]));
 			return sendJson(res, 200, { queued: queue.length });
 		}
+		if (path === '/__mock/titles' && req.method === 'POST') {
+			titles.push(...(Array.isArray(body) ? body : [body]));
+			return sendJson(res, 200, { queued: titles.length });
+		}
 		if (path === '/__mock/requests') return sendJson(res, 200, requests);
 		if (path === '/__mock/reset') {
 			queue.length = 0;
 			requests.length = 0;
+			titles.length = 0;
+			titleRequests.length = 0;
 			compactions = 0;
 			return sendJson(res, 200, { ok: true });
 		}
+		const titling = req.method === 'POST' && typeof raw === 'string' && raw.includes(TITLE_MARK);
 		/** @type {RecordedRequest} */
 		const record = {
 			method: req.method ?? 'GET',
@@ -214,7 +236,7 @@ export async function startMockProvider({ port = 0 } = {}) {
 			body,
 			abortedByClient: false
 		};
-		requests.push(record);
+		(titling ? titleRequests : requests).push(record);
 		res.on('close', () => {
 			if (!res.writableEnded) record.abortedByClient = true;
 		});
@@ -229,7 +251,9 @@ export async function startMockProvider({ port = 0 } = {}) {
 		if (req.method !== 'POST' || !wire) {
 			return sendJson(res, 404, { error: { message: `No mock route for ${req.method} ${path}` } });
 		}
-		const next = queue.shift() ?? { type: 'text', text: `Mock answer to: ${lastUserText(body)}` };
+		const next = titling
+			? (titles.shift() ?? { type: 'http_error', status: 400, body: { error: { message: 'No title was scripted for this test.', type: 'invalid_request_error' } } })
+			: (queue.shift() ?? { type: 'text', text: `Mock answer to: ${lastUserText(body)}` });
 		await answer(res, next, body, wire).catch(() => res.destroy());
 	});
 
@@ -239,10 +263,14 @@ export async function startMockProvider({ port = 0 } = {}) {
 	return {
 		url,
 		requests,
+		titleRequests,
 		script: (responses) => void queue.push(...responses),
+		scriptTitles: (responses) => void titles.push(...responses),
 		reset() {
 			queue.length = 0;
 			requests.length = 0;
+			titles.length = 0;
+			titleRequests.length = 0;
 			compactions = 0;
 		},
 		close() {

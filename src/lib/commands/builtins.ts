@@ -16,6 +16,7 @@ export interface BuiltinHost {
 	archive(invocation: CommandInvocation): Promise<void>;
 	/** `/title`: renames this session; resolves to the title as stored (control characters left out). */
 	setTitle(invocation: CommandInvocation, title: string): Promise<string>;
+	/** `/usage`: the session's figures; in a new chat (no session yet), those of its first request. */
 	usage(invocation: CommandInvocation): Promise<string>;
 	/** `/compress [focus]`: compacts now; says what happened, and where the thread goes on. */
 	compress(invocation: CommandInvocation, focus: string): Promise<{ output: string; sessionId: string }>;
@@ -34,6 +35,14 @@ export function deferredHost(load: () => Promise<BuiltinHost>): BuiltinHost {
 	};
 }
 
+/**
+ * A built-in that acts on the session it was typed in. In a new chat there is none yet (a
+ * command alone never begins one: the first message does), and it says so.
+ */
+function inSession(invocation: CommandInvocation, name: string): void {
+	if (!invocation.session_id) throw new Error(`There is no session here yet: /${name} works once your first message has begun one.`);
+}
+
 export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): void {
 	registry.addBuiltin({ name: 'help', description: 'List the commands', args_hint: '' }, async () => ({
 		output: registry
@@ -44,6 +53,7 @@ export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): 
 	registry.addBuiltin(
 		{ name: 'new', description: 'Start a new session in this thread', args_hint: '[title]' },
 		async (args, invocation) => {
+			inSession(invocation, 'new');
 			await host.newSession(invocation, args);
 			return { record: false };
 		}
@@ -51,6 +61,7 @@ export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): 
 	registry.addBuiltin(
 		{ name: 'reset', description: 'Start over: a fresh session in this thread', args_hint: '' },
 		async (_args, invocation) => {
+			inSession(invocation, 'reset');
 			await host.resetSession(invocation);
 			return { record: false };
 		}
@@ -59,6 +70,7 @@ export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): 
 		{ name: 'exit', description: 'End this session; --delete also deletes it (asks first)', args_hint: '[--delete]' },
 		async (args, invocation) => {
 			if (args !== '' && args !== '--delete') throw new Error('Usage: /exit [--delete]');
+			inSession(invocation, 'exit');
 			const left = await host.exit(invocation, { remove: args === '--delete' });
 			return left ? { record: false } : { output: 'Kept this session: nothing was ended or deleted.' };
 		}
@@ -66,6 +78,7 @@ export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): 
 	registry.addBuiltin(
 		{ name: 'archive', description: 'Archive this session (Archived in the sidebar lists it)', args_hint: '' },
 		async (_args, invocation) => {
+			inSession(invocation, 'archive');
 			await host.archive(invocation);
 			return { record: false };
 		}
@@ -74,6 +87,7 @@ export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): 
 		{ name: 'title', description: 'Rename this session', args_hint: '<text>' },
 		async (args, invocation) => {
 			if (!args) throw new Error('Usage: /title <text>');
+			inSession(invocation, 'title');
 			return { output: `Session renamed to “${await host.setTitle(invocation, args)}”.` };
 		}
 	);
@@ -84,6 +98,7 @@ export function registerBuiltins(registry: CommandRegistry, host: BuiltinHost): 
 	registry.addBuiltin(
 		{ name: 'compress', description: 'Compact the conversation now, keeping what you name', args_hint: '[focus]' },
 		async (args, invocation) => {
+			inSession(invocation, 'compress');
 			const { output, sessionId } = await host.compress(invocation, args);
 			return { output, recordIn: sessionId };
 		}

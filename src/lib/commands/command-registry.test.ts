@@ -134,6 +134,27 @@ describe('built-ins', () => {
 	});
 });
 
+describe('in a new chat, where there is no session yet', () => {
+	const draft: CommandInvocation = { ...invocation, session_id: '', session_key: '', source: { ...invocation.source!, chat_id: '', thread_id: '' } };
+
+	it('/help and /usage answer; the built-ins that act on a session say there is none and touch nothing', async () => {
+		const { commands, host } = registry();
+		expect((await commands.execute('/help', draft)).output).toContain('/help — List the commands');
+		expect((await commands.execute('/usage', draft)).output).toBe('3 messages');
+		for (const text of ['/new Plan B', '/reset', '/exit', '/exit --delete', '/archive', '/title Plan B', '/compress the API']) {
+			const name = text.split(' ')[0].slice(1);
+			await expect(commands.execute(text, draft), text).rejects.toThrow(`There is no session here yet: /${name} works once your first message has begun one.`);
+		}
+		for (const verb of ['newSession', 'resetSession', 'exit', 'archive', 'setTitle', 'compress'] as const) expect(host[verb], verb).not.toHaveBeenCalled();
+	});
+
+	it('a plugin command runs, told that there is no session (empty ids)', async () => {
+		const { commands } = registry();
+		commands.add('whoami', 'whoami', (_args: string, ctx: CommandInvocation) => `in "${ctx.session_id}" of "${ctx.session_key}"`, {});
+		expect((await commands.execute('/whoami', draft)).output).toBe('in "" of ""');
+	});
+});
+
 describe('/compress', () => {
 	it('passes its focus to the host and records its answer where the thread goes on', async () => {
 		const { commands, host } = registry();

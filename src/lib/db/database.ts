@@ -10,6 +10,7 @@ import {
 	type PluginLogRow,
 	type PluginRow,
 	type PluginUsageRow,
+	type PromptRow,
 	type ReceiptRow,
 	type SearchIndexRow,
 	type SessionRow,
@@ -124,6 +125,13 @@ export const SCHEMA_V12 = {
 	sync_trash: 'session_id, at'
 };
 
+// Version 13: saved prompts, read by name for the Message box's slash menu (names alone, from
+// the index, without their texts).
+export const SCHEMA_V13 = {
+	...SCHEMA_V12,
+	prompts: 'id, name'
+};
+
 const DB_PREFIX = 'palimpsest-';
 
 /** The profile a database belongs to, from its name (`palimpsest-<profile>`). */
@@ -147,6 +155,7 @@ export class PalimpsestDb extends Dexie {
 	sync_meta!: EntityTable<SettingRow, 'key'>;
 	sync_outbox!: EntityTable<SyncOutboxRow, 'id'>;
 	sync_trash!: EntityTable<SyncTrashRow, 'session_id'>;
+	prompts!: EntityTable<PromptRow, 'id'>;
 
 	constructor(name: string, options?: ConstructorParameters<typeof Dexie>[1]) {
 		let upgraded = false;
@@ -206,6 +215,8 @@ export class PalimpsestDb extends Dexie {
 		this.version(12)
 			.stores(SCHEMA_V12)
 			.upgrade((tx) => adoptLegacyProfile(tx));
+		// Nothing to carry over: a new table.
+		this.version(13).stores(SCHEMA_V13);
 		// Storage faults: no use under older code than the database's or after its deletion (the
 		// profile was deleted), a dropped connection reopens on the next use, and a schema
 		// upgrade is flushed to disk before first use.

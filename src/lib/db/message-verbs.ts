@@ -101,6 +101,15 @@ export async function updateMessage(
 	return (await db.messages.update(key, changes)) === 1;
 }
 
+/** The first `limit` rows of a session, in order (compacted ones included). */
+export function listFirstMessages(db: PalimpsestDb, sessionId: string, limit: number): Promise<MessageRow[]> {
+	return db.messages
+		.where('[session_id+seq]')
+		.between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey])
+		.limit(limit)
+		.toArray();
+}
+
 export function listMessages(db: PalimpsestDb, sessionId: string): Promise<MessageRow[]> {
 	return db.messages
 		.where('[session_id+seq]')

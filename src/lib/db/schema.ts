@@ -22,6 +22,12 @@ export interface CompactionState {
 
 export const NO_COMPACTION_STATE: CompactionState = Object.freeze({ failures: 0, cooldown_until: 0, turns_since_micro: 0 });
 
+/** The model that wrote a session's title, and what the request cost (see SessionRow.titled_by). */
+export interface TitledBy {
+	model: string;
+	usage?: Usage;
+}
+
 /** What a session's provider was called, and where it was (see SessionRow.named_provider). */
 export interface NamedProvider {
 	id: string;
@@ -36,8 +42,9 @@ export interface SessionRow {
 	profile: string;
 	title: string;
 	/**
-	 * 'auto': no title yet (the first user message will give one); 'message': titled from the
-	 * first user message; 'user': set by the user.
+	 * 'auto': no title yet (the first user message will give one); 'message': titled by the app,
+	 * from the first user message or by the model after the first answer (see `titled_by`);
+	 * 'user': set by the user, and never written over.
 	 */
 	title_source: 'auto' | 'message' | 'user';
 	session_key: string;
@@ -63,6 +70,11 @@ export interface SessionRow {
 	token_estimate: number;
 	/** The next free message seq, so appends need no read of the messages table. */
 	next_seq: number;
+	/**
+	 * Set when a model wrote the title after the first answer (a request of its own, not a turn):
+	 * which model, and the tokens its provider said the request took. This device's own: not synced.
+	 */
+	titled_by?: TitledBy;
 	compaction: CompactionState;
 	/**
 	 * Provider-reported input tokens over this app's own count of the same request, so later
@@ -387,6 +399,24 @@ export interface ReceiptRow {
 /** A hook owed by a commit of tab `tab` (see ReceiptRow.unfired). */
 export type UnfiredHook = { tab: string } & ({ hook: 'on_session_delete'; payload: SessionDeletePayload } | { hook: 'post_compaction'; payload: PostCompactionPayload });
 
+/**
+ * A saved prompt (the Prompts page; `/<name>` in the Message box). Its id is random, so a synced
+ * document's id says nothing of it; `name` is unique among the profile's prompts as far as this
+ * device wrote them (two devices may each save one of a name: the earlier one answers to it).
+ */
+export interface PromptRow {
+	id: string;
+	name: string;
+	text: string;
+	created_at: number;
+	updated_at: number;
+}
+
+/** A prompt's name has at most this many characters, its text at most MAX_PROMPT_TEXT_CHARS; a profile holds at most MAX_PROMPTS. */
+export const MAX_PROMPT_NAME_CHARS = 64;
+export const MAX_PROMPT_TEXT_CHARS = 100_000;
+export const MAX_PROMPTS = 1_000;
+
 export interface SettingRow {
 	key: string;
 	value: unknown;
@@ -479,13 +509,15 @@ export interface SearchIndexRow {
 }
 
 /**
- * What sync knows of one CouchDB document (`id`: `session:<id>`, `msg:<session>:<position>` or
- * `blob:<session>:<id>`): the server revision merged here, whether this device has something to
- * send (`dirty`, from local edit number `edit`), and what the row does not hold (see sync/).
+ * What sync knows of one CouchDB document (`id`: `session:<id>`, `msg:<session>:<position>`,
+ * `blob:<session>:<id>` or `prompt:<id>`): the server revision merged here, whether this device
+ * has something to send (`dirty`, from local edit number `edit`), and what the row does not hold
+ * (see sync/).
  */
 export interface SyncDocRow {
 	id: string;
-	kind: 'session' | 'message' | 'blob';
+	kind: 'session' | 'message' | 'blob' | 'prompt';
+	/** '' for a prompt's document: it belongs to no session. */
 	session_id: string;
 	position?: string;
 	rev: string | null;
@@ -493,7 +525,7 @@ export interface SyncDocRow {
 	dirty: 0 | 1;
 	/** Refused by the server at `edit`: not offered again until edited. */
 	refused: 0 | 1;
-	/** A session's document as last merged here; a message's while no row holds it (held, removed). */
+	/** A session's or a prompt's document as last merged here; a message's while no row holds it (held, removed). */
 	doc?: unknown;
 	/** A message's field clocks as last stamped or merged (its row holds the values). */
 	clocks?: unknown;

@@ -64,3 +64,19 @@ export async function findThreadHead(db: PalimpsestDb, id: string): Promise<stri
 		head = child.id;
 	}
 }
+
+/**
+ * Sets the title a model wrote, if the session still has the title it had when the model was
+ * asked and the user has not named it: a rename meanwhile (here, in another tab, or arriving by
+ * sync) wins. Returns whether it was set.
+ */
+export async function setModelTitle(db: PalimpsestDb, id: string, asked: string, title: string, titledBy: SessionRow['titled_by']): Promise<boolean> {
+	const clean = cleanTitle(title).trim().slice(0, 200);
+	if (!clean) return false;
+	return db.transaction('rw', db.sessions, async () => {
+		const row = await db.sessions.get(id);
+		if (!row || row.title_source === 'user' || row.title !== asked) return false;
+		await db.sessions.update(id, { title: clean, title_source: 'message', titled_by: titledBy });
+		return true;
+	});
+}

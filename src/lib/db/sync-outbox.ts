@@ -1,4 +1,4 @@
-// The outbox of sync: every write of this device to sessions, messages or Blobs records, in the
+// The outbox of sync: every write of this device to sessions, messages, Blobs or saved prompts records, in the
 // same transaction, which synced document it changed. Sync takes its changes from here, never by
 // comparing tables, so a change is never missed nor marked as sent by anything but its sending.
 // A DBCore middleware: it adds the outbox to every read-write transaction over those tables (as
@@ -9,7 +9,7 @@ import type Dexie from 'dexie';
 import type { SyncOutboxRow } from './schema';
 
 export const OUTBOX = 'sync_outbox';
-const TRACKED = new Set(['sessions', 'messages', 'blobs']);
+const TRACKED = new Set(['sessions', 'messages', 'blobs', 'prompts']);
 /** Sync's own tables: a transaction over them writes what sync brought, not a change of this device. */
 const SYNC_TABLE = 'sync_docs';
 
@@ -37,14 +37,16 @@ function entriesOf(table: string, req: DBCoreMutateRequest, res: DBCoreMutateRes
 			if (table === 'sessions') ids.add(`session:${value.id}`);
 			else if (table === 'messages' && typeof value.position === 'string') ids.add(`msg:${value.session_id}:${value.position}`);
 			else if (table === 'blobs') ids.add(`blob:${value.session_id}:${value.id}`);
+			else if (table === 'prompts') ids.add(`prompt:${value.id}`);
 		});
 	} else if (req.type === 'delete') {
 		req.keys.forEach((key, index) => {
 			if (failed(index)) return;
 			if (table === 'sessions') ids.add(`session:${key}`);
 			else if (table === 'messages') ids.add(scanId((key as [string, number])[0]));
+			else if (table === 'prompts') ids.add(`prompt:${key}`);
 		});
-	} else if (req.type === 'deleteRange' && table !== 'blobs') {
+	} else if (req.type === 'deleteRange' && table !== 'blobs' && table !== 'prompts') {
 		const lower = req.range.lower as unknown;
 		const upper = req.range.upper as unknown;
 		const sessionId = Array.isArray(lower) && Array.isArray(upper) && lower[0] === upper[0] ? lower[0] : undefined;
@@ -53,7 +55,7 @@ function entriesOf(table: string, req: DBCoreMutateRequest, res: DBCoreMutateRes
 	return [...ids].map((id) => ({ id, at }));
 }
 
-/** Records every change to sessions, messages and Blobs in the outbox (installed in the constructor). */
+/** Records every change to sessions, messages, Blobs and saved prompts in the outbox (installed in the constructor). */
 export function recordOutbox(db: Dexie): void {
 	db.use({
 		stack: 'dbcore',

@@ -3,6 +3,8 @@
 import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
 import { listAllSessions, readSessionsWithMessages, type SessionWithMessages } from '../db/transfer-verbs';
+import { listPrompts } from '../db/prompt-verbs';
+import type { PromptRow } from '../db/schema';
 import { encodeBase64 } from '../hooks/image-bytes';
 import { markdownHeader, sessionToMarkdown } from './format-markdown';
 import { sliceByRows } from './slice-by-rows';
@@ -51,16 +53,17 @@ export interface ExportRequest {
 }
 
 /**
- * Exports `ids` (or every session, archived ones too) of the profile's database. Only sessions
- * and their messages are written: never settings (API keys live there), plugins or plugin storage.
+ * Exports `ids` (or every session, archived ones too, and then the saved prompts with them in
+ * JSON) of the profile's database. Only sessions, their messages and prompts are written: never
+ * settings (API keys live there), plugins or plugin storage.
  */
 export async function exportSessions(db: PalimpsestDb, request: ExportRequest): Promise<ExportResult> {
 	const { profile, ids, kind, now = Date.now(), onProgress = () => {} } = request;
-	const rows = await listAllSessions(db);
+	const [rows, prompts] = await Promise.all([listAllSessions(db), ids === 'all' && kind === 'json' ? listPrompts(db) : []]);
 	const chosen = (ids === 'all' ? rows : withCompressionAncestors(rows, ids)).sort(
 		(a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1)
 	);
-	if (chosen.length === 0) throw new Error(ids === 'all' ? 'There are no sessions to export.' : 'The chosen sessions no longer exist.');
+	if (chosen.length === 0 && prompts.length === 0) throw new Error(ids === 'all' ? 'There are no sessions to export.' : 'The chosen sessions no longer exist.');
 	// Each batch becomes a Blob at once, so its text can be freed: memory holds two batches of
 	// rows (this one and the next) and one of text at a time, whatever the size of the whole file or of its sessions.
 	const separator = kind === 'json' ? ',\n' : '\n---\n\n';
@@ -72,7 +75,7 @@ export async function exportSessions(db: PalimpsestDb, request: ExportRequest): 
 	const batches = sliceByRows(chosen, (row) => row.message_count, BATCH_ROWS);
 	const read = (i: number) => readSessionsWithMessages(db, batches[i].map((row) => row.id));
 	// The next batch is read while this one becomes text: IndexedDB works beside the script.
-	let next = read(0);
+	let next = batches.length ? read(0) : Promise.resolve([]);
 	for (let i = 0; i < batches.length; i++) {
 		const batch = batches[i];
 		const entries = await next;
@@ -90,13 +93,14 @@ export async function exportSessions(db: PalimpsestDb, request: ExportRequest): 
 	}
 	const parts =
 		kind === 'json'
-			? [jsonHeader(profile, now, sessions, messages), ...body, '\n]}\n']
+			? [jsonHeader(profile, now, sessions, messages, prompts), ...body, '\n]}\n']
 			: [markdownHeader(request.label ?? profile, now, sessions), ...body];
 	return {
 		blob: new Blob(parts, { type: kind === 'json' ? 'application/json' : 'text/markdown' }),
 		filename: exportFilename(profile, now, ids, kind),
 		sessions,
-		messages
+		messages,
+		prompts: prompts.length
 	};
 }
 
@@ -113,8 +117,8 @@ async function withImageData({ images, ...entry }: SessionWithMessages, bytes: {
 	return { ...entry, images: await Promise.all(images.map(async ({ id, type, data }) => ({ id, type, data: encodeBase64(new Uint8Array(await data.arrayBuffer())) }))) };
 }
 
-/** Everything of the file before its sessions, one session per line after it. */
-function jsonHeader(profile: string, now: number, sessions: number, messages: number): string {
-	const header = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: now, profile, session_count: sessions, message_count: messages };
+/** Everything of the file before its sessions (the prompts too, when there are any), one session per line after it. */
+function jsonHeader(profile: string, now: number, sessions: number, messages: number, prompts: readonly PromptRow[]): string {
+	const header = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: now, profile, session_count: sessions, message_count: messages, ...(prompts.length ? { prompts } : {}) };
 	return `${JSON.stringify(header).slice(0, -1)},"sessions":[\n`;
 }

@@ -16,6 +16,7 @@ import {
 	type MessageRow,
 	type NamedProvider,
 	type RanWith,
+	type TitledBy,
 	type SessionRow,
 	type StoredResultPart,
 	type StoredToolResult,
@@ -207,7 +208,8 @@ export const SESSION_SHAPE: Shape<ImportedSession> = {
 		versions: list(versionPoint, L.versionPoints),
 		named_provider: record<NamedProvider>({ required: { id: label, name: label }, optional: { base_url: text(2_000), preset: label } }, "a provider's name (an object)"),
 		// Hostile like the rest: what does not fit is dropped and counted, the other settings kept.
-		chat_settings: parseChatSettings
+		chat_settings: parseChatSettings,
+		titled_by: record<TitledBy>({ required: { model: label }, optional: { usage: record<Usage>({ required: { input_tokens: count, output_tokens: count }, optional: {} }, 'token usage (an object)') } }, 'the model that wrote the title (an object)')
 	}
 };
 

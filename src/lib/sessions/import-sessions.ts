@@ -5,6 +5,7 @@
 import type { PalimpsestDb } from '../db/database';
 import { describeStorageError } from '../db/storage-errors';
 import { writeImportedSessions } from '../db/transfer-verbs';
+import { writeImportedPrompts } from '../db/prompt-verbs';
 import { cutLoops } from './import-links';
 import { IMPORT_SLICE_ROWS, orderParentsFirst, sliceEntries } from './plan-import-slices';
 import { ImportStoppedError, type ImportReport, type TransferProgress } from './transfer-format';
@@ -29,7 +30,10 @@ export async function importSessions(
 		messages_skipped: 0,
 		links_removed: 0,
 		loops_removed: loops,
-		fields_dropped: parsed.droppedFields
+		fields_dropped: parsed.droppedFields,
+		prompts_added: 0,
+		prompts_skipped: 0,
+		prompts_dropped: parsed.droppedPrompts
 	};
 	const total = entries.reduce((sum, entry) => sum + entry.messages.length, 0);
 	let done = 0;
@@ -52,6 +56,12 @@ export async function importSessions(
 		}
 		for (const entry of slice) done += entry.messages.length;
 		onProgress({ phase: 'writing', done, total });
+	}
+	// Prompts last, in one transaction of their own: an import that stopped before adds them when tried again.
+	if (parsed.prompts.length) {
+		const written = await writeImportedPrompts(db, parsed.prompts);
+		report.prompts_added = written.added;
+		report.prompts_skipped = written.skipped;
 	}
 	return report;
 }

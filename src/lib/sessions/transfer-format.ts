@@ -1,6 +1,6 @@
 // The session export file: its name, version and shape, and what an import reports. A file of
 // another format, or of a later version than this app reads, is refused before anything is written.
-import type { MessageRow, SessionRow } from '../db/schema';
+import type { MessageRow, PromptRow, SessionRow } from '../db/schema';
 
 export const EXPORT_FORMAT = 'palimpsest-sessions';
 /** Raise on any change an older app could misread; older versions stay importable. */
@@ -42,6 +42,8 @@ export interface ExportFile {
 	profile: string;
 	session_count: number;
 	message_count: number;
+	/** The profile's saved prompts (in an export of every session; absent from older files and other exports). */
+	prompts?: PromptRow[];
 	sessions: ExportEntry[];
 }
 
@@ -50,6 +52,8 @@ export interface ExportResult {
 	filename: string;
 	sessions: number;
 	messages: number;
+	/** Saved prompts in the file. */
+	prompts: number;
 }
 
 export interface ImportReport {
@@ -67,6 +71,11 @@ export interface ImportReport {
 	loops_removed: number;
 	/** Fields this app does not know, left out. */
 	fields_dropped: number;
+	prompts_added: number;
+	/** Prompts whose id or name this profile has already (kept as they are here), or past the most a profile keeps. */
+	prompts_skipped: number;
+	/** Entries of the file's prompts that are not a prompt this app keeps (a bad field, too long, a command's name), left out. */
+	prompts_dropped: number;
 }
 
 export interface TransferProgress {

@@ -90,7 +90,7 @@ describe('export then import', () => {
 		const file = await exportText(source, from);
 		const target = profileDb('fresh');
 		const report = await importSessions(target, 'fresh', file, undefined, 'import-1');
-		expect(report).toEqual({ sessions_added: 5, messages_added: 10, sessions_skipped: 0, messages_skipped: 0, links_removed: 0, loops_removed: 0, fields_dropped: 0 });
+		expect(report).toEqual({ sessions_added: 5, messages_added: 10, sessions_skipped: 0, messages_skipped: 0, links_removed: 0, loops_removed: 0, fields_dropped: 0, prompts_added: 0, prompts_skipped: 0, prompts_dropped: 0 });
 		const before = await dump(source);
 		const after = await dump(target);
 		expect(after.sessions).toEqual(before.sessions.map((row) => ({ ...row, profile: 'fresh', import_id: 'import-1' })));

@@ -10,6 +10,8 @@ import { FieldError, isPlainObject, type Parse } from './import-schema';
 import { EXPORT_FORMAT, EXPORT_VERSION, formatBytes, ImportError, MAX_IMPORT_BYTES } from './transfer-format';
 import { checkBytes } from '../attachments/check-bytes';
 import { declaredBlobs, describeDeclared } from '../attachments/declared-blobs';
+import type { PromptRow } from '../db/schema';
+import { readPrompts } from '../prompts/read-prompts';
 
 /** Refuses a file too large to import, before anything of it is read. */
 export function checkImportSize(bytes: number): void {
@@ -75,6 +77,10 @@ export interface ParsedFile {
 	entries: ImportedEntry[];
 	/** Fields the app does not know, left out. */
 	droppedFields: number;
+	/** The saved prompts that fit what a prompt may be here. */
+	prompts: PromptRow[];
+	/** Entries of the file's prompts that do not, left out. */
+	droppedPrompts: number;
 }
 
 /**
@@ -86,6 +92,8 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 	const file = parseJson(text);
 	checkHeader(file);
 	const { sessions, session_count, message_count } = file;
+	// Prompts are checked one by one: one that does not fit is left out and counted, the rest kept.
+	const prompts = readPrompts(file.prompts);
 	if (!Array.isArray(sessions)) throw new ImportError('The file is malformed: it has no list of sessions.');
 	if (sessions.length > IMPORT_LIMITS.sessions) {
 		throw new ImportError(`The file holds ${sessions.length.toLocaleString('en')} sessions; an import takes at most ${IMPORT_LIMITS.sessions.toLocaleString('en')}. Export fewer sessions at a time.`);
@@ -133,7 +141,7 @@ export function parseExportFile(text: string, onProgress?: (done: number, total:
 			`The file is incomplete: it says it holds ${describeCount(session_count, 'session')} and ${describeCount(message_count, 'message')}, but it has ${sessions.length} and ${messages}.`
 		);
 	}
-	return { entries, droppedFields: dropped.fields };
+	return { entries, droppedFields: dropped.fields + prompts.droppedFields, prompts: prompts.prompts, droppedPrompts: prompts.dropped };
 }
 
 /**

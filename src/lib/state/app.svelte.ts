@@ -34,6 +34,7 @@ import { watchDeletion } from '../db/watch-deletion';
 import { StoragePersistence } from './storage-persistence.svelte';
 import { installTrustedTypesPolicy } from './trusted-types';
 import type { SyncState } from './sync.svelte';
+import { PromptNames } from './prompt-names.svelte';
 
 export class AppState {
 	/** 'blocked': this tab's upgrade of the data waits for another tab to close it. */
@@ -47,6 +48,8 @@ export class AppState {
 	settings!: SettingsState;
 	sessions!: SessionsState;
 	chat!: ChatState;
+	/** The saved prompts' names, for the slash menu (read from the first "/" typed). */
+	promptNames!: PromptNames;
 	plugins!: PluginsState;
 	/** Tool servers: their state loads with the plugins, after the Message box is ready (or when Settings asks first). */
 	toolServers = $state.raw<ToolServersState | undefined>(undefined);
@@ -178,7 +181,13 @@ export class AppState {
 		let builtinHost: Promise<BuiltinHost> | null = null;
 		const loadBuiltinHost = () =>
 			(builtinHost ??= import('./command-host').then(({ createBuiltinHost }) =>
-				createBuiltinHost(this.services, (id) => this.chat.noteFinalized(id), this.compactions, (request) => this.confirm.ask(request))
+				createBuiltinHost(
+					this.services,
+					(id) => this.chat.noteFinalized(id),
+					this.compactions,
+					(request) => this.confirm.ask(request),
+					() => this.services.currentModel(this.chat.draft).model
+				)
 			));
 		registerBuiltins(commands, deferredHost(loadBuiltinHost));
 		this.sessions = new SessionsState(this.services, () => ({
@@ -187,6 +196,8 @@ export class AppState {
 			leave: () => goto('/')
 		}));
 		this.chat = new ChatState(this.services, this.compactions);
+		this.promptNames = new PromptNames(db);
+		this.#stops.push(() => this.promptNames.stop());
 		this.maintenance = new MaintenanceState(this.services, () => this.chat.sessionId);
 		this.#stops.push(
 			this.settings.start(),

@@ -60,8 +60,13 @@ export class ChatState {
 	draftTokens = $state(0);
 	/** Answers storage refused to keep: shown from memory, with Copy, until a write lands. */
 	unsaved: UnsavedAnswers;
+	/**
+	 * Commands typed in a new chat and what they answered: shown there, never stored (a command
+	 * alone begins no session). Gone once a session opens, the first message's included.
+	 */
+	draftRows = $state.raw<MessageRow[]>([]);
 	/** The open session's rows as the transcript shows them (unsaved answers in place). */
-	shown = $derived.by(() => this.unsaved.overlay(this.messages));
+	shown = $derived.by(() => (this.sessionId === null ? this.draftRows : this.unsaved.overlay(this.messages)));
 	#services: Services;
 	#compactions: CompactionsState;
 	/** Stored sessions opened in this tab that have not had a turn yet (the hygiene check). Not shown, so not reactive. */
@@ -76,6 +81,9 @@ export class ChatState {
 	/** What is attached to the unsent message, per session like its text (its code loads with the first attachment). */
 	#attachments = $state.raw<DraftAttachments | null>(null);
 	#reading: Promise<void> = Promise.resolve();
+	/** Sessions whose first answer this tab looked at for a title (at most once each). Not shown, so not reactive. */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity
+	#titleAsked = new Set<string>();
 	/** Unsent text per session ('' for the new-session view), kept across page changes. */
 	#drafts = new SvelteMap<string, string>();
 	/**
@@ -197,6 +205,8 @@ export class ChatState {
 	}
 
 	open(id: string | null): void {
+		// A new chat starts without the commands typed in the last one.
+		if (id === null) this.draftRows = [];
 		if (id === this.sessionId) return;
 		this.finalizeOpen();
 		this.#finalizedId = null;
@@ -303,6 +313,16 @@ export class ChatState {
 		const none = { sent: { refs: [], blobs: [] }, taken: [] };
 		const { sent, taken } = (!command && this.#attachments?.take(drafted, options.withoutImages)) || none;
 		if (!trimmed && !sent.refs.length) return void this.#attachments?.restore(drafted, taken);
+		// A command in a new chat runs there and begins no session.
+		if (command && this.sessionId === null) {
+			try {
+				return await this.#runDraftCommand(trimmed);
+			} catch (error) {
+				// Its code could not load: the command goes back to the Message box.
+				if (!this.#drafts.get('')) this.#drafts.set('', text);
+				throw error;
+			}
+		}
 		let target = drafted;
 		try {
 			const created = this.sessionId === null;
@@ -328,6 +348,20 @@ export class ChatState {
 			this.#attachments?.restore(target, taken);
 			throw error;
 		}
+	}
+
+	async #runDraftCommand(text: string): Promise<void> {
+		const { runDraftCommand } = await import('./command-host');
+		const { output, failed } = await runDraftCommand(this.#services, text);
+		// A session opened meanwhile (another page, the first message): the output is no longer the view's.
+		if (this.sessionId !== null) return;
+		const now = Date.now();
+		const row = (role: 'user' | 'assistant', content: string, status: MessageRow['status'], error?: string): MessageRow => {
+			const seq = this.draftRows.length;
+			return { session_id: '', seq, position: '', id: crypto.randomUUID(), role, content, status, kind: 'command', active: 1, compacted_by: null, created_at: now, ...(error ? { error } : {}) };
+		};
+		this.draftRows = [...this.draftRows, row('user', text, 'complete')];
+		if (output !== undefined) this.draftRows = [...this.draftRows, row('assistant', output, failed ? 'error' : 'complete', failed ? output : undefined)];
 	}
 
 	async retry(): Promise<void> {
@@ -515,5 +549,19 @@ export class ChatState {
 		// After a finished answer, with the lock released: prune, micro-compact or summarise when due,
 		// unless the next message was sent meanwhile (its turn needs the lock now).
 		if (completed && !this.running.has(finishedIn)) void this.#compactions.idle(finishedIn);
+		if (completed && hasUserText) void this.#titleAfterFirstAnswer(finishedIn);
+	}
+
+	/** After a session's first answer, a model names it in the background (see background-title.ts). */
+	async #titleAfterFirstAnswer(sessionId: string): Promise<void> {
+		if (this.#titleAsked.has(sessionId)) return;
+		this.#titleAsked.add(sessionId);
+		try {
+			const { titleAfterFirstAnswer } = await import('./background-title');
+			await titleAfterFirstAnswer(this.#services, sessionId);
+		} catch (error) {
+			// The title stays the first message's first line: nothing the user has to act on.
+			console.warn('The session keeps its title: the model could not write one.', error);
+		}
 	}
 }

@@ -8,7 +8,7 @@ import { seedConversation, useCompactionEnv, type CompactionEnv } from '../agent
 import { CommandRegistry, type CommandInvocation } from '../commands/command-registry';
 import { listMessages } from '../db/message-verbs';
 import { HookBus } from '../hooks/hook-bus';
-import { runTypedCommand } from './command-host';
+import { runDraftCommand, runTypedCommand } from './command-host';
 import type { Services } from './services';
 
 vi.mock('$app/navigation', () => ({ goto: vi.fn() }));
@@ -65,5 +65,15 @@ describe('a command typed while the session rotates', () => {
 		expect(await commandRows(parent)).toEqual([]);
 		expect(await commandRows(child)).toEqual(['/note second', 'noted: second']);
 		expect(recordedIn).toBe(child);
+	});
+});
+
+describe('a command typed in a new chat', () => {
+	it('runs with no session, and begins none', async () => {
+		const before = await env.db.sessions.count();
+		expect(await runDraftCommand(services, '/note in a new chat')).toEqual({ output: 'noted: in a new chat', failed: false });
+		expect(calls.map((call) => [call.session_id, call.session_key, call.source?.thread_id])).toEqual([['', '', '']]);
+		expect(await runDraftCommand(services, '/nothing')).toMatchObject({ failed: true, output: expect.stringMatching(/^Unknown command \/nothing/) });
+		expect(await env.db.sessions.count()).toBe(before);
 	});
 });

@@ -12,19 +12,21 @@ import { listActiveMessages } from '../db/compaction-verbs';
 import type { ConfirmRequest } from './confirm.svelte';
 import { PLATFORM, type Services } from './services';
 import { describeOutcome, type CompactionsState } from './compaction.svelte';
-import { describeUsage, sumFacts } from './context-usage';
+import { describeTitledBy, describeUsage, sumFacts } from './context-usage';
 import { contextRows } from '../db/context-rows';
 import { describeKept } from './kept-words';
 
 /**
  * `left(oldId)` tells the chat that the session layer already finalized the old session;
- * `confirm` asks the user before something cannot be undone (`/exit --delete`).
+ * `confirm` asks the user before something cannot be undone (`/exit --delete`); `draftModel` is
+ * the model a new chat's first message would go to (what `/usage` counts there).
  */
 export function createBuiltinHost(
 	services: Services,
 	left: (oldId: string) => void,
 	compactions: CompactionsState,
-	confirm: (request: ConfirmRequest) => Promise<boolean> = async () => false
+	confirm: (request: ConfirmRequest) => Promise<boolean> = async () => false,
+	draftModel: () => string = () => services.currentModel().model
 ): BuiltinHost {
 	async function replace(invocation: CommandInvocation, reason: 'new_session' | 'reset', title = '') {
 		const old = await getSession(services.db, invocation.session_id);
@@ -64,31 +66,64 @@ export function createBuiltinHost(
 			return { output: describeOutcome(outcome), sessionId };
 		},
 		async usage(invocation) {
+			if (!invocation.session_id) {
+				// A new chat: what its first request costs before any message, as its meter shows.
+				const usage = await services.contextUsage(null, draftModel());
+				if (!usage) throw new Error('The estimate is not available now.');
+				return describeUsage(usage, { stored: 0, compactions: 0 });
+			}
 			// The same estimate the meter shows (and stores for it), made now: never a stale or missing one.
 			const [session, usage] = await Promise.all([getSession(services.db, invocation.session_id), services.contextUsage(invocation.session_id)]);
 			if (!session || !usage) throw new Error('This session no longer exists.');
 			const active = await listActiveMessages(services.db, invocation.session_id);
 			const markers = active.filter((row) => row.compaction).map((row) => row.compaction!);
 			const kept = describeKept(contextRows(active), session.token_ratio);
-			return describeUsage(usage, { stored: session.message_count, compactions: markers.length, facts: sumFacts(markers.filter((marker) => marker.undone_at === undefined)), kept: kept && `Kept in context (pinned): ${kept}` });
+			return describeUsage(usage, {
+				stored: session.message_count,
+				compactions: markers.length,
+				facts: sumFacts(markers.filter((marker) => marker.undone_at === undefined)),
+				kept: kept && `Kept in context (pinned): ${kept}`,
+				// Only while the title is still the model's: a name the user gave since is theirs.
+				title: session.titled_by && session.title_source !== 'user' ? describeTitledBy(session.titled_by) : undefined
+			});
 		}
 	};
 }
 
-export function invocationFor(services: Services, session: { id: string; session_key: string }): CommandInvocation {
+/** Who calls a command, from which session: in a new chat (`session` null) there is none yet, and its ids are ''. */
+export function invocationFor(services: Services, session: { id: string; session_key: string } | null): CommandInvocation {
+	const id = session?.id ?? '';
+	const key = session?.session_key ?? '';
 	return {
-		session_id: session.id,
-		session_key: session.session_key,
+		session_id: id,
+		session_key: key,
 		platform: PLATFORM,
 		source: {
 			platform: PLATFORM,
 			user_id: services.profile.user_id,
 			user_name: services.profile.user_name,
-			chat_id: session.session_key,
-			thread_id: session.id,
+			chat_id: key,
+			thread_id: id,
 			profile: services.profile.name
 		}
 	};
+}
+
+/** What a command typed in a new chat said: shown there, never stored (no session begins for it). */
+export interface DraftCommandOutcome {
+	output?: string;
+	failed: boolean;
+}
+
+/** Runs a command typed in a new chat, where there is no session yet; errors become its output. */
+export async function runDraftCommand(services: Services, text: string): Promise<DraftCommandOutcome> {
+	if (!services.commands) throw new Error('Commands are not available.');
+	await services.pluginsReady?.();
+	try {
+		return { output: (await services.commands.execute(text, invocationFor(services, null))).output, failed: false };
+	} catch (error) {
+		return { output: error instanceof Error ? error.message : String(error), failed: true };
+	}
 }
 
 /**

@@ -1,7 +1,7 @@
 // What the next request costs, part by part, in the words both the meter's details and /usage
 // use, so the two always say the same. Pure.
 import type { RequestTotals } from '../context/count-tokens';
-import type { CompactionMarker, MarkerFacts } from '../db/schema';
+import type { CompactionMarker, MarkerFacts, TitledBy } from '../db/schema';
 import { COMPACTION_REASON_LABELS } from './compaction-words';
 
 export interface ContextUsage {
@@ -85,8 +85,17 @@ export function sumFacts(markers: readonly CompactionMarker[]): { total: number;
 	return sum;
 }
 
-/** /usage's answer: the same total and parts as the meter's details (and `kept`, the line on the messages kept in context, if any). */
-export function describeUsage(usage: ContextUsage, counts: { stored: number; compactions: number; facts?: ReturnType<typeof sumFacts>; kept?: string }): string {
+/** "Title written by gpt-5-mini (a request of its own, not part of the conversation): 212 tokens in, 6 out". */
+export function describeTitledBy(titledBy: TitledBy): string {
+	const usage = titledBy.usage ? `: ${titledBy.usage.input_tokens.toLocaleString('en')} tokens in, ${titledBy.usage.output_tokens.toLocaleString('en')} out` : '';
+	return `Title written by ${titledBy.model} (a request of its own, not part of the conversation)${usage}`;
+}
+
+/**
+ * /usage's answer: the same total and parts as the meter's details (and `kept`, the line on the
+ * messages kept in context, and `title`, the one on the title request, if any).
+ */
+export function describeUsage(usage: ContextUsage, counts: { stored: number; compactions: number; facts?: ReturnType<typeof sumFacts>; kept?: string; title?: string }): string {
 	const facts = counts.facts?.total ? counts.facts : null;
 	return [
 		`Model: ${usage.model}`,
@@ -96,7 +105,8 @@ export function describeUsage(usage: ContextUsage, counts: { stored: number; com
 		counts.kept,
 		describeRatio(usage),
 		`Compactions in this session: ${counts.compactions}`,
-		facts && `Facts in compacted messages: ${facts.held.toLocaleString('en')} of ${facts.total.toLocaleString('en')} held by the summaries, ${facts.lost.toLocaleString('en')} lost`
+		facts && `Facts in compacted messages: ${facts.held.toLocaleString('en')} of ${facts.total.toLocaleString('en')} held by the summaries, ${facts.lost.toLocaleString('en')} lost`,
+		counts.title
 	]
 		.filter(Boolean)
 		.join('\n');

@@ -94,6 +94,12 @@ export interface Services {
 	windowFor(model: string): number;
 	/** Settings' compaction, as a chat with these settings (its own threshold, or off) has it. */
 	compactionSettings(chat?: ChatSettings): CompactionSettings;
+	/**
+	 * Who writes the title of a session after its first answer: the Compaction model when Settings
+	 * names one, else the session's own; null for a model that runs in this tab (the built-in
+	 * offline model, the in-browser one) or a provider that is not set up here.
+	 */
+	titleWriter(session: Pick<SessionRow, 'provider' | 'model'>): Promise<{ provider: Provider; model: string } | null>;
 	/** Everything a compaction of this session needs. */
 	compactionDeps(sessionId: string, onProgress?: (progress: CompactionProgress) => void): Promise<CompactionDeps>;
 	tools?: ToolRegistry;
@@ -290,6 +296,14 @@ export function createServices(parts: {
 					return id === undefined ? undefined : { id, name: services.pluginName(id) };
 				}
 			};
+		},
+		async titleWriter(session) {
+			const key = settings.get('compaction.model');
+			const choice = key ? parseChoiceKey(key) : session;
+			const option = modelOptions().find((o) => o.provider === choice.provider && o.model === choice.model) ?? session;
+			const config = settings.get('providers').find((p) => p.id === option.provider);
+			if (!config || config.preset === 'wllama' || config.preset === 'offline') return null;
+			return { provider: await providerFor({ provider: option.provider, model: option.model }), model: option.model };
 		},
 		namedProvider(id) {
 			const config = settings.get('providers').find((p) => p.id === id);

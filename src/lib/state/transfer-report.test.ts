@@ -13,6 +13,9 @@ const report = (more: Partial<ImportReport> = {}): ImportReport => ({
 	links_removed: 0,
 	loops_removed: 0,
 	fields_dropped: 0,
+	prompts_added: 0,
+	prompts_skipped: 0,
+	prompts_dropped: 0,
 	...more
 });
 
@@ -35,11 +38,27 @@ describe('what an import says it did', () => {
 	});
 });
 
+describe('what an import says of the prompts it brought', () => {
+	it('counts those it added beside the sessions, alone when the file held no new session', () => {
+		expect(describeImport(report({ prompts_added: 3 }))).toBe('Imported 2 sessions (6 messages) and 3 prompts.');
+		expect(describeImport(report({ sessions_added: 0, messages_added: 0, prompts_added: 1 }))).toBe('Imported 1 prompt.');
+	});
+
+	it('says which it skipped and which it left out', () => {
+		expect(describeImport(report({ prompts_added: 1, prompts_skipped: 2, prompts_dropped: 1 }))).toBe(
+			'Imported 2 sessions (6 messages) and 1 prompt. Skipped 2 prompts whose ids or names this profile has already (or past the 1,000 a profile keeps). 1 prompt that is not a prompt this app keeps (a missing or overlong field, a name no prompt may have) was left out.'
+		);
+		expect(describeImport(report({ sessions_added: 0, messages_added: 0, prompts_skipped: 1 }))).toBe(
+			'Nothing new to import: the file holds no sessions. Skipped 1 prompt whose id or name this profile has already (or past the 1,000 a profile keeps).'
+		);
+	});
+});
+
 describe('an export too large to import again', () => {
 	it('says so, with its size and the limit, while the user can still export in parts', async () => {
 		const exportWith = async (size: number) => {
 			const client = {
-				exportSessions: async () => ({ blob: { size } as Blob, filename: 'all.json', sessions: 900, messages: 90_000 }),
+				exportSessions: async () => ({ blob: { size } as Blob, filename: 'all.json', sessions: 900, messages: 90_000, prompts: 0 }),
 				importFile: async () => report()
 			};
 			const state = new TransferState({

@@ -70,7 +70,8 @@ export class TransferState {
 				format === 'json' && result.blob.size > MAX_IMPORT_BYTES
 					? ` At ${formatBytes(result.blob.size)} it is larger than an import takes (${formatBytes(MAX_IMPORT_BYTES)}): to move these sessions to another profile or browser, export them in parts (Chosen sessions).`
 					: '';
-			this.outcome = { ok: true, text: `Exported ${count(result.sessions, 'session')} (${count(result.messages, 'message')}) as ${format === 'json' ? 'JSON' : 'Markdown'}: ${result.filename}${tooLarge}` };
+			const prompts = result.prompts ? ` and ${count(result.prompts, 'prompt')}` : '';
+			this.outcome = { ok: true, text: `Exported ${count(result.sessions, 'session')} (${count(result.messages, 'message')})${prompts} as ${format === 'json' ? 'JSON' : 'Markdown'}: ${result.filename}${tooLarge}` };
 			return true;
 		} catch (error) {
 			this.outcome = { ok: false, text: `Export failed: ${describeError(error)}` };

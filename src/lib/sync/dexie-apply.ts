@@ -11,13 +11,14 @@ import { addBlobToTrash, moveSessionToTrash, takeSessionFromTrash } from '../db/
 import { blobEntries, putArrivedBlobs, readBlobRows, withBlobNote } from './dexie-blobs';
 import { localProviderOf, messageClocksOf, nextEdit, sessionDocOf, type SyncContext } from './dexie-context';
 import { settleSession, writeRows, type ArrivingRow } from './dexie-rows';
-import { blobDocId, messageDocId, sessionDocId } from './document-ids';
+import { blobDocId, messageDocId, sessionDocId, type DocumentId } from './document-ids';
 import { mergeMessageDocs, sameMessage } from './merge-message';
 import { mergeSessionDocs, sameSession } from './merge-session';
 import { fieldsOfRow, rowFieldsOf, type MessageDoc } from './message-document';
 import { sessionRowFields, stampSession, type SessionDoc } from './session-document';
 import { digestsOf } from './stamp-message';
 import { DeletionsToConfirm, type ApplyOptions, type PulledDoc } from './sync-store';
+import { applyDeletedPrompt, applyPrompts } from './dexie-prompts';
 
 type Pulled<K extends PulledDoc['kind']> = Extract<PulledDoc, { kind: K }>;
 
@@ -76,11 +77,24 @@ function updatedSessionRow(ctx: SyncContext, row: SessionRow, doc: SessionDoc): 
 	return JSON.stringify(next) === JSON.stringify(row) ? row : next;
 }
 
-const sessionOf = (doc: PulledDoc) => (doc.kind === 'session' || doc.kind === 'message' ? doc.doc.session_id : doc.kind === 'blob' ? doc.session_id : doc.id.session_id);
+type Deleted = Extract<PulledDoc, { kind: 'deleted' }>;
+/** A document of a saved prompt, or its deletion on the server: it belongs to no session. */
+type PromptPart = Extract<PulledDoc, { kind: 'prompt' }> | (Deleted & { id: Extract<DocumentId, { kind: 'prompt' }> });
+/** A document of a session. */
+type SessionPart = Exclude<PulledDoc, { kind: 'prompt' | 'deleted' }> | (Deleted & { id: Exclude<DocumentId, { kind: 'prompt' }> });
+
+const sessionOf = (doc: SessionPart) => (doc.kind === 'session' || doc.kind === 'message' ? doc.doc.session_id : doc.kind === 'blob' ? doc.session_id : doc.id.session_id);
+
+const isPromptPart = (doc: PulledDoc): doc is PromptPart => doc.kind === 'prompt' || (doc.kind === 'deleted' && doc.id.kind === 'prompt');
 
 /** Applies `docs`; returns how many sessions moved to "Recently deleted". */
-export async function applyDocs(ctx: SyncContext, docs: readonly PulledDoc[], options: ApplyOptions, kept: ReadonlyMap<string, BlobRow>): Promise<{ deleted: number }> {
+export async function applyDocs(ctx: SyncContext, all: readonly PulledDoc[], options: ApplyOptions, kept: ReadonlyMap<string, BlobRow>): Promise<{ deleted: number }> {
 	const { db } = ctx;
+	// Saved prompts belong to no session: applied on their own.
+	const prompts = all.filter(isPromptPart);
+	await applyPrompts(ctx, prompts.flatMap((doc) => (doc.kind === 'prompt' ? [doc] : [])));
+	for (const doc of prompts) if (doc.kind === 'deleted') await applyDeletedPrompt(ctx, doc.id.prompt_id, doc.rev);
+	const docs = all.filter((doc): doc is SessionPart => !isPromptPart(doc));
 	const sessionIds = [...new Set(docs.map(sessionOf))];
 	const [entries, rows, trash] = await Promise.all([db.sync_docs.bulkGet(sessionIds.map(sessionDocId)), db.sessions.bulkGet(sessionIds), db.sync_trash.bulkGet(sessionIds)]);
 	const states = new Map<string, SessionState>(sessionIds.map((id, i) => [id, { entry: entries[i], row: rows[i], touched: false, nextSeq: rows[i]?.next_seq ?? 0 }]));
@@ -313,7 +327,7 @@ async function applyBlob(ctx: SyncContext, pulled: Pulled<'blob'>, state: Sessio
 }
 
 /** A document the server deleted that this app never deletes there: brought back from this device's copy, unless its session was purged. */
-async function applyDeleted(ctx: SyncContext, pulled: Pulled<'deleted'>, state: SessionState): Promise<void> {
+async function applyDeleted(ctx: SyncContext, pulled: Deleted & { id: Exclude<DocumentId, { kind: 'prompt' }> }, state: SessionState): Promise<void> {
 	const { db } = ctx;
 	const id = pulled.id.kind === 'session' ? sessionDocId(pulled.id.session_id) : pulled.id.kind === 'message' ? messageDocId(pulled.id.session_id, pulled.id.position) : blobDocId(pulled.id.session_id, pulled.id.blob_id);
 	const entry = await db.sync_docs.get(id);

@@ -2,7 +2,7 @@
 // a session's or message's fields that changed take a new clock; a session whose row is gone was
 // deleted by the user (the deletion syncs) or removed by one of this device's own rules (it stays
 // this device's: nothing is sent); a message whose row is gone from a session still here was
-// removed; a Blob new here is to send. An answer still streaming stays in the outbox until final.
+// removed; a Blob new here is to send; a saved prompt's edit or deletion goes to its document. An answer still streaming stays in the outbox until final.
 import { Dexie } from '../db/database';
 import type { MessageRow, SessionRow, SyncDocRow, SyncOutboxRow } from '../db/schema';
 import { readBlobRows, blobEntries } from './dexie-blobs';
@@ -14,6 +14,7 @@ import { fieldsOfRow } from './message-document';
 import { stampSession } from './session-document';
 import { stampMessage } from './stamp-message';
 import { applyHeld } from './dexie-apply';
+import { stampPrompts } from './dexie-prompts';
 
 /** What one stamp made of the outbox entries it was given. */
 interface Stamped {
@@ -34,6 +35,7 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 	const messages: Array<{ sessionId: string; position: string; at: number; id: string }> = [];
 	const scans = new Map<string, number>();
 	const blobs: Array<{ sessionId: string; blobId: string; id: string }> = [];
+	const prompts: Array<{ promptId: string; at: number }> = [];
 	for (const row of entries) {
 		if (row.id.startsWith('deleted:')) {
 			const sessionId = row.id.slice('deleted:'.length);
@@ -55,7 +57,10 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 			sessions.set(id.session_id, { at: at(row), deleted: known?.deleted ?? false });
 			done.push(row.id);
 		} else if (id.kind === 'message') messages.push({ sessionId: id.session_id, position: id.position, at: at(row), id: row.id });
-		else blobs.push({ sessionId: id.session_id, blobId: id.blob_id, id: row.id });
+		else if (id.kind === 'prompt') {
+			prompts.push({ promptId: id.prompt_id, at: at(row) });
+			done.push(row.id);
+		} else blobs.push({ sessionId: id.session_id, blobId: id.blob_id, id: row.id });
 	}
 	if (scans.has('*')) {
 		scans.delete('*');
@@ -139,6 +144,8 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 		});
 	}
 	await Promise.all([db.sync_docs.bulkPut(puts), db.sync_outbox.bulkDelete(done)]);
+	// Saved prompts: each edit taken into its own document (they belong to no session).
+	await stampPrompts(ctx, prompts);
 	if (restored.length) await applyHeld(ctx, restored);
 	return { done, restored };
 }

@@ -10,12 +10,15 @@ import { applyDocs, applyHeld } from './dexie-apply';
 import { blobEntries, keptBlobs, readBlobRows } from './dexie-blobs';
 import { messageClocksOf, nextEdit, readEdits, sessionDocOf, syncTables, writeEdits, type LocalProvider, type SyncContext } from './dexie-context';
 import { stampOutbox } from './dexie-stamp';
-import { blobDocId, messageDocId, parseDocId } from './document-ids';
+import { blobDocId, messageDocId, parseDocId, promptDocId } from './document-ids';
 import { KEEP_DELETED_DAYS } from './keep-deleted-days';
 import { fieldsOfRow, type MessageDoc } from './message-document';
 import { pendingBytes } from './pending-body';
 import { cryptoRandom, type RandomBytes } from './position';
-import { purgeSession } from './session-document';
+import { purgeSession, type SessionDoc } from './session-document';
+import { promptDocOf } from './dexie-prompts';
+import { isMessageDoc, isPromptDoc } from './merge-docs';
+import type { PromptDoc } from './prompt-document';
 import { moveSessionToTrash } from '../db/trash-verbs';
 import type { ApplyOptions, PendingDoc, PulledDoc, PushResult, Replication, SyncStore } from './sync-store';
 
@@ -109,12 +112,12 @@ export class DexieSyncStore implements SyncStore {
 		await this.#enqueueEverything();
 	}
 
-	/** An outbox entry for every session, message and Blob here, in slices. */
+	/** An outbox entry for every session, message, Blob and saved prompt here, in slices. */
 	async #enqueueEverything(): Promise<void> {
 		const db = this.#db;
 		const at = this.#now();
-		const sessions = await db.sessions.toCollection().primaryKeys();
-		await db.sync_outbox.bulkPut(sessions.map((id) => ({ id: `session:${id}`, at })));
+		const [sessions, prompts] = await Promise.all([db.sessions.toCollection().primaryKeys(), db.prompts.toCollection().primaryKeys()]);
+		await db.sync_outbox.bulkPut([...sessions.map((id) => ({ id: `session:${id}`, at })), ...prompts.map((id) => ({ id: promptDocId(id), at }))]);
 		for (let start = 0; start < sessions.length; start += 200) {
 			const slice = sessions.slice(start, start + 200);
 			const ranges = slice.map((id): [unknown, unknown] => [[id, Dexie.minKey], [id, Dexie.maxKey]]);
@@ -206,7 +209,7 @@ export class DexieSyncStore implements SyncStore {
 				puts.set(row.id, { ...row, rev });
 				if (current) sent.add(row.id);
 				// What the server held besides: merged here as if it had arrived (what differs stays to send).
-				if (result.merged && rev) merged.push('position' in result.merged ? { kind: 'message', rev, doc: result.merged } : { kind: 'session', rev, doc: result.merged });
+				if (result.merged && rev) merged.push(pulledOf(result.merged, rev));
 			}
 			// Done with a document once it went at its current edit and no losing branch is left to delete.
 			for (const [id, row] of puts) if (sent.has(id) && !row.losers?.length) puts.set(id, { ...row, dirty: 0 });
@@ -327,7 +330,13 @@ export class DexieSyncStore implements SyncStore {
 	}
 }
 
-/** The documents to send for pending entries: a message's from its row and clocks (or as held), a Blob's by reference. */
+/** A document the server held besides this device's, as if it had arrived. */
+function pulledOf(doc: SessionDoc | MessageDoc | PromptDoc, rev: string): PulledDoc {
+	if (isPromptDoc(doc)) return { kind: 'prompt', rev, doc };
+	return isMessageDoc(doc) ? { kind: 'message', rev, doc } : { kind: 'session', rev, doc };
+}
+
+/** The documents to send for pending entries: a message's from its row and clocks (or as held), a Blob's by reference, a session's or prompt's as kept. */
 async function pendingDocsOf(db: PalimpsestDb, rows: readonly SyncDocRow[], limit: number): Promise<PendingDoc[]> {
 	const messages = rows.filter((row) => row.kind === 'message' && !row.held && !row.purge);
 	const found = messages.length ? await db.messages.where('[session_id+position]').anyOf(messages.map((row) => [row.session_id, row.position!])).toArray() : [];
@@ -344,6 +353,9 @@ async function pendingDocsOf(db: PalimpsestDb, rows: readonly SyncDocRow[], limi
 		if (row.kind === 'session') {
 			const doc = sessionDocOf(row);
 			if (doc) docs.push({ kind: 'session', id: row.id, edit: row.edit, rev: row.rev, doc });
+		} else if (row.kind === 'prompt') {
+			const doc = promptDocOf(row);
+			if (doc) docs.push({ kind: 'prompt', id: row.id, edit: row.edit, rev: row.rev, doc });
 		} else if (row.kind === 'blob') {
 			const id = parseDocId(row.id);
 			const blob = id?.kind === 'blob' ? await db.blobs.get([id.session_id, id.blob_id]) : undefined;

@@ -1,7 +1,8 @@
-// The ids of synced documents: `session:<id>`, `msg:<session>:<position>` and
-// `blob:<session>:<blob id>` (the bytes of an image or file a message shows). A document's id
-// carries its session (and a message's its position), so no body field can claim another; ids
-// hold no content (positions and random ids), so they can stay readable to the server.
+// The ids of synced documents: `session:<id>`, `msg:<session>:<position>`,
+// `blob:<session>:<blob id>` (the bytes of an image or file a message shows) and
+// `prompt:<id>` (a saved prompt, by its random id). A document's id carries its session (and a
+// message's its position), so no body field can claim another; ids hold no content (positions
+// and random ids), so they can stay readable to the server.
 import { isPosition } from './position';
 
 /**
@@ -13,12 +14,17 @@ export const DOCUMENT_FORMAT = 2;
 export const SESSION_PREFIX = 'session:';
 export const MESSAGE_PREFIX = 'msg:';
 export const BLOB_PREFIX = 'blob:';
+export const PROMPT_PREFIX = 'prompt:';
 /** As an imported file's ids. */
 export const MAX_BLOB_ID_CHARS = 200;
 /** As in an imported file: this app writes 36-character UUIDs. */
 export const MAX_SESSION_ID_CHARS = 200;
 
-export type DocumentId = { kind: 'session'; session_id: string } | { kind: 'message'; session_id: string; position: string } | { kind: 'blob'; session_id: string; blob_id: string };
+export type DocumentId =
+	| { kind: 'session'; session_id: string }
+	| { kind: 'message'; session_id: string; position: string }
+	| { kind: 'blob'; session_id: string; blob_id: string }
+	| { kind: 'prompt'; prompt_id: string };
 
 /** A session id a document may carry: non-empty, bounded, and no control characters. */
 export function isSessionId(value: unknown): value is string {
@@ -35,6 +41,12 @@ export function messageDocId(sessionId: string, position: string): string {
 	if (!isSessionId(sessionId)) throw new Error(`Not a session id that syncs: ${JSON.stringify(sessionId)}.`);
 	if (!isPosition(position)) throw new Error(`Not a position: ${JSON.stringify(position)}.`);
 	return `${MESSAGE_PREFIX}${sessionId}:${position}`;
+}
+
+/** The id of a saved prompt's document: its random id, as a session's is. */
+export function promptDocId(promptId: string): string {
+	if (!isSessionId(promptId)) throw new Error(`Not a prompt id that syncs: ${JSON.stringify(promptId)}.`);
+	return PROMPT_PREFIX + promptId;
 }
 
 /** The id of the document that carries the bytes of Blob `blobId` of a session (its id escaped, so the last colon ends the session's). */
@@ -81,5 +93,9 @@ export function parseDocId(id: unknown): DocumentId | null {
 		return { kind: 'message', session_id: sessionId, position };
 	}
 	if (id.startsWith(BLOB_PREFIX)) return parseBlobId(id);
+	if (id.startsWith(PROMPT_PREFIX)) {
+		const promptId = id.slice(PROMPT_PREFIX.length);
+		return isSessionId(promptId) ? { kind: 'prompt', prompt_id: promptId } : null;
+	}
 	return null;
 }

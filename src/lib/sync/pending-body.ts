@@ -3,6 +3,7 @@
 // as an attachment), so only its small request counts.
 import { messageToBody } from './message-document';
 import { sessionToBody } from './session-document';
+import { promptToBody } from './prompt-document';
 import type { PendingDoc } from './sync-store';
 
 export function pendingBody(entry: Exclude<PendingDoc, { kind: 'blob' }>): Record<string, unknown> {
@@ -11,6 +12,8 @@ export function pendingBody(entry: Exclude<PendingDoc, { kind: 'blob' }>): Recor
 			return sessionToBody(entry.doc, entry.rev);
 		case 'message':
 			return messageToBody(entry.doc, entry.rev);
+		case 'prompt':
+			return promptToBody(entry.doc, entry.rev);
 		case 'delete':
 			return { _id: entry.id, _rev: entry.rev, _deleted: true };
 	}

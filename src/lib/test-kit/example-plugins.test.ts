@@ -233,6 +233,13 @@ describe('static/plugins/whoami.js', () => {
 		expect(String(text).split('\n').length).toBeGreaterThan(1);
 	});
 
+	it('says so in a new chat, where there is no session yet', async () => {
+		const { kit } = await start('whoami');
+		const text = await kit.command('/whoami', { session_id: '', session_key: '' });
+		expect(text).toContain('Session: none yet (a new chat)');
+		expect(text).toContain('Session key: none yet');
+	});
+
 	it('still answers when no user invoked it (source is null)', async () => {
 		const { kit } = await start('whoami');
 		const text = await kit.command('/whoami', { session_id: 'sess-1', source: null });
