@@ -84,8 +84,8 @@ describe('extractFacts on the facts of everyday conversations', () => {
 
 	it('takes a number with its unit written as one word with a hyphen, a square or cubic unit, or a scale word', () => {
 		expect(numbers('A 30-minute call, a 5-page synopsis and a 6-year-old dog.')).toEqual(['number: 30-minute', 'number: 5-page', 'number: 6-year']);
-		expect(numbers('The flat is 78 m², about 35 m³ of goods.')).toEqual(['number: 78 m²', 'number: 35 m³']);
-		expect(numbers('The table has 42 million rows; rates rose by 8 percentage points.')).toEqual(['number: 42 million', 'number: 8 percentage points']);
+		expect(numbers('The flat is 78 m², about 35 m³ of goods.')).toEqual(['number: 78 m²', 'number: 35 m³ of goods']);
+		expect(numbers('The table has 42 million rows; rates rose by 8 percentage points.')).toEqual(['number: 42 million rows', 'number: 8 percentage points']);
 	});
 
 	it('takes ordinals, rates, settings and payment terms', () => {
@@ -173,6 +173,32 @@ describe('extractFacts on numbers without a unit or role', () => {
 			'url: localhost:5173/admin',
 			'number: Monday and Thursday',
 			'number: Sunday'
+		]);
+	});
+});
+
+describe('extractFacts on numbers in full', () => {
+	it('takes a number with what it is for, its range, its time and its zone whole', () => {
+		expect(found([assistant(1, 'It costs $100 per seat per month, £104 a head or €150–220 in all; allow 8 to 12 hours and 25–30 km a week. We leave 3–8 October, the call is May 23 at 16:15, the cut-over at 01:00 UTC and the log says 14:22:07.')])).toEqual([
+			'number: 3–8 October',
+			'number: May 23 at 16:15',
+			'number: $100 per seat per month',
+			'number: £104 a head',
+			'number: €150–220',
+			'number: 01:00 UTC',
+			'number: 14:22:07',
+			'number: 8 to 12 hours',
+			'number: 25–30 km a week'
+		]);
+	});
+
+	it('takes products, scores, measures at a cut-off, numbers made adjectives and counts in millions whole', () => {
+		expect(found([assistant(1, 'Each bed holds 2.4 × 1.2 × 0.4 = 1.15 m³; pain is 3 out of 10. We get MRR@10 = 39.7 with a 100-connection pool over 42 million rows.')])).toEqual([
+			'number: 2.4 × 1.2 × 0.4 = 1.15 m³',
+			'number: 3 out of 10',
+			'number: MRR@10 = 39.7',
+			'number: 42 million rows',
+			'number: 100-connection'
 		]);
 	});
 });
