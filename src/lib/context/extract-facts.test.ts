@@ -174,6 +174,8 @@ describe('extractFacts on numbers without a unit or role', () => {
 			'number: Monday and Thursday',
 			'number: Sunday'
 		]);
+		// A habit's day is part of its instruction, not a date of its own.
+		expect(found([user(1, 'Never run migrations on Fridays.')])).toEqual(['instruction: Never run migrations on Fridays.']);
 	});
 });
 

@@ -89,8 +89,8 @@ const BARE_NUMBER = /(?<![\w.,:/#@-])(?:\d{2,}(?:,\d{3})*(?:\.\d+)?|\d\.\d+)(?![
 const FULL_MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
 /** A date given by its month alone: "late March", "the end of July", "due in August". */
 const MONTH_DATE = new RegExp(`\\b(?:(?:early|mid|late)[- ]|(?:end|beginning|start|middle) of\\s+|(?:in|by|until|since|from|before|after|during)\\s+)${FULL_MONTH}\\b`, 'g');
-/** Days of the week a plan names: "Monday and Thursday", "on Sundays". */
-const DAY_NAME = '(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?';
+/** Days of the week a plan names: "Monday and Thursday" (not a habit's "on Fridays"). */
+const DAY_NAME = '(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day';
 const WEEKDAYS = new RegExp(`\\b${DAY_NAME}(?:(?:,\\s*|\\s+(?:and|or|to)\\s+)${DAY_NAME})*\\b`, 'g');
 /** The word before a month that says only when it is ("in August" is the fact "August"). */
 const MONTH_PREPOSITION = /^(?:in|by|until|since|from|before|after|during)\s+/;
