@@ -57,9 +57,30 @@ function sessionFacts(session: SessionRow): string {
 	return `*${facts.join(' · ')}*`;
 }
 
+/** The chat's own settings, when it has any: what it was sent with besides the messages. */
+function chatSettings(session: SessionRow): string {
+	const chat = session.chat_settings;
+	if (!chat) return '';
+	const list = (names: readonly string[]) => names.map((name) => `\`${name.replace(/`/g, '')}\``).join(', ');
+	const facts: string[] = [];
+	if (chat.temperature !== undefined) facts.push(`temperature ${chat.temperature}`);
+	if (chat.top_p !== undefined) facts.push(`top_p ${chat.top_p}`);
+	if (chat.max_tokens !== undefined) facts.push(`at most ${chat.max_tokens} answer tokens`);
+	if (chat.reasoning_effort !== undefined) facts.push(`reasoning effort ${chat.reasoning_effort}`);
+	if (chat.compaction !== undefined) facts.push(chat.compaction === 'off' ? 'compaction off' : `compacts at ${chat.compaction}%`);
+	if (chat.tool_servers_off?.length) facts.push(`without the tool servers ${list(chat.tool_servers_off)}`);
+	if (chat.plugin_tools_off?.length) facts.push(`without the plugin tools ${list(chat.plugin_tools_off)}`);
+	const parts = facts.length ? [`*Chat settings: ${facts.join(' · ')}*`] : [];
+	if (chat.system_prompt) {
+		const f = fence(chat.system_prompt);
+		parts.push(`### System prompt\n\n${f}\n${chat.system_prompt}\n${f}`);
+	}
+	return parts.length ? `${parts.join('\n\n')}\n\n` : '';
+}
+
 export function sessionToMarkdown({ session, messages }: Pick<ExportEntry, 'session' | 'messages'>): string {
 	const body = messages.map(messageToMarkdown).join('\n\n');
-	return `## ${session.title}\n\n${sessionFacts(session)}\n\n${body || '*No messages.*'}\n`;
+	return `## ${session.title}\n\n${sessionFacts(session)}\n\n${chatSettings(session)}${body || '*No messages.*'}\n`;
 }
 
 export function markdownHeader(profile: string, exportedAt: number, sessions: number): string {
