@@ -12,7 +12,7 @@ import type { ChatSettings, MessageRow, SessionRow } from '../../src/lib/db/sche
 import { setChatSettings } from '../../src/lib/sessions/set-chat-settings';
 import { renameSession, setPinned } from '../../src/lib/db/session-verbs';
 import { restoreFromTrash } from '../../src/lib/db/trash-verbs';
-import { liveMarkers } from '../../src/lib/db/undo-compaction-verbs';
+import { liveMarkers, nextMarkerTime } from '../../src/lib/db/live-markers';
 import { showVersion, startVersion } from '../../src/lib/db/version-verbs';
 import { commitSummaryEdit } from '../../src/lib/db/edit-summary-verbs';
 import { commitUndoCompaction } from '../../src/lib/db/undo-compaction-verbs';
@@ -216,13 +216,14 @@ export class Device {
 
 	/** Summarises all but the last two context rows (the summary sits before the kept tail). */
 	async compact(sessionId: string): Promise<boolean> {
-		const rows = (await this.active(sessionId)).filter((row) => row.kind === 'message' || row.kind === 'summary');
+		const active = await this.active(sessionId);
+		const rows = active.filter((row) => row.kind === 'message' || row.kind === 'summary');
 		if (rows.length < 4) return false;
 		const removed = rows.slice(0, -2);
 		const kept = rows.at(-2)!;
 		const id = this.#id('c');
 		const now = this.now();
-		const marker = { id, kind: 'summarize' as const, reason: 'manual' as const, before_tokens: 100, after_tokens: 10, messages_removed: removed.length, at: now };
+		const marker = { id, kind: 'summarize' as const, reason: 'manual' as const, before_tokens: 100, after_tokens: 10, messages_removed: removed.length, at: nextMarkerTime(active, now) };
 		const summary = { ...this.message('user', `summary of ${removed.length} messages`), kind: 'summary' as const, compaction: marker };
 		await commitCompaction(this.db, { sessionId, compactionId: id, removed: removed.map((row) => row.seq), inserted: [{ before: kept.seq, row: summary }], compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }, tokenEstimate: 10, now });
 		return true;
@@ -248,11 +249,12 @@ export class Device {
 
 	/** Prunes the tool results on show: each becomes a stub right after it, a notice before the first. */
 	async prune(sessionId: string): Promise<boolean> {
-		const results = (await this.active(sessionId)).filter((row) => row.role === 'tool' && !row.content.startsWith('[pruned'));
+		const active = await this.active(sessionId);
+		const results = active.filter((row) => row.role === 'tool' && !row.content.startsWith('[pruned'));
 		if (!results.length) return false;
 		const id = this.#id('p');
 		const now = this.now();
-		const marker = { id, kind: 'prune_tool_results' as const, reason: 'manual' as const, before_tokens: 100, after_tokens: 50, messages_removed: results.length, at: now };
+		const marker = { id, kind: 'prune_tool_results' as const, reason: 'manual' as const, before_tokens: 100, after_tokens: 50, messages_removed: results.length, at: nextMarkerTime(active, now) };
 		const notice = { ...this.message('system', 'Tool outputs pruned'), kind: 'notice' as const, compaction: marker, created_at: now };
 		const stubs = results.map((row) => ({ after: row.seq, row: { ...this.message('tool', `[pruned ${row.id}]`, { tool_call_id: row.tool_call_id }), created_at: now } }));
 		await commitCompaction(this.db, { sessionId, compactionId: id, removed: results.map((row) => row.seq), inserted: [{ before: results[0].seq, row: notice }, ...stubs], compaction: { failures: 0, cooldown_until: 0, turns_since_micro: 0 }, tokenEstimate: 50, now });

@@ -123,5 +123,17 @@ export const FIXED_CASES: FixedCase[] = [
 			{ kind: 'restore', device: 2, session: 9 },
 			{ kind: 'sync', device: 0 }
 		]
+	},
+	{
+		name: 'clocks hours apart (synced after each operation): a compaction undone on another device',
+		mode: 'sequential',
+		skews: [0, 6147388, -21599999],
+		ops: [
+			{ kind: 'new', device: 0 },
+			{ kind: 'tool', device: 0, session: 17, text: 'tea' },
+			{ kind: 'prune', device: 1, session: 19 },
+			{ kind: 'compact', device: 0, session: 10 },
+			{ kind: 'undo', device: 1, session: 2 }
+		]
 	}
 ];

@@ -7,6 +7,7 @@ import { commitCompaction, commitRotation, CompactionRaceError, listActiveMessag
 import { contextRows } from '../db/context-rows';
 import type { CompactionMarker, CompactionState, MessageRow, SessionRow, UnfiredHook } from '../db/schema';
 import { markFired } from '../db/unfired-hook-verbs';
+import { nextMarkerTime } from '../db/live-markers';
 import { getSession } from '../db/session-verbs';
 import { anchoredTotal } from '../context/anchor-estimate';
 import { estimateMessages, imageTokensOf } from '../context/estimate-session';
@@ -84,7 +85,8 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 		return noop('cooldown', 'Compaction is paused for a while after a failed attempt.');
 	}
 	deps.onProgress?.({ phase: 'planning' });
-	const context = contextRows(await listActiveMessages(deps.db, session.id));
+	const active = await listActiveMessages(deps.db, session.id);
+	const context = contextRows(active);
 	const before = await measureRows(deps, context, session.token_ratio);
 
 	let built: BuiltChange | null;
@@ -122,7 +124,8 @@ async function compactOnce(deps: CompactionDeps, request: CompactionRequest): Pr
 		after_tokens: after,
 		messages_removed: change.removed.length,
 		user_messages_folded: foldedUserMessages(context, change),
-		at: now(),
+		// A compaction that continues in a new session is the first there; in place, it follows the others.
+		at: rotate ? now() : nextMarkerTime(active, now()),
 		...(rotate ? { old_session_id: session.id } : {}),
 		...(built.facts ? { facts: built.facts } : {})
 	};

@@ -39,8 +39,8 @@ describe('extractFacts', () => {
 		expect(facts.filter((fact) => fact.startsWith('instruction'))).toEqual(["instruction: Don't touch the payment_gateway module."]);
 	});
 
-	it('leaves out plain words that start sentences and numbers without unit or role', () => {
-		expect(found([user(1, 'Thanks. Sure, we have 3 options here. Looks good.')])).toEqual([]);
+	it('leaves out plain words that start sentences and a lone small number', () => {
+		expect(found([user(1, 'Thanks. Sure, we have 3 of them here. Looks good.')])).toEqual([]);
 	});
 
 	it('takes a capitalised word at a sentence start for a name only when it is written so elsewhere too', () => {
@@ -153,6 +153,26 @@ describe('extractFacts on codes and addresses in full', () => {
 			'number: €1,150',
 			'number: INV-2025-021',
 			'name: Studio Kiln'
+		]);
+	});
+});
+
+describe('extractFacts on numbers without a unit or role', () => {
+	it('takes a count of things, a number of two digits or more and a decimal, but not a lone small number', () => {
+		expect(found([assistant(1, 'We migrated 37 tables and 3 raised beds; the proxy returns a 504 after 1 try. Rated 9.1 and seen 3,212 times, 2 of them today.')])).toEqual([
+			'number: 37 tables',
+			'number: 3 raised beds',
+			'number: 3,212 times',
+			'number: 504',
+			'number: 9.1'
+		]);
+	});
+
+	it('takes the days of the week a plan names, and this computer’s address with its port', () => {
+		expect(found([assistant(1, 'I moved the bike sessions to Monday and Thursday and the long run to Sunday; the app runs on localhost:5173/admin.')])).toEqual([
+			'url: localhost:5173/admin',
+			'number: Monday and Thursday',
+			'number: Sunday'
 		]);
 	});
 });

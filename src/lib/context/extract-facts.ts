@@ -41,7 +41,7 @@ const ORDINAL = '\\d{1,2}(?:st|nd|rd|th)?';
 const UNITS =
 	'%|percentage points?|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|kb|mb|gb|tb|kib|mib|gib|px|rem|mg|mcg|µg|g|kg|lbs?|ml|l|km²|m²|m³|cm²|cm³|ft²|ft³|km|m|cm|mm|miles?|°c|°f|bpm|mmhg|rpm|fps|hz|khz|mhz|ghz|kw|kwh|x|×|tokens|requests|req/s|rps|qps|users|nights?|people|persons?|guests|adults|children|tablets?|pills?|doses?|units|cores|threads|replicas|retries|attempts|pages?|rows?|lines?|characters|words|euros?|dollars?|pounds|francs|thousand|million|billion|bn';
 const ROLES =
-	'port|line|version|room|gate|seat|flight|order|invoice|account|ticket|booking|confirmation|reference|ref|pr|issue|build|floor|platform|terminal|case|policy|article|clause|section|batch|step|chapter|page|pid|id|code|pin|zip|postcode|extension|apartment|apt|suite|bus|train|route|release|sprint|node|python|java|postgres|postgresql|redis|ruby|php|ios|android|net|phase|stage|round|reviewer|part|patient|customer|serial';
+	'port|line|version|room|gate|seat|flight|order|invoice|account|ticket|booking|confirmation|reference|ref|pr|issue|build|floor|platform|terminal|case|policy|article|clause|section|batch|step|chapter|page|pid|id|code|pin|zip|postcode|extension|apartment|apt|suite|bus|train|route|release|sprint|node|python|java|postgres|postgresql|redis|ruby|php|ios|android|net|phase|stage|round|reviewer|part|patient|customer|serial|channel|day|week';
 
 /** Whether a text names a month at all (the date patterns are read only then). */
 const HAS_MONTH = /Jan|Feb|Ma[ry]|Apr|Ju[nl]|Aug|Sep|Oct|Nov|Dec/;
@@ -63,18 +63,28 @@ const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?]> = [
 	[/#\d{2,}\b/g, '#'],
 	[/\b[A-Z]{2,4}[- ]?\d{2,6}(?:-\d+)*\b/g],
 	[/\b(?:in|since|by|until|from|before|after)\s+(?:19|20)\d{2}\b/g],
-	[/\b\d{1,4}(?:st|nd|rd|th)\b/g]
+	[/\b\d{1,4}(?:st|nd|rd|th)\b/g],
+	// A count of things (two or more): "37 tables", "3 raised beds", "3,212 respondents".
+	[/\b(?![01]\s)\d{1,3}(?:,\d{3})*(?:\.\d+)?\s+(?:[a-z]+\s+)?[a-z]{2,}s\b/g]
 ];
+
+/** Any other number of two digits or more, or with a decimal part: "a 504", "rated 9.1", "Repeater 3000". */
+const BARE_NUMBER = /(?<![\w.,:/#@-])(?:\d{2,}(?:,\d{3})*(?:\.\d+)?|\d\.\d+)(?![\w%])/g;
 
 const FULL_MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
 /** A date given by its month alone: "late March", "the end of July", "due in August". */
 const MONTH_DATE = new RegExp(`\\b(?:(?:early|mid|late)[- ]|(?:end|beginning|start|middle) of\\s+|(?:in|by|until|since|from|before|after|during)\\s+)${FULL_MONTH}\\b`, 'g');
+/** Days of the week a plan names: "Monday and Thursday", "on Sundays". */
+const DAY_NAME = '(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?';
+const WEEKDAYS = new RegExp(`\\b${DAY_NAME}(?:(?:,\\s*|\\s+(?:and|or|to)\\s+)${DAY_NAME})*\\b`, 'g');
 /** The word before a month that says only when it is ("in August" is the fact "August"). */
 const MONTH_PREPOSITION = /^(?:in|by|until|since|from|before|after|during)\s+/;
 
 const FILE_EXTENSIONS =
 	'ts|tsx|js|jsx|mjs|cjs|svelte|vue|py|rb|go|rs|java|kt|swift|c|h|cpp|hpp|cs|php|md|json|ya?ml|toml|ini|env|css|scss|html?|sql|sh|bash|txt|csv|xml|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|lock|log|conf|cfg|proto|graphql|tf|gradle|zip|tar|gz';
 const URL = /\b(?:https?|ftp):\/\/[^\s<>()[\]{}"'`|]+|\bwww\.[\w-]+(?:\.[\w-]+)+[^\s<>()[\]{}"'`|]*|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|app|ai|co|de|fr|uk|eu|ch|nl|se)\b(?:\/[^\s<>()[\]{}"'`|]*)?/gi;
+/** This computer's own address, with its port: localhost:5173. */
+const LOCALHOST = /\blocalhost(?::\d{1,5})?(?:\/[^\s<>()[\]{}"'`|]*)?/g;
 /** An IP address, with its port when given (a version pattern would take only its first three numbers). */
 const IP_ADDRESS = /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?\b/g;
 const EMAIL = /\b[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\b/g;
@@ -389,6 +399,7 @@ export function extractFacts(sources: readonly FactSource[]): Fact[] {
 			out.add('url', url, seq);
 			return true;
 		});
+		text = claim(text, LOCALHOST, (found) => (out.add('url', trimUrl(found), seq), true), 'localhost');
 		text = claim(text, IP_ADDRESS, (found) => (out.add('url', found, seq), true), '.');
 		text = claim(text, INLINE_CODE, (found) => {
 			const inner = found.slice(1, -1).trim();
@@ -434,7 +445,9 @@ export function extractFacts(sources: readonly FactSource[]): Fact[] {
 			text = claim(text, CAPS_CODE, (found) => (out.add('identifier', found, seq), true));
 		}
 		text = claim(text, MONTH_DATE, (found) => (out.add('number', found.replace(MONTH_PREPOSITION, ''), seq), true), HAS_MONTH);
+		text = claim(text, WEEKDAYS, (found) => (out.add('number', found, seq), true), 'day');
 		if (source.role !== 'tool') collectNames(text, seq, use, out);
+		if (/\d/.test(text)) claim(text, BARE_NUMBER, (found) => (out.add('number', found, seq), true));
 		if (source.role === 'user' && source.kind !== 'summary') collectInstructions(use.sentences[index], seq, out);
 	});
 	plainForms.clear();

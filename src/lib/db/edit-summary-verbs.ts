@@ -7,7 +7,7 @@ import type { MarkerFacts, MessageRow } from './schema';
 import { lastPositionOf } from './message-positions';
 import { positionsAfter } from './position-clock';
 import { ceilingAbove, keyBetween, orderOfRank, rankOf, rowRank } from './rank';
-import { liveMarkers } from './undo-compaction-verbs';
+import { liveMarkers } from './live-markers';
 
 /** The most characters a summary may be edited to (a summary is meant to be short). */
 export const MAX_SUMMARY_CHARS = 100_000;

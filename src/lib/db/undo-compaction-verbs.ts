@@ -10,6 +10,7 @@ import { positionsAfter } from './position-clock';
 import { sameOrigin } from './session-links';
 import { deriveConversation } from './conversation';
 import { orderKeyOf } from './rank';
+import { liveMarkers } from './live-markers';
 import { readSessionRows, writeConversation } from './conversation-verbs';
 
 /** Continue in the earlier session refused: the two sessions are of different origins. */
@@ -18,11 +19,6 @@ export class SessionOriginError extends Error {
 		super(message);
 		this.name = 'SessionOriginError';
 	}
-}
-
-/** The compaction markers still in effect among a session's active rows, oldest first. */
-export function liveMarkers(active: readonly MessageRow[]): MessageRow[] {
-	return active.filter((row) => row.compaction && row.compaction.undone_at === undefined).sort((a, b) => a.compaction!.at - b.compaction!.at);
 }
 
 /** What undoing a compaction changes, read from the session's rows (inside a transaction). */

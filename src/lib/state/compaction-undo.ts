@@ -1,5 +1,6 @@
 // The compaction marker's actions: Undo compaction (in place), Edit summary and Continue in the earlier
 // session (after a rotation), with what each says back to the user.
+import { liveMarkers } from '../db/live-markers';
 import type { MessageRow } from '../db/schema';
 import type { ConfirmRequest } from './confirm.svelte';
 import type { Services } from './services';
@@ -9,7 +10,7 @@ const verbs = () => import('../sessions/undo-compaction');
 
 /** The marker row of the session's latest compaction still in effect, among the rows shown. */
 export function latestMarker(rows: readonly MessageRow[]): MessageRow | undefined {
-	return rows.filter((row) => row.active === 1 && row.compaction && row.compaction.undone_at === undefined).sort((a, b) => a.compaction!.at - b.compaction!.at).at(-1);
+	return liveMarkers(rows.filter((row) => row.active === 1)).at(-1);
 }
 
 /**
