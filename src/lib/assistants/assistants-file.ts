@@ -24,6 +24,11 @@ export function writeAssistantsFile(assistants: readonly AssistantRow[], now: nu
 	return `${JSON.stringify({ format: ASSISTANTS_FORMAT, version: ASSISTANTS_VERSION, exported_at: now, assistants }, null, '\t')}\n`;
 }
 
+/** The name of the file of a profile's assistants exported at `now`. */
+export function assistantsFilename(profile: string, now: number): string {
+	return `palimpsest-assistants-${profile}-${new Date(now).toISOString().slice(0, 10)}.json`;
+}
+
 /** Refuses a file too large to read, before anything of it is read. */
 export function checkAssistantsFileSize(bytes: number): void {
 	if (bytes > MAX_ASSISTANTS_FILE_BYTES) throw new AssistantsFileError(`This file is ${(bytes / 1024 / 1024).toFixed(1)} MB; a file of assistants is at most ${MAX_ASSISTANTS_FILE_BYTES / 1024 / 1024} MB.`);

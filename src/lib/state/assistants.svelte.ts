@@ -5,7 +5,7 @@ import type { PalimpsestDb } from '../db/database';
 import { deleteAssistant, duplicateAssistant, listAssistants, saveAssistant, writeImportedAssistants, type AssistantFields } from '../db/assistant-verbs';
 import { ASSISTANT_LIMITS, type AssistantRow } from '../db/schema';
 import { watch } from '../db/watch';
-import { AssistantsFileError, checkAssistantsFileSize, parseAssistantsFile, writeAssistantsFile } from '../assistants/assistants-file';
+import { AssistantsFileError, assistantsFilename, checkAssistantsFileSize, parseAssistantsFile, writeAssistantsFile } from '../assistants/assistants-file';
 import type { ConfirmState } from './confirm.svelte';
 
 export type { AssistantFields, AssistantRow };
@@ -76,8 +76,7 @@ export class AssistantsState {
 	async exportFile(now = Date.now()): Promise<{ blob: Blob; filename: string; count: number }> {
 		const rows = await listAssistants(this.#db);
 		if (!rows.length) throw new Error('There are no assistants to export.');
-		const day = new Date(now).toISOString().slice(0, 10);
-		return { blob: new Blob([writeAssistantsFile(rows, now)], { type: 'application/json' }), filename: `palimpsest-assistants-${this.#profile}-${day}.json`, count: rows.length };
+		return { blob: new Blob([writeAssistantsFile(rows, now)], { type: 'application/json' }), filename: assistantsFilename(this.#profile, now), count: rows.length };
 	}
 
 	/** Imports a file of assistants: adds those that fit and are new here; resolves to what it did, in words. Throws for a file that is not one. */

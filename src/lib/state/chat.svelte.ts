@@ -4,7 +4,7 @@ import { SvelteMap } from 'svelte/reactivity';
 import { raceAbort } from '../agent/race-abort';
 import type { TurnDeps, TurnEvent } from '../agent/turn-deps';
 import { listActiveMessages, listCompactedBy } from '../db/compaction-verbs';
-import type { AssistantRow, ChatSettings, MessageRow, SessionRow, VersionPoint } from '../db/schema';
+import type { ChatSettings, MessageRow, SessionRow, VersionPoint } from '../db/schema';
 import { readImages, readPrunedOriginal } from '../db/message-verbs';
 import { getSession } from '../db/session-verbs';
 import { watch } from '../db/watch';
@@ -62,6 +62,8 @@ export class ChatState {
 	draftSettings = $state.raw<ChatSettings | undefined>(undefined);
 	/** The assistant the new chat on show starts from (named in the header, its starter prompts offered), until its first message. */
 	draftAssistant = $state.raw<DraftAssistant | null>(null);
+	/** The model new chats used before the assistant's chat was put on show, for when it is left. */
+	draftBeforeAssistant: ModelChoice | null = null;
 	busy = $derived(this.sessionId !== null && this.running.has(this.sessionId));
 	/** The original rows of compactions the user chose to see, by compaction id (read on demand). */
 	compacted = new SvelteMap<string, MessageRow[]>();
@@ -102,8 +104,6 @@ export class ChatState {
 	 */
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity
 	#modelChanges = new Map<string, Promise<void>>();
-	/** The model new chats used before an assistant's chat was put on show, for when it is left. */
-	#draftBeforeAssistant: ModelChoice | null = null;
 
 	get draftText(): string {
 		return this.#drafts.get(this.sessionId ?? '') ?? '';
@@ -283,44 +283,23 @@ export class ChatState {
 			...(from ? { assistant: { id: from.id, name: from.name } } : {})
 		});
 		this.draftSettings = undefined;
-		// The next new chat is a plain one again.
-		this.startFrom(null);
+		// The next new chat is a plain one again, with the model new chats used before.
+		if (from) {
+			this.draftAssistant = null;
+			this.draft = this.draftBeforeAssistant ?? this.draft;
+			this.draftBeforeAssistant = null;
+		}
 		this.open(row.id);
 		// A session born in this tab is not a resumed one.
 		this.#resumed.delete(row.id);
 		return row.id;
 	}
 
-	/**
-	 * The new chat on show starts from `assistant`: its model (when it names one), a copy of its
-	 * chat settings, and its name and starter prompts; null: a plain new chat again, with the
-	 * model new chats used before.
-	 */
-	startFrom(assistant: AssistantRow | null): void {
-		if (!assistant) {
-			if (!this.draftAssistant) return;
-			this.draftAssistant = null;
-			this.draftSettings = undefined;
-			if (this.#draftBeforeAssistant) this.draft = this.#draftBeforeAssistant;
-			this.#draftBeforeAssistant = null;
-			return;
-		}
-		this.#draftBeforeAssistant ??= this.draft;
-		this.draftAssistant = { id: assistant.id, name: assistant.name, starters: [...assistant.starters] };
-		this.draftSettings = assistant.chat_settings ? structuredClone(assistant.chat_settings) : undefined;
-		this.draft = assistant.provider ? { provider: assistant.provider, model: assistant.model } : this.#draftBeforeAssistant;
-	}
-
-	/** As startFrom, by the assistant's id (the address of the new chat names it), read on first use. */
+	/** The new chat on show starts from the assistant of this id (its address names it), or from Settings (null); its code loads on first use. */
 	async startFromId(id: string | null): Promise<void> {
 		if (id === (this.draftAssistant?.id ?? null)) return;
-		if (id === null) return this.startFrom(null);
-		const { getAssistant } = await import('../db/assistant-verbs');
-		const row = await getAssistant(this.#services.db, id);
-		// A message made the new chat a session meanwhile: it started as it was.
-		if (this.sessionId !== null) return;
-		this.startFrom(row ?? null);
-		if (!row) this.error = 'This assistant no longer exists: the new chat starts from Settings.';
+		const { startFromAssistantId } = await import('./assistant-draft');
+		await startFromAssistantId(this, this.#services.db, id);
 	}
 
 	/** The settings of the chat on show: the open session's, or the draft's. */
