@@ -556,8 +556,8 @@ export interface SearchIndexRow {
  */
 export interface SyncDocRow {
 	id: string;
-	kind: 'session' | 'message' | 'blob' | 'prompt';
-	/** '' for a prompt's document: it belongs to no session. */
+	kind: 'session' | 'message' | 'blob' | 'prompt' | 'assistant';
+	/** '' for a prompt's or an assistant's document: it belongs to no session. */
 	session_id: string;
 	position?: string;
 	rev: string | null;
