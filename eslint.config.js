@@ -28,7 +28,7 @@ function layer(files, forbidden, message, { types = true } = {}) {
 	};
 }
 
-const APP_LAYERS = ['**/db/*', '**/hooks/*', '**/plugins/*', '**/commands/*', '**/context/*', '**/providers/*', '**/tool-servers/*', '**/sessions/*', '**/agent/*', '**/state/*', '**/components/*', '**/test-kit/*', '**/sync/*', '**/prompts/*'];
+const APP_LAYERS = ['**/db/*', '**/hooks/*', '**/plugins/*', '**/commands/*', '**/context/*', '**/providers/*', '**/tool-servers/*', '**/sessions/*', '**/agent/*', '**/state/*', '**/components/*', '**/test-kit/*', '**/sync/*', '**/prompts/*', '**/assistants/*'];
 const except = (...kept) => APP_LAYERS.filter((l) => !kept.some((k) => l.includes(`/${k}/`)));
 const UI = ['svelte', 'svelte/*', '$app/*', '**/*.svelte', '**/*.svelte.ts', '**/*.svelte.js'];
 
@@ -77,6 +77,21 @@ export default ts.config(
 			]
 		}
 	},
+	// What an assistant may be: pure rules over its row's type, with the parsers of a chat's settings and of a file's fields.
+	{
+		files: ['src/lib/assistants/**'],
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['**/sessions/*', '!**/sessions/import-schema', '!**/sessions/chat-settings'], message: 'assistants/ imports only the field parsers of sessions/.' },
+						...[...except('assistants', 'db', 'sessions'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'assistants/ is plain TypeScript below the app.' }))
+					]
+				}
+			]
+		}
+	},
 	layer(['src/lib/commands/**'], [...except('commands', 'hooks', 'plugins', 'sessions', 'context'), ...UI, 'dexie'], 'commands/ may import hooks, plugins, sessions and context.'),
 	layer(['src/lib/test-kit/**'], [...except('test-kit', 'hooks', 'plugins', 'commands'), ...UI, 'dexie'], 'test-kit/ is the bus, plugin context and registries without the database or the UI.'),
 	// The sync core is pure: row types from db/ with its pure order and conversation rules, and the
@@ -90,7 +105,7 @@ export default ts.config(
 					patterns: [
 						{ group: ['**/db/*', '!**/db/rank', '!**/db/conversation'], message: 'sync/ imports only types from db/, and its pure order and conversation rules.', allowTypeImports: true },
 						{ group: ['**/sessions/*', '!**/sessions/import-rows', '!**/sessions/import-schema'], message: 'sync/ imports only the row parsers of sessions/.' },
-						...[...except('sync', 'db', 'sessions', 'prompts'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'sync/ is plain TypeScript below the app.' }))
+						...[...except('sync', 'db', 'sessions', 'prompts', 'assistants'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'sync/ is plain TypeScript below the app.' }))
 					]
 				}
 			]
@@ -102,7 +117,7 @@ export default ts.config(
 		rules: {
 			'@typescript-eslint/no-restricted-imports': [
 				'error',
-				{ patterns: [...except('sync', 'db', 'sessions', 'prompts'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'sync/ stands on db/ and nothing above it.' })) }
+				{ patterns: [...except('sync', 'db', 'sessions', 'prompts', 'assistants'), ...UI, 'dexie'].map((group) => ({ group: [group], message: 'sync/ stands on db/ and nothing above it.' })) }
 			]
 		}
 	},

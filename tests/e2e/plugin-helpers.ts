@@ -50,10 +50,10 @@ export async function startPluginOrigins(): Promise<PluginOrigins> {
 }
 
 /** Goes to a page through the sidebar link, as a user would (the app, and its plugins, stay loaded). */
-export async function navigate(page: Page, link: 'Chat' | 'Plugins' | 'Settings' | 'Prompts'): Promise<void> {
+export async function navigate(page: Page, link: 'Chat' | 'Plugins' | 'Settings' | 'Prompts' | 'Assistants'): Promise<void> {
 	await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: link, exact: true }).click();
 	// "Chat" returns to the open session, or to a new one.
-	const path = { Chat: /\/(s\/[^/]+)?$/, Plugins: /\/plugins$/, Settings: /\/settings$/, Prompts: /\/prompts$/ }[link];
+	const path = { Chat: /\/(s\/[^/]+)?$/, Plugins: /\/plugins$/, Settings: /\/settings$/, Prompts: /\/prompts$/, Assistants: /\/assistants$/ }[link];
 	await expect(page).toHaveURL(path);
 	if (link === 'Chat') await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
 	else await expect(page.getByRole('heading', { level: 1, name: link })).toBeVisible();

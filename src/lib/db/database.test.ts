@@ -38,7 +38,7 @@ describe('schema migration', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(13);
+		expect(db.verno).toBe(14);
 		expect(await db.messages.where('status').equals('streaming').count()).toBe(0);
 		const row = await db.sessions.get('s1');
 		expect(row).toMatchObject({ archived: 0, pinned: 0, title_source: 'auto' });
@@ -66,7 +66,7 @@ describe('schema migration from version 2', () => {
 		v2.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(13);
+		expect(db.verno).toBe(14);
 		expect(await db.messages.where('status').equals('streaming').primaryKeys()).toEqual([['s1', 1]]);
 		expect(await markInterruptedMessages(db)).toBe(1);
 		expect((await listMessages(db, 's1'))[1]).toMatchObject({ status: 'incomplete', content: 'half' });
@@ -135,7 +135,7 @@ describe('schema version 6', () => {
 		v5.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(13);
+		expect(db.verno).toBe(14);
 		expect(await db.sessions.get('s1')).toMatchObject({ id: 's1' });
 		expect(await db.messages.count()).toBe(1);
 		expect(await db.search_index.count()).toBe(0);
@@ -166,7 +166,7 @@ describe('schema version 7', () => {
 		v6.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(13);
+		expect(db.verno).toBe(14);
 		expect((await db.settings.toCollection().primaryKeys()).sort()).toEqual(['request-frame:used', 'theme']);
 		expect(await db.messages.where('sent.frame').equals('request-frame:used').primaryKeys()).toEqual([['s1', 1], ['s2', 1]]);
 		expect(await db.messages.where('[session_id+sent.frame]').between(['s2', Dexie.minKey], ['s2', Dexie.maxKey]).primaryKeys()).toEqual([['s2', 1]]);
@@ -187,7 +187,7 @@ describe('schema version 8', () => {
 		v7.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(13);
+		expect(db.verno).toBe(14);
 		expect(await db.plugin_usage.toArray()).toEqual([{ plugin_id: 'counted', storage_bytes: 1234 }]);
 		expect(await db.plugins.get('counted')).not.toHaveProperty('storage_bytes');
 		expect(await db.plugins.get('never-wrote')).toMatchObject({ cached_source: 'code' });
@@ -205,7 +205,7 @@ describe('schema version 9', () => {
 		v8.close();
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(13);
+		expect(db.verno).toBe(14);
 		expect((await db.messages.toArray()).map((row) => row.content)).toEqual(['kept']);
 		expect(await db.blobs.count()).toBe(0);
 		await db.blobs.add({ session_id: 's1', id: 'i', type: 'image/png', data: new Blob([new Uint8Array([1])]) });
@@ -241,7 +241,7 @@ describe('schema version 10', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(13);
+		expect(db.verno).toBe(14);
 		const after = await db.messages.toArray();
 		expect(after.map(({ position: _p, rank: _r, ...rest }) => rest)).toEqual(rows);
 		// Each row's rank keeps the order shown: its position, as positions follow seq here.
@@ -297,7 +297,7 @@ describe('schema version 12', () => {
 
 		const db = new PalimpsestDb(dbName);
 		await db.open();
-		expect(db.verno).toBe(13);
+		expect(db.verno).toBe(14);
 		const after = await listMessages(db, 's1');
 		// Nothing lost, nothing moved: the order shown stays, and ranks sort the rows in it.
 		expect(after.map((message) => message.content)).toEqual(rows.map((message) => message.content));

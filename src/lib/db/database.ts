@@ -11,6 +11,7 @@ import {
 	type PluginRow,
 	type PluginUsageRow,
 	type PromptRow,
+	type AssistantRow,
 	type ReceiptRow,
 	type SearchIndexRow,
 	type SessionRow,
@@ -132,6 +133,12 @@ export const SCHEMA_V13 = {
 	prompts: 'id, name'
 };
 
+// Version 14: assistants, listed by name on the Assistants page.
+export const SCHEMA_V14 = {
+	...SCHEMA_V13,
+	assistants: 'id, name'
+};
+
 const DB_PREFIX = 'palimpsest-';
 
 /** The profile a database belongs to, from its name (`palimpsest-<profile>`). */
@@ -156,6 +163,7 @@ export class PalimpsestDb extends Dexie {
 	sync_outbox!: EntityTable<SyncOutboxRow, 'id'>;
 	sync_trash!: EntityTable<SyncTrashRow, 'session_id'>;
 	prompts!: EntityTable<PromptRow, 'id'>;
+	assistants!: EntityTable<AssistantRow, 'id'>;
 
 	constructor(name: string, options?: ConstructorParameters<typeof Dexie>[1]) {
 		let upgraded = false;
@@ -217,6 +225,8 @@ export class PalimpsestDb extends Dexie {
 			.upgrade((tx) => adoptLegacyProfile(tx));
 		// Nothing to carry over: a new table.
 		this.version(13).stores(SCHEMA_V13);
+		// Nothing to carry over: a new table.
+		this.version(14).stores(SCHEMA_V14);
 		// Storage faults: no use under older code than the database's or after its deletion (the
 		// profile was deleted), a dropped connection reopens on the next use, and a schema
 		// upgrade is flushed to disk before first use.

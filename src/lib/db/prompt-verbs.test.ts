@@ -27,7 +27,7 @@ describe('schema migration to version 13', () => {
 		v12.close();
 		const db = new PalimpsestDb(name);
 		await db.open();
-		expect(db.verno).toBe(13);
+		expect(db.verno).toBe(14);
 		expect((await db.sessions.get('s1'))?.title).toBe('kept');
 		expect(await listPrompts(db)).toEqual([]);
 		await savePrompt(db, { name: 'translate', text: 'Translate {{text}}' });

@@ -107,6 +107,17 @@ export interface SessionRow {
 	 * Exported, imported and synced with the session. Not indexed.
 	 */
 	chat_settings?: ChatSettings;
+	/**
+	 * The assistant this chat was started from, and its name then (the chat header shows it); the
+	 * assistant's model and settings were copied into the chat when it began. Not indexed.
+	 */
+	assistant?: AssistantRef;
+}
+
+/** Which assistant a chat was started from (see SessionRow.assistant). */
+export interface AssistantRef {
+	id: string;
+	name: string;
 }
 
 /**
@@ -417,6 +428,35 @@ export const MAX_PROMPT_NAME_CHARS = 64;
 export const MAX_PROMPT_TEXT_CHARS = 100_000;
 export const MAX_PROMPTS = 1_000;
 
+/**
+ * An assistant (the Assistants page): a name, the model and the chat settings a chat started
+ * from it takes, and starter prompts its empty chat offers. Its id is random; names need not
+ * be unique.
+ */
+export interface AssistantRow {
+	id: string;
+	name: string;
+	/** The provider and model its chats use; both '' for the model new chats use. */
+	provider: string;
+	model: string;
+	/** What its chats ask of the model (system prompt, sampling, tools, compaction): copied into each chat. */
+	chat_settings?: ChatSettings;
+	/** Offered as buttons on the empty chat; one clicked is sent. */
+	starters: string[];
+	created_at: number;
+	updated_at: number;
+}
+
+/** The bounds of an assistant: its name, its starter prompts, and how many a profile keeps. */
+export const ASSISTANT_LIMITS = {
+	nameChars: 100,
+	/** Characters of its provider id or model name. */
+	modelChars: 200,
+	starters: 8,
+	starterChars: 1_000,
+	assistants: 500
+} as const;
+
 export interface SettingRow {
 	key: string;
 	value: unknown;
@@ -516,8 +556,8 @@ export interface SearchIndexRow {
  */
 export interface SyncDocRow {
 	id: string;
-	kind: 'session' | 'message' | 'blob' | 'prompt';
-	/** '' for a prompt's document: it belongs to no session. */
+	kind: 'session' | 'message' | 'blob' | 'prompt' | 'assistant';
+	/** '' for a prompt's or an assistant's document: it belongs to no session. */
 	session_id: string;
 	position?: string;
 	rev: string | null;

@@ -9,7 +9,7 @@ import type Dexie from 'dexie';
 import type { SyncOutboxRow } from './schema';
 
 export const OUTBOX = 'sync_outbox';
-const TRACKED = new Set(['sessions', 'messages', 'blobs', 'prompts']);
+const TRACKED = new Set(['sessions', 'messages', 'blobs', 'prompts', 'assistants']);
 /** Sync's own tables: a transaction over them writes what sync brought, not a change of this device. */
 const SYNC_TABLE = 'sync_docs';
 
@@ -38,6 +38,7 @@ function entriesOf(table: string, req: DBCoreMutateRequest, res: DBCoreMutateRes
 			else if (table === 'messages' && typeof value.position === 'string') ids.add(`msg:${value.session_id}:${value.position}`);
 			else if (table === 'blobs') ids.add(`blob:${value.session_id}:${value.id}`);
 			else if (table === 'prompts') ids.add(`prompt:${value.id}`);
+			else if (table === 'assistants') ids.add(`assistant:${value.id}`);
 		});
 	} else if (req.type === 'delete') {
 		req.keys.forEach((key, index) => {
@@ -45,8 +46,9 @@ function entriesOf(table: string, req: DBCoreMutateRequest, res: DBCoreMutateRes
 			if (table === 'sessions') ids.add(`session:${key}`);
 			else if (table === 'messages') ids.add(scanId((key as [string, number])[0]));
 			else if (table === 'prompts') ids.add(`prompt:${key}`);
+			else if (table === 'assistants') ids.add(`assistant:${key}`);
 		});
-	} else if (req.type === 'deleteRange' && table !== 'blobs' && table !== 'prompts') {
+	} else if (req.type === 'deleteRange' && table !== 'blobs' && table !== 'prompts' && table !== 'assistants') {
 		const lower = req.range.lower as unknown;
 		const upper = req.range.upper as unknown;
 		const sessionId = Array.isArray(lower) && Array.isArray(upper) && lower[0] === upper[0] ? lower[0] : undefined;

@@ -98,7 +98,7 @@ describe('an upgrade of this tab’s that another tab blocks', () => {
 
 		older.close();
 		await opening;
-		expect(db.verno).toBe(13);
+		expect(db.verno).toBe(14);
 		expect(await db.sessions.get('s1')).toMatchObject({ title: 'kept', archived: 0 });
 		db.close();
 	});

@@ -1,7 +1,7 @@
 // The one place a session row is built: new sessions, compaction rotation, branches and
 // imports all start from here, so a new field is added once.
 import { cleanTitle } from '../db/clean-title';
-import { NO_COMPACTION_STATE, type ChatSettings, type ParentKind, type SessionRow } from '../db/schema';
+import { NO_COMPACTION_STATE, type AssistantRef, type ChatSettings, type ParentKind, type SessionRow } from '../db/schema';
 import { nowOf, threadKey, type SessionContext } from './session-context';
 
 export interface NewSessionOptions {
@@ -21,6 +21,8 @@ export interface NewSessionOptions {
 	 * parent's), in the stored form (see readChatSettings): none, or settings with a field set.
 	 */
 	chat_settings?: ChatSettings;
+	/** The assistant the chat is started from (its model and settings are in the options already). */
+	assistant?: AssistantRef;
 }
 
 export function buildSessionRow(ctx: SessionContext, options: NewSessionOptions, id: string = crypto.randomUUID()): SessionRow {
@@ -49,5 +51,5 @@ export function buildSessionRow(ctx: SessionContext, options: NewSessionOptions,
 		compaction: { ...NO_COMPACTION_STATE },
 		...(options.import_id === undefined ? {} : { import_id: options.import_id })
 	};
-	return options.chat_settings ? { ...row, chat_settings: options.chat_settings } : row;
+	return { ...row, ...(options.chat_settings ? { chat_settings: options.chat_settings } : {}), ...(options.assistant ? { assistant: { id: options.assistant.id, name: options.assistant.name } } : {}) };
 }

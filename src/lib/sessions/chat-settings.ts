@@ -46,7 +46,9 @@ const FIELDS: { [K in keyof ChatSettings]-?: (value: unknown) => ChatSettings[K]
 	plugin_tools_off: names
 };
 
-const KEYS = Object.keys(FIELDS) as (keyof ChatSettings)[];
+/** The fields of a chat's settings, in the order they are stored. */
+export const CHAT_SETTINGS_KEYS = Object.keys(FIELDS) as (keyof ChatSettings)[];
+const KEYS = CHAT_SETTINGS_KEYS;
 
 /**
  * `value` as a chat's settings: its fields that fit, in the stored order; undefined when none is

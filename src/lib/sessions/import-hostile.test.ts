@@ -344,6 +344,13 @@ describe('rows of an imported file are read into the shapes the app stores', () 
 		for (const id of ['all-bad', 'not-an-object']) expect(await getSession(db, id)).not.toHaveProperty('chat_settings');
 	});
 
+	it('the assistant a chat was started from comes along; one that does not fit is left out and counted, the session kept', async () => {
+		const report = await importSessions(db, 'home', fileOf([entry('from', { assistant: { id: 'a1', name: 'Reviewer' } }), entry('giant', { assistant: { id: 'a2', name: 'x'.repeat(101) } }), entry('typed', { assistant: 'Reviewer' })]));
+		expect(report).toMatchObject({ sessions_added: 3, fields_dropped: 2 });
+		expect((await getSession(db, 'from'))?.assistant).toEqual({ id: 'a1', name: 'Reviewer' });
+		for (const id of ['giant', 'typed']) expect(await getSession(db, id)).not.toHaveProperty('assistant');
+	});
+
 	it('an imported session takes new messages after its last one', async () => {
 		await importSessions(db, 'home', fileOf([entry('s', { next_seq: 1 }, [messageRow('s', { seq: 999_999_999.5 })])]));
 		const [row] = await appendMessages(db, 's', [{ id: 'next', role: 'user', kind: 'message', content: 'more', status: 'complete', created_at: 2 }]);

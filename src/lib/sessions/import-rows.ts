@@ -2,6 +2,8 @@
 // (db/schema.ts), with its type, its range and, for lists, their items. Anything else is dropped.
 import type { CompactionKind, CompactionReason } from '../hooks/hook-payloads';
 import {
+	ASSISTANT_LIMITS,
+	type AssistantRef,
 	NO_COMPACTION_STATE,
 	type Attachment,
 	type FileAttachment,
@@ -178,6 +180,18 @@ const versionNumber = number(1, L.versions, { integer: true });
 const versionPoint = record<VersionPoint>({ required: { after: seqOrStart, shown: versionNumber, count: versionNumber }, optional: {} }, 'a place with versions (an object)');
 const shelved = record<NonNullable<MessageRow['shelved']>>({ required: { after: seqOrStart, version: versionNumber }, optional: {} }, 'a shelved version (an object)');
 
+const assistantRef = record<AssistantRef>({ required: { id, name: text(ASSISTANT_LIMITS.nameChars, { nonEmpty: true }) }, optional: {} }, 'an assistant (an object)');
+/** The assistant a chat was started from: only shown, so one that does not fit is dropped and counted, the session kept. */
+const parseAssistantRef: Parse<AssistantRef> = (value, dropped) => {
+	try {
+		return assistantRef(value, dropped);
+	} catch (error) {
+		if (!(error instanceof FieldError)) throw error;
+		dropped.fields += 1;
+		return undefined as unknown as AssistantRef;
+	}
+};
+
 /** A session row as a file carries it: its profile and origin are the receiving profile's to set. */
 export type ImportedSession = Omit<SessionRow, 'profile' | 'import_id' | 'version_shown' | 'tip'>;
 
@@ -209,6 +223,7 @@ export const SESSION_SHAPE: Shape<ImportedSession> = {
 		named_provider: record<NamedProvider>({ required: { id: label, name: label }, optional: { base_url: text(2_000), preset: label } }, "a provider's name (an object)"),
 		// Hostile like the rest: what does not fit is dropped and counted, the other settings kept.
 		chat_settings: parseChatSettings,
+		assistant: parseAssistantRef,
 		titled_by: record<TitledBy>({ required: { model: label }, optional: { usage: record<Usage>({ required: { input_tokens: count, output_tokens: count }, optional: {} }, 'token usage (an object)') } }, 'the model that wrote the title (an object)')
 	}
 };

@@ -233,6 +233,7 @@ export function prepareEntry(entry: ImportedEntry, profile: string, importId: st
 	const { versions: _versions, tip: _tip, version_shown: _shown, ...rest } = session;
 	// Settings of which nothing fit leave no field behind.
 	if (rest.chat_settings === undefined) delete rest.chat_settings;
+	if (rest.assistant === undefined) delete rest.assistant;
 	const state = Object.fromEntries(Object.entries(adopted.state).filter(([, value]) => value !== undefined));
 	return { session: { ...rest, ...state, ...(adopted.version_shown ? { version_shown: adopted.version_shown } : {}) }, messages: adopted.rows, ...(entry.images ? { images: entry.images } : {}) };
 }

@@ -32,6 +32,13 @@ const COMPACTING_HERE = 'This session is being compacted. Wait for it to finish,
 /** A turn's work, given its dependencies and the agent loop (loaded on first use). */
 type Turn = (deps: TurnDeps, input: Parameters<TurnCode['retryTurn']>[1], turns: TurnCode) => ReturnType<TurnCode['retryTurn']>;
 
+/** What the new chat on show keeps of the assistant it starts from. */
+export interface DraftAssistant {
+	id: string;
+	name: string;
+	starters: string[];
+}
+
 export function liveKey(key: [string, number]): string {
 	return `${key[0]}:${key[1]}`;
 }
@@ -53,6 +60,10 @@ export class ChatState {
 	draft = $state({ provider: '', model: '' });
 	/** Chat settings of the draft view, given to the session its first message makes (then the defaults again). */
 	draftSettings = $state.raw<ChatSettings | undefined>(undefined);
+	/** The assistant the new chat on show starts from (named in the header, its starter prompts offered), until its first message. */
+	draftAssistant = $state.raw<DraftAssistant | null>(null);
+	/** The model new chats used before the assistant's chat was put on show, for when it is left. */
+	draftBeforeAssistant: ModelChoice | null = null;
 	busy = $derived(this.sessionId !== null && this.running.has(this.sessionId));
 	/** The original rows of compactions the user chose to see, by compaction id (read on demand). */
 	compacted = new SvelteMap<string, MessageRow[]>();
@@ -264,12 +275,31 @@ export class ChatState {
 	async ensureSession(): Promise<string> {
 		if (this.sessionId) return this.sessionId;
 		const choice = this.#services.currentModel(this.draft);
-		const row = await createSession(this.#services.sessionContext(), { ...choice, named_provider: this.#services.namedProvider(choice.provider), chat_settings: this.draftSettings });
+		const from = this.draftAssistant;
+		const row = await createSession(this.#services.sessionContext(), {
+			...choice,
+			named_provider: this.#services.namedProvider(choice.provider),
+			chat_settings: this.draftSettings,
+			...(from ? { assistant: { id: from.id, name: from.name } } : {})
+		});
 		this.draftSettings = undefined;
+		// The next new chat is a plain one again, with the model new chats used before.
+		if (from) {
+			this.draftAssistant = null;
+			this.draft = this.draftBeforeAssistant ?? this.draft;
+			this.draftBeforeAssistant = null;
+		}
 		this.open(row.id);
 		// A session born in this tab is not a resumed one.
 		this.#resumed.delete(row.id);
 		return row.id;
+	}
+
+	/** The new chat on show starts from the assistant of this id (its address names it), or from Settings (null); its code loads on first use. */
+	async startFromId(id: string | null): Promise<void> {
+		if (id === (this.draftAssistant?.id ?? null)) return;
+		const { startFromAssistantId } = await import('./assistant-draft');
+		await startFromAssistantId(this, this.#services.db, id);
 	}
 
 	/** The settings of the chat on show: the open session's, or the draft's. */

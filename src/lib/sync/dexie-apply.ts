@@ -19,6 +19,7 @@ import { sessionRowFields, stampSession, type SessionDoc } from './session-docum
 import { digestsOf } from './stamp-message';
 import { DeletionsToConfirm, type ApplyOptions, type PulledDoc } from './sync-store';
 import { applyDeletedPrompt, applyPrompts } from './dexie-prompts';
+import { applyAssistants, applyDeletedAssistant } from './dexie-assistants';
 
 type Pulled<K extends PulledDoc['kind']> = Extract<PulledDoc, { kind: K }>;
 
@@ -73,6 +74,7 @@ function updatedSessionRow(ctx: SyncContext, row: SessionRow, doc: SessionDoc): 
 	const next: SessionRow = { ...row, ...sessionRowFields(doc), ...providerFields(ctx, doc, row) };
 	if (!next.named_provider) delete next.named_provider;
 	if (!doc.fields.chat_settings) delete next.chat_settings;
+	if (!doc.fields.assistant) delete next.assistant;
 	if (!doc.shown || !Object.keys(doc.shown).length) delete next.version_shown;
 	return JSON.stringify(next) === JSON.stringify(row) ? row : next;
 }
@@ -80,12 +82,15 @@ function updatedSessionRow(ctx: SyncContext, row: SessionRow, doc: SessionDoc): 
 type Deleted = Extract<PulledDoc, { kind: 'deleted' }>;
 /** A document of a saved prompt, or its deletion on the server: it belongs to no session. */
 type PromptPart = Extract<PulledDoc, { kind: 'prompt' }> | (Deleted & { id: Extract<DocumentId, { kind: 'prompt' }> });
+/** A document of an assistant, or its deletion on the server: it belongs to no session. */
+type AssistantPart = Extract<PulledDoc, { kind: 'assistant' }> | (Deleted & { id: Extract<DocumentId, { kind: 'assistant' }> });
 /** A document of a session. */
-type SessionPart = Exclude<PulledDoc, { kind: 'prompt' | 'deleted' }> | (Deleted & { id: Exclude<DocumentId, { kind: 'prompt' }> });
+type SessionPart = Exclude<PulledDoc, { kind: 'prompt' | 'assistant' | 'deleted' }> | (Deleted & { id: Exclude<DocumentId, { kind: 'prompt' | 'assistant' }> });
 
 const sessionOf = (doc: SessionPart) => (doc.kind === 'session' || doc.kind === 'message' ? doc.doc.session_id : doc.kind === 'blob' ? doc.session_id : doc.id.session_id);
 
 const isPromptPart = (doc: PulledDoc): doc is PromptPart => doc.kind === 'prompt' || (doc.kind === 'deleted' && doc.id.kind === 'prompt');
+const isAssistantPart = (doc: PulledDoc): doc is AssistantPart => doc.kind === 'assistant' || (doc.kind === 'deleted' && doc.id.kind === 'assistant');
 
 /** Applies `docs`; returns how many sessions moved to "Recently deleted". */
 export async function applyDocs(ctx: SyncContext, all: readonly PulledDoc[], options: ApplyOptions, kept: ReadonlyMap<string, BlobRow>): Promise<{ deleted: number }> {
@@ -94,7 +99,11 @@ export async function applyDocs(ctx: SyncContext, all: readonly PulledDoc[], opt
 	const prompts = all.filter(isPromptPart);
 	await applyPrompts(ctx, prompts.flatMap((doc) => (doc.kind === 'prompt' ? [doc] : [])));
 	for (const doc of prompts) if (doc.kind === 'deleted') await applyDeletedPrompt(ctx, doc.id.prompt_id, doc.rev);
-	const docs = all.filter((doc): doc is SessionPart => !isPromptPart(doc));
+	// Assistants too.
+	const assistants = all.filter(isAssistantPart);
+	await applyAssistants(ctx, assistants.flatMap((doc) => (doc.kind === 'assistant' ? [doc] : [])));
+	for (const doc of assistants) if (doc.kind === 'deleted') await applyDeletedAssistant(ctx, doc.id.assistant_id, doc.rev);
+	const docs = all.filter((doc): doc is SessionPart => !isPromptPart(doc) && !isAssistantPart(doc));
 	const sessionIds = [...new Set(docs.map(sessionOf))];
 	const [entries, rows, trash] = await Promise.all([db.sync_docs.bulkGet(sessionIds.map(sessionDocId)), db.sessions.bulkGet(sessionIds), db.sync_trash.bulkGet(sessionIds)]);
 	const states = new Map<string, SessionState>(sessionIds.map((id, i) => [id, { entry: entries[i], row: rows[i], touched: false, nextSeq: rows[i]?.next_seq ?? 0 }]));
@@ -327,7 +336,7 @@ async function applyBlob(ctx: SyncContext, pulled: Pulled<'blob'>, state: Sessio
 }
 
 /** A document the server deleted that this app never deletes there: brought back from this device's copy, unless its session was purged. */
-async function applyDeleted(ctx: SyncContext, pulled: Deleted & { id: Exclude<DocumentId, { kind: 'prompt' }> }, state: SessionState): Promise<void> {
+async function applyDeleted(ctx: SyncContext, pulled: Deleted & { id: Exclude<DocumentId, { kind: 'prompt' | 'assistant' }> }, state: SessionState): Promise<void> {
 	const { db } = ctx;
 	const id = pulled.id.kind === 'session' ? sessionDocId(pulled.id.session_id) : pulled.id.kind === 'message' ? messageDocId(pulled.id.session_id, pulled.id.position) : blobDocId(pulled.id.session_id, pulled.id.blob_id);
 	const entry = await db.sync_docs.get(id);

@@ -37,7 +37,7 @@ const EDITS = 'edits';
 
 /** Every table a sync transaction writes. */
 export function syncTables(db: PalimpsestDb) {
-	return [db.sessions, db.messages, db.blobs, db.settings, db.sync_docs, db.sync_meta, db.sync_outbox, db.sync_trash, db.prompts];
+	return [db.sessions, db.messages, db.blobs, db.settings, db.sync_docs, db.sync_meta, db.sync_outbox, db.sync_trash, db.prompts, db.assistants];
 }
 
 export async function readEdits(db: PalimpsestDb): Promise<number> {

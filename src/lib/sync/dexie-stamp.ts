@@ -15,6 +15,7 @@ import { stampSession } from './session-document';
 import { stampMessage } from './stamp-message';
 import { applyHeld } from './dexie-apply';
 import { stampPrompts } from './dexie-prompts';
+import { stampAssistants } from './dexie-assistants';
 
 /** What one stamp made of the outbox entries it was given. */
 interface Stamped {
@@ -36,6 +37,7 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 	const scans = new Map<string, number>();
 	const blobs: Array<{ sessionId: string; blobId: string; id: string }> = [];
 	const prompts: Array<{ promptId: string; at: number }> = [];
+	const assistants: Array<{ assistantId: string; at: number }> = [];
 	for (const row of entries) {
 		if (row.id.startsWith('deleted:')) {
 			const sessionId = row.id.slice('deleted:'.length);
@@ -59,6 +61,9 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 		} else if (id.kind === 'message') messages.push({ sessionId: id.session_id, position: id.position, at: at(row), id: row.id });
 		else if (id.kind === 'prompt') {
 			prompts.push({ promptId: id.prompt_id, at: at(row) });
+			done.push(row.id);
+		} else if (id.kind === 'assistant') {
+			assistants.push({ assistantId: id.assistant_id, at: at(row) });
 			done.push(row.id);
 		} else blobs.push({ sessionId: id.session_id, blobId: id.blob_id, id: row.id });
 	}
@@ -144,8 +149,9 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 		});
 	}
 	await Promise.all([db.sync_docs.bulkPut(puts), db.sync_outbox.bulkDelete(done)]);
-	// Saved prompts: each edit taken into its own document (they belong to no session).
+	// Saved prompts and assistants: each edit taken into its own document (they belong to no session).
 	await stampPrompts(ctx, prompts);
+	await stampAssistants(ctx, assistants);
 	if (restored.length) await applyHeld(ctx, restored);
 	return { done, restored };
 }

@@ -17,7 +17,9 @@ import { pendingBytes } from './pending-body';
 import { cryptoRandom, type RandomBytes } from './position';
 import { purgeSession, type SessionDoc } from './session-document';
 import { promptDocOf } from './dexie-prompts';
-import { isMessageDoc, isPromptDoc } from './merge-docs';
+import { assistantDocOf } from './dexie-assistants';
+import { assistantDocId, type AssistantDoc } from './assistant-document';
+import { isAssistantDoc, isMessageDoc, isPromptDoc } from './merge-docs';
 import type { PromptDoc } from './prompt-document';
 import { moveSessionToTrash } from '../db/trash-verbs';
 import type { ApplyOptions, PendingDoc, PulledDoc, PushResult, Replication, SyncStore } from './sync-store';
@@ -116,8 +118,8 @@ export class DexieSyncStore implements SyncStore {
 	async #enqueueEverything(): Promise<void> {
 		const db = this.#db;
 		const at = this.#now();
-		const [sessions, prompts] = await Promise.all([db.sessions.toCollection().primaryKeys(), db.prompts.toCollection().primaryKeys()]);
-		await db.sync_outbox.bulkPut([...sessions.map((id) => ({ id: `session:${id}`, at })), ...prompts.map((id) => ({ id: promptDocId(id), at }))]);
+		const [sessions, prompts, assistants] = await Promise.all([db.sessions.toCollection().primaryKeys(), db.prompts.toCollection().primaryKeys(), db.assistants.toCollection().primaryKeys()]);
+		await db.sync_outbox.bulkPut([...sessions.map((id) => ({ id: `session:${id}`, at })), ...prompts.map((id) => ({ id: promptDocId(id), at })), ...assistants.map((id) => ({ id: assistantDocId(id), at }))]);
 		for (let start = 0; start < sessions.length; start += 200) {
 			const slice = sessions.slice(start, start + 200);
 			const ranges = slice.map((id): [unknown, unknown] => [[id, Dexie.minKey], [id, Dexie.maxKey]]);
@@ -331,8 +333,9 @@ export class DexieSyncStore implements SyncStore {
 }
 
 /** A document the server held besides this device's, as if it had arrived. */
-function pulledOf(doc: SessionDoc | MessageDoc | PromptDoc, rev: string): PulledDoc {
+function pulledOf(doc: SessionDoc | MessageDoc | PromptDoc | AssistantDoc, rev: string): PulledDoc {
 	if (isPromptDoc(doc)) return { kind: 'prompt', rev, doc };
+	if (isAssistantDoc(doc)) return { kind: 'assistant', rev, doc };
 	return isMessageDoc(doc) ? { kind: 'message', rev, doc } : { kind: 'session', rev, doc };
 }
 
@@ -356,6 +359,9 @@ async function pendingDocsOf(db: PalimpsestDb, rows: readonly SyncDocRow[], limi
 		} else if (row.kind === 'prompt') {
 			const doc = promptDocOf(row);
 			if (doc) docs.push({ kind: 'prompt', id: row.id, edit: row.edit, rev: row.rev, doc });
+		} else if (row.kind === 'assistant') {
+			const doc = assistantDocOf(row);
+			if (doc) docs.push({ kind: 'assistant', id: row.id, edit: row.edit, rev: row.rev, doc });
 		} else if (row.kind === 'blob') {
 			const id = parseDocId(row.id);
 			const blob = id?.kind === 'blob' ? await db.blobs.get([id.session_id, id.blob_id]) : undefined;

@@ -1,7 +1,7 @@
 // The ids of synced documents: `session:<id>`, `msg:<session>:<position>`,
-// `blob:<session>:<blob id>` (the bytes of an image or file a message shows) and
-// `prompt:<id>` (a saved prompt, by its random id). A document's id carries its session (and a
-// message's its position), so no body field can claim another; ids hold no content (positions
+// `blob:<session>:<blob id>` (the bytes of an image or file a message shows), `prompt:<id>` (a
+// saved prompt, by its random id) and `assistant:<id>` (an assistant, likewise). A document's id
+// carries its session (and a message's its position), so no body field can claim another; ids hold no content (positions
 // and random ids), so they can stay readable to the server.
 import { isPosition } from './position';
 
@@ -15,6 +15,7 @@ export const SESSION_PREFIX = 'session:';
 export const MESSAGE_PREFIX = 'msg:';
 export const BLOB_PREFIX = 'blob:';
 export const PROMPT_PREFIX = 'prompt:';
+export const ASSISTANT_PREFIX = 'assistant:';
 /** As an imported file's ids. */
 export const MAX_BLOB_ID_CHARS = 200;
 /** As in an imported file: this app writes 36-character UUIDs. */
@@ -24,7 +25,8 @@ export type DocumentId =
 	| { kind: 'session'; session_id: string }
 	| { kind: 'message'; session_id: string; position: string }
 	| { kind: 'blob'; session_id: string; blob_id: string }
-	| { kind: 'prompt'; prompt_id: string };
+	| { kind: 'prompt'; prompt_id: string }
+	| { kind: 'assistant'; assistant_id: string };
 
 /** A session id a document may carry: non-empty, bounded, and no control characters. */
 export function isSessionId(value: unknown): value is string {
@@ -96,6 +98,10 @@ export function parseDocId(id: unknown): DocumentId | null {
 	if (id.startsWith(PROMPT_PREFIX)) {
 		const promptId = id.slice(PROMPT_PREFIX.length);
 		return isSessionId(promptId) ? { kind: 'prompt', prompt_id: promptId } : null;
+	}
+	if (id.startsWith(ASSISTANT_PREFIX)) {
+		const assistantId = id.slice(ASSISTANT_PREFIX.length);
+		return isSessionId(assistantId) ? { kind: 'assistant', assistant_id: assistantId } : null;
 	}
 	return null;
 }

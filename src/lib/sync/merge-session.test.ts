@@ -34,6 +34,7 @@ const sessionDoc: fc.Arbitrary<SessionDoc> = fc.record({
 		provider: fc.constantFrom('openai', 'anthropic'),
 		model: fc.constantFrom('1', '01', ''),
 		chat_settings: maybe(fc.constantFrom({ temperature: 0.2 }, { system_prompt: 'Be brief.', temperature: 0.2 }, { compaction: 'off' as const })),
+		assistant: maybe(fc.constantFrom({ id: 'a-1', name: 'Reviewer' }, { id: 'a-2', name: 'Poet' })),
 		deleted_at: maybe(time),
 		provider_ref: maybe(fc.record({ preset: fc.constantFrom('openai', 'custom'), base_url: fc.constantFrom('https://a.example/v1', ''), name: fc.constantFrom('A', '') }))
 	}),

@@ -4,6 +4,7 @@
 import { messageToBody } from './message-document';
 import { sessionToBody } from './session-document';
 import { promptToBody } from './prompt-document';
+import { assistantToBody } from './assistant-document';
 import type { PendingDoc } from './sync-store';
 
 export function pendingBody(entry: Exclude<PendingDoc, { kind: 'blob' }>): Record<string, unknown> {
@@ -14,6 +15,8 @@ export function pendingBody(entry: Exclude<PendingDoc, { kind: 'blob' }>): Recor
 			return messageToBody(entry.doc, entry.rev);
 		case 'prompt':
 			return promptToBody(entry.doc, entry.rev);
+		case 'assistant':
+			return assistantToBody(entry.doc, entry.rev);
 		case 'delete':
 			return { _id: entry.id, _rev: entry.rev, _deleted: true };
 	}

@@ -6,6 +6,7 @@
 import type { ChangesPage, CouchClient, Skipped } from './couch-client';
 import { mergeDocs, type AnyDoc } from './merge-docs';
 import { messageDocId, promptDocId, sessionDocId } from './document-ids';
+import { assistantDocId } from './assistant-document';
 import { pullBlobs } from './pull-blobs';
 import type { ReadDocument } from './read-document';
 import { SyncError } from './sync-error';
@@ -45,12 +46,12 @@ export async function withBranches(client: CouchClient, read: readonly ReadDocum
 			skipped.push({ id: doc.id, reason: doc.reason });
 			continue;
 		}
-		if ((doc.kind !== 'session' && doc.kind !== 'message' && doc.kind !== 'prompt') || !doc.conflicts?.length) {
+		if ((doc.kind !== 'session' && doc.kind !== 'message' && doc.kind !== 'prompt' && doc.kind !== 'assistant') || !doc.conflicts?.length) {
 			docs.push(doc);
 			continue;
 		}
 		let merged: AnyDoc = doc.doc;
-		const id = doc.kind === 'session' ? sessionDocId(doc.doc.session_id) : doc.kind === 'prompt' ? promptDocId(doc.doc.prompt_id) : messageDocId(doc.doc.session_id, doc.doc.position);
+		const id = doc.kind === 'session' ? sessionDocId(doc.doc.session_id) : doc.kind === 'prompt' ? promptDocId(doc.doc.prompt_id) : doc.kind === 'assistant' ? assistantDocId(doc.doc.assistant_id) : messageDocId(doc.doc.session_id, doc.doc.position);
 		for (const branch of await client.fetchRevisions(id, doc.conflicts, signal)) {
 			if (branch.kind === doc.kind) merged = mergeDocs(merged, branch.doc as AnyDoc);
 			else if (branch.kind === 'refused') skipped.push({ id: branch.id, reason: branch.reason });

@@ -78,7 +78,7 @@ async function serverCopy(client: CouchClient, id: string, copy: FetchedDoc, sig
 	const read = copy.read;
 	// A copy that does not open (changed on the server) is written over with this device's.
 	if (read.kind === 'refused') return read.forged ? null : { refused: read.reason };
-	if (read.kind !== 'session' && read.kind !== 'message' && read.kind !== 'prompt') return { refused: `The sync server holds something else at ${id}.` };
+	if (read.kind !== 'session' && read.kind !== 'message' && read.kind !== 'prompt' && read.kind !== 'assistant') return { refused: `The sync server holds something else at ${id}.` };
 	let doc: AnyDoc = read.doc;
 	const losers = read.conflicts ?? [];
 	if (losers.length) for (const branch of await client.fetchRevisions(id, losers, signal)) if (branch.kind === read.kind) doc = mergeDocs(doc, branch.doc as AnyDoc);
@@ -89,7 +89,7 @@ async function pushBatch(client: CouchClient, store: SyncStore, batch: readonly 
 	const results: PushResult[] = [];
 	// Documents first, then the revisions to delete: one request never names a document twice.
 	const deletes = batch.filter((entry): entry is Extract<PendingDoc, { kind: 'delete' }> => entry.kind === 'delete');
-	results.push(...(await writeRounds(client, batch.filter((entry): entry is MergeableDoc => entry.kind === 'session' || entry.kind === 'message' || entry.kind === 'prompt'), deletes, signal)));
+	results.push(...(await writeRounds(client, batch.filter((entry): entry is MergeableDoc => entry.kind === 'session' || entry.kind === 'message' || entry.kind === 'prompt' || entry.kind === 'assistant'), deletes, signal)));
 	if (deletes.length) results.push(...(await writeRounds(client, [], deletes, signal, true)));
 	results.push(...(await pushBlobs(client, store, batch, signal)));
 	return results;

@@ -14,6 +14,8 @@ import { isPosition } from './position';
 import { CLOCKED_FIELDS, CLOCKED_FIELDS_SHAPE, LATER_FIELDS, purgedSession, ROW_FIELDS, type ClockedField, type ClockedFields, type SessionDoc, type ShownVersion } from './session-document';
 import { deletedPrompt, PROMPT_FIELDS, type PromptDoc, type PromptField } from './prompt-document';
 import { promptName, promptText } from '../prompts/read-prompts';
+import { ASSISTANT_FIELDS, deletedAssistant, type AssistantDoc, type AssistantField } from './assistant-document';
+import { assistantChatSettings, assistantModel, assistantName, assistantStarters } from '../assistants/read-assistants';
 
 /** What a format-1 message document still says that today's documents say otherwise. */
 export interface LegacyMessage {
@@ -27,6 +29,7 @@ export type ReadDocument =
 	| { kind: 'session'; rev: string; doc: SessionDoc; conflicts?: string[] }
 	| { kind: 'message'; rev: string; doc: MessageDoc; conflicts?: string[]; legacy?: LegacyMessage }
 	| { kind: 'prompt'; rev: string; doc: PromptDoc; conflicts?: string[] }
+	| { kind: 'assistant'; rev: string; doc: AssistantDoc; conflicts?: string[] }
 	/** The bytes of a Blob, as an attachment named `data` (fetched apart). */
 	| { kind: 'blob'; rev: string; session_id: string; blob_id: string; type: string; size: number }
 	/** Deleted on the server (CouchDB's `_deleted`): a purged session's messages are, nothing else this app writes. */
@@ -39,6 +42,8 @@ const COUCH_FIELDS = new Set(['_id', '_rev', '_deleted', '_attachments', '_confl
 const SESSION_KEYS = new Set(['format', 'created_at', 'last_activity_at', 'fields', 'clocks', 'shown', 'purged_at']);
 const MESSAGE_KEYS = new Set(['format', 'clock', 'fields', 'clocks', 'removed']);
 const PROMPT_KEYS = new Set(['format', 'created_at', 'updated_at', 'fields', 'clocks', 'deleted_at']);
+/** An assistant's document has the keys of a prompt's. */
+const ASSISTANT_KEYS = PROMPT_KEYS;
 const LEGACY_SESSION_KEYS = new Set(['format', 'created_at', 'last_activity_at', 'deleted_at', 'fields', 'clocks']);
 const LEGACY_MESSAGE_FIELDS = ['id', 'role', 'content', 'status', 'kind', 'created_at', 'tool_calls', 'tool_call_id', 'tool_result', 'tokens', 'encoding', 'error', 'compaction', 'native', 'model', 'provider', 'tokens_per_second', 'usage'];
 const LEGACY_MESSAGE_KEYS = new Set<string>(['format', 'covers', 'blobs', ...LEGACY_MESSAGE_FIELDS]);
@@ -54,6 +59,20 @@ const legacyFields = record<Omit<ClockedFields, 'deleted_at' | 'provider_ref'>>(
 	'the synced fields (an object)'
 );
 const syncedMessage = record<SyncedMessage>(SYNCED_MESSAGE_SHAPE, 'a message (an object)');
+/** An assistant's fields by the rules an imported one is read with: a value out of bounds refuses the document. */
+const assistantFields = record<AssistantDoc['fields']>(
+	{
+		required: {
+			name: assistantName,
+			provider: assistantModel,
+			model: assistantModel,
+			chat_settings: nullable(assistantChatSettings),
+			starters: assistantStarters
+		},
+		optional: {}
+	},
+	'the synced fields (an object)'
+);
 const promptFields = record<PromptDoc['fields']>({ required: { name: promptName, text: promptText }, optional: {} }, 'the synced fields (an object)');
 const legacyMessage = record<SyncedMessage>(
 	{ required: SYNCED_MESSAGE_SHAPE.required, optional: Object.fromEntries(LEGACY_MESSAGE_FIELDS.filter((f) => f in SYNCED_MESSAGE_SHAPE.optional).map((f) => [f, SYNCED_MESSAGE_SHAPE.optional[f as keyof typeof SYNCED_MESSAGE_SHAPE.optional]])) as never },
@@ -127,7 +146,7 @@ function readSession(body: Record<string, unknown>, sessionId: string, now: numb
 		const clocks = readClocks(body.clocks, now, true);
 		const deletedAt = field('deleted_at', nullable(time), body.deleted_at);
 		let latest = ZERO_CLOCK;
-		for (const name of ROW_FIELDS) if (name !== 'chat_settings' && clocks[name] > latest) latest = clocks[name];
+		for (const name of ROW_FIELDS) if (!Object.hasOwn(LATER_FIELDS, name) && clocks[name] > latest) latest = clocks[name];
 		// Format 1 had no clock for a deletion, which no edit undid: it holds over every edit it saw.
 		return {
 			session_id: sessionId,
@@ -231,6 +250,27 @@ function readPrompt(body: Record<string, unknown>, promptId: string, now: number
 	};
 }
 
+/** An assistant: its fields within what an assistant may be here, each with its clock; or its tombstone. */
+function readAssistant(body: Record<string, unknown>, assistantId: string, now: number): AssistantDoc {
+	for (const key of Object.keys(body)) if (!ASSISTANT_KEYS.has(key) && !COUCH_FIELDS.has(key)) refuse(`it has “${key}”, a field this app does not know`);
+	if (body.deleted_at !== undefined && body.deleted_at !== null) return deletedAssistant(assistantId, field('deleted_at', time, body.deleted_at));
+	const clocks = body.clocks;
+	if (!isPlainObject(clocks) || Object.keys(clocks).some((key) => !(ASSISTANT_FIELDS as readonly string[]).includes(key))) refuse(`its “clocks” ${describe(clocks)}, expected the clocks of its fields`);
+	const read = {} as Record<AssistantField, string>;
+	for (const name of ASSISTANT_FIELDS) read[name] = reach(`clocks.${name}`, Object.hasOwn(clocks, name) ? clocks[name] : undefined, now);
+	const fields = field('fields', assistantFields, body.fields);
+	// None set is null, as this app writes it.
+	if (fields.chat_settings && !Object.keys(fields.chat_settings).length) fields.chat_settings = null;
+	return {
+		assistant_id: assistantId,
+		created_at: field('created_at', time, body.created_at),
+		updated_at: field('updated_at', time, body.updated_at),
+		fields,
+		clocks: read,
+		deleted_at: null
+	};
+}
+
 /** A blob document: its one attachment, `data`, of a type and size within bounds (the bytes are checked when fetched). */
 function readBlob(body: Record<string, unknown>): { type: string; size: number } {
 	for (const key of Object.keys(body)) if (key !== 'format' && !COUCH_FIELDS.has(key)) refuse(`it has “${key}”, a field this app does not know`);
@@ -253,7 +293,7 @@ function readConflicts(body: Record<string, unknown>): string[] | undefined {
 function read(body: unknown, now: number): Exclude<ReadDocument, { kind: 'refused' }> {
 	if (!isPlainObject(body)) refuse('it is not a JSON object');
 	const id = parseDocId(body._id);
-	if (!id) refuse(body._id === undefined ? 'it has no “_id”' : `its “_id” ${describe(body._id)}, expected session:<id>, msg:<session>:<position>, blob:<session>:<id> or prompt:<id>`);
+	if (!id) refuse(body._id === undefined ? 'it has no “_id”' : `its “_id” ${describe(body._id)}, expected session:<id>, msg:<session>:<position>, blob:<session>:<id>, prompt:<id> or assistant:<id>`);
 	const rev = body._rev;
 	if (typeof rev !== 'string' || !REV.test(rev)) refuse(`its “_rev” ${describe(rev)}, expected a CouchDB revision`);
 	if (body._deleted !== undefined && typeof body._deleted !== 'boolean') refuse(`its “_deleted” ${describe(body._deleted)}, expected true or false`);
@@ -265,6 +305,7 @@ function read(body: unknown, now: number): Exclude<ReadDocument, { kind: 'refuse
 	if (format > DOCUMENT_FORMAT) refuse(`it was written by a newer Palimpsest (format ${format}; this app reads up to ${DOCUMENT_FORMAT})`);
 	if (id.kind === 'session') return { kind: 'session', rev, doc: readSession(body, id.session_id, now, format), ...(conflicts ? { conflicts } : {}) };
 	if (id.kind === 'prompt') return { kind: 'prompt', rev, doc: readPrompt(body, id.prompt_id, now), ...(conflicts ? { conflicts } : {}) };
+	if (id.kind === 'assistant') return { kind: 'assistant', rev, doc: readAssistant(body, id.assistant_id, now), ...(conflicts ? { conflicts } : {}) };
 	const { doc, legacy } = readMessage(body, id.session_id, id.position, now, format);
 	return { kind: 'message', rev, doc, ...(conflicts ? { conflicts } : {}), ...(legacy && Object.keys(legacy).length ? { legacy } : {}) };
 }

@@ -60,7 +60,7 @@ describe('stampSession', () => {
 		const body = sessionToBody(stampSession('s-1', localRow(), undefined, { at: NOW, random: seededRandom(1) }));
 		expect(Object.keys(body).sort()).toEqual(['_id', 'clocks', 'created_at', 'fields', 'format', 'last_activity_at']);
 		// A chat never given settings of its own is written as the app before them wrote it.
-		expect(Object.keys(body.fields as object).sort()).toEqual(CLOCKED_FIELDS.filter((f) => f !== 'chat_settings').sort());
+		expect(Object.keys(body.fields as object).sort()).toEqual(CLOCKED_FIELDS.filter((f) => f !== 'chat_settings' && f !== 'assistant').sort());
 		const text = JSON.stringify(body);
 		for (const local of ['work-profile', 'import-42', 'message_count', 'token_estimate', 'next_seq', 'cooldown', 'token_ratio', 'versions', '3456']) {
 			expect(text).not.toContain(local);

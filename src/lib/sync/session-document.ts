@@ -2,7 +2,7 @@
 // with the clock of its last edit. Its profile, counts, next seq, compaction cooldowns, token
 // ratio, import origin and derived versions are this device's own, kept or derived here and never
 // sent. A deletion is a field like the others (Restore sets it back); only a purge is final.
-import type { ChatSettings, SessionRow } from '../db/schema';
+import type { AssistantRef, ChatSettings, SessionRow } from '../db/schema';
 import { SESSION_SHAPE } from '../sessions/import-rows';
 import { nullable, type Parse, type Shape } from '../sessions/import-schema';
 import { nextClock, ZERO_CLOCK } from './clock';
@@ -11,21 +11,28 @@ import type { RandomBytes } from './position';
 import { PROVIDER_REF, type ProviderRef } from './provider-ref';
 
 /** The synced fields a session row holds. */
-export type RowField = 'title' | 'title_source' | 'session_key' | 'ended_at' | 'end_reason' | 'parent_session_id' | 'parent_kind' | 'archived' | 'pinned' | 'provider' | 'model' | 'chat_settings';
+export type RowField = 'title' | 'title_source' | 'session_key' | 'ended_at' | 'end_reason' | 'parent_session_id' | 'parent_kind' | 'archived' | 'pinned' | 'provider' | 'model' | 'chat_settings' | 'assistant';
 /** Every field that merges by its clock: the row's, the deletion, and the server and model the session used. */
 export type ClockedField = RowField | 'deleted_at' | 'provider_ref';
-/** The chat's settings are null where the row has none. */
-export type ClockedFields = Pick<SessionRow, Exclude<RowField, 'chat_settings'>> & { chat_settings: ChatSettings | null; deleted_at: number | null; provider_ref: ProviderRef | null };
+/** The chat's settings, and the assistant it was started from, are null where the row has none. */
+export type ClockedFields = Pick<SessionRow, Exclude<RowField, 'chat_settings' | 'assistant'>> & {
+	chat_settings: ChatSettings | null;
+	assistant: AssistantRef | null;
+	deleted_at: number | null;
+	provider_ref: ProviderRef | null;
+};
 
 /**
  * Fields added since documents were first written: a document (or a device) that never set one
  * leaves it out, and it reads as its value here with the lowest clock.
  */
-export const LATER_FIELDS: Partial<ClockedFields> & Pick<ClockedFields, 'chat_settings'> = { chat_settings: null };
+export const LATER_FIELDS: Partial<ClockedFields> & Pick<ClockedFields, 'chat_settings' | 'assistant'> = { chat_settings: null, assistant: null };
 
 const S = SESSION_SHAPE.required;
 /** A chat's settings as synced: what does not fit refuses the document (see read-document.ts); none is null. */
 const syncedChatSettings: Parse<ChatSettings | null> = (value, dropped) => (value === undefined || value === null ? null : (SESSION_SHAPE.optional.chat_settings(value, dropped) ?? null));
+/** The assistant a chat was started from, as synced: one that does not fit refuses the document; none is null. */
+const syncedAssistant: Parse<AssistantRef | null> = (value, dropped) => (value === undefined || value === null ? null : (SESSION_SHAPE.optional.assistant(value, dropped) ?? null));
 /** How each synced field is read from a server: the row's own rules (the compiler checks it lists every field). */
 export const CLOCKED_FIELDS_SHAPE: Shape<ClockedFields> = {
 	required: {
@@ -41,6 +48,7 @@ export const CLOCKED_FIELDS_SHAPE: Shape<ClockedFields> = {
 		provider: S.provider,
 		model: S.model,
 		chat_settings: syncedChatSettings,
+		assistant: syncedAssistant,
 		deleted_at: nullable(S.created_at),
 		provider_ref: nullable(PROVIDER_REF)
 	},
@@ -144,7 +152,7 @@ export function stampSession(sessionId: string, row: SessionRow | null, previous
 
 /** A session deleted for good at `at`: nothing of it is kept but the purge, the same on every device. */
 export function purgedSession(sessionId: string, at: number): SessionDoc {
-	const fields = { title: '', title_source: 'auto', session_key: '', ended_at: null, end_reason: null, parent_session_id: null, parent_kind: null, archived: 0, pinned: 0, provider: '', model: '', chat_settings: null, deleted_at: null, provider_ref: null } satisfies ClockedFields;
+	const fields = { title: '', title_source: 'auto', session_key: '', ended_at: null, end_reason: null, parent_session_id: null, parent_kind: null, archived: 0, pinned: 0, provider: '', model: '', chat_settings: null, assistant: null, deleted_at: null, provider_ref: null } satisfies ClockedFields;
 	const clocks = Object.fromEntries(CLOCKED_FIELDS.map((name) => [name, ZERO_CLOCK])) as Record<ClockedField, string>;
 	return { session_id: sessionId, created_at: 0, last_activity_at: 0, fields, clocks, shown: {}, purged_at: at };
 }
@@ -180,8 +188,8 @@ export function sessionToBody(doc: SessionDoc, rev?: string | null): Record<stri
 /** What a session document sets on this device's row (every other field of the row stays this device's). */
 export function sessionRowFields(doc: SessionDoc): Pick<SessionRow, 'id' | 'created_at' | 'last_activity_at' | RowField> & { version_shown?: Record<string, string> } {
 	const fields = {} as Record<RowField, unknown>;
-	// No settings is no field on the row (the caller removes the row's own).
-	for (const field of ROW_FIELDS) if (doc.fields[field] !== null || field !== 'chat_settings') fields[field] = doc.fields[field];
+	// No settings (or assistant) is no field on the row (the caller removes the row's own).
+	for (const field of ROW_FIELDS) if (doc.fields[field] !== null || !Object.hasOwn(LATER_FIELDS, field)) fields[field] = doc.fields[field];
 	const shown = Object.fromEntries(Object.entries(doc.shown).map(([key, entry]) => [key, entry.id]));
 	return {
 		id: doc.session_id,

@@ -5,19 +5,21 @@ import type { ReadDocument } from './read-document';
 import type { MessageDoc } from './message-document';
 import type { SessionDoc } from './session-document';
 import type { PromptDoc } from './prompt-document';
+import type { AssistantDoc } from './assistant-document';
 
 /** A document to send, at the edit of this device it was read at (`markPushed` tells later edits apart). */
 export type PendingDoc =
 	| { kind: 'session'; id: string; edit: number; rev: string | null; doc: SessionDoc }
 	| { kind: 'message'; id: string; edit: number; rev: string | null; doc: MessageDoc }
 	| { kind: 'prompt'; id: string; edit: number; rev: string | null; doc: PromptDoc }
+	| { kind: 'assistant'; id: string; edit: number; rev: string | null; doc: AssistantDoc }
 	/** The bytes of a Blob, sent as attachment `data` of its own document (read with `readBlob`). */
 	| { kind: 'blob'; id: string; edit: number; rev: null; session_id: string; blob_id: string; size: number }
 	/** A revision to delete on the server: a purged session's message or Blob, or a branch that lost a conflict. */
 	| { kind: 'delete'; id: string; edit: number; rev: string };
 
-/** A document that merges: a session's, a message's or a prompt's. */
-export type MergeableDoc = Extract<PendingDoc, { kind: 'session' | 'message' | 'prompt' }>;
+/** A document that merges: a session's, a message's, a prompt's or an assistant's. */
+export type MergeableDoc = Extract<PendingDoc, { kind: 'session' | 'message' | 'prompt' | 'assistant' }>;
 
 /** What the server made of one pending document. */
 export type PushResult =
@@ -26,7 +28,7 @@ export type PushResult =
 	 * holds where the write met another revision (this device's merged with it), for the store to
 	 * take in too. `removed`: the revision deleted (a losing branch, a purged document's).
 	 */
-	| { kind: 'pushed'; id: string; edit: number; rev: string | null; merged?: SessionDoc | MessageDoc | PromptDoc; removed?: string }
+	| { kind: 'pushed'; id: string; edit: number; rev: string | null; merged?: SessionDoc | MessageDoc | PromptDoc | AssistantDoc; removed?: string }
 	/** Refused for good (forbidden, too large, unreadable server copy): left unsent until edited again. */
 	| { kind: 'refused'; id: string; edit: number; reason: string };
 

@@ -56,7 +56,7 @@ expose(
 					busy: async () => (await busySessions(profile)).working
 				}),
 				keys: createKeyStore(db),
-				watch: (onChange) => onTablesChanged(db, ['sessions', 'messages', 'blobs'], onChange),
+				watch: (onChange) => onTablesChanged(db, ['sessions', 'messages', 'blobs', 'prompts', 'assistants'], onChange),
 				close: () => db.close()
 			};
 		} catch (error) {
