@@ -1,7 +1,7 @@
-// A 390 × 844 touch screen: the chat takes the screen (a one-line header, or two for a long
-// model name, which shows whole; the transcript, the
-// Message box at the bottom), the sessions list slides in as a drawer (menu button, a swipe,
-// Escape), every control is at least 44 × 44 px, and no page scrolls sideways.
+// A 390 × 844 touch screen: the chat takes the screen (a one-line header, or two for a model
+// name too long to sit beside the title, which shows whole; the transcript; the Message box at
+// the bottom), the sessions list slides in as a drawer (menu button, a swipe, Escape), every
+// control is at least 44 × 44 px, and no page scrolls sideways.
 import { expect, test, type Locator, type Page } from './test-base';
 import { openApp, openSessionActions, sendAndWait, sessionLinks, sidebar, startSelecting, transcript } from './helpers';
 import { addCustomProvider, addPlugin, navigate } from './plugin-helpers';
