@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const BENCHMARKS = ['startup', 'counting', 'compaction', 'fidelity', 'long-tasks', 'open-session', 'transfer', 'delete-sessions', 'sidebar', 'search', 'plugin-dispatch', 'tools', 'sync', 'attach', 'local-model', 'prompts', 'assistants'];
+const BENCHMARKS = ['startup', 'counting', 'compaction', 'fidelity', 'long-tasks', 'open-session', 'transfer', 'delete-sessions', 'sidebar', 'search', 'plugin-dispatch', 'tools', 'sync', 'attach', 'local-model', 'prompts', 'assistants', 'chat-settings'];
 const quick = process.argv.includes('--quick');
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 

@@ -239,6 +239,7 @@ test('a provider marked Text only in Settings is asked about too, and its reques
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Custom (OpenAI-compatible)' });
 	await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('text-model');
+	await page.getByRole('dialog', { name: 'Add provider' }).getByRole('button', { name: 'More options' }).click();
 	await page.getByRole('checkbox', { name: 'Text only' }).check();
 	await page.getByRole('button', { name: 'Save' }).click();
 	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved Custom (OpenAI-compatible) · text-model');

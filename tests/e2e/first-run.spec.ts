@@ -76,12 +76,13 @@ test('Connect a model finds Ollama with its models, says how to let LM Studio in
 	}
 });
 
-test('with no model server on this computer, Connect a model opens the provider form', async ({ page }) => {
+test('with no model server on this computer, Connect a model opens the Add provider dialog, its first field focused', async ({ page }) => {
 	await openApp(page);
 	await card(page).getByRole('button', { name: 'Connect a model' }).click();
 	await expect(page).toHaveURL(/\/settings\?add=provider/);
-	await expect(page.getByText('No Ollama or LM Studio answered on this computer')).toBeVisible();
-	await expect(page.getByRole('combobox', { name: 'Preset' })).toBeFocused();
+	const dialog = page.getByRole('dialog', { name: 'Add provider' });
+	await expect(dialog.getByText('No Ollama or LM Studio answered on this computer')).toBeVisible();
+	await expect(dialog.getByRole('combobox', { name: 'Preset' })).toBeFocused();
 });
 
 test('a provider saved from Connect a model answers in the empty chat and in new sessions, with the offline model still in Model', async ({ page }) => {

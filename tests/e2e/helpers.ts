@@ -9,6 +9,17 @@ export function transcript(page: Page): Locator {
 	return page.getByRole('log', { name: 'Transcript' });
 }
 
+/**
+ * Opens the tool-call row in `scope` (a row, or the message that holds one): its arguments and
+ * result show. A row starts closed, with the tool, its status and, while it runs, its progress.
+ */
+export async function openToolCall(scope: Locator): Promise<void> {
+	const toggle = scope.getByRole('group', { name: /^Tool call / }).getByRole('button').first();
+	await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+	await toggle.click();
+	await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+}
+
 export function sidebar(page: Page): Locator {
 	return page.getByRole('navigation', { name: 'Sessions' });
 }

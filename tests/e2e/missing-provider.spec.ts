@@ -21,6 +21,7 @@ async function addNamedProvider(page: Page, name: string): Promise<string> {
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Custom (OpenAI-compatible)' });
 	await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');
+	await page.getByRole('dialog', { name: 'Add provider' }).getByRole('button', { name: 'More options' }).click();
 	await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
 	await page.getByRole('button', { name: 'Save' }).click();
 	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved Custom (OpenAI-compatible) · mock-model');

@@ -1,10 +1,13 @@
-// A 390 × 844 touch screen: the chat takes the screen (a one-line header, the transcript, the
-// Message box at the bottom), the sessions list slides in as a drawer (menu button, a swipe,
-// Escape), every control is at least 44 × 44 px, and no page scrolls sideways.
+// A 390 × 844 touch screen: the chat takes the screen (a one-line header, or two for a model
+// name too long to sit beside the title, which shows whole; the transcript; the Message box at
+// the bottom), the sessions list slides in as a drawer (menu button, a swipe, Escape), every
+// control is at least 44 × 44 px, and no page scrolls sideways.
 import { expect, test, type Locator, type Page } from './test-base';
 import { openApp, openSessionActions, sendAndWait, sessionLinks, sidebar, startSelecting, transcript } from './helpers';
-import { addPlugin, navigate } from './plugin-helpers';
+import { addCustomProvider, addPlugin, navigate } from './plugin-helpers';
+import { useMockProvider } from './test-servers';
 
+const mock = useMockProvider();
 const WIDTH = 390;
 const HEIGHT = 844;
 test.use({ viewport: { width: WIDTH, height: HEIGHT }, hasTouch: true, isMobile: true });
@@ -71,6 +74,31 @@ test('the chat takes the screen: one-line header, transcript over 60% of the hei
 
 	await expect.poll(() => smallTargets(page)).toEqual([]);
 	await expect.poll(() => sidewaysScroll(page)).toBe(0);
+});
+
+test("the header shows the model's own name whole, however long, beside Chat settings and the meter", async ({ page }) => {
+	const LONG = 'accounts/fireworks/models/llama-v3p1-405b-instruct-long-context-preview';
+	await openApp(page);
+	await page.getByRole('button', { name: 'Menu' }).click();
+	await addCustomProvider(page, `${mock.url}/v1`, LONG);
+	await page.getByRole('button', { name: 'Menu' }).click();
+	await navigate(page, 'Chat');
+	const header = page.locator('header').first();
+	const name = header.getByText(LONG, { exact: true });
+	await expect(name).toBeVisible();
+	await expect(name).toHaveText(LONG);
+	// Whole: on the screen, nothing of it cut or scrolled away.
+	await expect(name).toBeInViewport({ ratio: 1 });
+	await expect.poll(() => name.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
+	await expect(header.getByRole('button', { name: 'Chat settings' })).toBeInViewport({ ratio: 1 });
+	await expect(header.getByRole('status', { name: 'Context usage' })).toBeInViewport({ ratio: 1 });
+	await expect.poll(() => sidewaysScroll(page)).toBe(0);
+	await expect.poll(() => smallTargets(page)).toEqual([]);
+
+	// It is still the Model picker: another choice shows its name there.
+	await header.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: 'offline-mini · Offline model (built-in)' });
+	await expect(header.getByText('offline-mini', { exact: true })).toBeVisible();
+	await expect(name).toHaveCount(0);
 });
 
 test('an example prompt on the empty chat is sent with one tap, without bringing up the keyboard', async ({ page }) => {

@@ -107,15 +107,20 @@ export async function runCommand(page: Page, text: string, timeout?: number): Pr
 	return commandOutputs(page).last();
 }
 
-/** Adds an OpenAI-compatible provider in Settings; its model then appears in "Model". */
+/** Adds an OpenAI-compatible provider in Settings' Add provider dialog; its model then appears in "Model". */
 export async function addCustomProvider(page: Page, baseUrl: string, model: string, apiKey?: string): Promise<string> {
 	await navigate(page, 'Settings');
 	await page.getByRole('button', { name: 'Add provider' }).click();
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Custom (OpenAI-compatible)' });
 	await page.getByRole('textbox', { name: 'Base URL' }).fill(baseUrl);
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill(model);
-	if (apiKey) await page.getByRole('textbox', { name: 'API key' }).fill(apiKey);
+	// A server of your own: its key, when it has one, is under More options.
+	if (apiKey) {
+		await page.getByRole('dialog', { name: 'Add provider' }).getByRole('button', { name: 'More options' }).click();
+		await page.getByRole('textbox', { name: 'API key' }).fill(apiKey);
+	}
 	await page.getByRole('button', { name: 'Save' }).click();
+	await expect(page.getByRole('dialog', { name: 'Add provider' })).toHaveCount(0);
 	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText(`Saved Custom (OpenAI-compatible) · ${model}`);
 	// Named by its preset and host, as no name was given.
 	return `${model} · Custom (OpenAI-compatible) · ${new URL(baseUrl).host}`;

@@ -17,6 +17,7 @@ async function saveProviderWithKey(page: Page): Promise<void> {
 	await page.getByRole('button', { name: 'Add provider' }).click();
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'OpenAI' });
 	// Nothing listens there: the key is only kept, never sent anywhere.
+	await page.getByRole('dialog', { name: 'Add provider' }).getByRole('button', { name: 'More options' }).click();
 	await page.getByRole('textbox', { name: 'Base URL' }).fill('http://127.0.0.1:9/v1');
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('gpt-4o');
 	await page.getByRole('textbox', { name: 'API key' }).fill(API_KEY);

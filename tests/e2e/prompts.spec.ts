@@ -1,12 +1,12 @@
 // Saved prompts in a real browser: the Prompts page (New prompt, Edit, Delete), `/<name>` in the
 // Message box's slash menu with its {{variables}} asked for first, prompts kept across a reload,
 // carried by an export into another profile, and the page checked with axe.
-import AxeBuilder from '@axe-core/playwright';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from './test-base';
 import { openApp } from './helpers';
+import { expectNoSeriousIssues } from './accessibility';
 import { navigate } from './plugin-helpers';
 import { createProfile } from './profile-helpers';
 
@@ -139,11 +139,10 @@ test('prompts survive a reload; Edit changes one; Delete asks first, and Escape 
 test('axe finds no serious or critical issue on the Prompts page, its form open', async ({ page }) => {
 	await openApp(page);
 	await addPrompt(page, 'translate', 'Translate {{text}} into {{language}}.');
+	await expectNoSeriousIssues(page);
 	await page.getByRole('button', { name: 'New prompt' }).click();
 	await expect(page.getByRole('form', { name: 'New prompt' })).toBeVisible();
-	const results = await new AxeBuilder({ page }).analyze();
-	const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-	expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+	await expectNoSeriousIssues(page);
 });
 
 test('prompts go with an export of every session and come back with its import, in another profile', async ({ page }) => {

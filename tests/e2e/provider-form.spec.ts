@@ -1,13 +1,53 @@
-// Adding a provider without guessing: Test connection needs no model and offers the server's
+// Adding a provider without guessing: a dialog of the three fields a new user needs, the rest
+// under More options; Test connection needs no model and offers the server's
 // models in the Model field (typing any other stays possible), and a provider has a Name, by
 // default its preset and host, which the Model picker shows.
 import { expect, test, type Page } from './test-base';
 import { openApp } from './helpers';
+import { expectNoSeriousIssues } from './accessibility';
 import { navigate } from './plugin-helpers';
 import { chooseModel, modelLabel } from './provider-helpers';
 import { useMockProvider } from './test-servers';
 
 const mock = useMockProvider();
+
+/** The fields of the Add provider dialog a user sees, by name. */
+const shownFields = (page: Page) => page.getByRole('dialog', { name: 'Add provider' }).getByRole('textbox').or(page.getByRole('dialog', { name: 'Add provider' }).getByRole('combobox'));
+
+test('Add provider is a dialog of three fields: the preset, its key or its address, and the model; More options holds the rest; Escape cancels', async ({ page }) => {
+	await openApp(page);
+	await navigate(page, 'Settings');
+	const add = page.getByRole('button', { name: 'Add provider' });
+	await add.click();
+	const dialog = page.getByRole('dialog', { name: 'Add provider' });
+	await expect(dialog).toBeVisible();
+	await expect(dialog.getByRole('combobox', { name: 'Preset' })).toBeFocused();
+	// A cloud provider: its key. Its address is filled in already.
+	await expect(shownFields(page)).toHaveCount(3);
+	await expect(dialog.getByRole('textbox', { name: 'API key' })).toBeVisible();
+	await expect(dialog.getByRole('textbox', { name: 'Model', exact: true })).toBeVisible();
+	await expect(dialog.getByRole('textbox', { name: 'Base URL' })).toBeHidden();
+	await expectNoSeriousIssues(page, 'dialog[open]');
+	// A server of your own: its address, the key being optional.
+	await dialog.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Ollama' });
+	await expect(shownFields(page)).toHaveCount(3);
+	await expect(dialog.getByRole('textbox', { name: 'Base URL' })).toHaveValue('http://localhost:11434/v1');
+	await expect(dialog.getByRole('textbox', { name: 'API key' })).toBeHidden();
+
+	const more = dialog.getByRole('button', { name: 'More options' });
+	await expect(more).toHaveAttribute('aria-expanded', 'false');
+	await more.click();
+	await expect(more).toHaveAttribute('aria-expanded', 'true');
+	await expect(dialog.getByRole('textbox', { name: 'API key' })).toBeVisible();
+	await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).toBeVisible();
+	await expect(dialog.getByRole('checkbox', { name: 'Text only' })).toBeVisible();
+	await expectNoSeriousIssues(page, 'dialog[open]');
+
+	await page.keyboard.press('Escape');
+	await expect(dialog).toHaveCount(0);
+	await expect(add).toBeFocused();
+	await expect(page.getByRole('button', { name: /^Edit / })).toHaveCount(0);
+});
 
 test('with no model filled in, Test connection lists the server\'s models in Model, where another can still be typed', async ({ page }) => {
 	await openApp(page);
@@ -36,6 +76,7 @@ async function addNamedProvider(page: Page, name: string | null): Promise<void> 
 	await navigate(page, 'Settings');
 	await page.getByRole('button', { name: 'Add provider' }).click();
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'OpenAI (Chat Completions)' });
+	await page.getByRole('dialog', { name: 'Add provider' }).getByRole('button', { name: 'More options' }).click();
 	await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
 	await page.getByRole('textbox', { name: 'API key' }).fill('sk-test');
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');

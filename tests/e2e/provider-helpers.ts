@@ -4,15 +4,18 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { navigate } from './plugin-helpers';
 
-/** Adds a provider of `preset` (its label in "Preset") in Settings; returns its model's label in "Model". */
+/** Adds a provider of `preset` (its label in "Preset") in Settings' Add provider dialog; returns its model's label in "Model". */
 export async function addProvider(page: Page, preset: string, baseUrl: string, model: string, apiKey = 'sk-test'): Promise<string> {
 	await navigate(page, 'Settings');
 	await page.getByRole('button', { name: 'Add provider' }).click();
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: preset });
+	// The dialog asks for a key or an address, and the model; the other is under More options.
+	await page.getByRole('dialog', { name: 'Add provider' }).getByRole('button', { name: 'More options' }).click();
 	await page.getByRole('textbox', { name: 'Base URL' }).fill(baseUrl);
 	await page.getByRole('textbox', { name: 'API key' }).fill(apiKey);
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill(model);
 	await page.getByRole('button', { name: 'Save' }).click();
+	await expect(page.getByRole('dialog', { name: 'Add provider' })).toHaveCount(0);
 	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText(`Saved ${preset} · ${model}`);
 	return modelLabel(model, `${preset} · ${new URL(baseUrl).host}`);
 }

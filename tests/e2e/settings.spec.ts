@@ -17,7 +17,8 @@ test('add a provider with a key, test the connection, and chat through it', asyn
 	await openSettings(page);
 	await page.getByRole('button', { name: 'Add provider' }).click();
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'OpenAI' });
-	// A preset fills its base URL and needs a key.
+	// A preset fills its base URL (under More options) and needs a key.
+	await page.getByRole('dialog', { name: 'Add provider' }).getByRole('button', { name: 'More options' }).click();
 	await expect(page.getByRole('textbox', { name: 'Base URL' })).toHaveValue('https://api.openai.com/v1');
 	await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');

@@ -3,7 +3,7 @@
 // bytes that came as an attachment of its message; one above the laptop's limit stays there,
 // and the phone says why in its place.
 import { expect, test, type Page } from './test-base';
-import { openApp, sendMessage, sessionLinks, transcript, waitForAnswer } from './helpers';
+import { openApp, openToolCall, sendMessage, sessionLinks, transcript, waitForAnswer } from './helpers';
 import { addCustomProvider, navigate } from './plugin-helpers';
 import { createDatabase as createDatabaseOn, secondDevice, startSync } from './sync-helpers';
 import { useCouchServer, useMockProvider, useReferenceToolServer } from './test-servers';
@@ -32,6 +32,7 @@ async function showTinyImage(page: Page): Promise<void> {
 	await sendMessage(page, 'Show me a tiny image.');
 	await page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Allow once' }).click();
 	await waitForAnswer(page);
+	await openToolCall(transcript(page).getByRole('article', { name: 'Tool result' }).last());
 	await expect(transcript(page).getByRole('article', { name: 'Tool result' }).last().getByRole('img', { name: IMAGE })).toBeVisible();
 }
 
@@ -44,6 +45,7 @@ test('an image a tool returned on one device shows on the other', async ({ page,
 	const phone = await secondDevice(browser);
 	await startSync(phone, database);
 	await sessionLinks(phone).filter({ hasText: 'What tools do you have?' }).click();
+	await openToolCall(transcript(phone).getByRole('article', { name: 'Tool result' }).last());
 	const image = transcript(phone).getByRole('article', { name: 'Tool result' }).last().getByRole('img', { name: IMAGE });
 	await expect(image).toBeVisible();
 	// Decoded from the bytes that came, not a broken picture.
@@ -67,6 +69,7 @@ test('an image above the limit for synced attachments stays on its device, and t
 	await startSync(phone, database);
 	await sessionLinks(phone).filter({ hasText: 'What tools do you have?' }).click();
 	const result = transcript(phone).getByRole('article', { name: 'Tool result' }).last();
+	await openToolCall(result);
 	await expect(result).toContainText(/Image the tool returned \(image\/png, \d+ × \d+\): not synced: it is \d+ (bytes|KB), larger than the 0 bytes limit for synced attachments on the device it was made on/);
 	await expect(result.getByRole('img')).toHaveCount(0);
 	await phone.context().close();

@@ -25,6 +25,7 @@ async function laptopSession(page: Page, database: string): Promise<void> {
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Custom (OpenAI-compatible)' });
 	await page.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('mock-model');
+	await page.getByRole('dialog', { name: 'Add provider' }).getByRole('button', { name: 'More options' }).click();
 	await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Work server');
 	await page.getByRole('button', { name: 'Save' }).click();
 	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved Custom (OpenAI-compatible) · mock-model');
@@ -75,6 +76,7 @@ test('on a device with no provider for that server, the chat names its server an
 	await expect(phone.getByRole('combobox', { name: 'Preset' })).toHaveValue('custom');
 	await expect(phone.getByRole('textbox', { name: 'Base URL' })).toHaveValue(server);
 	await expect(phone.getByRole('textbox', { name: 'Model', exact: true })).toHaveValue('mock-model');
+	await phone.getByRole('dialog', { name: 'Add provider' }).getByRole('button', { name: 'More options' }).click();
 	await expect(phone.getByRole('textbox', { name: 'API key' })).toHaveValue('');
 	await phone.getByRole('button', { name: 'Save' }).click();
 

@@ -4,7 +4,7 @@
 // plugin that changes a call's arguments has the call asked again.
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from './test-base';
-import { expectNeverSentToModel, messageBody, openApp, sendMessage, sessionAction, sidebar, transcript, waitForAnswer } from './helpers';
+import { expectNeverSentToModel, messageBody, openApp, openToolCall, sendMessage, sessionAction, sidebar, transcript, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, readRows, runCommand } from './plugin-helpers';
 import { useMockProvider, usePluginOrigins, useReferenceToolServer } from './test-servers';
 import { startRecordingProxy, startReferenceToolServer } from '../support/tool-server.mjs';
@@ -169,6 +169,7 @@ test('a plugin’s rewrite allowed once runs as rewritten, and the transcript an
 
 		// The transcript shows what the tool ran with and who changed it; the model is told the same.
 		const result = transcript(page).getByRole('article', { name: 'Tool result' }).last();
+		await openToolCall(result);
 		await expect(result).toContainText('Arguments changed by the plugin Argument rewriter; the tool ran with:');
 		await expect(result.getByLabel('Arguments the tool ran with')).toContainText('"message": "REWRITTEN by the plugin"');
 		await expect(result).toContainText('Echo: REWRITTEN by the plugin');
@@ -191,7 +192,10 @@ test('a plugin’s rewrite allowed once runs as rewritten, and the transcript an
 		await expect(messageBody(await waitForAnswer(page))).toContainText('Echoed fourth.');
 		await expect(dialog).toHaveCount(0);
 		expect(proxy.calls.at(-1)).toEqual({ name: 'echo', arguments: { message: 'fourth' } });
-		await expect(transcript(page).getByRole('article', { name: 'Tool result' }).last().getByLabel('Arguments the tool ran with')).toHaveCount(0);
+		const fourth = transcript(page).getByRole('article', { name: 'Tool result' }).last();
+		await openToolCall(fourth);
+		await expect(fourth).toContainText('Echo: fourth');
+		await expect(fourth.getByLabel('Arguments the tool ran with')).toHaveCount(0);
 	} finally {
 		await proxy.close();
 	}
@@ -226,6 +230,7 @@ test('an image a tool returns is shown in the transcript, sent to the model in t
 	await page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Allow once' }).click();
 	const answer = await waitForAnswer(page);
 	await expect(messageBody(answer)).toContainText('A tiny image.');
+	await openToolCall(transcript(page).getByRole('article', { name: 'Tool result' }).last());
 	const image = transcript(page).getByRole('article', { name: 'Tool result' }).last().getByRole('img', { name: /^Image the tool returned \(image\/png, \d+ × \d+\)$/ });
 	await expect(image).toBeVisible();
 	// Decoded from the stored bytes, not a broken picture.
@@ -260,12 +265,18 @@ test('a long-running tool shows its progress, and Stop ends the turn at once and
 	mock.script([{ type: 'tool_call', name, arguments: { duration: 30, steps: 30 } }]);
 	await sendMessage(page, 'Run the long operation.');
 	await page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Allow once' }).click();
-	await expect(page.getByRole('status', { name: `Progress of ${name}` })).toContainText(/\d+ of 30/);
+	// The call's row, closed, shows it running with its progress as a bar.
+	const row = transcript(page).getByRole('group', { name: `Tool call ${name}` });
+	await expect(row.getByRole('button', { expanded: false })).toHaveText(new RegExp(`${name}\\s*running`));
+	await expect(row.getByRole('progressbar', { name: `Progress of ${name}` })).toHaveAttribute('aria-valuetext', /^\d+ of 30/);
+	await expect(row.getByRole('progressbar', { name: `Progress of ${name}` })).toHaveAttribute('max', '30');
 	const stopAt = Date.now();
 	await page.getByRole('button', { name: 'Stop' }).click();
 	await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
 	expect(Date.now() - stopAt).toBeLessThan(2_000);
 	await expect(transcript(page).getByRole('article', { name: 'Tool result' }).last()).toContainText('Tool call stopped while it ran.');
+	await expect(row.getByRole('button', { expanded: false })).toHaveText(new RegExp(`${name}\\s*stopped`));
+	await expect(row.getByRole('progressbar')).toHaveCount(0);
 });
 
 /** Sets a number field of Settings → Context and compaction (saved on change). */
@@ -311,6 +322,7 @@ test('a large tool result prunes older ones after the tool ran (post_tool), once
 
 	const stub = transcript(page).getByRole('article', { name: 'Tool result' }).filter({ hasText: 'Tool output pruned' });
 	await expect(stub).toHaveCount(1);
+	await openToolCall(stub);
 	await stub.getByRole('button', { name: 'Show full result' }).click();
 	await expect(stub.getByLabel('Full result')).toContainText('alpha alpha');
 	await stub.getByRole('button', { name: 'Hide full result' }).click();

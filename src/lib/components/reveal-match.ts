@@ -1,6 +1,7 @@
 // Shows a search match inside the opened transcript: scrolls its message into view, outlines
 // it, and highlights the matching words with the CSS Custom Highlight API (no change to the
 // rendered Markdown). The words are found as the index found them (see search/snippet.ts).
+import { flushSync } from 'svelte';
 import { findMarks } from '$lib/search/snippet';
 import type { MessageRow } from '$lib/state/view-types';
 
@@ -14,21 +15,34 @@ export function revealMatch(log: HTMLElement, seq: number, terms: readonly strin
 	if (!article) return false;
 	log.querySelector(`[${MATCH_ATTRIBUTE}]`)?.removeAttribute(MATCH_ATTRIBUTE);
 	article.setAttribute(MATCH_ATTRIBUTE, '');
-	article.scrollIntoView({ block: 'center' });
-	if (typeof CSS === 'undefined' || !('highlights' in CSS)) return true;
 	const wanted = new Set(terms);
 	const ranges: Range[] = [];
 	const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
 	for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-		for (const [start, end] of findMarks(node.textContent ?? '', wanted)) {
+		const marks = findMarks(node.textContent ?? '', wanted);
+		if (marks.length) unfold(node.parentElement, article);
+		for (const [start, end] of marks) {
 			const range = new Range();
 			range.setStart(node, start);
 			range.setEnd(node, end);
 			ranges.push(range);
 		}
 	}
-	CSS.highlights.set(MATCH_HIGHLIGHT, new Highlight(...ranges));
+	// A row opened for the match is drawn open before the message is brought into view.
+	flushSync();
+	article.scrollIntoView({ block: 'center' });
+	if (typeof CSS !== 'undefined' && 'highlights' in CSS) CSS.highlights.set(MATCH_HIGHLIGHT, new Highlight(...ranges));
 	return true;
+}
+
+const FOLDED = 'details:not([open]), [hidden="until-found"]';
+
+/** Opens what holds a match out of sight inside `article`: a closed tool-call row (as the browser's find does) or disclosure. */
+function unfold(from: Element | null, article: HTMLElement): void {
+	for (let at = from?.closest(FOLDED); at && article.contains(at); at = at.parentElement?.closest(FOLDED)) {
+		if (at instanceof HTMLDetailsElement) at.open = true;
+		else at.dispatchEvent(new Event('beforematch'));
+	}
 }
 
 /**
@@ -44,11 +58,15 @@ export function placeOfMatch(rows: readonly MessageRow[], seq: number, compacted
 }
 
 /**
- * Resolves with the message's row once it is on the page (compacted messages are drawn a few
- * at a time), or null when `signal` aborts first (another session or query was opened).
+ * Resolves with the message's row once it is on the page with its text (compacted messages are
+ * drawn a few at a time), or null when `signal` aborts first (another session or query was opened).
  */
 export function whenDrawn(log: HTMLElement, seq: number, signal: AbortSignal): Promise<HTMLElement | null> {
-	const find = () => log.querySelector<HTMLElement>(`article[data-seq="${seq}"]`);
+	// A part whose code is still loading (a tool call's row) holds none of the message's text yet.
+	const find = () => {
+		const row = log.querySelector<HTMLElement>(`article[data-seq="${seq}"]`);
+		return row?.querySelector('[data-loading]') ? null : row;
+	};
 	return new Promise((resolve) => {
 		const found = find();
 		if (found || signal.aborted) return resolve(found);
