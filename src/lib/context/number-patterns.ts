@@ -1,0 +1,74 @@
+// Facts that are numbers, with what makes them one: their unit or role, their currency, their
+// date, range, rate or time ("port 5432", "$100 per seat per month", "May 23 at 16:15"), in the
+// order the extractor tries them, and the key a summary must hold for each. Pure.
+import { plainForm } from './fact-collector';
+
+const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\\.?';
+const WEEKDAY = '(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\\s+)?';
+const ORDINAL = '\\d{1,2}(?:st|nd|rd|th)?';
+const UNITS =
+	'%|percentage points?|percent|ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|kb|mb|gb|tb|kib|mib|gib|px|rem|mg|mcg|µg|g|kg|lbs?|ml|l|km²|m²|m³|cm²|cm³|ft²|ft³|km|m|cm|mm|miles?|°c|°f|bpm|mmhg|rpm|fps|hz|khz|mhz|ghz|kw|kwh|x|×|tokens|requests|req/s|rps|qps|users|nights?|people|persons?|guests|adults|children|tablets?|pills?|doses?|units|cores|threads|replicas|retries|attempts|pages?|rows?|lines?|characters|words|euros?|dollars?|pounds|francs|thousand|million|billion|bn';
+const ROLES =
+	'port|line|version|room|gate|seat|flight|order|invoice|account|ticket|booking|confirmation|reference|ref|pr|issue|build|floor|platform|terminal|case|policy|article|clause|section|batch|step|chapter|page|pid|id|code|pin|zip|postcode|extension|apartment|apt|suite|bus|train|route|release|sprint|node|python|java|postgres|postgresql|redis|ruby|php|ios|android|net|phase|stage|round|reviewer|part|patient|customer|serial|channel|day|week';
+
+/** What an amount is for: "a head", "per seat per month", "an hour". */
+const RATE = '(?:\\s+(?:a|an|per)\\s+[a-zA-Z][a-zA-Z³²]*)*';
+/** The far end of a range: "–8", " to 12". */
+const RANGE_END = '(?:\\s*(?:–|-|to)\\s*\\d[\\d,]*(?:\\.\\d+)?)?';
+/** A time of day, with its seconds and zone when given. */
+const TIME = '\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s?[ap]\\.?m\\.?)?(?:\\s+(?:UTC|GMT|CET|CEST|BST|EST|EDT|PST|PDT|[A-Z][a-z]+\\s+time\\b))?';
+
+/** Whether a text names a month at all (the date patterns are read only then). */
+export const HAS_MONTH = /Jan|Feb|Ma[ry]|Apr|Ju[nl]|Aug|Sep|Oct|Nov|Dec/;
+
+/** Number-like facts, most specific first: each claims its text before the next looks (only in a text holding the character given). */
+export const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?]> = [
+	[/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g, '-'],
+	[new RegExp(`\\b${WEEKDAY}(?:(?:${ORDINAL}\\s*[–-]\\s*)?${ORDINAL}\\s+(?:of\\s+)?${MONTH}(?:,?\\s+\\d{4})?|${MONTH}\\s+${ORDINAL}(?:\\s*[–-]\\s*${ORDINAL})?(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{4})(?:,?\\s+at\\s+${TIME})?(?![\\w:])`, 'gi'), HAS_MONTH],
+	[/\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g],
+	[new RegExp(`(?:[$€£¥]|\\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK)\\s?)\\d[\\d,]*(?:\\.\\d+)?(?:\\s*[–-]\\s*\\d[\\d,]*(?:\\.\\d+)?)?(?:\\s?(?:k|m|bn|million|billion)\\b)?${RATE}(?![\\w³²])`, 'g'), /[$€£¥]|USD|EUR|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK/],
+	[/\+\d[\d ().-]{7,}\d/g, '+'],
+	[/\bv?\d+\.\d+\.\d+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b/g],
+	[new RegExp(`\\b${TIME}(?![\\w:])|\\b\\d{1,2}\\s?[ap]\\.?m\\.?(?!\\w)`, 'gi')],
+	[new RegExp(`\\b(?:${ROLES})\\s*(?:no\\.?|number|#)?\\s*[:=]?\\s*#?[A-Z]{0,4}[- ]?\\d[\\w.-]*\\w|\\b(?:${ROLES})\\s*(?:no\\.?|number|#)?\\s*[:=]?\\s*#?\\d`, 'gi')],
+	[/\b[A-Za-z_][\w.-]*=\d[\d.,]*\b/g, '='],
+	// Products and scores before units take their "x": "3 × 15", "3 out of 10".
+	[/\b\d+(?:\.\d+)?(?:\s?[×x]\s?\d+(?:\.\d+)?)+(?:\s?=\s?\d+(?:\.\d+)?(?:\s?(?:m³|m²|cm³|cm²|m|cm|mm))?)?(?![\w³²])|\b\d+\s+out\s+of\s+\d+\b/g],
+	// A measure at a cut-off, with its value: "MRR@10 = 39.7", "Recall@1000 of 98.4".
+	[/\b[A-Za-z][\w-]*@\d+(?:\s?(?:=|of)\s?\d+(?:\.\d+)?%?)?/g, '@'],
+	// A count in millions before "million" is taken as a unit: "42 million rows".
+	[/\b\d[\d,]*(?:\.\d+)?\s+(?:thousand|million|billion)\s+[a-z]{2,}s\b/g],
+	[new RegExp(`\\b\\d[\\d,]*(?:\\.\\d+)?${RANGE_END}(?:\\s|-)?(?:${UNITS})(?![\\p{L}\\p{N}])(?:\\s+of\\s+[a-z]{2,}\\b)?${RATE}`, 'giu')],
+	[/\b\d[\d,]*(?:\.\d+)?\s?per\s+\p{L}+/gu, 'per'],
+	[/\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|CHF)\b/g, /USD|EUR|GBP|CHF/],
+	[/#\d{2,}\b/g, '#'],
+	[/\b[A-Z]{2,4}[- ]?\d{2,6}(?:-\d+)*\b/g],
+	[/\b(?:in|since|by|until|from|before|after)\s+(?:19|20)\d{2}\b/g],
+	[/\b\d{1,4}(?:st|nd|rd|th)\b/g],
+	// A number made an adjective: "a 100-connection pool", "a 20-word title".
+	[/\b\d[\d,.]*-[a-z]{3,}\b/g, '-'],
+	// A count of things (two or more): "37 tables", "3 raised beds", "3,212 respondents".
+	[/\b(?![01]\s)\d{1,3}(?:,\d{3})*(?:\.\d+)?\s+(?:[a-z]+\s+)?[a-z]{2,}s\b/g]
+];
+
+/** Any other number of two digits or more, or with a decimal part: "a 504", "rated 9.1", "Repeater 3000". */
+export const BARE_NUMBER = /(?<![\w.,:/#@-])(?:\d{2,}(?:,\d{3})*(?:\.\d+)?|\d\.\d+)(?![\w%])/g;
+
+const FULL_MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
+/** A date given by its month alone: "late March", "the end of July", "due in August". */
+export const MONTH_DATE = new RegExp(`\\b(?:(?:early|mid|late)[- ]|(?:end|beginning|start|middle) of\\s+|(?:in|by|until|since|from|before|after|during)\\s+)${FULL_MONTH}\\b`, 'g');
+/** Days of the week a plan names: "Monday and Thursday" (not a habit's "on Fridays"). */
+const DAY_NAME = '(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day';
+export const WEEKDAYS = new RegExp(`\\b${DAY_NAME}(?:(?:,\\s*|\\s+(?:and|or|to)\\s+)${DAY_NAME})*\\b`, 'g');
+/** The word before a month that says only when it is ("in August" is the fact "August"). */
+export const MONTH_PREPOSITION = /^(?:in|by|until|since|from|before|after|during)\s+/;
+
+const ROLE_PREFIX = new RegExp(`^(?:${ROLES})(?: no| number)? `, 'i');
+
+/** The key a summary must hold for a number: the number with its unit, without its role word. */
+export function numberKey(text: string, normalise = plainForm): string {
+	const key = normalise(text);
+	// The role says what the number is; a summary that holds the number with its unit holds the fact.
+	const bare = key.replace(ROLE_PREFIX, '').replace(/^(?:in|since|by|until|from|before|after) (?=\d)/, '').replace(/^v (?=\d)/, '');
+	return bare || key;
+}

@@ -1,0 +1,49 @@
+// Facts that are references and code: web and e-mail addresses, paths and file names, and
+// identifiers (called, in backticks, flags, resource, bundle and module names, colours, codes,
+// camelCase and snake_case words). Pure.
+
+const FILE_EXTENSIONS =
+	'ts|tsx|js|jsx|mjs|cjs|svelte|vue|py|rb|go|rs|java|kt|swift|c|h|cpp|hpp|cs|php|md|json|ya?ml|toml|ini|env|css|scss|html?|sql|sh|bash|txt|csv|xml|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|lock|log|conf|cfg|proto|graphql|tf|gradle|zip|tar|gz';
+export const URL = /\b(?:https?|ftp):\/\/[^\s<>()[\]{}"'`|]+|\bwww\.[\w-]+(?:\.[\w-]+)+[^\s<>()[\]{}"'`|]*|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|app|ai|co|de|fr|uk|eu|ch|nl|se)\b(?:\/[^\s<>()[\]{}"'`|]*)?/gi;
+/** This computer's own address, with its port: localhost:5173. */
+export const LOCALHOST = /\blocalhost(?::\d{1,5})?(?:\/[^\s<>()[\]{}"'`|]*)?/g;
+/** An IP address, with its port when given (a version pattern would take only its first three numbers). */
+export const IP_ADDRESS = /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?\b/g;
+export const EMAIL = /\b[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\b/g;
+export const PATH = /(?<![\w@:/.])(?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)+[\w@.+-]*\w/g;
+export const WINDOWS_PATH = /\b[A-Za-z]:\\(?:[\w.-]+\\)*[\w.-]+/g;
+export const FILE_NAME = new RegExp(`\\b[\\w][\\w.-]*\\.(?:${FILE_EXTENSIONS})\\b|\\b(?:Dockerfile|Makefile|Procfile|Gemfile|Rakefile|Jenkinsfile)\\b`, 'g');
+export const INLINE_CODE = /`([^`\n]{1,100})`/g;
+export const CALLED = /\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?!e?s\))(?=[^()\n]{0,200}\))/g;
+/** Command-line flags: `--dry-run`. */
+export const FLAG = /(?<![\w-])--[a-z][\w-]*\w/g;
+/** Names of resources, regions and models with a number among three or more parts: prod-eu-west-1, gpt-4o-mini. */
+export const KEBAB_ID = /\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b/g;
+/** Bundle and package ids written from the top-level domain down: com.example.notes. */
+export const BUNDLE_ID = /\b(?:com|org|net|io|dev|app|de|uk|fr|ch|nl|se)\.[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi;
+/** Module paths and settings in dots: statsmodels.imputation.mice, spring.datasource.url. */
+export const DOTTED_ID = /\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b/g;
+/** Colours in hex, with a letter among their digits (#482 is a number). */
+export const COLOUR = /#(?=[0-9A-Fa-f]*[A-Fa-f])(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})\b/g;
+/** Codes of capitals and digits, five characters or more: team ids, form numbers (8KQ2J7X4TP, 1099-NEC). */
+export const CAPS_CODE = /\b(?=[A-Z0-9-]{5,}\b)(?=[A-Z-]*\d)(?=[0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)*\b/g;
+export const IS_EMAIL = /^[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
+export const CODE_WORD = /\b(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){1,}(?=\.|\())\b/g;
+
+/** Pairs with a slash that are words, not paths. */
+const NOT_PATHS = new Set(['and/or', 'he/she', 'his/her', 'km/h', 'w/o', 'n/a', 'i/o', 'yes/no', 'on/off', 'true/false', 'read/write', 'input/output', 'client/server', 'pros/cons', 'either/or', 'req/s', 'mg/dl', 'mmol/l', 'ml/h', 'mg/kg']);
+const PATH_ROOTS = new Set(['src', 'lib', 'app', 'apps', 'test', 'tests', 'docs', 'bin', 'etc', 'usr', 'var', 'home', 'config', 'scripts', 'static', 'public', 'packages', 'components', 'pages', 'api', 'routes', 'build', 'dist', 'node_modules', 'tmp', 'opt', 'assets', 'vendor', 'internal', 'cmd', 'pkg']);
+
+const HAS_EXTENSION = new RegExp(`\\.(?:${FILE_EXTENSIONS})$`, 'i');
+
+export function isPath(text: string): boolean {
+	if (NOT_PATHS.has(text.toLowerCase())) return false;
+	const parts = text.replace(/^[~.]*\/?/, '').split('/');
+	if (parts.every((part) => /^\d*$/.test(part))) return false;
+	if (/^(?:~|\.{1,2})?\//.test(text) && parts.length >= 1 && parts.some((part) => /[a-z]/i.test(part))) return true;
+	if (HAS_EXTENSION.test(text)) return true;
+	if (parts.length >= 3) return true;
+	return parts.some((part) => /[._@\d-]/.test(part)) || PATH_ROOTS.has(parts[0].toLowerCase());
+}
+
+export const trimUrl = (url: string) => url.replace(/[.,;:!?)\]]+$/, '');
