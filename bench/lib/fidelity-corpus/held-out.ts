@@ -1,6 +1,7 @@
 // Written after the extractor's patterns were fitted to the other conversations, and never used
-// to change them: a home network, a tenancy dispute and a conference talk. Their figures, printed
-// apart, show how the extractor does on conversations it was not tuned on.
+// to change them: a home network, a tenancy dispute and a conference talk, then three more (see
+// below). Their figures, printed apart, show how the extractor does on conversations it was not
+// tuned on.
 import { assistant, call, user, type LabelledConversation } from './labelled';
 
 export const HELD_OUT: LabelledConversation[] = [
@@ -81,6 +82,94 @@ Event log: [[number|21:02]] WLAN 5 GHz channel changed to [[number|100]] (radar 
 			assistant(
 				`I'll check each slide against the [[number|20-word]] limit and export [[path|slides.pdf]] to send to [[email|speakers@jsconf.eu]] before [[number|May 28]].`
 			)
+		]
+	},
+	// Written later still, before the rules for lower-case medicines and libraries, products with a
+	// model number, numbers with what they measure and instructions without a marker word, and
+	// never used to change those rules: a father's medicines, a churn model and a laptop purchase.
+	{
+		id: 'medication-review',
+		domain: 'medication review',
+		turns: [
+			user(
+				`My father [[name|Henrik]] is [[number|81]] and has taken a lot of pills since his [[name|stroke]] in [[number|2022]]. His cardiologist, [[name|Dr. Paula Serrano]] at [[name|St. Olav's Hospital]], wants a list before the review on [[number|October 14]]. Right now: [[name|apixaban]] [[number|5 mg]] twice a day, [[name|bisoprolol]] [[number|2.5 mg]] in the morning, [[name|ramipril]] [[number|10 mg]], [[name|omeprazole]] [[number|20 mg]] and [[name|levothyroxine]] [[number|75 mcg]] before breakfast.`
+			),
+			assistant(
+				`Thanks. [[name|Apixaban]] is an anticoagulant, so any new painkiller matters: [[name|ibuprofen]] and [[name|naproxen]] raise the bleeding risk with it, while [[name|paracetamol]] up to [[number|3 g a day]] is usually the safer choice at his age. Does he have other conditions, such as kidney problems, that the cardiologist should see?`
+			),
+			user(
+				`He has [[name|atrial fibrillation]], [[name|hypothyroidism]] and mild [[name|osteoarthritis]] in both knees. His last [[name|eGFR]] was [[number|52]] in [[number|August]]. He had [[name|bronchitis]] twice last winter and got [[name|amoxicillin]] both times, no reaction. [[instruction|One page max]], he reads it himself. [[instruction|Leave out the supplements]].`
+			),
+			assistant(
+				`Here is a one-page list:
+- [[name|Apixaban]] [[number|5 mg]] twice daily ([[name|atrial fibrillation]], after the [[number|2022]] stroke)
+- [[name|Bisoprolol]] [[number|2.5 mg]] mornings
+- [[name|Ramipril]] [[number|10 mg]] daily
+- [[name|Omeprazole]] [[number|20 mg]] daily
+- [[name|Levothyroxine]] [[number|75 mcg]] before breakfast ([[name|hypothyroidism]])
+Kidney function: [[name|eGFR]] [[number|52]] ([[number|August]]), worth asking whether the [[name|apixaban]] dose still fits. Painkiller: [[name|paracetamol]], no [[name|ibuprofen]].`
+			),
+			user(
+				`Good. His pharmacy is [[name|Apotek 1 Bakklandet]], they can send the list to [[email|serrano.cardio@stolav.no]] if I ask. The review is at [[number|09:30]] in [[number|room B212]]. [[instruction|Use a large font, at least [[number|14 pt]]]].`
+			),
+			assistant(
+				`I'll set the list in [[number|14 pt]] with the review time, [[number|09:30]] in [[number|room B212]], at the top, and a line asking [[name|Apotek 1 Bakklandet]] to send it to [[email|serrano.cardio@stolav.no]].`
+			)
+		]
+	},
+	{
+		id: 'churn-model',
+		domain: 'machine learning',
+		turns: [
+			user(
+				`I'm training a churn model on [[number|1.2 million customers]]. The data is in [[path|data/churn_2024.parquet]], I load it with [[identifier|polars]] and train with [[identifier|lightgbm]]. The validation AUC is [[number|0.81]].`
+			),
+			assistant(
+				`[[number|0.81]] is a reasonable start. Two things usually help churn models: features over time windows (activity in the last [[number|7 days]] against the last [[number|30 days]]) and a validation split by time rather than at random, so the model is never tested on customers whose future it has seen. How do you split now?`
+			),
+			user(
+				`A random [[number|80/20]] split with [[identifier|train_test_split]] from [[identifier|scikit-learn]], [[number|seed 42]]. [[instruction|Three new features at most]]. [[instruction|No deep learning]], the team can't maintain it. [[instruction|Don't touch the label definition]]: churn means no login for [[number|60 days]].`
+			),
+			call(
+				'run_cv',
+				{ split: 'signup_month', folds: 3 },
+				`fold 1: AUC [[number|0.802]]
+fold 2: AUC [[number|0.797]]
+fold 3: AUC [[number|0.811]]
+mean AUC: [[number|0.803]] (std [[number|0.006]])
+[[identifier|best_iteration]]: [[number|412]]`
+			),
+			assistant(
+				`Split by signup month, the mean AUC is [[number|0.803]], a little under the random split, as expected. I'd add [[identifier|days_since_last_login]], [[identifier|sessions_7d]] and [[identifier|support_tickets_90d]], and stop early with [[identifier|lgb.early_stopping]] after [[number|50 rounds]]. The callback needs a recent version: [[identifier|pip install --upgrade lightgbm]].`
+			),
+			user(
+				`OK. [[instruction|Results go to [[path|reports/churn_v3.md]]]], and my lead [[name|Tomasz Nowak]] reviews them on [[number|Friday]].`
+			),
+			assistant(
+				`I'll write the three features, the time-based split and the [[number|0.803]] baseline into [[path|reports/churn_v3.md]] for [[name|Tomasz]] to review on [[number|Friday]].`
+			)
+		]
+	},
+	{
+		id: 'laptop-purchase',
+		domain: 'shopping',
+		turns: [
+			user(
+				`I need a laptop for my daughter [[name|Mira]], who starts architecture at [[name|TU Delft]] in [[number|September]]. Budget is [[number|€1,600]]. She'll use [[name|Rhino 8]] and [[name|AutoCAD]], and the faculty asks for at least [[number|16 GB]] of RAM and a dedicated graphics card.`
+			),
+			assistant(
+				`For [[name|Rhino]] and [[name|AutoCAD]] a mid-range card is enough. Three candidates within [[number|€1,600]]:
+1. [[name|Lenovo Legion Slim 5]] — [[number|€1,449]], [[name|RTX 4060]], [[number|16 GB]], [[number|2.1 kg]], [[number|4.5 rating]]
+2. [[name|ASUS Zenbook Pro 14]] — [[number|€1,599]], [[name|RTX 4050]], [[number|32 GB]], [[number|1.6 kg]], [[number|4.3 rating]]
+3. [[name|MacBook Air M3]] — [[number|€1,399]], no dedicated card; [[name|Rhino 8]] runs natively, but [[name|AutoCAD]] for Mac lacks some tools.`
+			),
+			user(
+				`[[instruction|Nothing over [[number|2 kg]]]], she cycles to campus. The Zenbook has a [[number|15% discount]] at [[name|Coolblue]] until [[number|Sunday]]. [[instruction|Two options max in the final answer]].`
+			),
+			assistant(
+				`Then the [[name|Legion Slim 5]] at [[number|2.1 kg]] is out. With the [[number|15% discount]] the [[name|Zenbook Pro 14]] costs about [[number|€1,359]], well under budget, and at [[number|1.6 kg]] it is light enough for cycling. Second option: the [[name|MacBook Air M3]] with [[number|16 GB]] at [[number|€1,399]], if she can do without the tools AutoCAD for Mac lacks. A [[number|3-year]] warranty costs about [[number|€129]] more.`
+			),
+			user(`[[instruction|Compare the two warranties first]]. And [[instruction|check whether [[name|Coolblue]] delivers by [[number|August 30]]]].`)
 		]
 	}
 ];

@@ -1,4 +1,4 @@
-// The fact-fidelity corpus: 26 conversations across domains, each fact labelled by what it is
+// The fact-fidelity corpus: 29 conversations across domains, each fact labelled by what it is
 // (see labelled.ts for the form). What is labelled, as a careful reader would mark it:
 // - path: file and folder paths, file names; url: web addresses, bare host names and addresses;
 // - identifier: names in code and systems: functions, variables, columns, settings, flags,
