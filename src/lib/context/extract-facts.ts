@@ -60,6 +60,8 @@ export function factKey(kind: FactClass, text: string): string {
 	return normaliseText(text);
 }
 
+const NO_NUMBERS: ReadonlySet<string> = new Set();
+
 /** Every fact in `sources`, once each (where first found), in the order found. */
 export function extractFacts(sources: readonly FactSource[]): Fact[] {
 	const out = new Collector();
@@ -124,8 +126,8 @@ export function extractFacts(sources: readonly FactSource[]): Fact[] {
 		}
 		text = claim(text, MONTH_DATE, (found) => (out.add('number', found.replace(MONTH_PREPOSITION, ''), seq), true), HAS_MONTH);
 		text = claim(text, WEEKDAYS, (found) => (out.add('number', found, seq), true), 'day');
-		if (source.role !== 'tool') collectNames(text, seq, use, out);
-		if (/\d/.test(text)) claim(text, BARE_NUMBER, (found) => (out.add('number', found, seq), true));
+		const inNames = source.role === 'tool' ? NO_NUMBERS : collectNames(text, seq, use, out);
+		if (/\d/.test(text)) claim(text, BARE_NUMBER, (found) => !inNames.has(found) && (out.add('number', found, seq), true));
 		if (source.role === 'user' && source.kind !== 'summary') collectInstructions(use.sentences[index], seq, out);
 	});
 	forgetPlainForms();

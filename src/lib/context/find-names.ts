@@ -18,6 +18,10 @@ export const NOT_NAMES = new Set(
 const TITLES = /^(?:mr|mrs|ms|dr|prof|st)\.?$/i;
 const CONNECTORS = new Set(['of', 'de', 'da', 'di', 'van', 'von', 'der', 'den', 'del', 'la', 'le', 'du', '&']);
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.&-]*/gu;
+/** A model or edition number within a name: the 3000 of "FRITZ!Repeater 3000 AX". */
+const MODEL_NUMBER = /^\d{1,5}(?:\.\d{1,2})?$/;
+/** Kinds of thing named after someone or something, which end a name: "Alfredson protocol", "Rubin's rules". */
+const KINDS = new Set(['protocol', 'method', 'syndrome', 'disease', 'rule', 'rules', 'law', 'principle', 'theorem', 'algorithm', 'effect', 'scale', 'test', 'criteria', 'procedure', 'technique', 'equation', 'distribution', 'diet']);
 
 const isCapitalised = (word: string) => /^\p{Lu}/u.test(word) || /^\p{Ll}+\p{Lu}/u.test(word);
 const isDistinctive = (word: string) => /\p{Ll}\p{Lu}|\p{N}/u.test(word) || /^\p{Lu}{2,}$/u.test(word) || /^\p{Lu}.*\p{Lu}/u.test(word);
@@ -113,23 +117,34 @@ interface NameWord {
 /** Whether `sentence` breaks after the word that ends before `end` ("Paris, London"): a run of a name ends there. */
 const breaksAfter = (sentence: string, end: number) => sentence[end] === ',' || sentence[end] === ';' || sentence[end] === ':';
 
-function addName(run: NameWord[], sentence: string, seq: number, use: WordUse, out: Collector): void {
+/** Adds the name `run` makes, if it makes one; says whether it did. */
+function addName(run: NameWord[], sentence: string, seq: number, use: WordUse, out: Collector): boolean {
 	while (run.length && CONNECTORS.has(run.at(-1)!.word.toLowerCase())) run.pop();
 	while (run.length && (NOT_NAMES.has(run[0].word.replace(/['’]/g, '')) || TITLES.test(run[0].word)) && !(TITLES.test(run[0].word) && run.length > 1)) run.shift();
-	if (!run.length) return;
+	// What only follows a name (its model number, its kind) does not begin one.
+	while (run.length && !isCapitalised(run[0].word)) run.shift();
+	if (!run.length) return false;
 	const first = run[0];
-	const single = run.length === 1 || (run.length === 2 && TITLES.test(first.word));
-	const name = run.map((item) => item.word).join(' ');
-	const lone = run.at(-1)!.word;
+	const capitals = run.filter((item) => isCapitalised(item.word));
+	const single = capitals.length === 1 || (capitals.length === 2 && TITLES.test(first.word));
+	const lone = capitals.at(-1)!.word;
 	const accepted = !(single && NOT_NAMES.has(lone)) && (!first.atStart || !single || startsAsName(lone, use));
-	if (accepted && name.length > 1) out.add('name', sentence.slice(first.index, run.at(-1)!.index + run.at(-1)!.word.length), seq, nameKey(name));
+	const last = run.at(-1)!;
+	const name = sentence.slice(first.index, last.index + last.word.length);
+	if (!accepted || name.length <= 1) return false;
+	out.add('name', name, seq, nameKey(name));
+	return true;
 }
 
 /**
- * Names: runs of capitalised words, with connectors between them ("Bank of England"), that
- * end at any other word or at a comma, semicolon or colon.
+ * Names: runs of capitalised words, with connectors between them ("Bank of England") and the
+ * model numbers among them ("FRITZ!Repeater 3000 AX", "Rhino 8"), that end at any other word, at
+ * the word for the kind of thing a name is given to ("Alfredson protocol"), or at a comma,
+ * semicolon or colon. Returns the model numbers they took.
  */
-export function collectNames(text: string, seq: number, use: WordUse, out: Collector): void {
+export function collectNames(text: string, seq: number, use: WordUse, out: Collector): Set<string> {
+	/** The model numbers the names took, which are no facts of their own. */
+	const numbers = new Set<string>();
 	for (const sentence of sentences(text)) {
 		eachCapitalWord(sentence, (match, atStart) => {
 			const word = bareWord(match[0]);
@@ -139,15 +154,19 @@ export function collectNames(text: string, seq: number, use: WordUse, out: Colle
 			while (!breaksAfter(sentence, end)) {
 				WORD.lastIndex = end;
 				const next = WORD.exec(sentence);
-				if (!next) break;
+				// A fact taken out before names were read leaves a gap of spaces: a name does not run across it.
+				if (!next || /\s\s/.test(sentence.slice(end, next.index))) break;
 				const nextWord = bareWord(next[0]);
 				end = next.index + next[0].length;
-				if (!isCapitalised(nextWord) && !CONNECTORS.has(nextWord.toLowerCase())) break;
+				const kind = KINDS.has(nextWord);
+				if (!isCapitalised(nextWord) && !CONNECTORS.has(nextWord.toLowerCase()) && !MODEL_NUMBER.test(nextWord) && !kind) break;
 				run.push({ word: nextWord, index: next.index, atStart: false });
+				if (kind) break;
 			}
-			addName(run, sentence, seq, use, out);
+			if (addName(run, sentence, seq, use, out)) for (const item of run) if (MODEL_NUMBER.test(item.word)) numbers.add(item.word);
 			return end;
 		});
 	}
+	return numbers;
 }
 

@@ -15,6 +15,18 @@ const ROLES =
 const RATE = '(?:\\s+(?:a|an|per)\\s+[a-zA-Z][a-zA-Z³²]*)*';
 /** The far end of a range: "–8", " to 12". */
 const RANGE_END = '(?:\\s*(?:–|-|to)\\s*\\d[\\d,]*(?:\\.\\d+)?)?';
+/** Words after a number that say nothing of what it measures ("504 after", "2019 and"). */
+const NOT_MEASURED =
+	'a|an|the|and|or|but|nor|so|yet|if|then|than|that|this|these|those|to|of|in|on|at|by|for|from|with|without|into|onto|over|under|about|after|before|since|until|till|during|per|via|as|is|are|was|were|be|been|being|am|do|does|did|has|have|had|will|would|can|could|should|may|might|must|shall|it|its|they|them|their|he|she|his|her|we|our|you|your|me|my|us|which|who|whom|whose|what|when|where|while|why|how|all|any|each|every|both|either|neither|no|not|only|also|just|even|still|again|already|ago|now|today|tomorrow|yesterday|here|there|more|most|less|least|very|much|many|few|some|such|other|another|same|up|down|out|off|back|away|later|earlier|instead|too|once|twice|above|below|across|around|behind|beyond|near|against|along|among|between|beside|besides|despite|except|inside|outside|toward|towards|upon|within|throughout|versus|vs';
+/**
+ * The word a number measures, when the next word on its line is one: "rating" of "9.1 rating",
+ * not a verb ("15% applies") or an adverb ("5% exactly").
+ */
+const MEASURED = `[ \\t]+(?!(?:${NOT_MEASURED})\\b|[a-z]+ly\\b)[a-z]{3,}(?<!s)\\b`;
+/** The same, plural too: the "reps" of "3 sets of 15 reps". */
+const MEASURED_ANY = `[ \\t]+(?!(?:${NOT_MEASURED})\\b|[a-z]+ly\\b)[a-z]{3,}\\b`;
+/** More numbers of the same role: "channel 1, 6 or 11". */
+const MORE_OF_ROLE = '(?:(?:\\s*,\\s*\\d[\\w.-]*)*,?\\s+(?:and|or)\\s+\\d[\\w.-]*(?<![.-]))?';
 /** A time of day, with its seconds and zone when given. */
 const TIME = '\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s?[ap]\\.?m\\.?)?(?:\\s+(?:UTC|GMT|CET|CEST|BST|EST|EDT|PST|PDT|[A-Z][a-z]+\\s+time\\b))?';
 
@@ -23,6 +35,8 @@ export const HAS_MONTH = /Jan|Feb|Ma[ry]|Apr|Ju[nl]|Aug|Sep|Oct|Nov|Dec/;
 
 /** Number-like facts, most specific first: each claims its text before the next looks (only in a text holding the character given). */
 export const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?]> = [
+	// A value on a line of its own with what it counts: "Connected devices: 23".
+	[/^[ \t]*(?:[-*][ \t]+)?[A-Z][A-Za-z -]{1,40}:[ \t]*\d[\d,.]*[ \t]*$/gm, ':'],
 	[/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g, '-'],
 	[new RegExp(`\\b${WEEKDAY}(?:(?:${ORDINAL}\\s*[–-]\\s*)?${ORDINAL}\\s+(?:of\\s+)?${MONTH}(?:,?\\s+\\d{4})?|${MONTH}\\s+${ORDINAL}(?:\\s*[–-]\\s*${ORDINAL})?(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{4})(?:,?\\s+at\\s+${TIME})?(?![\\w:])`, 'gi'), HAS_MONTH],
 	[/\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g],
@@ -30,10 +44,14 @@ export const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?]> = [
 	[/\+\d[\d ().-]{7,}\d/g, '+'],
 	[/\bv?\d+\.\d+\.\d+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b/g],
 	[new RegExp(`\\b${TIME}(?![\\w:])|\\b\\d{1,2}\\s?[ap]\\.?m\\.?(?!\\w)`, 'gi')],
-	[new RegExp(`\\b(?:${ROLES})\\s*(?:no\\.?|number|#)?\\s*[:=]?\\s*#?[A-Z]{0,4}[- ]?\\d[\\w.-]*\\w|\\b(?:${ROLES})\\s*(?:no\\.?|number|#)?\\s*[:=]?\\s*#?\\d`, 'gi')],
+	[new RegExp(`\\b(?:${ROLES})\\b\\s*(?:no\\.?|number|#)?\\s*[:=]?\\s*#?(?:[A-Z]{0,4}[- ]?\\d[\\w.-]*\\w|\\d)${MORE_OF_ROLE}`, 'gi')],
 	[/\b[A-Za-z_][\w.-]*=\d[\d.,]*\b/g, '='],
 	// Products and scores before units take their "x": "3 × 15", "3 out of 10".
 	[/\b\d+(?:\.\d+)?(?:\s?[×x]\s?\d+(?:\.\d+)?)+(?:\s?=\s?\d+(?:\.\d+)?(?:\s?(?:m³|m²|cm³|cm²|m|cm|mm))?)?(?![\w³²])|\b\d+\s+out\s+of\s+\d+\b/g],
+	// Sets of a measure: "3 sets of 15 reps", "2 sessions of 45 minutes".
+	[new RegExp(`\\b\\d+\\s+[a-z]+s\\s+of\\s+\\d+(?:[.,]\\d+)*(?:${MEASURED_ANY})?`, 'g'), 'of'],
+	// A share with what it is a share of: "a 35% discount".
+	[new RegExp(`\\b\\d+(?:\\.\\d+)?\\s?%${MEASURED}`, 'g'), '%'],
 	// A measure at a cut-off, with its value: "MRR@10 = 39.7", "Recall@1000 of 98.4".
 	[/\b[A-Za-z][\w-]*@\d+(?:\s?(?:=|of)\s?\d+(?:\.\d+)?%?)?/g, '@'],
 	// A count in millions before "million" is taken as a unit: "42 million rows".
@@ -42,13 +60,18 @@ export const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?]> = [
 	[/\b\d[\d,]*(?:\.\d+)?\s?per\s+\p{L}+/gu, 'per'],
 	[/\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|CHF)\b/g, /USD|EUR|GBP|CHF/],
 	[/#\d{2,}\b/g, '#'],
-	[/\b[A-Z]{2,4}[- ]?\d{2,6}(?:-\d+)*\b/g],
+	// A code of capitals and digits, not the model number of a name ("TREC DL 2019").
+	[/(?<!\p{Lu}[\p{L}!]*\s)\b[A-Z]{2,4}[- ]?\d{2,6}(?:-\d+)*\b/gu],
 	[/\b(?:in|since|by|until|from|before|after)\s+(?:19|20)\d{2}\b/g],
 	[/\b\d{1,4}(?:st|nd|rd|th)\b/g],
 	// A number made an adjective: "a 100-connection pool", "a 20-word title".
 	[/\b\d[\d,.]*-[a-z]{3,}\b/g, '-'],
-	// A count of things (two or more): "37 tables", "3 raised beds", "3,212 respondents".
-	[/\b(?![01]\s)\d{1,3}(?:,\d{3})*(?:\.\d+)?\s+(?:[a-z]+\s+)?[a-z]{2,}s\b/g]
+	// A count of things (two or more): "37 tables", "3 raised beds", "3,212 respondents", "6 take-homes".
+	[/\b(?![01]\s)\d{1,3}(?:,\d{3})*(?:\.\d+)?\s+(?:[a-z]+\s+)?[a-z]{2,}(?:-[a-z]+)*s\b/g],
+	// A section of a law or plan: "401(k)", "501(c)(3)".
+	[/\b\d+(?:\([a-z0-9]{1,3}\))+/g, '('],
+	// A number of two digits or more, or with a decimal part, and what it measures: "a 9.1 rating", "11 passed".
+	[new RegExp(`(?<![\\w.,:/#@-])(?:\\d{2,}(?:,\\d{3})*(?:\\.\\d+)?|\\d\\.\\d+)${MEASURED}`, 'g')]
 ];
 
 /** Any other number of two digits or more, or with a decimal part: "a 504", "rated 9.1", "Repeater 3000". */
