@@ -6,6 +6,7 @@
 import { claim } from './claim-matches';
 import { Collector, forgetPlainForms, plainForm } from './fact-collector';
 import type { Fact, FactClass, FactSource } from './fact-types';
+import { isMedicalTerm, LIBRARY, MEDICAL_TERM } from './domain-terms';
 import { collectInstructions } from './find-instructions';
 import { collectNames, nameKey, NOT_NAMES, readWordUse } from './find-names';
 import { contentWords, normaliseFact as normaliseText } from './normalise-fact';
@@ -13,6 +14,7 @@ import { BARE_NUMBER, HAS_MONTH, MONTH_DATE, MONTH_PREPOSITION, NUMBER_PATTERNS,
 import {
 	BUNDLE_ID,
 	CALLED,
+	CALLED_WITH,
 	CAPS_CODE,
 	CODE_WORD,
 	COLOUR,
@@ -26,7 +28,11 @@ import {
 	isPath,
 	KEBAB_ID,
 	LOCALHOST,
+	NAME_LIST,
+	NAME_VERSION,
+	namesInCode,
 	PATH,
+	SQL_STATEMENT,
 	trimUrl,
 	URL,
 	WINDOWS_PATH
@@ -62,6 +68,9 @@ export function factKey(kind: FactClass, text: string): string {
 
 const NO_NUMBERS: ReadonlySet<string> = new Set();
 
+/** Whether a word before "(" names a function, not a word in prose ("See (below)"). */
+const isCallName = (name: string) => name.length >= 2 && !NOT_NAMES.has(name);
+
 /** Every fact in `sources`, once each (where first found), in the order found. */
 export function extractFacts(sources: readonly FactSource[]): Fact[] {
 	const out = new Collector();
@@ -95,18 +104,28 @@ export function extractFacts(sources: readonly FactSource[]): Fact[] {
 			return true;
 		}, '/');
 		text = claim(text, FILE_NAME, (found) => (out.add('path', found, seq), true));
+		text = claim(text, CALLED_WITH, (found) => isCallName(found.slice(0, found.indexOf('('))) && (out.add('identifier', found, seq), true), '(');
 		text = claim(text, CALLED, (found) => {
 			const name = found.slice(0, -1);
-			if (name.length < 2 || NOT_NAMES.has(name)) return false;
+			if (!isCallName(name)) return false;
 			out.add('identifier', `${name}()`, seq, plainForm(name));
 			return true;
 		}, '(');
 		text = claim(text, FLAG, (found) => (out.add('identifier', found, seq), true), '--');
+		text = claim(text, SQL_STATEMENT, (found) => (out.add('identifier', found, seq), true));
+		text = claim(text, NAME_VERSION, (found) => (out.add('identifier', found, seq), true), '.');
 		text = claim(text, KEBAB_ID, (found) => /\d/.test(found) && (out.add('identifier', found, seq), true), '-');
 		text = claim(text, BUNDLE_ID, (found) => (out.add('identifier', found, seq), true), '.');
 		text = claim(text, DOTTED_ID, (found) => (out.add('identifier', found, seq), true), '.');
 		text = claim(text, COLOUR, (found) => (out.add('identifier', found, seq), true), '#');
+		text = claim(text, NAME_LIST, (found) => {
+			const names = namesInCode(found);
+			for (const name of names) out.add('identifier', name, seq);
+			return names.length > 0;
+		}, ',');
+		text = claim(text, LIBRARY, (found) => (out.add('identifier', found, seq), true));
 		text = claim(text, CODE_WORD, (found) => (out.add('identifier', found, seq), true));
+		text = claim(text, MEDICAL_TERM, (found) => isMedicalTerm(found) && (out.add('name', found, seq), true));
 		// Every number pattern takes only a match with a digit in it.
 		if (/\d/.test(text)) {
 			for (const [pattern, needs] of NUMBER_PATTERNS) {

@@ -15,14 +15,44 @@ export const WINDOWS_PATH = /\b[A-Za-z]:\\(?:[\w.-]+\\)*[\w.-]+/g;
 export const FILE_NAME = new RegExp(`\\b[\\w][\\w.-]*\\.(?:${FILE_EXTENSIONS})\\b|\\b(?:Dockerfile|Makefile|Procfile|Gemfile|Rakefile|Jenkinsfile)\\b`, 'g');
 export const INLINE_CODE = /`([^`\n]{1,100})`/g;
 export const CALLED = /\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?!e?s\))(?=[^()\n]{0,200}\))/g;
-/** Command-line flags: `--dry-run`. */
-export const FLAG = /(?<![\w-])--[a-z][\w-]*\w/g;
+/** Words that do not belong to a command written before its flags ("run it with --dry-run"). */
+const NOT_COMMAND = 'it|with|without|the|a|an|on|in|to|and|or|using|via|from|of|for|then|again|once|by|as|is|be|this|that|never|always|only|not';
+const COMMAND_WORD = `(?!(?:${NOT_COMMAND})\\b)[a-z][\\w.-]*`;
+/**
+ * Command-line flags, with the command they follow when it is written with them: the words
+ * from the start of a line ("fastlane match appstore --readonly"), or from a word only code has
+ * (with _, a dot or a digit: "pg_dump --schema-only").
+ */
+export const FLAG = new RegExp(
+	`(?:(?<=^[ \\t]*(?:(?:Run|run|\\$|>)[ \\t]+)?)(?:${COMMAND_WORD}[ \\t]+){1,3}|\\b[a-z][\\w.-]*[_.\\d][\\w.-]*[ \\t]+(?:${COMMAND_WORD}[ \\t]+){0,2})?(?<![\\w-])--[a-z][\\w-]*\\w(?:=[^\\s,;]+)?(?:[ \\t]+--[a-z][\\w-]*\\w(?:=[^\\s,;]+)?)*`,
+	'gm'
+);
+/** A statement of SQL named by its keywords, with the name it acts on: "ALTER EXTENSION postgis UPDATE", "CREATE INDEX CONCURRENTLY". */
+export const SQL_STATEMENT =
+	/\b(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|GRANT|REVOKE|TRUNCATE|EXPLAIN|VACUUM|REINDEX)(?:\s+[A-Z]{2,}\b)+(?:\s+[a-z_][\w.]*(?:(?:\s+[A-Z]{2,}\b)+|(?=\s*(?:[.,;:)]|$))))?/gm;
+/** A call with one name for its argument, taken whole: "sessionKey(user.id)". */
+export const CALLED_WITH = /\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?!e?s\))[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\)/g;
+/** A list of names alone on its line (after a label) or in parentheses: "columns: resp_id, age, carer", "(created_at, id)". */
+export const NAME_LIST = /(?<=^[^\S\n]*(?:[\w ]{1,30}:)?[^\S\n]*)[A-Za-z_]\w*(?:[^\S\n]*,[^\S\n]*[A-Za-z_]\w*)+(?=[^\S\n]*$)|(?<=\()[A-Za-z_]\w*(?:[^\S\n]*,[^\S\n]*[A-Za-z_]\w*)+(?=\))/gm;
+const IS_CODE_NAME = /_|[a-z][A-Z]/;
+
+/** The names of a NAME_LIST match when it lists names in code: when at least half of them are written as code is (snake_case, camelCase). */
+export function namesInCode(list: string): string[] {
+	const names = list.split(',').map((name) => name.trim());
+	return names.filter((name) => IS_CODE_NAME.test(name)).length * 2 >= names.length ? names : [];
+}
+/** A name with its version run into it: colbertv2.0, python3.12. */
+export const NAME_VERSION = /\b[a-z]{2,}\d+(?:\.\d+)+\b/g;
 /** Names of resources, regions and models with a number among three or more parts: prod-eu-west-1, gpt-4o-mini. */
 export const KEBAB_ID = /\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b/g;
 /** Bundle and package ids written from the top-level domain down: com.example.notes. */
 export const BUNDLE_ID = /\b(?:com|org|net|io|dev|app|de|uk|fr|ch|nl|se)\.[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi;
-/** Module paths and settings in dots: statsmodels.imputation.mice, spring.datasource.url. */
-export const DOTTED_ID = /\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b/g;
+/**
+ * Module paths and settings in dots: statsmodels.imputation.mice, spring.datasource.url; in two
+ * parts when the second is written in snake_case (rds.logical_replication) or the first is a
+ * module's short alias (smf.ols, np.mean).
+ */
+export const DOTTED_ID = /\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b|\b[a-z][a-z0-9]*\.[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[a-z]{2,4}\.[a-z_]{2,}\b/g;
 /** Colours in hex, with a letter among their digits (#482 is a number). */
 export const COLOUR = /#(?=[0-9A-Fa-f]*[A-Fa-f])(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})\b/g;
 /** Codes of capitals and digits, five characters or more: team ids, form numbers (8KQ2J7X4TP, 1099-NEC). */
