@@ -8,6 +8,7 @@ import { checkFacts, factsWithin } from '../../src/lib/context/check-facts';
 import { costText, type ContextRow } from '../../src/lib/context/context-rows';
 import { extractFacts, MAX_FACTS } from '../../src/lib/context/extract-facts';
 import { extractiveSummary } from '../../src/lib/context/extractive-summary';
+import { leastTokens } from '../../src/lib/context/least-tokens';
 import { summaryBudget } from '../../src/lib/context/summary-budget';
 import type { Conversation } from './fidelity-corpus';
 import { median, medianOf, timed } from './timing';
@@ -75,7 +76,7 @@ export async function timeCheck(span: FactSpan, worker: ContextCounter, model: s
 	const inThread = await medianOf(runs, () => {
 		const started = process.cpuUsage();
 		const check = checkFacts(span.rows, span.summary);
-		const added = factsWithin(check.lost, addBudget, count);
+		const added = factsWithin(check.lost, addBudget, count, leastTokens);
 		const used = process.cpuUsage(started);
 		cpu.push((used.user + used.system) / 1000);
 		return { ...check, added };

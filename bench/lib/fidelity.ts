@@ -19,6 +19,7 @@ import { addFacts, checkFacts, factsWithin, holdsFact, instructionKey, readSumma
 import { costText, type ContextRow } from '../../src/lib/context/context-rows';
 import { extractFacts, factKey, FACT_CLASSES, type Fact, type FactClass } from '../../src/lib/context/extract-facts';
 import { extractiveSummary } from '../../src/lib/context/extractive-summary';
+import { leastTokens } from '../../src/lib/context/least-tokens';
 import { normaliseFact } from '../../src/lib/context/normalise-fact';
 import { summaryBudget } from '../../src/lib/context/summary-budget';
 import { ADD_FACTS_SHARE } from '../../src/lib/agent/summary-facts';
@@ -150,7 +151,7 @@ export async function measureSummaries(corpus: readonly Conversation[], summaris
 		const budget = summaryBudget(tokens);
 		const summary = await summarise(conversation, budget);
 		const check = checkFacts(conversation.rows, summary);
-		const chosen = factsWithin(check.lost, Math.floor(budget * ADD_FACTS_SHARE), count);
+		const chosen = factsWithin(check.lost, Math.floor(budget * ADD_FACTS_SHARE), count, leastTokens);
 		const auto = addFacts(summary, chosen);
 		const all = addFacts(summary, check.lost);
 		const keptAll = new Set(keptLabels(all, conversation.labels));

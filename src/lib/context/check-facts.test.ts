@@ -52,4 +52,14 @@ describe('adding lost facts', () => {
 		expect(chosen.map((fact) => fact.text)).toEqual(['users', 'config/db.yaml', 'port 5432', '2,048 MB']);
 		expect(factsWithin(lost, 2, words)).toEqual([]);
 	});
+
+	it('passes over a fact that cannot fit without counting it, when told the least a text takes', () => {
+		const counted: string[] = [];
+		const words = (text: string) => (counted.push(text), text.split(/\s+/).filter(Boolean).length);
+		const budget = words(`\n\n${LOST_FACTS_HEADING}`) + 7;
+		counted.length = 0;
+		const chosen = factsWithin(lost, budget, words, (text) => text.split(/\s+/).filter(Boolean).length);
+		expect(chosen.map((fact) => fact.text)).toEqual(['users', 'config/db.yaml', 'port 5432']);
+		expect(counted.slice(1)).toEqual(['\n- users', '\n- config/db.yaml', '\n- port 5432']);
+	});
 });

@@ -75,14 +75,17 @@ export function checkFacts(sources: readonly FactSource[], summary: string): Fac
 }
 
 /**
- * The lost facts that fit in `budget` tokens when appended, message by message (a
- * fact too long for what is left is passed over for shorter ones after it).
+ * The lost facts that fit in `budget` tokens when appended, message by message (a fact too long
+ * for what is left is passed over for shorter ones after it). `least`, when given, says at most
+ * how many tokens `count` finds in a text: a fact that cannot fit by it is passed over without
+ * counting, as most are once the budget is nearly spent.
  */
-export function factsWithin(lost: readonly LostFact[], budget: number, count: (text: string) => number): LostFact[] {
+export function factsWithin(lost: readonly LostFact[], budget: number, count: (text: string) => number, least?: (text: string) => number): LostFact[] {
 	const chosen: LostFact[] = [];
 	let used = count(`\n\n${LOST_FACTS_HEADING}`);
 	if (used > budget) return chosen;
 	for (const fact of lost) {
+		if (least && used + least(fact.text) > budget) continue;
 		const cost = count(`\n- ${fact.text}`);
 		if (used + cost > budget) continue;
 		chosen.push(fact);

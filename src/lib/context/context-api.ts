@@ -15,6 +15,7 @@ import { costText, type ContextRow, type CountedRow } from './context-rows';
 import { extractiveSummary } from './extractive-summary';
 import { cutToBudget, summaryBudget } from './summary-budget';
 import { checkFacts, factsWithin, type FactCheck, type LostFact } from './check-facts';
+import { leastTokens } from './least-tokens';
 import { planMicroSummarize, planProviderPrune, planPrune, planSummarize, prunedImagesText, type ImagePruning, type PrunePlan, type SummaryPlan } from './plan-compaction';
 
 const loaders: Record<EncodingName, () => Promise<TokenEncoder>> = {
@@ -113,7 +114,7 @@ export const contextApi = {
 		const check = checkFacts(input.rows, input.summary);
 		if (input.addBudget <= 0 || !check.lost.length) return { ...check, added: [] };
 		const { count } = await counterFor(input.model);
-		return { ...check, added: factsWithin(check.lost, input.addBudget, count) };
+		return { ...check, added: factsWithin(check.lost, input.addBudget, count, leastTokens) };
 	},
 
 	/** Counts what is uncounted, plans the compaction, and writes the extractive summary if asked. */

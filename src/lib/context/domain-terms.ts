@@ -17,19 +17,34 @@ const COMMON_TERMS = 'aspirin|paracetamol|acetaminophen|naproxen|insulin|warfari
 const NOT_TERMS = new Set(['diagnosis', 'prognosis', 'hypnosis', 'osmosis', 'symbiosis', 'metamorphosis', 'apotheosis', 'nostalgia', 'academia', 'bohemia', 'diploma', 'aroma', 'stoma', 'oklahoma', 'sonoma', 'tacoma', 'paloma', 'capitol']);
 
 /**
- * A medicine or condition, with the type of a condition ("type 2 diabetes") and a capitalised
- * word before it, not a sentence's first, that belongs to its name ("Achilles tendinopathy").
+ * The end of a medicine's or condition's name, or a common one whole: where a term is, found
+ * without the Unicode flag (several times faster); `medicalTerm` reads the whole term around it.
  */
-export const MEDICAL_TERM = new RegExp(
-	`(?:(?<=\\p{Ll},?\\s)\\p{Lu}\\p{Ll}+(?:['’]s)?\\s+|\\b[Tt]ype\\s+\\d\\s+)?\\b(?:\\p{L}\\p{Ll}+(?:${MEDICINE_ENDINGS}|${CONDITION_ENDINGS})|(?:${COMMON_TERMS}))\\b`,
-	'gu'
-);
+export const MEDICAL_ENDING = new RegExp(`[a-z](?:${MEDICINE_ENDINGS}|${CONDITION_ENDINGS})\\b|\\b(?:${COMMON_TERMS})\\b`, 'g');
+/** A term's own word: a letter, then small letters. */
+const TERM_WORD = /^\p{L}\p{Ll}+$/u;
+/** What may come before a term as part of it: its type ("type 2 diabetes"), or a capitalised word, not a sentence's first ("Achilles tendinopathy"). */
+const TYPE_BEFORE = /\b[Tt]ype\s+\d\s+$/;
+const NAME_BEFORE = /(?<=\p{Ll},?\s)\p{Lu}\p{Ll}+(?:['’]s)?\s+$/u;
+const isLetter = (code: number) => (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 0xc0 && code !== 0xd7 && code !== 0xf7);
+
+/**
+ * The span of the medicine or condition whose ending (a match of MEDICAL_ENDING) is at `at`:
+ * the whole word, with its type or the capitalised word of its name before it; or null when
+ * the word only ends as one does ("diagnosis").
+ */
+export function medicalTerm(text: string, at: number, ending: string): [number, number] | null {
+	const end = at + ending.length;
+	let start = at;
+	while (start > 0 && isLetter(text.charCodeAt(start - 1))) start--;
+	const word = text.slice(start, end);
+	if (!TERM_WORD.test(word) || NOT_TERMS.has(word.toLowerCase())) return null;
+	const before = text.slice(Math.max(0, start - 40), start);
+	const extra = TYPE_BEFORE.exec(before) ?? NAME_BEFORE.exec(before);
+	return [extra ? start - (before.length - extra.index) : start, end];
+}
 
 /** Libraries among the most used, whose names are no English word: numpy, pandas, scikit-learn. */
 export const LIBRARY =
 	/\b(?:numpy|pandas|scipy|matplotlib|seaborn|scikit-learn|sklearn|statsmodels|pytorch|tensorflow|keras|xgboost|lightgbm|django|fastapi|sqlalchemy|pydantic|pytest|lodash|axios|webpack|jquery|postgis)\b/g;
 
-/** Whether `term` (a match of MEDICAL_TERM) names a medicine or condition, not a word that only ends as one does. */
-export function isMedicalTerm(term: string): boolean {
-	return !NOT_TERMS.has(term.slice(term.lastIndexOf(' ') + 1).toLowerCase());
-}

@@ -3,13 +3,14 @@
 // with their unit or role (ports, versions, amounts, dates), e-mail addresses, names of people
 // and things, and the user's explicit instructions. No model call: patterns only, linear in the
 // text, so the worker checks a 100,000-token span in milliseconds. Pure.
-import { claim } from './claim-matches';
+import { claim, type Span } from './claim-matches';
 import { Collector, forgetPlainForms, plainForm } from './fact-collector';
 import type { Fact, FactClass, FactSource } from './fact-types';
-import { isMedicalTerm, LIBRARY, MEDICAL_TERM } from './domain-terms';
+import { LIBRARY, MEDICAL_ENDING, medicalTerm } from './domain-terms';
 import { collectInstructions } from './find-instructions';
 import { collectNames, nameKey, NOT_NAMES, readWordUse } from './find-names';
 import { contentWords, normaliseFact as normaliseText } from './normalise-fact';
+import { sentences } from './split-sentences';
 import { BARE_NUMBER, HAS_MONTH, MONTH_DATE, MONTH_PREPOSITION, NUMBER_PATTERNS, numberKey, WEEKDAYS } from './number-patterns';
 import {
 	BUNDLE_ID,
@@ -22,11 +23,13 @@ import {
 	EMAIL,
 	FILE_NAME,
 	FLAG,
+	GATES,
 	INLINE_CODE,
 	IP_ADDRESS,
 	IS_EMAIL,
 	isPath,
 	KEBAB_ID,
+	listSpan,
 	LOCALHOST,
 	NAME_LIST,
 	NAME_VERSION,
@@ -71,84 +74,106 @@ const NO_NUMBERS: ReadonlySet<string> = new Set();
 /** Whether a word before "(" names a function, not a word in prose ("See (below)"). */
 const isCallName = (name: string) => name.length >= 2 && !NOT_NAMES.has(name);
 
+/** A pattern a row is read with: what a match adds and takes from the text (see claim), and what a text must hold for it to be read. */
+type Step = readonly [pattern: RegExp, take: (found: string, at: number, text: string) => boolean | Span, needs?: string | RegExp];
+
+/**
+ * The patterns every row is read with before its numbers, most specific first, each adding its
+ * facts to `out` as said in the row `row.seq`. Made once per extraction, not once per row.
+ */
+function referenceSteps(out: Collector, row: { seq: number }): Step[] {
+	const taking = (kind: FactClass) => (found: string) => (out.add(kind, found, row.seq), true);
+	return [
+		[EMAIL, taking('email'), '@'],
+		[URL, (found) => {
+			const url = trimUrl(found);
+			if (!/[/:]|\bwww\./i.test(url) && !/^[\w-]+(?:\.[\w-]+)+$/.test(url)) return false;
+			out.add('url', url, row.seq);
+			return true;
+		}, GATES.url],
+		[LOCALHOST, (found) => (out.add('url', trimUrl(found), row.seq), true), 'localhost'],
+		[IP_ADDRESS, taking('url'), '.'],
+		[INLINE_CODE, (found) => {
+			const inner = found.slice(1, -1).trim();
+			if (!inner) return true;
+			const kind: FactClass = /^(?:https?:\/\/|www\.)/.test(inner) ? 'url' : IS_EMAIL.test(inner) ? 'email' : /\//.test(inner) && !/\s/.test(inner) ? 'path' : /^\d[\d.,:]*$/.test(inner) ? 'number' : 'identifier';
+			out.add(kind, inner, row.seq);
+			return true;
+		}, '`'],
+		[WINDOWS_PATH, taking('path'), ':\\'],
+		[PATH, (found) => isPath(found) && (out.add('path', found, row.seq), true), '/'],
+		[FILE_NAME, taking('path'), GATES.fileName],
+		[CALLED_WITH, (found) => isCallName(found.slice(0, found.indexOf('('))) && (out.add('identifier', found, row.seq), true), GATES.called],
+		[CALLED, (found) => {
+			const name = found.slice(0, -1);
+			if (!isCallName(name)) return false;
+			out.add('identifier', `${name}()`, row.seq, plainForm(name));
+			return true;
+		}, GATES.called],
+		[FLAG, taking('identifier'), '--'],
+		[SQL_STATEMENT, taking('identifier'), GATES.sql],
+		[NAME_VERSION, taking('identifier'), GATES.nameVersion],
+		[KEBAB_ID, (found) => /\d/.test(found) && (out.add('identifier', found, row.seq), true), GATES.kebab],
+		[BUNDLE_ID, taking('identifier'), GATES.bundle],
+		[DOTTED_ID, taking('identifier'), GATES.dotted],
+		[COLOUR, taking('identifier'), '#'],
+		[NAME_LIST, (found, at, text) => {
+			const span = listSpan(found, at);
+			const names = namesInCode(text.slice(span[0], span[1]));
+			for (const name of names) out.add('identifier', name, row.seq);
+			return names.length > 0 && span;
+		}, GATES.nameList],
+		[LIBRARY, taking('identifier')],
+		[CODE_WORD, taking('identifier'), GATES.codeName],
+		[MEDICAL_ENDING, (found, at, text) => {
+			const span = medicalTerm(text, at, found);
+			if (span) out.add('name', text.slice(span[0], span[1]), row.seq);
+			return span ?? false;
+		}]
+	];
+}
+
+/** The number patterns, then codes of capitals and digits: read only in a text with a digit, each taking only a match with one. */
+function numberSteps(out: Collector, row: { seq: number }): Step[] {
+	const steps: Step[] = NUMBER_PATTERNS.map(([pattern, needs, accepts]): Step => [
+		pattern,
+		(found, at, text) => {
+			const fact = found.trim();
+			if (!/\d/.test(fact) || (accepts && !accepts(at, text))) return false;
+			out.add('number', fact, row.seq, numberKey(fact));
+			return true;
+		},
+		needs
+	]);
+	steps.push([CAPS_CODE, (found) => (out.add('identifier', found, row.seq), true)]);
+	return steps;
+}
+
 /** Every fact in `sources`, once each (where first found), in the order found. */
 export function extractFacts(sources: readonly FactSource[]): Fact[] {
 	const out = new Collector();
 	forgetPlainForms();
 	const texts = sources.map(readable);
 	const use = readWordUse(texts);
-	sources.forEach((source, index) => {
-		if (out.full) return;
-		const seq = source.seq;
+	const row = { seq: 0, inNames: NO_NUMBERS };
+	const references = referenceSteps(out, row);
+	const numbers = numberSteps(out, row);
+	const rest: Step[] = [
+		[MONTH_DATE, (found) => (out.add('number', found.replace(MONTH_PREPOSITION, ''), row.seq), true), HAS_MONTH],
+		[WEEKDAYS, (found) => (out.add('number', found, row.seq), true), 'day']
+	];
+	const bare = (found: string) => !row.inNames.has(found) && (out.add('number', found, row.seq), true);
+	for (let index = 0; index < sources.length && !out.full; index++) {
+		const source = sources[index];
+		row.seq = source.seq;
 		let text = texts[index];
-		text = claim(text, EMAIL, (found) => (out.add('email', found, seq), true), '@');
-		text = claim(text, URL, (found) => {
-			const url = trimUrl(found);
-			if (!/[/:]|\bwww\./i.test(url) && !/^[\w-]+(?:\.[\w-]+)+$/.test(url)) return false;
-			out.add('url', url, seq);
-			return true;
-		});
-		text = claim(text, LOCALHOST, (found) => (out.add('url', trimUrl(found), seq), true), 'localhost');
-		text = claim(text, IP_ADDRESS, (found) => (out.add('url', found, seq), true), '.');
-		text = claim(text, INLINE_CODE, (found) => {
-			const inner = found.slice(1, -1).trim();
-			if (!inner) return true;
-			const kind: FactClass = /^(?:https?:\/\/|www\.)/.test(inner) ? 'url' : IS_EMAIL.test(inner) ? 'email' : /\//.test(inner) && !/\s/.test(inner) ? 'path' : /^\d[\d.,:]*$/.test(inner) ? 'number' : 'identifier';
-			out.add(kind, inner, seq);
-			return true;
-		}, '`');
-		text = claim(text, WINDOWS_PATH, (found) => (out.add('path', found, seq), true), ':\\');
-		text = claim(text, PATH, (found) => {
-			if (!isPath(found)) return false;
-			out.add('path', found, seq);
-			return true;
-		}, '/');
-		text = claim(text, FILE_NAME, (found) => (out.add('path', found, seq), true));
-		text = claim(text, CALLED_WITH, (found) => isCallName(found.slice(0, found.indexOf('('))) && (out.add('identifier', found, seq), true), '(');
-		text = claim(text, CALLED, (found) => {
-			const name = found.slice(0, -1);
-			if (!isCallName(name)) return false;
-			out.add('identifier', `${name}()`, seq, plainForm(name));
-			return true;
-		}, '(');
-		text = claim(text, FLAG, (found) => (out.add('identifier', found, seq), true), '--');
-		text = claim(text, SQL_STATEMENT, (found) => (out.add('identifier', found, seq), true));
-		text = claim(text, NAME_VERSION, (found) => (out.add('identifier', found, seq), true), '.');
-		text = claim(text, KEBAB_ID, (found) => /\d/.test(found) && (out.add('identifier', found, seq), true), '-');
-		text = claim(text, BUNDLE_ID, (found) => (out.add('identifier', found, seq), true), '.');
-		text = claim(text, DOTTED_ID, (found) => (out.add('identifier', found, seq), true), '.');
-		text = claim(text, COLOUR, (found) => (out.add('identifier', found, seq), true), '#');
-		text = claim(text, NAME_LIST, (found) => {
-			const names = namesInCode(found);
-			for (const name of names) out.add('identifier', name, seq);
-			return names.length > 0;
-		}, ',');
-		text = claim(text, LIBRARY, (found) => (out.add('identifier', found, seq), true));
-		text = claim(text, CODE_WORD, (found) => (out.add('identifier', found, seq), true));
-		text = claim(text, MEDICAL_TERM, (found) => isMedicalTerm(found) && (out.add('name', found, seq), true));
-		// Every number pattern takes only a match with a digit in it.
-		if (/\d/.test(text)) {
-			for (const [pattern, needs] of NUMBER_PATTERNS) {
-				text = claim(
-					text,
-					pattern,
-					(found) => {
-						const fact = found.trim();
-						if (!/\d/.test(fact)) return false;
-						out.add('number', fact, seq, numberKey(fact));
-						return true;
-					},
-					needs
-				);
-			}
-			text = claim(text, CAPS_CODE, (found) => (out.add('identifier', found, seq), true));
-		}
-		text = claim(text, MONTH_DATE, (found) => (out.add('number', found.replace(MONTH_PREPOSITION, ''), seq), true), HAS_MONTH);
-		text = claim(text, WEEKDAYS, (found) => (out.add('number', found, seq), true), 'day');
-		const inNames = source.role === 'tool' ? NO_NUMBERS : collectNames(text, seq, use, out);
-		if (/\d/.test(text)) claim(text, BARE_NUMBER, (found) => !inNames.has(found) && (out.add('number', found, seq), true));
-		if (source.role === 'user' && source.kind !== 'summary') collectInstructions(use.sentences[index], seq, out);
-	});
+		for (const [pattern, take, needs] of references) text = claim(text, pattern, take, needs);
+		if (/\d/.test(text)) for (const [pattern, take, needs] of numbers) text = claim(text, pattern, take, needs);
+		for (const [pattern, take, needs] of rest) text = claim(text, pattern, take, needs);
+		row.inNames = source.role === 'tool' ? NO_NUMBERS : collectNames(text, row.seq, use, out);
+		if (/\d/.test(text)) claim(text, BARE_NUMBER, bare);
+		if (source.role === 'user' && source.kind !== 'summary') collectInstructions(sentences(texts[index]), row.seq, out);
+	}
 	forgetPlainForms();
 	return out.facts;
 }

@@ -25,7 +25,9 @@ export function forgetPlainForms(): void {
 
 export class Collector {
 	facts: Fact[] = [];
+	/** The keys taken, of instructions and of every other fact apart: an instruction may say what a fact says. */
 	#seen = new Set<string>();
+	#seenInstructions = new Set<string>();
 
 	get full(): boolean {
 		return this.facts.length >= MAX_FACTS;
@@ -33,9 +35,9 @@ export class Collector {
 
 	add(kind: FactClass, text: string, seq: number, key = plainForm(text)): void {
 		if (!key || this.facts.length >= MAX_FACTS) return;
-		const id = `${kind === 'instruction' ? 'i' : 'f'}:${key}`;
-		if (this.#seen.has(id)) return;
-		this.#seen.add(id);
+		const seen = kind === 'instruction' ? this.#seenInstructions : this.#seen;
+		if (seen.has(key)) return;
+		seen.add(key);
 		this.facts.push({ class: kind, text: text.length > MAX_FACT_CHARS ? `${text.slice(0, MAX_FACT_CHARS - 1)}…` : text, key, seq });
 	}
 }

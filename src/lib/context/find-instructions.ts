@@ -28,13 +28,13 @@ const PASSED_ON = /\b(?:said|says|told (?:me|us)|asked (?:me|us)|wants (?:me|us)
 const MUST = /\bmust(?:n['’]t| not)?\b/i;
 const INSTRUCTION = /(?:^|[,;:]\s*|\b(?:and|but|so|also|please|just|then)\s+)(?:(?:you|we|it|they|everything|everyone|all|this|that|the \w+)\s+)?(?:always|never|must(?:n['’]t| not)?|don['’]t|do not|make sure|be sure to|ensure|avoid|remember to|under no circumstances|no matter what|stick to|keep (?:it|them|answers?|replies)|use only|only use|please \w+)\b/i;
 
-const PATTERNS = [INSTRUCTION, IMPERATIVE, MUST, COMMAND, LIMIT, SHOULD, NONE_MAY, PASSED_ON];
-const isInstruction = (sentence: string) => PATTERNS.some((pattern) => pattern.test(sentence));
+/** Any of them, read in one pass over a sentence instead of one pass each. */
+const ANY_INSTRUCTION = new RegExp([INSTRUCTION, IMPERATIVE, MUST, COMMAND, LIMIT, SHOULD, NONE_MAY, PASSED_ON].map((pattern) => `(?:${pattern.source})`).join('|'), 'i');
 
 /** The instructions among a user message's sentences. */
 export function collectInstructions(said: readonly string[], seq: number, out: Collector): void {
 	for (const sentence of said) {
-		if (sentence.endsWith('?') || !isInstruction(sentence)) continue;
+		if (sentence.endsWith('?') || !ANY_INSTRUCTION.test(sentence)) continue;
 		// What the user always or never does is a habit, not an instruction; what the user must do is one.
 		if (/^(?:i|i['’]m|i['’]ve)\s+(?:always|never|don['’]t|do not)\b/i.test(sentence) && !MUST.test(sentence)) continue;
 		const clean = sentence.replace(/\*\*|__|`/g, '').replace(/\s+/g, ' ').trim();

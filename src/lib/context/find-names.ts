@@ -2,7 +2,8 @@
 // connectors between them ("Bank of England"), a sentence's first word only when it is written
 // so elsewhere too or looks like a name. Pure.
 import { plainForm, type Collector } from './fact-collector';
-import { sentences } from './split-sentences';
+import { bareWord, eachCapitalWord, isCapitalised, wordFrom } from './read-words';
+import { breaksSentence, isSpace } from './split-sentences';
 
 /** Capitalised words that start sentences or name no one. */
 export const NOT_NAMES = new Set(
@@ -17,87 +18,35 @@ export const NOT_NAMES = new Set(
 );
 const TITLES = /^(?:mr|mrs|ms|dr|prof|st)\.?$/i;
 const CONNECTORS = new Set(['of', 'de', 'da', 'di', 'van', 'von', 'der', 'den', 'del', 'la', 'le', 'du', '&']);
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’.&-]*/gu;
 /** A model or edition number within a name: the 3000 of "FRITZ!Repeater 3000 AX". */
 const MODEL_NUMBER = /^\d{1,5}(?:\.\d{1,2})?$/;
 /** Kinds of thing named after someone or something, which end a name: "Alfredson protocol", "Rubin's rules". */
 const KINDS = new Set(['protocol', 'method', 'syndrome', 'disease', 'rule', 'rules', 'law', 'principle', 'theorem', 'algorithm', 'effect', 'scale', 'test', 'criteria', 'procedure', 'technique', 'equation', 'distribution', 'diet']);
 
-const isCapitalised = (word: string) => /^\p{Lu}/u.test(word) || /^\p{Ll}+\p{Lu}/u.test(word);
 const isDistinctive = (word: string) => /\p{Ll}\p{Lu}|\p{N}/u.test(word) || /^\p{Lu}{2,}$/u.test(word) || /^\p{Lu}.*\p{Lu}/u.test(word);
-const bareWord = (word: string) => word.replace(/['’]s$/u, '').replace(/[.'’-]+$/u, '');
+
+/** A title among a name's words. */
+const HAS_TITLE = /(?:^|\s)(?:mr|mrs|ms|dr|prof|st)\.?(?=\s|$)/i;
 
 /** The key a summary must hold for a name: the name without its title. */
 export function nameKey(text: string, normalise = plainForm): string {
-	return normalise(text.split(/\s+/).filter((word) => !TITLES.test(word)).join(' '));
+	return normalise(HAS_TITLE.test(text) ? text.split(/\s+/).filter((word) => !TITLES.test(word)).join(' ') : text);
 }
 
-/** The words of the sources written capitalised other than at a sentence's start (names), and each source's sentences. */
+/** The words of the sources written capitalised other than at a sentence's start (names). */
 export interface WordUse {
 	midSentence: Set<string>;
-	sentences: string[][];
 }
 
-const WORD_CHAR = /[\p{L}\p{N}'’.&-]/u;
-/** Where a capital may be: an ASCII one, or any character past ASCII (a Unicode pattern reads text several times slower). */
-const MAYBE_CAPITAL = /[A-Z\u0080-\uffff]/g;
-const IS_CAPITAL = /^\p{Lu}/u;
-
-/** The next capital letter in `text` from `from`, or -1. */
-function nextCapital(text: string, from: number): number {
-	MAYBE_CAPITAL.lastIndex = from;
-	for (let found = MAYBE_CAPITAL.exec(text); found; found = MAYBE_CAPITAL.exec(text)) {
-		const code = text.charCodeAt(found.index);
-		if (code < 0x80 || IS_CAPITAL.test(text.slice(found.index, found.index + 2))) return found.index;
-	}
-	return -1;
-}
-
-/** The character (a whole code point) that ends before `at`. */
-function charBefore(text: string, at: number): string {
-	const code = text.charCodeAt(at - 1);
-	return code >= 0xdc00 && code <= 0xdfff && at >= 2 ? text.slice(at - 2, at) : text[at - 1];
-}
-
-/** The word (as WORD reads words) that holds the letter at `at`. */
-function wordAt(sentence: string, at: number): RegExpExecArray {
-	let start = at;
-	while (start > 0 && WORD_CHAR.test(charBefore(sentence, start))) start -= charBefore(sentence, start).length;
-	WORD.lastIndex = start;
-	return WORD.exec(sentence)!;
-}
-
-/**
- * Calls `visit` with each word of `sentence` that holds a capital, in order, and whether it is
- * the sentence's first word. Names are made of such words (and the connectors between them):
- * the search goes from capital to capital instead of reading every word, as most words of a
- * conversation have none.
- */
-function eachCapitalWord(sentence: string, visit: (word: RegExpExecArray, atStart: boolean) => number | void): void {
-	let at = nextCapital(sentence, 0);
-	if (at < 0) return;
-	WORD.lastIndex = 0;
-	const first = WORD.exec(sentence)!;
-	while (at >= 0) {
-		const word = wordAt(sentence, at);
-		// `visit` may read on past the word, and says where to look for the next capital.
-		const next = visit(word, word.index === first.index);
-		at = nextCapital(sentence, Math.max(word.index + word[0].length, next ?? 0));
-	}
-}
-
-/** Which words the texts write capitalised mid-sentence, and each text's sentences. */
+/** Which words the texts write capitalised mid-sentence. */
 export function readWordUse(texts: readonly string[]): WordUse {
-	const use: WordUse = { midSentence: new Set(), sentences: [] };
+	const use: WordUse = { midSentence: new Set() };
 	for (const text of texts) {
-		const said = sentences(text);
-		use.sentences.push(said);
-		for (const sentence of said) {
-			eachCapitalWord(sentence, (match, atStart) => {
-				const word = bareWord(match[0]);
-				if (!atStart && isCapitalised(word)) use.midSentence.add(word);
-			});
-		}
+		eachCapitalWord(text, (match, atStart) => {
+			if (atStart) return;
+			const word = bareWord(match.text);
+			if (isCapitalised(word)) use.midSentence.add(word);
+		});
 	}
 	return use;
 }
@@ -112,28 +61,47 @@ interface NameWord {
 	index: number;
 	/** The sentence's first word. */
 	atStart: boolean;
+	capital: boolean;
 }
 
-/** Whether `sentence` breaks after the word that ends before `end` ("Paris, London"): a run of a name ends there. */
-const breaksAfter = (sentence: string, end: number) => sentence[end] === ',' || sentence[end] === ';' || sentence[end] === ':';
+/** Whether the gap from `from` to `to` holds two spaces running: a fact taken out before names were read leaves such a gap, and a name does not run across it. */
+function crossesTakenFact(text: string, from: number, to: number): boolean {
+	for (let at = from + 1; at < to; at++) if (isSpace(text.charCodeAt(at)) && isSpace(text.charCodeAt(at - 1))) return true;
+	return false;
+}
 
-/** Adds the name `run` makes, if it makes one; says whether it did. */
-function addName(run: NameWord[], sentence: string, seq: number, use: WordUse, out: Collector): boolean {
-	while (run.length && CONNECTORS.has(run.at(-1)!.word.toLowerCase())) run.pop();
-	while (run.length && (NOT_NAMES.has(run[0].word.replace(/['’]/g, '')) || TITLES.test(run[0].word)) && !(TITLES.test(run[0].word) && run.length > 1)) run.shift();
+const isConnector = (word: string) => word.length <= 3 && CONNECTORS.has(word.toLowerCase());
+const isModelNumber = (word: string) => word.charCodeAt(0) >= 48 && word.charCodeAt(0) <= 57 && MODEL_NUMBER.test(word);
+
+/** Whether `text` breaks after the word that ends before `end` ("Paris, London"): a run of a name ends there. */
+const breaksAfter = (text: string, end: number) => text[end] === ',' || text[end] === ';' || text[end] === ':';
+
+const isTitle = (word: string) => word.length <= 5 && TITLES.test(word);
+/** A capitalised word that names no one, written with or without its apostrophe ("Don’t", "Dont"). */
+const namesNoOne = (word: string) => NOT_NAMES.has(/['’]/.test(word) ? word.replace(/['’]/g, '') : word);
+
+/** Adds the name `run` makes, if it makes one, and the model numbers it takes to `numbers`. */
+function addName(run: NameWord[], text: string, seq: number, use: WordUse, out: Collector, numbers: Set<string>): void {
+	let last = run.length - 1;
+	while (last >= 0 && CONNECTORS.has(run[last].word.toLowerCase())) last--;
+	let first = 0;
+	while (first <= last && (namesNoOne(run[first].word) || isTitle(run[first].word)) && !(isTitle(run[first].word) && last > first)) first++;
 	// What only follows a name (its model number, its kind) does not begin one.
-	while (run.length && !isCapitalised(run[0].word)) run.shift();
-	if (!run.length) return false;
-	const first = run[0];
-	const capitals = run.filter((item) => isCapitalised(item.word));
-	const single = capitals.length === 1 || (capitals.length === 2 && TITLES.test(first.word));
-	const lone = capitals.at(-1)!.word;
-	const accepted = !(single && NOT_NAMES.has(lone)) && (!first.atStart || !single || startsAsName(lone, use));
-	const last = run.at(-1)!;
-	const name = sentence.slice(first.index, last.index + last.word.length);
-	if (!accepted || name.length <= 1) return false;
+	while (first <= last && !run[first].capital) first++;
+	if (first > last) return;
+	let capitals = 0;
+	let lone = '';
+	for (let i = first; i <= last; i++) {
+		if (!run[i].capital) continue;
+		capitals++;
+		lone = run[i].word;
+	}
+	const single = capitals === 1 || (capitals === 2 && isTitle(run[first].word));
+	const accepted = !(single && NOT_NAMES.has(lone)) && (!run[first].atStart || !single || startsAsName(lone, use));
+	const name = text.slice(run[first].index, run[last].index + run[last].word.length);
+	if (!accepted || name.length <= 1) return;
 	out.add('name', name, seq, nameKey(name));
-	return true;
+	for (let i = first; i <= last; i++) if (!run[i].capital && MODEL_NUMBER.test(run[i].word)) numbers.add(run[i].word);
 }
 
 /**
@@ -145,28 +113,26 @@ function addName(run: NameWord[], sentence: string, seq: number, use: WordUse, o
 export function collectNames(text: string, seq: number, use: WordUse, out: Collector): Set<string> {
 	/** The model numbers the names took, which are no facts of their own. */
 	const numbers = new Set<string>();
-	for (const sentence of sentences(text)) {
-		eachCapitalWord(sentence, (match, atStart) => {
-			const word = bareWord(match[0]);
-			if (!isCapitalised(word)) return;
-			const run: NameWord[] = [{ word, index: match.index, atStart }];
-			let end = match.index + match[0].length;
-			while (!breaksAfter(sentence, end)) {
-				WORD.lastIndex = end;
-				const next = WORD.exec(sentence);
-				// A fact taken out before names were read leaves a gap of spaces: a name does not run across it.
-				if (!next || /\s\s/.test(sentence.slice(end, next.index))) break;
-				const nextWord = bareWord(next[0]);
-				end = next.index + next[0].length;
-				const kind = KINDS.has(nextWord);
-				if (!isCapitalised(nextWord) && !CONNECTORS.has(nextWord.toLowerCase()) && !MODEL_NUMBER.test(nextWord) && !kind) break;
-				run.push({ word: nextWord, index: next.index, atStart: false });
-				if (kind) break;
-			}
-			if (addName(run, sentence, seq, use, out)) for (const item of run) if (MODEL_NUMBER.test(item.word)) numbers.add(item.word);
-			return end;
-		});
-	}
+	eachCapitalWord(text, (match, atStart) => {
+		const word = bareWord(match.text);
+		if (!isCapitalised(word)) return;
+		const run: NameWord[] = [{ word, index: match.index, atStart, capital: true }];
+		let end = match.index + match.text.length;
+		let wordEnd = match.index + word.length;
+		while (!breaksAfter(text, end)) {
+			const next = wordFrom(text, end);
+			if (!next || crossesTakenFact(text, end, next.index) || breaksSentence(text, wordEnd, next.index)) break;
+			const nextWord = bareWord(next.text);
+			end = next.index + next.text.length;
+			wordEnd = next.index + nextWord.length;
+			const capital = isCapitalised(nextWord);
+			const kind = !capital && KINDS.has(nextWord);
+			if (!capital && !kind && !isConnector(nextWord) && !isModelNumber(nextWord)) break;
+			run.push({ word: nextWord, index: next.index, atStart: false, capital });
+			if (kind) break;
+		}
+		addName(run, text, seq, use, out, numbers);
+		return end;
+	});
 	return numbers;
 }
-

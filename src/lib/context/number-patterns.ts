@@ -30,11 +30,38 @@ const MORE_OF_ROLE = '(?:(?:\\s*,\\s*\\d[\\w.-]*)*,?\\s+(?:and|or)\\s+\\d[\\w.-]
 /** A time of day, with its seconds and zone when given. */
 const TIME = '\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s?[ap]\\.?m\\.?)?(?:\\s+(?:UTC|GMT|CET|CEST|BST|EST|EDT|PST|PDT|[A-Z][a-z]+\\s+time\\b))?';
 
+/**
+ * A letter of the Latin, Greek, Cyrillic and other alphabets, or of CJK, without the Unicode
+ * flag (a Unicode pattern reads text several times slower).
+ */
+const LETTER = '[A-Za-z\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u024f\\u0370-\\u1fff\\u2c00-\\ud7ff]';
+const LETTER_OR_DIGIT = `(?:${LETTER}|\\d)`;
+const IS_UPPER = /\p{Lu}/u;
+
+/** Whether the word just before `at`, a space apart, holds a capital: "TREC" before "DL 2019". */
+function followsCapitalisedWord(text: string, at: number): boolean {
+	if (at < 2 || !/\s/.test(text[at - 1])) return false;
+	let capital = false;
+	for (let i = at - 2; i >= 0; i--) {
+		const code = text.charCodeAt(i);
+		if (code === 33) continue;
+		if (code < 0x80) {
+			if (code >= 65 && code <= 90) capital = true;
+			else if (!(code >= 97 && code <= 122)) break;
+		} else if (IS_UPPER.test(text[i])) capital = true;
+		else if (!/\p{L}/u.test(text[i])) break;
+	}
+	return capital;
+}
+
 /** Whether a text names a month at all (the date patterns are read only then). */
 export const HAS_MONTH = /Jan|Feb|Ma[ry]|Apr|Ju[nl]|Aug|Sep|Oct|Nov|Dec/;
 
-/** Number-like facts, most specific first: each claims its text before the next looks (only in a text holding the character given). */
-export const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?]> = [
+/**
+ * Number-like facts, most specific first: each claims its text before the next looks (only in
+ * a text holding the character given, and only a match the test given accepts).
+ */
+export const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?, ((at: number, text: string) => boolean)?]> = [
 	// A value on a line of its own with what it counts: "Connected devices: 23".
 	[/^[ \t]*(?:[-*][ \t]+)?[A-Z][A-Za-z -]{1,40}:[ \t]*\d[\d,.]*[ \t]*$/gm, ':'],
 	[/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g, '-'],
@@ -56,12 +83,12 @@ export const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?]> = [
 	[/\b[A-Za-z][\w-]*@\d+(?:\s?(?:=|of)\s?\d+(?:\.\d+)?%?)?/g, '@'],
 	// A count in millions before "million" is taken as a unit: "42 million rows".
 	[/\b\d[\d,]*(?:\.\d+)?\s+(?:thousand|million|billion)\s+[a-z]{2,}s\b/g],
-	[new RegExp(`\\b\\d[\\d,]*(?:\\.\\d+)?${RANGE_END}(?:\\s|-)?(?:${UNITS})(?![\\p{L}\\p{N}])(?:\\s+of\\s+[a-z]{2,}\\b)?${RATE}`, 'giu')],
-	[/\b\d[\d,]*(?:\.\d+)?\s?per\s+\p{L}+/gu, 'per'],
+	[new RegExp(`\\b\\d[\\d,]*(?:\\.\\d+)?${RANGE_END}(?:\\s|-)?(?:${UNITS})(?!${LETTER_OR_DIGIT})(?:\\s+of\\s+[a-z]{2,}\\b)?${RATE}`, 'gi')],
+	[new RegExp(`\\b\\d[\\d,]*(?:\\.\\d+)?\\s?per\\s+${LETTER}+`, 'g'), 'per'],
 	[/\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|CHF)\b/g, /USD|EUR|GBP|CHF/],
 	[/#\d{2,}\b/g, '#'],
 	// A code of capitals and digits, not the model number of a name ("TREC DL 2019").
-	[/(?<!\p{Lu}[\p{L}!]*\s)\b[A-Z]{2,4}[- ]?\d{2,6}(?:-\d+)*\b/gu],
+	[/\b[A-Z]{2,4}[- ]?\d{2,6}(?:-\d+)*\b/g, undefined, (at, text) => !followsCapitalisedWord(text, at)],
 	[/\b(?:in|since|by|until|from|before|after)\s+(?:19|20)\d{2}\b/g],
 	[/\b\d{1,4}(?:st|nd|rd|th)\b/g],
 	// A number made an adjective: "a 100-connection pool", "a 20-word title".
@@ -91,6 +118,8 @@ const ROLE_PREFIX = new RegExp(`^(?:${ROLES})(?: no| number)? `, 'i');
 /** The key a summary must hold for a number: the number with its unit, without its role word. */
 export function numberKey(text: string, normalise = plainForm): string {
 	const key = normalise(text);
+	// A key that starts with its number has no role word before it.
+	if (key.charCodeAt(0) <= 57) return key;
 	// The role says what the number is; a summary that holds the number with its unit holds the fact.
 	const bare = key.replace(ROLE_PREFIX, '').replace(/^(?:in|since|by|until|from|before|after) (?=\d)/, '').replace(/^v (?=\d)/, '');
 	return bare || key;

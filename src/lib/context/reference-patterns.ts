@@ -4,6 +4,22 @@
 
 const FILE_EXTENSIONS =
 	'ts|tsx|js|jsx|mjs|cjs|svelte|vue|py|rb|go|rs|java|kt|swift|c|h|cpp|hpp|cs|php|md|json|ya?ml|toml|ini|env|css|scss|html?|sql|sh|bash|txt|csv|xml|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|webp|lock|log|conf|cfg|proto|graphql|tf|gradle|zip|tar|gz';
+/**
+ * What a text must hold for a pattern below to match in it: passing over a text without it is
+ * much cheaper than reading it with the pattern, as a gate begins with a character few places have.
+ */
+export const GATES = {
+	url: /:\/\/|www\.|\.(?:com|org|net|io|dev|app|ai|co|de|fr|uk|eu|ch|nl|se)\b/i,
+	fileName: new RegExp(`\\.(?:${FILE_EXTENSIONS})\\b|(?:Docker|Make|Proc|Gem|Rake|Jenkins)file`),
+	called: /[\w$]\(/,
+	nameVersion: /[a-z]\d+\.\d/,
+	kebab: /-[a-z0-9]+-/,
+	bundle: /\.[a-z0-9-]+\./i,
+	dotted: /[a-z0-9_]\.[a-z_]/,
+	sql: /[A-Z]{4}\s+[A-Z]{2}/,
+	codeName: /[A-Za-z0-9]_[A-Za-z0-9]|[a-z0-9][A-Z]/,
+	nameList: /_|[a-z][A-Z]/
+};
 export const URL = /\b(?:https?|ftp):\/\/[^\s<>()[\]{}"'`|]+|\bwww\.[\w-]+(?:\.[\w-]+)+[^\s<>()[\]{}"'`|]*|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|app|ai|co|de|fr|uk|eu|ch|nl|se)\b(?:\/[^\s<>()[\]{}"'`|]*)?/gi;
 /** This computer's own address, with its port: localhost:5173. */
 export const LOCALHOST = /\blocalhost(?::\d{1,5})?(?:\/[^\s<>()[\]{}"'`|]*)?/g;
@@ -33,7 +49,14 @@ export const SQL_STATEMENT =
 /** A call with one name for its argument, taken whole: "sessionKey(user.id)". */
 export const CALLED_WITH = /\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?!e?s\))[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\)/g;
 /** A list of names alone on its line (after a label) or in parentheses: "columns: resp_id, age, carer", "(created_at, id)". */
-export const NAME_LIST = /(?<=^[^\S\n]*(?:[\w ]{1,30}:)?[^\S\n]*)[A-Za-z_]\w*(?:[^\S\n]*,[^\S\n]*[A-Za-z_]\w*)+(?=[^\S\n]*$)|(?<=\()[A-Za-z_]\w*(?:[^\S\n]*,[^\S\n]*[A-Za-z_]\w*)+(?=\))/gm;
+export const NAME_LIST = /^[^\S\n]*(?:[\w ]{1,30}:)?[^\S\n]*[A-Za-z_]\w*(?:[^\S\n]*,[^\S\n]*[A-Za-z_]\w*)+[^\S\n]*$|\([A-Za-z_]\w*(?:[^\S\n]*,[^\S\n]*[A-Za-z_]\w*)+\)/gm;
+const LIST_LABEL = /^[^\S\n]*(?:[\w ]{1,30}:)?[^\S\n]*/;
+
+/** Where the names of a NAME_LIST match found at `at` are, without its label or parentheses. */
+export function listSpan(found: string, at: number): [number, number] {
+	if (found.startsWith('(')) return [at + 1, at + found.length - 1];
+	return [at + LIST_LABEL.exec(found)![0].length, at + found.trimEnd().length];
+}
 const IS_CODE_NAME = /_|[a-z][A-Z]/;
 
 /** The names of a NAME_LIST match when it lists names in code: when at least half of them are written as code is (snake_case, camelCase). */
