@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const LOWER_LAYERS = ['db', 'hooks', 'plugins', 'commands', 'context', 'providers', 'sessions', 'agent', 'test-kit'];
 const UI_FILES = ['src/lib/components/probe.ts', 'src/routes/probe/+page.ts'];
 
@@ -32,6 +32,24 @@ describe('the layer rule for components and routes', () => {
 
 	it.each(UI_FILES)('refuses Dexie in %s', async (path) => {
 		expect(await refusals(`import Dexie from 'dexie';\nexport const d = Dexie;\n`, path)).toHaveLength(1);
+	});
+
+	it.each(UI_FILES)('lets %s import the feature folders of state/ and components, those named like a lower layer included', async (path) => {
+		for (const layer of LOWER_LAYERS) {
+			const code = `import type { A } from '$lib/state/${layer}/a';\nimport B from '$lib/components/${layer}/B.svelte';\nexport const used = [B] as const;\nexport type C = A;\n`;
+			expect(await refusals(code, path), layer).toEqual([]);
+		}
+	});
+
+	it.each(UI_FILES)('still refuses in %s a lower layer reached by a path through a feature folder', async (path) => {
+		const code = [
+			`import type { A } from '../../lib/state/../sessions/a';`,
+			`import type { B } from '../sessions/b';`,
+			`import type { C } from '$lib/state/../sessions/c';`,
+			`import type { D } from '$lib/components/sync/../../db/d';`,
+			`export type E = A | B | C | D;`
+		].join('\n');
+		expect(await refusals(code, path)).toHaveLength(4);
 	});
 
 	it.each(UI_FILES)('lets %s import state/, components and libraries', async (path) => {
