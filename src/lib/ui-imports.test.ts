@@ -54,8 +54,8 @@ describe('the layer rule for components and routes', () => {
 
 	it.each(UI_FILES)('lets %s import state/, components and libraries', async (path) => {
 		const code = [
-			`import type { SessionRow } from '$lib/state/view-types';`,
-			`import { app } from '$lib/state/app.svelte';`,
+			`import type { SessionRow } from '$lib/state/shared/view-types';`,
+			`import { app } from '$lib/state/app/app.svelte';`,
 			`import Item from '$lib/components/SessionItem.svelte';`,
 			`import { renderMarkdown } from '$lib/components/markdown/render-markdown';`,
 			`import { tick } from 'svelte';`,

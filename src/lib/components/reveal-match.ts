@@ -3,7 +3,7 @@
 // rendered Markdown). The words are found as the index found them (see search/snippet.ts).
 import { flushSync } from 'svelte';
 import { findMarks } from '$lib/search/snippet';
-import type { MessageRow } from '$lib/state/view-types';
+import type { MessageRow } from '$lib/state/shared/view-types';
 
 export const MATCH_HIGHLIGHT = 'search-match';
 /** The attribute that marks the message a search opened. */

@@ -13,7 +13,7 @@ import { repairProfiles } from '../sessions/repair-profiles';
 import { createSession } from '../sessions/session-lifecycle';
 import type { SessionContext } from '../sessions/session-context';
 import { loadSentRequest } from '../state/sent-request';
-import type { Services } from '../state/services';
+import type { Services } from '../state/app/services';
 import { PalimpsestDb } from './database';
 import { appendMessages, deleteMessages, listMessages } from './message-verbs';
 import { REQUEST_FRAME_PREFIX } from './request-frames';

@@ -3,7 +3,7 @@
 // and Undo compaction works as after any edit). Loaded with the marker's list of lost facts.
 import { addFacts } from '../context/lost-facts-section';
 import type { MessageRow } from '../db/schema';
-import type { Services } from './services';
+import type { Services } from './app/services';
 
 /** Returns how many facts were added. */
 export async function addLostFacts(services: Services, row: MessageRow): Promise<number> {

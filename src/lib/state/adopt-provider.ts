@@ -4,7 +4,7 @@
 import { listSessionsWithoutProvider } from '../db/sessions-without-provider';
 import { setSessionModel } from '../sessions/edit-session';
 import { sameServer } from '../sync/provider-ref';
-import { OFFLINE_PROVIDER_ID, type Services } from './services';
+import { OFFLINE_PROVIDER_ID, type Services } from './app/services';
 
 /** Moves those sessions to provider `providerId`; returns their ids. */
 export async function adoptProvider(services: Services, providerId: string): Promise<string[]> {

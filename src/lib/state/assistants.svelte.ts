@@ -6,7 +6,7 @@ import { deleteAssistant, duplicateAssistant, listAssistants, saveAssistant, wri
 import { ASSISTANT_LIMITS, type AssistantRow } from '../db/schema';
 import { watch } from '../db/watch';
 import { AssistantsFileError, assistantsFilename, checkAssistantsFileSize, parseAssistantsFile, writeAssistantsFile } from '../assistants/assistants-file';
-import type { ConfirmState } from './confirm.svelte';
+import type { ConfirmState } from './shared/confirm.svelte';
 
 export type { AssistantFields, AssistantRow };
 export { ASSISTANT_LIMITS };

@@ -13,7 +13,7 @@ import { createSession } from '../sessions/session-lifecycle';
 import { TITLE_MARK } from '../../../tests/support/mock-provider.mjs';
 import { useMockProvider } from '../../../tests/support/use-mock-provider';
 import { titleAfterFirstAnswer } from './background-title';
-import { createServices, OFFLINE_MODEL, OFFLINE_PROVIDER_ID, type Services } from './services';
+import { createServices, OFFLINE_MODEL, OFFLINE_PROVIDER_ID, type Services } from './app/services';
 import { SettingsState } from './settings.svelte';
 
 const mock = useMockProvider();

@@ -5,7 +5,7 @@
 import { writeTitle } from '../agent/write-title';
 import { listFirstMessages } from '../db/message-verbs';
 import { getSession, setModelTitle } from '../db/session-verbs';
-import type { Services } from './services';
+import type { Services } from './app/services';
 
 /** Rows of a session read to find its first message and answer: a first turn has few (tool rounds included). */
 const FIRST_ROWS = 64;

@@ -6,7 +6,7 @@ import type { ReasoningEffort } from '../providers/types';
 import { CHAT_SETTINGS_LIMITS, readChatSettings } from '../sessions/chat-settings';
 import { setChatSettings } from '../sessions/set-chat-settings';
 import type { ChatState } from './chat.svelte';
-import type { ModelChoice, Services } from './services';
+import type { ModelChoice, Services } from './app/services';
 
 export { CHAT_SETTINGS_LIMITS, REASONING_EFFORTS } from '../sessions/chat-settings';
 export { DEFAULT_SYSTEM_PROMPT } from '../agent/build-request';

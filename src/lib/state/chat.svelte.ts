@@ -10,15 +10,15 @@ import { getSession } from '../db/session-verbs';
 import { watch } from '../db/watch';
 import { createSession, finalizeSession } from '../sessions/session-lifecycle';
 import { setSessionModel } from '../sessions/edit-session';
-import type { Services } from './services';
+import type { Services } from './app/services';
 import { parseCommand } from '../commands/parse-command';
-import { describeError, STORAGE_FULL_MESSAGE, throttle } from './turn-helpers';
+import { describeError, STORAGE_FULL_MESSAGE, throttle } from './shared/turn-helpers';
 import { holdOpenLock, isWorkLockHeld, localWork, withWorkLock } from '../sessions/work-lock';
 import { goto } from '$app/navigation';
 import type { CompactionsState } from './compaction.svelte';
 import { UnsavedAnswers } from './unsaved-answers.svelte';
 import { showVersion, startVersion, VersionConflictError } from '../db/version-verbs';
-import type { ModelChoice } from './services';
+import type { ModelChoice } from './app/services';
 import { loadTurnCode, type TurnCode } from './turn-code';
 import type { DraftAttachment, DraftAttachments } from './draft-attachments.svelte';
 

@@ -9,7 +9,7 @@ import { CommandRegistry, type CommandInvocation } from '../commands/command-reg
 import { listMessages } from '../db/message-verbs';
 import { HookBus } from '../hooks/hook-bus';
 import { runDraftCommand, runTypedCommand } from './command-host';
-import type { Services } from './services';
+import type { Services } from './app/services';
 
 vi.mock('$app/navigation', () => ({ goto: vi.fn() }));
 

@@ -12,7 +12,7 @@ import { contextRows } from '../db/context-rows';
 import { listMessages } from '../db/message-verbs';
 import type { MessageRow } from '../db/schema';
 import { undoWarning } from './compaction-undo';
-import type { Services } from './services';
+import type { Services } from './app/services';
 
 const setup = useCompactionEnv('undo-warning');
 let env: CompactionEnv;

@@ -2,8 +2,8 @@
 // session (after a rotation), with what each says back to the user.
 import { liveMarkers } from '../db/live-markers';
 import type { MessageRow } from '../db/schema';
-import type { ConfirmRequest } from './confirm.svelte';
-import type { Services } from './services';
+import type { ConfirmRequest } from './shared/confirm.svelte';
+import type { Services } from './app/services';
 
 /** The verbs behind the marker's actions, loaded with the first one used, not with the page. */
 const verbs = () => import('../sessions/undo-compaction');

@@ -6,7 +6,7 @@ import type { CompactionOutcome, CompactionProgress } from '../agent/compaction-
 import type { CompactionReason } from '../hooks/hook-payloads';
 import { describeFolded } from './context-usage';
 import { localWork, SessionBusyError, stopLocalWork, withWorkLock } from '../sessions/work-lock';
-import type { Services } from './services';
+import type { Services } from './app/services';
 import { loadCode } from './turn-code';
 
 // Why a compaction ran, in words (the transcript's markers say it too).

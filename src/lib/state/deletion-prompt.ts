@@ -4,7 +4,7 @@
 import type { PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
 import { readFamily } from '../sessions/read-family';
-import type { ConfirmRequest, Wording } from './confirm.svelte';
+import type { ConfirmRequest, Wording } from './shared/confirm.svelte';
 
 /** Sessions listed by name; past this, "and N more". */
 export const LISTED_SESSIONS = 10;

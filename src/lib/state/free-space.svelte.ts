@@ -3,7 +3,7 @@
 import { SvelteSet } from 'svelte/reactivity';
 import type { SessionSize } from '../db/measure-sessions';
 import type { OperationOutcome } from '../sessions/announce-removal';
-import { describeError } from './turn-helpers';
+import { describeError } from './shared/turn-helpers';
 
 /** How many of the largest sessions the dialog lists. */
 export const LISTED = 50;

@@ -7,7 +7,7 @@ import { filler, useCompactionEnv, type CompactionEnv } from '../agent/compactio
 import { listActiveMessages } from '../db/compaction-verbs';
 import { appendMessages } from '../db/message-verbs';
 import { getSession } from '../db/session-verbs';
-import type { ConfirmRequest } from './confirm.svelte';
+import type { ConfirmRequest } from './shared/confirm.svelte';
 import { describeKept } from './kept-words';
 import { toggleKeep, type KeepContext } from './keep-in-context';
 

@@ -5,9 +5,9 @@ import { costText } from '../context/context-rows';
 import { findKeptRows } from '../context/pinned-rows';
 import { setPinned } from '../db/pin-verbs';
 import type { MessageRow, SessionRow } from '../db/schema';
-import type { AppState } from './app.svelte';
-import type { ConfirmRequest } from './confirm.svelte';
-import type { Services } from './services';
+import type { AppState } from './app/app.svelte';
+import type { ConfirmRequest } from './shared/confirm.svelte';
+import type { Services } from './app/services';
 
 export interface KeepContext {
 	services: Pick<Services, 'db' | 'worker' | 'windowFor'>;

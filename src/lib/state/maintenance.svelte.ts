@@ -5,8 +5,8 @@
 import { openProfileDb } from '../db/database';
 import { listProfileNames } from '../db/list-profile-names';
 import { MetaDb } from '../db/meta-db';
-import type { Services } from './services';
-import { describeError } from './turn-helpers';
+import type { Services } from './app/services';
+import { describeError } from './shared/turn-helpers';
 
 /** After start-up, once the first screen is drawn and the open session holds its lock. */
 const FIRST_PASS_MS = 3000;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Device, quiesce } from '../../../tests/support/sync-device';
 import { useCouchDatabases } from '../sync/test-couch';
 import { MaintenanceState } from './maintenance.svelte';
-import type { Services } from './services';
+import type { Services } from './app/services';
 
 const { newDatabase } = useCouchDatabases('maintenance');
 const DAY = 24 * 60 * 60 * 1000;

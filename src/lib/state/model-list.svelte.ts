@@ -5,7 +5,7 @@
 import { SvelteMap } from 'svelte/reactivity';
 import type { ProviderConfig } from '../providers/types';
 import { modelLabel } from '../providers/provider-name';
-import type { ModelChoice, ModelOption, Services } from './services';
+import type { ModelChoice, ModelOption, Services } from './app/services';
 
 const LIST_TIMEOUT_MS = 15_000;
 /** A provider that lists thousands of models (OpenRouter) offers the first of them, sorted. */

@@ -8,7 +8,7 @@ import { watch } from '../db/watch';
 import type { HookBus } from '../hooks/hook-bus';
 import type { HookCallDetail } from '../hooks/run-hook';
 import { waitAtMost } from '../hooks/timeouts';
-import { describeError } from './turn-helpers';
+import { describeError } from './shared/turn-helpers';
 import type { BudgetUsage } from '../plugins/plugin-budgets';
 import type { Registered } from '../plugins/plugin-context';
 import type { PluginHost } from '../plugins/plugin-host';

@@ -7,7 +7,7 @@ import { watch } from '../db/watch';
 import { BUILTIN_NAMES } from '../commands/builtin-names';
 import { MAX_PROMPT_TEXT_CHARS, refuseName } from '../prompts/prompt-name';
 import { countVariables, findVariables, MAX_VARIABLES } from '../prompts/prompt-variables';
-import type { ConfirmState } from './confirm.svelte';
+import type { ConfirmState } from './shared/confirm.svelte';
 
 export type { PromptRow };
 export { findVariables };

@@ -6,7 +6,7 @@ import { expandRuns, type RequestFrame } from '../agent/request-recipe';
 import { readRequestImages } from '../agent/request-images';
 import type { MessageRow } from '../db/schema';
 import type { Usage } from '../providers/types';
-import type { Services } from './services';
+import type { Services } from './app/services';
 import { imageTokensOf } from '../context/estimate-session';
 
 export interface SentRequestView extends DescribedRequest {

@@ -7,7 +7,7 @@ import { onTablesChanged } from '../db/watch';
 import type { IndexProgress } from '../search/index-keeper';
 import type { SearchAnswer, SearchHit } from '../sessions/search-api';
 import type { SearchClient } from '../sessions/search-client';
-import { describeError } from './turn-helpers';
+import { describeError } from './shared/turn-helpers';
 
 /** While a query is set, later writes refresh it after this pause (the index follows in ~50 ms). */
 const REFRESH_MS = 300;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Dexie, PalimpsestDb } from '../db/database';
 import type { SessionRow } from '../db/schema';
 import type { SearchClient } from '../sessions/search-client';
-import type { Services } from './services';
+import type { Services } from './app/services';
 import { SessionsState } from './sessions.svelte';
 
 let db: PalimpsestDb;

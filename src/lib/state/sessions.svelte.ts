@@ -11,12 +11,12 @@ import { watch } from '../db/watch';
 import type { OperationOutcome } from '../sessions/announce-removal';
 import { renameSession, setPinned } from '../sessions/edit-session';
 import { createSearchClient, type SearchClient } from '../sessions/search-client';
-import type { ConfirmRequest } from './confirm.svelte';
+import type { ConfirmRequest } from './shared/confirm.svelte';
 import type { FreeSpace } from './free-space.svelte';
 import { OperationIds } from './operation-ids';
 import { SessionSearch } from './session-search.svelte';
 import { SessionWindow } from './session-window.svelte';
-import type { Services } from './services';
+import type { Services } from './app/services';
 import { groupBounds, groupStarts, type GroupLabel } from './session-groups';
 
 const NO_GROUPS: ReadonlyMap<number, GroupLabel> = new Map();

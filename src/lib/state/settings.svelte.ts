@@ -5,7 +5,7 @@ import { readAllSettings, writeSettings } from '../db/settings-verbs';
 import { watch } from '../db/watch';
 import type { ProviderConfig } from '../providers/types';
 import type { ToolServerConfig } from '../tool-servers/types';
-import { describeError } from './turn-helpers';
+import { describeError } from './shared/turn-helpers';
 import { DEFAULT_TIMEOUT_SECONDS } from '../hooks/timeouts';
 import { DEFAULT_STORAGE_BUDGET_MB } from '../plugins/plugin-budgets';
 import { KEEP_DELETED_DAYS } from '../sync/keep-deleted-days';

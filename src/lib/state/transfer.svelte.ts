@@ -6,9 +6,9 @@ import type { SessionRow } from '../db/schema';
 import { listAllSessions } from '../db/transfer-verbs';
 import type { TransferClient } from '../sessions/transfer-client';
 import type { ExportKind, ImportReport, TransferProgress } from '../sessions/transfer-format';
-import { downloadFile } from './download-file';
+import { downloadFile } from './shared/download-file';
 import type { SettingsState } from './settings.svelte';
-import { describeError } from './turn-helpers';
+import { describeError } from './shared/turn-helpers';
 
 export interface TransferOutcome {
 	ok: boolean;

@@ -1,6 +1,6 @@
 // Why the app could not open its data, in words a user can act on, and what the failure page
 // may offer for each kind: reading out what is readable, and starting fresh.
-import { isQuotaError } from '../db/storage-errors';
+import { isQuotaError } from '../../db/storage-errors';
 
 export type FailureKind = 'newer' | 'damaged' | 'full' | 'unavailable' | 'blocked';
 

@@ -3,12 +3,12 @@
 // empty profile the active one and leaves the old database where it is (listed in Settings →
 // Profile, to switch back to or delete); after the list of profiles failed, it rebuilds the list
 // from the profile databases the browser still has, touching no session.
-import { DEFAULT_PROFILE, MetaDb } from '../db/meta-db';
-import { createProfile, listProfiles, setActiveProfile } from '../db/profile-verbs';
-import { profileLabel } from '../db/profile-id';
-import { rebuildProfileList } from '../db/rebuild-profile-list';
-import { rescueExport } from '../sessions/rescue-export';
-import { downloadFile } from './download-file';
+import { DEFAULT_PROFILE, MetaDb } from '../../db/meta-db';
+import { createProfile, listProfiles, setActiveProfile } from '../../db/profile-verbs';
+import { profileLabel } from '../../db/profile-id';
+import { rebuildProfileList } from '../../db/rebuild-profile-list';
+import { rescueExport } from '../../sessions/rescue-export';
+import { downloadFile } from '../shared/download-file';
 import type { StartupFailure } from './startup-failure';
 
 const FRESH_NAME = 'Fresh start';

@@ -2,39 +2,39 @@
 // StartupFailure), repairs answers a closed tab left streaming, and builds the stores the UI reads.
 import { goto } from '$app/navigation';
 import { untrack } from 'svelte';
-import { openProfileDb, type PalimpsestDb } from '../db/database';
-import { probeConnection } from '../db/connection-loss';
-import { onDatabaseOutdated, onUpgradeBlocked } from '../db/version-guard';
-import { watchInterruptedAnswers } from '../sessions/repair-interrupted';
+import { openProfileDb, type PalimpsestDb } from '../../db/database';
+import { probeConnection } from '../../db/connection-loss';
+import { onDatabaseOutdated, onUpgradeBlocked } from '../../db/version-guard';
+import { watchInterruptedAnswers } from '../../sessions/repair-interrupted';
 import type { StartupFailure } from './startup-failure';
 import type { StartupRescue } from './startup-rescue.svelte';
-import { loadActiveProfile, MetaDb, type ProfileRow } from '../db/meta-db';
-import { HookBus } from '../hooks/hook-bus';
-import { thisTab } from '../sessions/tab-presence';
-import { resolveTimeoutMs } from '../hooks/timeouts';
-import { CommandRegistry } from '../commands/command-registry';
-import { deferredHost, registerBuiltins, type BuiltinHost } from '../commands/builtins';
-import { createHookLogWriter } from '../plugins/hook-log-writer';
-import { ToolRegistry } from '../plugins/plugin-tools';
-import { PluginHostLoader } from './plugin-host-loader';
-import { PluginsState } from './plugins.svelte';
-import { ChatState } from './chat.svelte';
+import { loadActiveProfile, MetaDb, type ProfileRow } from '../../db/meta-db';
+import { HookBus } from '../../hooks/hook-bus';
+import { thisTab } from '../../sessions/tab-presence';
+import { resolveTimeoutMs } from '../../hooks/timeouts';
+import { CommandRegistry } from '../../commands/command-registry';
+import { deferredHost, registerBuiltins, type BuiltinHost } from '../../commands/builtins';
+import { createHookLogWriter } from '../../plugins/hook-log-writer';
+import { ToolRegistry } from '../../plugins/plugin-tools';
+import { PluginHostLoader } from '../plugin-host-loader';
+import { PluginsState } from '../plugins.svelte';
+import { ChatState } from '../chat.svelte';
 import { createServices, type Services } from './services';
-import { ConfirmState } from './confirm.svelte';
-import { MaintenanceState } from './maintenance.svelte';
-import { SessionsState } from './sessions.svelte';
-import type { ToolServersState } from './tool-servers.svelte';
-import { SettingsState, storageBudgetBytes } from './settings.svelte';
-import { CompactionsState } from './compaction.svelte';
-import { ModelListState } from './model-list.svelte';
-import type { ContextWorkerStatus } from '../context/context-client';
-import { ProfilesState } from './profiles.svelte';
-import { TransferState } from './transfer.svelte';
-import { watchDeletion } from '../db/watch-deletion';
-import { StoragePersistence } from './storage-persistence.svelte';
+import { ConfirmState } from '../shared/confirm.svelte';
+import { MaintenanceState } from '../maintenance.svelte';
+import { SessionsState } from '../sessions.svelte';
+import type { ToolServersState } from '../tool-servers.svelte';
+import { SettingsState, storageBudgetBytes } from '../settings.svelte';
+import { CompactionsState } from '../compaction.svelte';
+import { ModelListState } from '../model-list.svelte';
+import type { ContextWorkerStatus } from '../../context/context-client';
+import { ProfilesState } from '../profiles.svelte';
+import { TransferState } from '../transfer.svelte';
+import { watchDeletion } from '../../db/watch-deletion';
+import { StoragePersistence } from '../storage-persistence.svelte';
 import { installTrustedTypesPolicy } from './trusted-types';
-import type { SyncState } from './sync.svelte';
-import { PromptNames } from './prompt-names.svelte';
+import type { SyncState } from '../sync.svelte';
+import { PromptNames } from '../prompt-names.svelte';
 
 export class AppState {
 	/** 'blocked': this tab's upgrade of the data waits for another tab to close it. */
@@ -140,7 +140,7 @@ export class AppState {
 		const storageBudget = () => storageBudgetBytes(Number(this.settings.get('plugins.storage_budget_mb')));
 		// The host's code loads with the first plugin that runs (the bus, commands and tools above serve it then).
 		const host = new PluginHostLoader(() =>
-			import('../plugins/create-plugin-host').then(({ createPluginHost }) =>
+			import('../../plugins/create-plugin-host').then(({ createPluginHost }) =>
 				createPluginHost({
 					db, hooks, commands, tools, timeoutMs, storageBudget,
 					onStopped: (id, reason, unresponsive) => this.plugins.noteStopped(id, reason, unresponsive)
@@ -150,14 +150,14 @@ export class AppState {
 		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode(), hookDetails: hookLog.detail });
 		let loadingToolServers: Promise<ToolServersState> | null = null;
 		this.loadToolServers = () =>
-			(loadingToolServers ??= import('./tool-servers.svelte').then(({ ToolServersState }) => {
+			(loadingToolServers ??= import('../tool-servers.svelte').then(({ ToolServersState }) => {
 				const servers = new ToolServersState(this.settings);
 				this.#stops.push(servers.start());
 				return (this.toolServers = servers);
 			}));
 		let loadingSync: Promise<SyncState> | null = null;
 		this.loadSync = () =>
-			(loadingSync ??= import('./sync-host').then(({ createSyncState }) => {
+			(loadingSync ??= import('../sync-host').then(({ createSyncState }) => {
 				const sync = createSyncState(this.settings, profile.name);
 				this.#stops.push(() => sync.close());
 				return (this.sync = sync);
@@ -180,7 +180,7 @@ export class AppState {
 		// The commands are listed at once; what they do loads with the first one run.
 		let builtinHost: Promise<BuiltinHost> | null = null;
 		const loadBuiltinHost = () =>
-			(builtinHost ??= import('./command-host').then(({ createBuiltinHost }) =>
+			(builtinHost ??= import('../command-host').then(({ createBuiltinHost }) =>
 				createBuiltinHost(
 					this.services,
 					(id) => this.chat.noteFinalized(id),
@@ -220,7 +220,7 @@ export class AppState {
 			if (!isSafeMode()) {
 				void this.plugins
 					.settled()
-					.then(() => import('../sessions/replay-unfired-hooks'))
+					.then(() => import('../../sessions/replay-unfired-hooks'))
 					.then(({ replayUnfiredHooks }) => replayUnfiredHooks(db, hooks))
 					.catch(() => {});
 			}

@@ -1,8 +1,8 @@
 // Small helpers of the chat store: throttled live text and error wording.
-import { isQuotaError } from '../db/storage-errors';
+import { isQuotaError } from '../../db/storage-errors';
 
 // A stopped answer is not an error to show; the composer asks.
-export { isAbortError } from '../providers/abort';
+export { isAbortError } from '../../providers/abort';
 
 /** Calls `fn` at most once per `ms` with the latest arguments; `cancel` drops a pending call. */
 export function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number) {

@@ -2,15 +2,15 @@
 // another chat, and a new one, follow Settings.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openProfileDb, type PalimpsestDb } from '../db/database';
-import { HookBus } from '../hooks/hook-bus';
-import { ToolRegistry } from '../plugins/plugin-tools';
-import { createSession } from '../sessions/session-lifecycle';
-import { setChatSettings } from '../sessions/set-chat-settings';
-import { ServerTools } from '../tool-servers/server-tools';
-import { DEFAULT_SYSTEM_PROMPT } from '../agent/build-request';
+import { openProfileDb, type PalimpsestDb } from '../../db/database';
+import { HookBus } from '../../hooks/hook-bus';
+import { ToolRegistry } from '../../plugins/plugin-tools';
+import { createSession } from '../../sessions/session-lifecycle';
+import { setChatSettings } from '../../sessions/set-chat-settings';
+import { ServerTools } from '../../tool-servers/server-tools';
+import { DEFAULT_SYSTEM_PROMPT } from '../../agent/build-request';
 import { createServices, type Services } from './services';
-import { SettingsState } from './settings.svelte';
+import { SettingsState } from '../settings.svelte';
 
 let db: PalimpsestDb;
 let settings: SettingsState;

@@ -1,34 +1,34 @@
 // The app's wiring: the profile database, the hook bus, providers and the dependencies of a
 // turn, assembled once at start-up and handed to the rune stores.
-import type { TurnDeps } from '../agent/turn-deps';
-import { DEFAULT_SYSTEM_PROMPT } from '../agent/build-request';
-import type { PalimpsestDb } from '../db/database';
-import type { ProfileRow } from '../db/meta-db';
-import { getSession, updateSession } from '../db/session-verbs';
-import type { HookBus } from '../hooks/hook-bus';
-import type { CommandRegistry } from '../commands/command-registry';
-import type { ToolRegistry } from '../plugins/plugin-tools';
-import type { ServerTools } from '../tool-servers/server-tools';
-import { withServerInstructions } from '../tool-servers/server-instructions';
-import { combineTools, type ToolsOff } from '../agent/turn-tools';
-import { PRESETS } from '../providers/presets';
-import { modelLabel, providerName } from '../providers/provider-name';
-import { loadCode } from './turn-code';
-import { imageApiOf, readsImages, type Provider } from '../providers/types';
-import type { SessionContext } from '../sessions/session-context';
-import { ContextWorker, type ContextWorkerStatus } from '../context/context-client';
-import { contextWindowFor, reservedOutputFor } from '../context/context-window';
-import { localModelWindows } from '../providers/local-model/local-model-windows';
-import { estimateMessages, estimateSession, imageTokensOf, type RequestExtras } from '../context/estimate-session';
-import { toolTexts } from '../context/tool-texts';
-import { anchoredTotal } from '../context/anchor-estimate';
-import { contextRows } from '../db/context-rows';
-import type { ChatSettings, MessageRow, NamedProvider, SessionRow } from '../db/schema';
-import { composeEstimate } from '../context/count-tokens';
-import type { ContextUsage } from './context-usage';
-import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../agent/compaction-types';
-import type { SettingsState } from './settings.svelte';
-import { missingProviderError } from './missing-provider';
+import type { TurnDeps } from '../../agent/turn-deps';
+import { DEFAULT_SYSTEM_PROMPT } from '../../agent/build-request';
+import type { PalimpsestDb } from '../../db/database';
+import type { ProfileRow } from '../../db/meta-db';
+import { getSession, updateSession } from '../../db/session-verbs';
+import type { HookBus } from '../../hooks/hook-bus';
+import type { CommandRegistry } from '../../commands/command-registry';
+import type { ToolRegistry } from '../../plugins/plugin-tools';
+import type { ServerTools } from '../../tool-servers/server-tools';
+import { withServerInstructions } from '../../tool-servers/server-instructions';
+import { combineTools, type ToolsOff } from '../../agent/turn-tools';
+import { PRESETS } from '../../providers/presets';
+import { modelLabel, providerName } from '../../providers/provider-name';
+import { loadCode } from '../turn-code';
+import { imageApiOf, readsImages, type Provider } from '../../providers/types';
+import type { SessionContext } from '../../sessions/session-context';
+import { ContextWorker, type ContextWorkerStatus } from '../../context/context-client';
+import { contextWindowFor, reservedOutputFor } from '../../context/context-window';
+import { localModelWindows } from '../../providers/local-model/local-model-windows';
+import { estimateMessages, estimateSession, imageTokensOf, type RequestExtras } from '../../context/estimate-session';
+import { toolTexts } from '../../context/tool-texts';
+import { anchoredTotal } from '../../context/anchor-estimate';
+import { contextRows } from '../../db/context-rows';
+import type { ChatSettings, MessageRow, NamedProvider, SessionRow } from '../../db/schema';
+import { composeEstimate } from '../../context/count-tokens';
+import type { ContextUsage } from '../context-usage';
+import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../../agent/compaction-types';
+import type { SettingsState } from '../settings.svelte';
+import { missingProviderError } from '../missing-provider';
 
 export const PLATFORM = 'web';
 export const OFFLINE_PROVIDER_ID = 'offline';
@@ -134,7 +134,7 @@ export function createServices(parts: {
 	async function providerFor(choice: SessionModel): Promise<Provider> {
 		const id = choice.provider;
 		if (id === OFFLINE_PROVIDER_ID) {
-			const { createOfflineProvider } = await loadCode(() => import('../providers/offline'));
+			const { createOfflineProvider } = await loadCode(() => import('../../providers/offline'));
 			// The offline model reports exact usage, counted by the same worker as everything else.
 			offline ??= createOfflineProvider({ countTokens: async (texts) => (await worker.countTexts(texts, OFFLINE_MODEL)).counts });
 			return offline;
@@ -142,7 +142,7 @@ export function createServices(parts: {
 		const config = settings.get('providers').find((p) => p.id === id);
 		// Named as the user called it, never by its id.
 		if (!config) throw new Error(missingProviderError(choice));
-		const { createProvider } = await loadCode(() => import('../providers/create-provider'));
+		const { createProvider } = await loadCode(() => import('../../providers/create-provider'));
 		return createProvider(config);
 	}
 
@@ -344,7 +344,7 @@ export function createServices(parts: {
 			const chat = session.chat_settings;
 			const tools = turnTools(chat);
 			const compaction = await services.compactionDeps(sessionId, options.onProgress);
-			const { createTurnCompaction } = await loadCode(() => import('../agent/compaction-gates'));
+			const { createTurnCompaction } = await loadCode(() => import('../../agent/compaction-gates'));
 			return {
 				db,
 				provider,
