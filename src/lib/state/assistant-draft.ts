@@ -4,7 +4,7 @@
 import type { PalimpsestDb } from '../db/database';
 import { getAssistant } from '../db/assistant-verbs';
 import type { AssistantRow } from '../db/schema';
-import type { ChatState } from './chat.svelte';
+import type { ChatState } from './chat/chat.svelte';
 
 /** The new chat on show starts from `assistant`; null: a plain new chat again, with the model new chats used before. */
 export function startFrom(chat: ChatState, assistant: AssistantRow | null): void {

@@ -7,7 +7,7 @@ import type { CompactionReason } from '../hooks/hook-payloads';
 import { describeFolded } from './context-usage';
 import { localWork, SessionBusyError, stopLocalWork, withWorkLock } from '../sessions/work-lock';
 import type { Services } from './app/services';
-import { loadCode } from './turn-code';
+import { loadCode } from './chat/turn-code';
 
 // Why a compaction ran, in words (the transcript's markers say it too).
 export { COMPACTION_REASON_LABELS } from './compaction-words';

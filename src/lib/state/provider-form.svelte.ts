@@ -3,7 +3,7 @@
 // check when the browser cannot reach it).
 import { PRESETS } from '../providers/presets';
 import { defaultProviderName, providerName } from '../providers/provider-name';
-import { loadCode } from './turn-code';
+import { loadCode } from './chat/turn-code';
 import type { ProviderConfig, ProviderPreset } from '../providers/types';
 import type { SettingsState } from './settings.svelte';
 import { explainUnreachable } from './local-servers';

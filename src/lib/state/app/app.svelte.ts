@@ -18,7 +18,7 @@ import { createHookLogWriter } from '../../plugins/hook-log-writer';
 import { ToolRegistry } from '../../plugins/plugin-tools';
 import { PluginHostLoader } from '../plugin-host-loader';
 import { PluginsState } from '../plugins.svelte';
-import { ChatState } from '../chat.svelte';
+import { ChatState } from '../chat/chat.svelte';
 import { createServices, type Services } from './services';
 import { ConfirmState } from '../shared/confirm.svelte';
 import { MaintenanceState } from '../maintenance.svelte';
@@ -180,7 +180,7 @@ export class AppState {
 		// The commands are listed at once; what they do loads with the first one run.
 		let builtinHost: Promise<BuiltinHost> | null = null;
 		const loadBuiltinHost = () =>
-			(builtinHost ??= import('../command-host').then(({ createBuiltinHost }) =>
+			(builtinHost ??= import('../chat/command-host').then(({ createBuiltinHost }) =>
 				createBuiltinHost(
 					this.services,
 					(id) => this.chat.noteFinalized(id),

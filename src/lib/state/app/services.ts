@@ -13,7 +13,7 @@ import { withServerInstructions } from '../../tool-servers/server-instructions';
 import { combineTools, type ToolsOff } from '../../agent/turn-tools';
 import { PRESETS } from '../../providers/presets';
 import { modelLabel, providerName } from '../../providers/provider-name';
-import { loadCode } from '../turn-code';
+import { loadCode } from '../chat/turn-code';
 import { imageApiOf, readsImages, type Provider } from '../../providers/types';
 import type { SessionContext } from '../../sessions/session-context';
 import { ContextWorker, type ContextWorkerStatus } from '../../context/context-client';

@@ -6,7 +6,7 @@ export type { CommandInfo };
 /** An entry of the slash menu: a command, or a saved prompt (`prompt`: its text goes in the Message box). */
 export type MenuItem = CommandInfo & { prompt?: true };
 export type { Attachment, ImageRef, MessageRow, PluginRow, RanWith, SessionRow, VersionPoint } from '../../db/schema';
-export type { DraftAttachment } from '../draft-attachments.svelte';
+export type { DraftAttachment } from '../chat/draft-attachments.svelte';
 export { formatBytes } from '../../hooks/plain-data';
 export { ATTACH_HINT } from '../../attachments/attachment-limits';
 export type { ProviderConfig, ProviderPreset } from '../../providers/types';

@@ -2,19 +2,19 @@
 // provider adapter against the local mock provider (its title requests answered apart).
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TITLE_INSTRUCTIONS } from '../agent/title-request';
-import { openProfileDb, type PalimpsestDb } from '../db/database';
-import { appendMessages } from '../db/message-verbs';
-import { getSession, renameSession } from '../db/session-verbs';
-import { HookBus } from '../hooks/hook-bus';
-import { HOOK_NAMES } from '../hooks/hook-map';
-import type { ProviderConfig } from '../providers/types';
-import { createSession } from '../sessions/session-lifecycle';
-import { TITLE_MARK } from '../../../tests/support/mock-provider.mjs';
-import { useMockProvider } from '../../../tests/support/use-mock-provider';
+import { TITLE_INSTRUCTIONS } from '../../agent/title-request';
+import { openProfileDb, type PalimpsestDb } from '../../db/database';
+import { appendMessages } from '../../db/message-verbs';
+import { getSession, renameSession } from '../../db/session-verbs';
+import { HookBus } from '../../hooks/hook-bus';
+import { HOOK_NAMES } from '../../hooks/hook-map';
+import type { ProviderConfig } from '../../providers/types';
+import { createSession } from '../../sessions/session-lifecycle';
+import { TITLE_MARK } from '../../../../tests/support/mock-provider.mjs';
+import { useMockProvider } from '../../../../tests/support/use-mock-provider';
 import { titleAfterFirstAnswer } from './background-title';
-import { createServices, OFFLINE_MODEL, OFFLINE_PROVIDER_ID, type Services } from './app/services';
-import { SettingsState } from './settings.svelte';
+import { createServices, OFFLINE_MODEL, OFFLINE_PROVIDER_ID, type Services } from '../app/services';
+import { SettingsState } from '../settings.svelte';
 
 const mock = useMockProvider();
 let db: PalimpsestDb;

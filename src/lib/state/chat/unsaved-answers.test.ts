@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PalimpsestDb } from '../db/database';
-import { appendMessages, deleteMessages, listMessages } from '../db/message-verbs';
-import { simulateFullDisk, type FullDisk } from '../db/test-full-disk';
-import { createSession } from '../sessions/session-lifecycle';
+import { PalimpsestDb } from '../../db/database';
+import { appendMessages, deleteMessages, listMessages } from '../../db/message-verbs';
+import { simulateFullDisk, type FullDisk } from '../../db/test-full-disk';
+import { createSession } from '../../sessions/session-lifecycle';
 import { UnsavedAnswers } from './unsaved-answers.svelte';
 
 let db: PalimpsestDb;

@@ -1,24 +1,24 @@
 // The open conversation: its live messages, the answer streaming into it, and the actions of
 // the chat view (send, stop, retry, model choice).
 import { SvelteMap } from 'svelte/reactivity';
-import { raceAbort } from '../agent/race-abort';
-import type { TurnDeps, TurnEvent } from '../agent/turn-deps';
-import { listActiveMessages, listCompactedBy } from '../db/compaction-verbs';
-import type { ChatSettings, MessageRow, SessionRow, VersionPoint } from '../db/schema';
-import { readImages, readPrunedOriginal } from '../db/message-verbs';
-import { getSession } from '../db/session-verbs';
-import { watch } from '../db/watch';
-import { createSession, finalizeSession } from '../sessions/session-lifecycle';
-import { setSessionModel } from '../sessions/edit-session';
-import type { Services } from './app/services';
-import { parseCommand } from '../commands/parse-command';
-import { describeError, STORAGE_FULL_MESSAGE, throttle } from './shared/turn-helpers';
-import { holdOpenLock, isWorkLockHeld, localWork, withWorkLock } from '../sessions/work-lock';
+import { raceAbort } from '../../agent/race-abort';
+import type { TurnDeps, TurnEvent } from '../../agent/turn-deps';
+import { listActiveMessages, listCompactedBy } from '../../db/compaction-verbs';
+import type { ChatSettings, MessageRow, SessionRow, VersionPoint } from '../../db/schema';
+import { readImages, readPrunedOriginal } from '../../db/message-verbs';
+import { getSession } from '../../db/session-verbs';
+import { watch } from '../../db/watch';
+import { createSession, finalizeSession } from '../../sessions/session-lifecycle';
+import { setSessionModel } from '../../sessions/edit-session';
+import type { Services } from '../app/services';
+import { parseCommand } from '../../commands/parse-command';
+import { describeError, STORAGE_FULL_MESSAGE, throttle } from '../shared/turn-helpers';
+import { holdOpenLock, isWorkLockHeld, localWork, withWorkLock } from '../../sessions/work-lock';
 import { goto } from '$app/navigation';
-import type { CompactionsState } from './compaction.svelte';
+import type { CompactionsState } from '../compaction.svelte';
 import { UnsavedAnswers } from './unsaved-answers.svelte';
-import { showVersion, startVersion, VersionConflictError } from '../db/version-verbs';
-import type { ModelChoice } from './app/services';
+import { showVersion, startVersion, VersionConflictError } from '../../db/version-verbs';
+import type { ModelChoice } from '../app/services';
 import { loadTurnCode, type TurnCode } from './turn-code';
 import type { DraftAttachment, DraftAttachments } from './draft-attachments.svelte';
 
@@ -298,7 +298,7 @@ export class ChatState {
 	/** The new chat on show starts from the assistant of this id (its address names it), or from Settings (null); its code loads on first use. */
 	async startFromId(id: string | null): Promise<void> {
 		if (id === (this.draftAssistant?.id ?? null)) return;
-		const { startFromAssistantId } = await import('./assistant-draft');
+		const { startFromAssistantId } = await import('../assistant-draft');
 		await startFromAssistantId(this, this.#services.db, id);
 	}
 
@@ -502,7 +502,7 @@ export class ChatState {
 	/** "Branch from here": a new session with the open one's history up to `seq`; returns its id. */
 	async branchFrom(seq: number): Promise<string> {
 		if (!this.sessionId) throw new Error('There is no session to branch from.');
-		const { branchSession } = await import('../sessions/branch-session');
+		const { branchSession } = await import('../../sessions/branch-session');
 		const branch = await branchSession(this.#services.sessionContext(), this.sessionId, seq);
 		void this.#services.refreshTokens(branch.id);
 		return branch.id;

@@ -2,10 +2,10 @@
 // the first message and the first answer. Kept as it was (the first message's first line) when
 // the user named the session, the model runs in this tab, the browser is offline or the request
 // fails; a rename while the model writes wins. Loaded after a first answer, not with the page.
-import { writeTitle } from '../agent/write-title';
-import { listFirstMessages } from '../db/message-verbs';
-import { getSession, setModelTitle } from '../db/session-verbs';
-import type { Services } from './app/services';
+import { writeTitle } from '../../agent/write-title';
+import { listFirstMessages } from '../../db/message-verbs';
+import { getSession, setModelTitle } from '../../db/session-verbs';
+import type { Services } from '../app/services';
 
 /** Rows of a session read to find its first message and answer: a first turn has few (tool rounds included). */
 const FIRST_ROWS = 64;

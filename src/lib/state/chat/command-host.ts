@@ -1,20 +1,20 @@
 // Connects the built-in slash commands to sessions and navigation, and runs a command typed
 // into the Message box, recording it (and its output) in the transcript.
 import { goto } from '$app/navigation';
-import type { BuiltinHost } from '../commands/builtins';
-import type { CommandInvocation } from '../commands/command-registry';
-import { appendToThread } from '../db/message-verbs';
-import { findThreadHead, getSession } from '../db/session-verbs';
-import { renameSession } from '../sessions/edit-session';
-import { replaceSession } from '../sessions/session-lifecycle';
-import { withWorkLock } from '../sessions/work-lock';
-import { listActiveMessages } from '../db/compaction-verbs';
-import type { ConfirmRequest } from './shared/confirm.svelte';
-import { PLATFORM, type Services } from './app/services';
-import { describeOutcome, type CompactionsState } from './compaction.svelte';
-import { describeTitledBy, describeUsage, sumFacts } from './context-usage';
-import { contextRows } from '../db/context-rows';
-import { describeKept } from './kept-words';
+import type { BuiltinHost } from '../../commands/builtins';
+import type { CommandInvocation } from '../../commands/command-registry';
+import { appendToThread } from '../../db/message-verbs';
+import { findThreadHead, getSession } from '../../db/session-verbs';
+import { renameSession } from '../../sessions/edit-session';
+import { replaceSession } from '../../sessions/session-lifecycle';
+import { withWorkLock } from '../../sessions/work-lock';
+import { listActiveMessages } from '../../db/compaction-verbs';
+import type { ConfirmRequest } from '../shared/confirm.svelte';
+import { PLATFORM, type Services } from '../app/services';
+import { describeOutcome, type CompactionsState } from '../compaction.svelte';
+import { describeTitledBy, describeUsage, sumFacts } from '../context-usage';
+import { contextRows } from '../../db/context-rows';
+import { describeKept } from '../kept-words';
 
 /**
  * `left(oldId)` tells the chat that the session layer already finalized the old session;
@@ -45,17 +45,17 @@ export function createBuiltinHost(
 		async exit(invocation, { remove }) {
 			const id = invocation.session_id;
 			if (remove) {
-				const { planDeletionPrompt } = await import('./deletion-prompt');
+				const { planDeletionPrompt } = await import('../deletion-prompt');
 				if (!(await confirm(await planDeletionPrompt(services.db, [id], { exiting: true })))) return false;
 			}
-			const { exitSession } = await import('../sessions/exit-session');
+			const { exitSession } = await import('../../sessions/exit-session');
 			await exitSession(services.sessionContext(), id, { remove });
 			left(id);
 			await goto('/');
 			return true;
 		},
 		async archive(invocation) {
-			const { archiveSessions } = await import('../sessions/archive-sessions');
+			const { archiveSessions } = await import('../../sessions/archive-sessions');
 			await archiveSessions(services.sessionContext(), [invocation.session_id]);
 			await goto('/');
 		},

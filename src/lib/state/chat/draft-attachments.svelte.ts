@@ -3,10 +3,10 @@
 // shown as a chip, and refused with its reason when it breaks a limit. Nothing is dropped
 // silently: a refused file keeps its chip, saying why, until the user removes it.
 import { SvelteMap } from 'svelte/reactivity';
-import type { Attachment } from '../db/schema';
-import type { NewAttachments } from '../agent/run-turn';
-import { formatBytes } from '../hooks/plain-data';
-import { MAX_ATTACHMENTS, MAX_MESSAGE_BYTES } from '../attachments/attachment-limits';
+import type { Attachment } from '../../db/schema';
+import type { NewAttachments } from '../../agent/run-turn';
+import { formatBytes } from '../../hooks/plain-data';
+import { MAX_ATTACHMENTS, MAX_MESSAGE_BYTES } from '../../attachments/attachment-limits';
 
 export interface DraftAttachment {
 	key: string;
@@ -40,7 +40,7 @@ export class DraftAttachments {
 	/** Reads each file into the draft of `session`, in order; a file past a limit is refused at its chip. */
 	async add(session: string, files: readonly File[]): Promise<void> {
 		if (!files.length) return;
-		const { readAttachment } = await import('../attachments/read-attachment');
+		const { readAttachment } = await import('../../attachments/read-attachment');
 		const added = files.map((file): DraftAttachment => ({ key: crypto.randomUUID(), name: file.name || 'attachment', size: file.size, state: 'reading' }));
 		this.#set(session, [...this.list(session), ...added]);
 		for (const [index, file] of files.entries()) {

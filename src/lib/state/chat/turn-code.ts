@@ -1,7 +1,7 @@
 // The code a turn needs (the agent loop, the provider adapters, compaction) loads on first use,
 // or in idle time after start-up, not with the page: the Message box is ready sooner, and the
 // first message rarely waits for it.
-import type * as RunTurn from '../agent/run-turn';
+import type * as RunTurn from '../../agent/run-turn';
 
 export type TurnCode = typeof RunTurn;
 
@@ -22,7 +22,7 @@ let turnCode: Promise<TurnCode> | null = null;
 
 /** The agent loop; a failed load is tried again on the next use. */
 export function loadTurnCode(): Promise<TurnCode> {
-	turnCode ??= loadCode(() => import('../agent/run-turn')).catch((error) => {
+	turnCode ??= loadCode(() => import('../../agent/run-turn')).catch((error) => {
 		turnCode = null;
 		throw error;
 	});
@@ -31,7 +31,7 @@ export function loadTurnCode(): Promise<TurnCode> {
 
 /** Loads the agent loop and the adapters when the page is idle, so the first message needs no wait. */
 export function preloadTurnCode(): void {
-	const load = () => void Promise.all([loadTurnCode(), import('../providers/create-provider'), import('../providers/offline')]).catch(() => {});
+	const load = () => void Promise.all([loadTurnCode(), import('../../providers/create-provider'), import('../../providers/offline')]).catch(() => {});
 	if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 3000 });
 	else setTimeout(load, 0);
 }

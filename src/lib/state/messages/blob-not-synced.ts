@@ -1,6 +1,6 @@
 // What the transcript says in place of an image that sync did not bring to this device, and why.
-import { formatBytes } from '../hooks/plain-data';
-import type { MessageRow } from '../db/schema';
+import { formatBytes } from '../../hooks/plain-data';
+import type { MessageRow } from '../../db/schema';
 
 /** The note for Blob `id` of `message`, or null when sync did not leave it behind. */
 export function describeBlobNotSynced(message: MessageRow, id: string): string | null {

@@ -3,13 +3,13 @@
 // the parent that has just ended.
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { compactSession } from '../agent/compact-session';
-import { seedConversation, useCompactionEnv, type CompactionEnv } from '../agent/compaction-fixtures';
-import { CommandRegistry, type CommandInvocation } from '../commands/command-registry';
-import { listMessages } from '../db/message-verbs';
-import { HookBus } from '../hooks/hook-bus';
+import { compactSession } from '../../agent/compact-session';
+import { seedConversation, useCompactionEnv, type CompactionEnv } from '../../agent/compaction-fixtures';
+import { CommandRegistry, type CommandInvocation } from '../../commands/command-registry';
+import { listMessages } from '../../db/message-verbs';
+import { HookBus } from '../../hooks/hook-bus';
 import { runDraftCommand, runTypedCommand } from './command-host';
-import type { Services } from './app/services';
+import type { Services } from '../app/services';
 
 vi.mock('$app/navigation', () => ({ goto: vi.fn() }));
 

@@ -3,10 +3,10 @@
 // storage takes it again, marked failed with the reason. Closing the tab before then loses it;
 // the row says so.
 import { SvelteMap } from 'svelte/reactivity';
-import { storageFailureMessage } from '../agent/storage-failure';
-import type { PalimpsestDb } from '../db/database';
-import { updateMessage } from '../db/message-verbs';
-import type { MessageRow } from '../db/schema';
+import { storageFailureMessage } from '../../agent/storage-failure';
+import type { PalimpsestDb } from '../../db/database';
+import { updateMessage } from '../../db/message-verbs';
+import type { MessageRow } from '../../db/schema';
 
 export interface UnsavedAnswer {
 	key: [string, number];

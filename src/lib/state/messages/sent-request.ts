@@ -1,13 +1,13 @@
 // Loads "What the model received" for one answer: its recipe's frame and rows from the
 // database, the rebuilt request, the app's token estimate of it and the provider's usage.
-import { readRequestFrame, readRowsAt } from '../db/request-frames';
-import { describeRequest, type DescribedRequest } from '../agent/describe-request';
-import { expandRuns, type RequestFrame } from '../agent/request-recipe';
-import { readRequestImages } from '../agent/request-images';
-import type { MessageRow } from '../db/schema';
-import type { Usage } from '../providers/types';
-import type { Services } from './app/services';
-import { imageTokensOf } from '../context/estimate-session';
+import { readRequestFrame, readRowsAt } from '../../db/request-frames';
+import { describeRequest, type DescribedRequest } from '../../agent/describe-request';
+import { expandRuns, type RequestFrame } from '../../agent/request-recipe';
+import { readRequestImages } from '../../agent/request-images';
+import type { MessageRow } from '../../db/schema';
+import type { Usage } from '../../providers/types';
+import type { Services } from '../app/services';
+import { imageTokensOf } from '../../context/estimate-session';
 
 export interface SentRequestView extends DescribedRequest {
 	/** This app's count of the request's input (the figure the context meter uses). */

@@ -1,15 +1,15 @@
 // Chat settings as the dialog edits them: the fields of one chat's settings as typed, read back
 // into settings (or the first field that does not fit, said in words), what the chat's model
 // takes, and the save. Loaded with the dialog, not with the page.
-import type { ChatSettings } from '../db/schema';
-import type { ReasoningEffort } from '../providers/types';
-import { CHAT_SETTINGS_LIMITS, readChatSettings } from '../sessions/chat-settings';
-import { setChatSettings } from '../sessions/set-chat-settings';
-import type { ChatState } from './chat.svelte';
-import type { ModelChoice, Services } from './app/services';
+import type { ChatSettings } from '../../db/schema';
+import type { ReasoningEffort } from '../../providers/types';
+import { CHAT_SETTINGS_LIMITS, readChatSettings } from '../../sessions/chat-settings';
+import { setChatSettings } from '../../sessions/set-chat-settings';
+import type { ChatState } from '../chat/chat.svelte';
+import type { ModelChoice, Services } from '../app/services';
 
-export { CHAT_SETTINGS_LIMITS, REASONING_EFFORTS } from '../sessions/chat-settings';
-export { DEFAULT_SYSTEM_PROMPT } from '../agent/build-request';
+export { CHAT_SETTINGS_LIMITS, REASONING_EFFORTS } from '../../sessions/chat-settings';
+export { DEFAULT_SYSTEM_PROMPT } from '../../agent/build-request';
 export type { ChatSettings, ReasoningEffort };
 
 /** A number field as bound: a number, or null/undefined while empty. */
