@@ -23,9 +23,9 @@ import { createServices, type Services } from './services';
 import { ConfirmState } from '../shared/confirm.svelte';
 import { MaintenanceState } from '../maintenance.svelte';
 import { SessionsState } from '../sessions.svelte';
-import type { ToolServersState } from '../tool-servers.svelte';
+import type { ToolServersState } from '../tools/tool-servers.svelte';
 import { SettingsState, storageBudgetBytes } from '../settings.svelte';
-import { CompactionsState } from '../compaction.svelte';
+import { CompactionsState } from '../compaction/compaction.svelte';
 import { ModelListState } from '../model-list.svelte';
 import type { ContextWorkerStatus } from '../../context/context-client';
 import { ProfilesState } from '../profiles.svelte';
@@ -150,7 +150,7 @@ export class AppState {
 		this.plugins = new PluginsState({ db, host, hooks, safeMode: isSafeMode(), hookDetails: hookLog.detail });
 		let loadingToolServers: Promise<ToolServersState> | null = null;
 		this.loadToolServers = () =>
-			(loadingToolServers ??= import('../tool-servers.svelte').then(({ ToolServersState }) => {
+			(loadingToolServers ??= import('../tools/tool-servers.svelte').then(({ ToolServersState }) => {
 				const servers = new ToolServersState(this.settings);
 				this.#stops.push(servers.start());
 				return (this.toolServers = servers);

@@ -25,7 +25,7 @@ import { anchoredTotal } from '../../context/anchor-estimate';
 import { contextRows } from '../../db/context-rows';
 import type { ChatSettings, MessageRow, NamedProvider, SessionRow } from '../../db/schema';
 import { composeEstimate } from '../../context/count-tokens';
-import type { ContextUsage } from '../context-usage';
+import type { ContextUsage } from '../compaction/context-usage';
 import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../../agent/compaction-types';
 import type { SettingsState } from '../settings.svelte';
 import { missingProviderError } from '../missing-provider';

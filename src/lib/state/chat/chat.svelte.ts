@@ -15,7 +15,7 @@ import { parseCommand } from '../../commands/parse-command';
 import { describeError, STORAGE_FULL_MESSAGE, throttle } from '../shared/turn-helpers';
 import { holdOpenLock, isWorkLockHeld, localWork, withWorkLock } from '../../sessions/work-lock';
 import { goto } from '$app/navigation';
-import type { CompactionsState } from '../compaction.svelte';
+import type { CompactionsState } from '../compaction/compaction.svelte';
 import { UnsavedAnswers } from './unsaved-answers.svelte';
 import { showVersion, startVersion, VersionConflictError } from '../../db/version-verbs';
 import type { ModelChoice } from '../app/services';

@@ -11,10 +11,10 @@ import { withWorkLock } from '../../sessions/work-lock';
 import { listActiveMessages } from '../../db/compaction-verbs';
 import type { ConfirmRequest } from '../shared/confirm.svelte';
 import { PLATFORM, type Services } from '../app/services';
-import { describeOutcome, type CompactionsState } from '../compaction.svelte';
-import { describeTitledBy, describeUsage, sumFacts } from '../context-usage';
+import { describeOutcome, type CompactionsState } from '../compaction/compaction.svelte';
+import { describeTitledBy, describeUsage, sumFacts } from '../compaction/context-usage';
 import { contextRows } from '../../db/context-rows';
-import { describeKept } from '../kept-words';
+import { describeKept } from '../compaction/kept-words';
 
 /**
  * `left(oldId)` tells the chat that the session layer already finalized the old session;

@@ -1,12 +1,12 @@
 // The compaction marker's actions: Undo compaction (in place), Edit summary and Continue in the earlier
 // session (after a rotation), with what each says back to the user.
-import { liveMarkers } from '../db/live-markers';
-import type { MessageRow } from '../db/schema';
-import type { ConfirmRequest } from './shared/confirm.svelte';
-import type { Services } from './app/services';
+import { liveMarkers } from '../../db/live-markers';
+import type { MessageRow } from '../../db/schema';
+import type { ConfirmRequest } from '../shared/confirm.svelte';
+import type { Services } from '../app/services';
 
 /** The verbs behind the marker's actions, loaded with the first one used, not with the page. */
-const verbs = () => import('../sessions/undo-compaction');
+const verbs = () => import('../../sessions/undo-compaction');
 
 /** The marker row of the session's latest compaction still in effect, among the rows shown. */
 export function latestMarker(rows: readonly MessageRow[]): MessageRow | undefined {

@@ -1,13 +1,13 @@
 // "Keep in context" on a message: pins it, or lets it go. Keeping one that would bring what is
 // kept above half the model's window asks first: compaction never folds it, so the rest of the
 // conversation gets less room. Loaded with the first press, not with the page.
-import { costText } from '../context/context-rows';
-import { findKeptRows } from '../context/pinned-rows';
-import { setPinned } from '../db/pin-verbs';
-import type { MessageRow, SessionRow } from '../db/schema';
-import type { AppState } from './app/app.svelte';
-import type { ConfirmRequest } from './shared/confirm.svelte';
-import type { Services } from './app/services';
+import { costText } from '../../context/context-rows';
+import { findKeptRows } from '../../context/pinned-rows';
+import { setPinned } from '../../db/pin-verbs';
+import type { MessageRow, SessionRow } from '../../db/schema';
+import type { AppState } from '../app/app.svelte';
+import type { ConfirmRequest } from '../shared/confirm.svelte';
+import type { Services } from '../app/services';
 
 export interface KeepContext {
 	services: Pick<Services, 'db' | 'worker' | 'windowFor'>;

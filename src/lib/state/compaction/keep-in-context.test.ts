@@ -3,11 +3,11 @@
 // lets go without asking.
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { filler, useCompactionEnv, type CompactionEnv } from '../agent/compaction-fixtures';
-import { listActiveMessages } from '../db/compaction-verbs';
-import { appendMessages } from '../db/message-verbs';
-import { getSession } from '../db/session-verbs';
-import type { ConfirmRequest } from './shared/confirm.svelte';
+import { filler, useCompactionEnv, type CompactionEnv } from '../../agent/compaction-fixtures';
+import { listActiveMessages } from '../../db/compaction-verbs';
+import { appendMessages } from '../../db/message-verbs';
+import { getSession } from '../../db/session-verbs';
+import type { ConfirmRequest } from '../shared/confirm.svelte';
 import { describeKept } from './kept-words';
 import { toggleKeep, type KeepContext } from './keep-in-context';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { showArguments, toolCallStatus } from './tool-call-status';
 import { indexToolCalls } from './tool-call-index';
-import type { MessageRow } from './shared/view-types';
+import type { MessageRow } from '../shared/view-types';
 
 const row = (fields: Partial<MessageRow>): MessageRow =>
 	({ session_id: 's', seq: 1, id: 'm', role: 'tool', content: '', status: 'complete', kind: 'message', created_at: 0, ...fields }) as MessageRow;

@@ -1,7 +1,7 @@
 // The short status a tool-call row shows, read from the stored result alone, and the call's
 // arguments as the row shows them.
-import { DENIED } from '../tool-servers/server-tools';
-import type { MessageRow } from '../db/schema';
+import { DENIED } from '../../tool-servers/server-tools';
+import type { MessageRow } from '../../db/schema';
 
 export type ToolCallStatus = 'running' | 'done' | 'failed' | 'denied' | 'blocked' | 'stopped' | 'not run';
 

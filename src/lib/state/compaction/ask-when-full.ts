@@ -1,7 +1,7 @@
 // A chat whose compaction is off never compacts on its own: when its context is full, the
 // Message box asks before sending (Compact now, Send anyway, or Cancel). Loaded only then.
 import type { CompactionsState } from './compaction.svelte';
-import type { ConfirmState } from './shared/confirm.svelte';
+import type { ConfirmState } from '../shared/confirm.svelte';
 
 /**
  * Asks about sending into the full context of `sessionId`; compacts first when the user says

@@ -2,12 +2,12 @@
 // Cancel), the manual "Compact now" and `/compress`, the idle pass after a turn, and where a
 // rotated session went. The compaction code itself loads on first use, not with the page.
 import { SvelteMap } from 'svelte/reactivity';
-import type { CompactionOutcome, CompactionProgress } from '../agent/compaction-types';
-import type { CompactionReason } from '../hooks/hook-payloads';
+import type { CompactionOutcome, CompactionProgress } from '../../agent/compaction-types';
+import type { CompactionReason } from '../../hooks/hook-payloads';
 import { describeFolded } from './context-usage';
-import { localWork, SessionBusyError, stopLocalWork, withWorkLock } from '../sessions/work-lock';
-import type { Services } from './app/services';
-import { loadCode } from './chat/turn-code';
+import { localWork, SessionBusyError, stopLocalWork, withWorkLock } from '../../sessions/work-lock';
+import type { Services } from '../app/services';
+import { loadCode } from '../chat/turn-code';
 
 // Why a compaction ran, in words (the transcript's markers say it too).
 export { COMPACTION_REASON_LABELS } from './compaction-words';
@@ -49,7 +49,7 @@ export class CompactionsState {
 	async compact(sessionId: string, reason: CompactionReason, focus = ''): Promise<CompactionOutcome> {
 		const outcome = await this.#locked(sessionId, async (signal) => {
 			const deps = await this.#services.compactionDeps(sessionId, this.listener(sessionId));
-			const { compactSession } = await loadCode(() => import('../agent/compact-session'));
+			const { compactSession } = await loadCode(() => import('../../agent/compact-session'));
 			return compactSession(deps, { sessionId, reason, focus, signal });
 		});
 		this.#report(sessionId, outcome);
@@ -63,7 +63,7 @@ export class CompactionsState {
 	async afterModelChange(sessionId: string): Promise<void> {
 		const outcome = await this.#locked(sessionId, async (signal) => {
 			const deps = await this.#services.compactionDeps(sessionId, this.listener(sessionId));
-			const { compactForModel } = await loadCode(() => import('../agent/model-switch'));
+			const { compactForModel } = await loadCode(() => import('../../agent/model-switch'));
 			return compactForModel(deps, sessionId, signal);
 		});
 		if (outcome) this.#report(sessionId, outcome);
@@ -94,7 +94,7 @@ export class CompactionsState {
 		try {
 			const outcomes = await this.#locked(sessionId, async (signal) => {
 				const deps = await this.#services.compactionDeps(sessionId, this.listener(sessionId));
-				const { runIdlePass } = await loadCode(() => import('../agent/compaction-gates'));
+				const { runIdlePass } = await loadCode(() => import('../../agent/compaction-gates'));
 				return runIdlePass(deps, sessionId, signal);
 			});
 			for (const outcome of outcomes) this.#follow(sessionId, outcome);

@@ -1,5 +1,5 @@
 // Compaction in words, shared by the transcript's markers, the meter's details and /usage. Pure.
-import type { CompactionReason } from '../hooks/hook-payloads';
+import type { CompactionReason } from '../../hooks/hook-payloads';
 
 /** Why a compaction ran. */
 export const COMPACTION_REASON_LABELS: Record<CompactionReason, string> = {

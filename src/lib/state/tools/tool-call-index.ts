@@ -2,8 +2,8 @@
 // shows as one row: under its answer while it runs, in its result's place once it has one. A
 // model may give the same call id in every answer: a result answers the call of that id in the
 // answer before it.
-import type { MessageRow } from '../db/schema';
-import type { ToolCall } from '../providers/types';
+import type { MessageRow } from '../../db/schema';
+import type { ToolCall } from '../../providers/types';
 
 export type { ToolCall };
 

@@ -1,6 +1,6 @@
 // What the messages kept in context hold, in the words /usage and the meter's details share.
-import { pinnedTokens } from '../context/pinned-rows';
-import type { MessageRow } from '../db/schema';
+import { pinnedTokens } from '../../context/pinned-rows';
+import type { MessageRow } from '../../db/schema';
 
 /** "2 messages, 1,234 tokens, which compaction leaves as they are" ('' when none is kept), on the meter's scale. */
 export function describeKept(rows: readonly MessageRow[], ratio?: number): string {

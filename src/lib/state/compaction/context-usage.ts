@@ -1,7 +1,7 @@
 // What the next request costs, part by part, in the words both the meter's details and /usage
 // use, so the two always say the same. Pure.
-import type { RequestTotals } from '../context/count-tokens';
-import type { CompactionMarker, MarkerFacts, TitledBy } from '../db/schema';
+import type { RequestTotals } from '../../context/count-tokens';
+import type { CompactionMarker, MarkerFacts, TitledBy } from '../../db/schema';
 import { COMPACTION_REASON_LABELS } from './compaction-words';
 
 export interface ContextUsage {

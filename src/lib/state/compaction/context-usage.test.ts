@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { anchorParts } from '../context/anchor-estimate';
-import { composeEstimate } from '../context/count-tokens';
-import type { CompactionMarker } from '../db/schema';
+import { anchorParts } from '../../context/anchor-estimate';
+import { composeEstimate } from '../../context/count-tokens';
+import type { CompactionMarker } from '../../db/schema';
 import { describeCompaction, describeFolded, describeTotal, describeUsage, sumFacts, usageParts, type ContextUsage } from './context-usage';
 
 const MARKER: CompactionMarker = { id: 'c1', kind: 'summarize', reason: 'manual', before_tokens: 9000, after_tokens: 3000, messages_removed: 12, at: 1 };

@@ -3,16 +3,16 @@
 // of the rows the undo really leaves.
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { compactSession } from '../agent/compact-session';
-import { seedConversation, useCompactionEnv, type CompactionEnv } from '../agent/compaction-fixtures';
-import { contextApi } from '../context/context-api';
-import { estimateMessages } from '../context/estimate-session';
-import { listActiveMessages } from '../db/compaction-verbs';
-import { contextRows } from '../db/context-rows';
-import { listMessages } from '../db/message-verbs';
-import type { MessageRow } from '../db/schema';
+import { compactSession } from '../../agent/compact-session';
+import { seedConversation, useCompactionEnv, type CompactionEnv } from '../../agent/compaction-fixtures';
+import { contextApi } from '../../context/context-api';
+import { estimateMessages } from '../../context/estimate-session';
+import { listActiveMessages } from '../../db/compaction-verbs';
+import { contextRows } from '../../db/context-rows';
+import { listMessages } from '../../db/message-verbs';
+import type { MessageRow } from '../../db/schema';
 import { undoWarning } from './compaction-undo';
-import type { Services } from './app/services';
+import type { Services } from '../app/services';
 
 const setup = useCompactionEnv('undo-warning');
 let env: CompactionEnv;

@@ -4,11 +4,11 @@
 // runs in load only once a server is configured; signing in loads only when the user does.
 import { untrack } from 'svelte';
 import { SvelteMap } from 'svelte/reactivity';
-import type { Approval, ApprovalRequest, ServerTools } from '../tool-servers/server-tools';
-import type { ToolServerWorker } from '../tool-servers/tool-server-client';
-import { openSignInWindow } from '../tool-servers/sign-in-page';
-import type { CallProgress, ServerStatus, StoredOAuth, ToolServerConfig } from '../tool-servers/types';
-import type { SettingsState } from './settings.svelte';
+import type { Approval, ApprovalRequest, ServerTools } from '../../tool-servers/server-tools';
+import type { ToolServerWorker } from '../../tool-servers/tool-server-client';
+import { openSignInWindow } from '../../tool-servers/sign-in-page';
+import type { CallProgress, ServerStatus, StoredOAuth, ToolServerConfig } from '../../tool-servers/types';
+import type { SettingsState } from '../settings.svelte';
 
 export type { CallProgress, ServerStatus, ToolServerConfig };
 
@@ -99,7 +99,7 @@ export class ToolServersState {
 	/** Checks the address, stores the server and connects to it; throws a message for the form. */
 	async add(input: string, authorization: string): Promise<void> {
 		// The address check loads with the first server added, not with the page.
-		const { readServerUrl } = await import('../tool-servers/tool-server-url');
+		const { readServerUrl } = await import('../../tool-servers/tool-server-url');
 		const url = readServerUrl(input);
 		if (this.configs.some((config) => config.url === url)) throw new Error('This tool server is already added.');
 		const config: ToolServerConfig = { id: crypto.randomUUID(), url, authorization: authorization.trim(), added_at: Date.now(), disabled_tools: [], always_allowed: [] };
@@ -175,7 +175,7 @@ export class ToolServersState {
 		const controller = new AbortController();
 		this.#signIns.set(id, controller);
 		try {
-			const { signIn } = await import('../tool-servers/sign-in');
+			const { signIn } = await import('../../tool-servers/sign-in');
 			const store = {
 				client: () => $state.snapshot(this.configs.find((c) => c.id === id)?.oauth?.client),
 				save: (oauth: StoredOAuth) => this.#change(id, (c) => ({ ...c, oauth: { ...c.oauth, ...oauth } }))
@@ -231,7 +231,7 @@ export class ToolServersState {
 
 	/** The worker and the turn's side of the servers, loaded with the first server. */
 	#load(): Promise<ServerTools> {
-		this.#loading ??= Promise.all([import('../tool-servers/tool-server-client'), import('../tool-servers/server-tools')]).then(([client, { ServerTools }]) => {
+		this.#loading ??= Promise.all([import('../../tool-servers/tool-server-client'), import('../../tool-servers/server-tools')]).then(([client, { ServerTools }]) => {
 			this.#worker = client.startToolServerWorker();
 			const worker = this.#worker;
 			this.#tools = new ServerTools({
