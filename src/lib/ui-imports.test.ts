@@ -56,7 +56,7 @@ describe('the layer rule for components and routes', () => {
 		const code = [
 			`import type { SessionRow } from '$lib/state/shared/view-types';`,
 			`import { app } from '$lib/state/app/app.svelte';`,
-			`import Item from '$lib/components/SessionItem.svelte';`,
+			`import Item from '$lib/components/sessions/SessionItem.svelte';`,
 			`import { renderMarkdown } from '$lib/components/markdown/render-markdown';`,
 			`import { tick } from 'svelte';`,
 			`export const used = [app, Item, renderMarkdown, tick] as const;`,

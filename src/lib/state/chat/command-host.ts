@@ -45,7 +45,7 @@ export function createBuiltinHost(
 		async exit(invocation, { remove }) {
 			const id = invocation.session_id;
 			if (remove) {
-				const { planDeletionPrompt } = await import('../deletion-prompt');
+				const { planDeletionPrompt } = await import('../sessions/deletion-prompt');
 				if (!(await confirm(await planDeletionPrompt(services.db, [id], { exiting: true })))) return false;
 			}
 			const { exitSession } = await import('../../sessions/exit-session');

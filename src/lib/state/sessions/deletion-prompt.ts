@@ -1,10 +1,10 @@
 // The question asked before a deletion. It names every session the deletion will take: the
 // chosen ones and those that go with them (the rest of a compacted conversation, sub-agents),
 // so nothing goes that the user was not shown.
-import type { PalimpsestDb } from '../db/database';
-import type { SessionRow } from '../db/schema';
-import { readFamily } from '../sessions/read-family';
-import type { ConfirmRequest, Wording } from './shared/confirm.svelte';
+import type { PalimpsestDb } from '../../db/database';
+import type { SessionRow } from '../../db/schema';
+import { readFamily } from '../../sessions/read-family';
+import type { ConfirmRequest, Wording } from '../shared/confirm.svelte';
 
 /** Sessions listed by name; past this, "and N more". */
 export const LISTED_SESSIONS = 10;

@@ -3,20 +3,20 @@
 // Archived list, and the row actions, each of which goes through the session layer. Deleting
 // and archiving load on first use: the first screen does not need them.
 import { SvelteSet } from 'svelte/reactivity';
-import type { SessionSize } from '../db/measure-sessions';
-import type { SessionRow } from '../db/schema';
-import { countSessionGroups, listFirstSessions, listSessionOrder } from '../db/session-order';
-import { listArchivedSessions } from '../db/session-verbs';
-import { watch } from '../db/watch';
-import type { OperationOutcome } from '../sessions/announce-removal';
-import { renameSession, setPinned } from '../sessions/edit-session';
-import { createSearchClient, type SearchClient } from '../sessions/search-client';
-import type { ConfirmRequest } from './shared/confirm.svelte';
+import type { SessionSize } from '../../db/measure-sessions';
+import type { SessionRow } from '../../db/schema';
+import { countSessionGroups, listFirstSessions, listSessionOrder } from '../../db/session-order';
+import { listArchivedSessions } from '../../db/session-verbs';
+import { watch } from '../../db/watch';
+import type { OperationOutcome } from '../../sessions/announce-removal';
+import { renameSession, setPinned } from '../../sessions/edit-session';
+import { createSearchClient, type SearchClient } from '../../sessions/search-client';
+import type { ConfirmRequest } from '../shared/confirm.svelte';
 import type { FreeSpace } from './free-space.svelte';
 import { OperationIds } from './operation-ids';
 import { SessionSearch } from './session-search.svelte';
 import { SessionWindow } from './session-window.svelte';
-import type { Services } from './app/services';
+import type { Services } from '../app/services';
 import { groupBounds, groupStarts, type GroupLabel } from './session-groups';
 
 const NO_GROUPS: ReadonlyMap<number, GroupLabel> = new Map();
@@ -249,7 +249,7 @@ export class SessionsState {
 	async remove(ids: string[]): Promise<OperationOutcome> {
 		const open = this.#open();
 		if (open.sessionId && ids.includes(open.sessionId)) open.finalizeOpen();
-		const { deleteSessions } = await import('../sessions/delete-sessions');
+		const { deleteSessions } = await import('../../sessions/delete-sessions');
 		const outcome = await this.#ops.run('delete', ids, (opId) => deleteSessions(this.#services.sessionContext(), ids, opId));
 		await this.#after(outcome);
 		return outcome;
@@ -257,7 +257,7 @@ export class SessionsState {
 
 	/** Archives sessions (with their lineages) as one operation; announced only if one changed. */
 	async archive(ids: string[]): Promise<OperationOutcome> {
-		const { archiveSessions } = await import('../sessions/archive-sessions');
+		const { archiveSessions } = await import('../../sessions/archive-sessions');
 		const outcome = await this.#ops.run('archive', ids, (opId) => archiveSessions(this.#services.sessionContext(), ids, opId));
 		await this.#after(outcome, false);
 		return outcome;
@@ -265,7 +265,7 @@ export class SessionsState {
 
 	/** Back to the list; quiet. A later Archive of these sessions is a new operation. */
 	async unarchive(ids: string[]): Promise<void> {
-		const { unarchiveSessions } = await import('../sessions/archive-sessions');
+		const { unarchiveSessions } = await import('../../sessions/archive-sessions');
 		const changed = await unarchiveSessions(this.#services.sessionContext(), ids);
 		this.#ops.forget([...ids, ...changed]);
 	}

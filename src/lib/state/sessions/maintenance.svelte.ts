@@ -2,11 +2,11 @@
 // tab at a time), "Clean up now" and "Repair profiles" in Settings, and the short notice of
 // what was removed; each pass also ends the stay of sessions in "Recently deleted" past its
 // days, with sync on or off. The sweeps load with the first pass, after the first screen.
-import { openProfileDb } from '../db/database';
-import { listProfileNames } from '../db/list-profile-names';
-import { MetaDb } from '../db/meta-db';
-import type { Services } from './app/services';
-import { describeError } from './shared/turn-helpers';
+import { openProfileDb } from '../../db/database';
+import { listProfileNames } from '../../db/list-profile-names';
+import { MetaDb } from '../../db/meta-db';
+import type { Services } from '../app/services';
+import { describeError } from '../shared/turn-helpers';
 
 /** After start-up, once the first screen is drawn and the open session holds its lock. */
 const FIRST_PASS_MS = 3000;
@@ -58,7 +58,7 @@ export class MaintenanceState {
 		this.running = true;
 		this.result = 'Repairing…';
 		try {
-			const { describeRepair, repairProfiles } = await import('../sessions/repair-profiles');
+			const { describeRepair, repairProfiles } = await import('../../sessions/repair-profiles');
 			const meta = new MetaDb();
 			const profiles = await listProfileNames(meta).finally(() => meta.close());
 			const report = await repairProfiles(this.#services.sessionContext(), profiles, (name) => openProfileDb(name));
@@ -86,7 +86,7 @@ export class MaintenanceState {
 		}
 		this.running = true;
 		try {
-			const [{ describeMaintenance, runMaintenance }, { purgeDeletedSessions }] = await Promise.all([import('../sessions/run-maintenance'), import('./purge-deleted')]);
+			const [{ describeMaintenance, runMaintenance }, { purgeDeletedSessions }] = await Promise.all([import('../../sessions/run-maintenance'), import('../purge-deleted')]);
 			const keep = this.#keep();
 			const ctx = this.#services.sessionContext();
 			const report = await runMaintenance(ctx, {

@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PalimpsestDb } from '../db/database';
-import type { SearchAnswer, SearchCall } from '../sessions/search-api';
-import type { SearchClient } from '../sessions/search-client';
+import { PalimpsestDb } from '../../db/database';
+import type { SearchAnswer, SearchCall } from '../../sessions/search-api';
+import type { SearchClient } from '../../sessions/search-client';
 import { SessionSearch } from './session-search.svelte';
 
 let db: PalimpsestDb;

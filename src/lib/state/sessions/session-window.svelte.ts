@@ -1,9 +1,9 @@
 // The rows of the sessions the sidebar shows: only those ids are read, and a live query reads
 // them again when one of them changes, here or in another tab.
-import type { PalimpsestDb } from '../db/database';
-import type { SessionRow } from '../db/schema';
-import { readSessionRows } from '../db/session-order';
-import { watch } from '../db/watch';
+import type { PalimpsestDb } from '../../db/database';
+import type { SessionRow } from '../../db/schema';
+import { readSessionRows } from '../../db/session-order';
+import { watch } from '../../db/watch';
 
 /** A snapshot by id: replaced whole on each read, never changed in place. */
 function byId(rows: readonly SessionRow[]): ReadonlyMap<string, SessionRow> {

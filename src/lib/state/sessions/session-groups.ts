@@ -1,7 +1,7 @@
 // The sidebar's groups (Pinned, Today, Yesterday, Previous 7 days, Older) over the list's order,
 // from the group sizes alone: the list holds ids only, and the rows of most sessions are never
 // read. Pure.
-import type { SessionGroupCounts } from '../db/session-order';
+import type { SessionGroupCounts } from '../../db/session-order';
 
 export type { SessionGroupCounts };
 

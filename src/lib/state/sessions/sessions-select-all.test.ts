@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Dexie, PalimpsestDb } from '../db/database';
-import type { SessionRow } from '../db/schema';
-import type { SearchClient } from '../sessions/search-client';
-import type { Services } from './app/services';
+import { Dexie, PalimpsestDb } from '../../db/database';
+import type { SessionRow } from '../../db/schema';
+import type { SearchClient } from '../../sessions/search-client';
+import type { Services } from '../app/services';
 import { SessionsState } from './sessions.svelte';
 
 let db: PalimpsestDb;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionSize } from '../db/measure-sessions';
-import type { OperationOutcome } from '../sessions/announce-removal';
+import type { SessionSize } from '../../db/measure-sessions';
+import type { OperationOutcome } from '../../sessions/announce-removal';
 import { FreeSpace, formatSize, LISTED } from './free-space.svelte';
 
 const size = (id: string, chars: number): SessionSize => ({ id, title: id, archived: 0, pinned: 0, last_activity_at: 1, messages: 1, chars });

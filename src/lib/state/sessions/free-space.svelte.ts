@@ -1,9 +1,9 @@
 // "Delete sessions" when storage is full: the sessions that store the most text, largest first,
 // to tick and delete, with the browser's own figure of the space used before and after.
 import { SvelteSet } from 'svelte/reactivity';
-import type { SessionSize } from '../db/measure-sessions';
-import type { OperationOutcome } from '../sessions/announce-removal';
-import { describeError } from './shared/turn-helpers';
+import type { SessionSize } from '../../db/measure-sessions';
+import type { OperationOutcome } from '../../sessions/announce-removal';
+import { describeError } from '../shared/turn-helpers';
 
 /** How many of the largest sessions the dialog lists. */
 export const LISTED = 50;

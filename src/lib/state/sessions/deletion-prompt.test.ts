@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { openProfileDb } from '../db/database';
-import { createSession } from '../sessions/session-lifecycle';
-import { wordingText, type ConfirmRequest } from './shared/confirm.svelte';
+import { openProfileDb } from '../../db/database';
+import { createSession } from '../../sessions/session-lifecycle';
+import { wordingText, type ConfirmRequest } from '../shared/confirm.svelte';
 import { deletionPrompt, LISTED_SESSIONS, planDeletionPrompt, type DeletionPlan } from './deletion-prompt';
 
 /** The question as the dialog reads, in plain text. */

@@ -1,7 +1,7 @@
 // Operation ids for what the user asks of sessions. The same request repeated while it runs,
 // after it failed, or a moment after it succeeded (a double click) gets the same id, so the
 // session layer answers it from its receipt instead of acting and announcing again.
-import { newOperationId } from '../sessions/announce-removal';
+import { newOperationId } from '../../sessions/announce-removal';
 
 /** How long a finished request's id is kept for an accidental repeat. */
 const REPEAT_GRACE_MS = 3000;

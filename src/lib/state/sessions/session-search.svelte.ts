@@ -2,12 +2,12 @@
 // ranked by relevance and recency, the first ones with a snippet of the matching message. While
 // the index is being built (a profile from before it, or a damaged one), its progress shows and
 // the answers are those found so far. While a query is set, later writes refresh it.
-import type { PalimpsestDb } from '../db/database';
-import { onTablesChanged } from '../db/watch';
-import type { IndexProgress } from '../search/index-keeper';
-import type { SearchAnswer, SearchHit } from '../sessions/search-api';
-import type { SearchClient } from '../sessions/search-client';
-import { describeError } from './shared/turn-helpers';
+import type { PalimpsestDb } from '../../db/database';
+import { onTablesChanged } from '../../db/watch';
+import type { IndexProgress } from '../../search/index-keeper';
+import type { SearchAnswer, SearchHit } from '../../sessions/search-api';
+import type { SearchClient } from '../../sessions/search-client';
+import { describeError } from '../shared/turn-helpers';
 
 /** While a query is set, later writes refresh it after this pause (the index follows in ~50 ms). */
 const REFRESH_MS = 300;

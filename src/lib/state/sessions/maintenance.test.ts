@@ -2,10 +2,10 @@
 // waited in "Recently deleted" past its days, with sync stopped: the purge is sent when sync next runs.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { Device, quiesce } from '../../../tests/support/sync-device';
-import { useCouchDatabases } from '../sync/test-couch';
+import { Device, quiesce } from '../../../../tests/support/sync-device';
+import { useCouchDatabases } from '../../sync/test-couch';
 import { MaintenanceState } from './maintenance.svelte';
-import type { Services } from './app/services';
+import type { Services } from '../app/services';
 
 const { newDatabase } = useCouchDatabases('maintenance');
 const DAY = 24 * 60 * 60 * 1000;
