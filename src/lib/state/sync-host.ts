@@ -1,6 +1,6 @@
 // The browser's side of SyncState: the profile's settings, Web Locks, a BroadcastChannel between
 // the profile's tabs, the sync worker, and the page's network and visibility.
-import type { SettingsState } from './settings.svelte';
+import type { SettingsState } from './settings/settings.svelte';
 import { SyncState, type SyncHost, type SyncMessage } from './sync.svelte';
 
 export function browserSyncHost(settings: SettingsState, profile: string): SyncHost {

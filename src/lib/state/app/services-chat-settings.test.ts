@@ -10,7 +10,7 @@ import { setChatSettings } from '../../sessions/set-chat-settings';
 import { ServerTools } from '../../tool-servers/server-tools';
 import { DEFAULT_SYSTEM_PROMPT } from '../../agent/build-request';
 import { createServices, type Services } from './services';
-import { SettingsState } from '../settings.svelte';
+import { SettingsState } from '../settings/settings.svelte';
 
 let db: PalimpsestDb;
 let settings: SettingsState;

@@ -5,9 +5,9 @@ import { getSession } from '../../db/session-verbs';
 import { HookBus } from '../../hooks/hook-bus';
 import { createSession } from '../../sessions/session-lifecycle';
 import type { ProviderConfig } from '../../providers/types';
-import { adoptProvider } from '../adopt-provider';
+import { adoptProvider } from '../providers/adopt-provider';
 import { createServices, type Services } from './services';
-import { SettingsState } from '../settings.svelte';
+import { SettingsState } from '../settings/settings.svelte';
 
 const PROVIDER: ProviderConfig = { id: 'b4a0c1e2-5f7d-4c39-9a51-0d2e8f6a7b13', preset: 'custom', label: 'Custom (OpenAI-compatible)', base_url: 'http://127.0.0.1:9/v1', api_key: '', model: 'mock-model', name: 'Work server' };
 

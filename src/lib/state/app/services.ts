@@ -27,8 +27,8 @@ import type { ChatSettings, MessageRow, NamedProvider, SessionRow } from '../../
 import { composeEstimate } from '../../context/count-tokens';
 import type { ContextUsage } from '../compaction/context-usage';
 import type { CompactionDeps, CompactionProgress, CompactionSettings } from '../../agent/compaction-types';
-import type { SettingsState } from '../settings.svelte';
-import { missingProviderError } from '../missing-provider';
+import type { SettingsState } from '../settings/settings.svelte';
+import { missingProviderError } from '../providers/missing-provider';
 
 export const PLATFORM = 'web';
 export const OFFLINE_PROVIDER_ID = 'offline';

@@ -14,7 +14,7 @@ import { TITLE_MARK } from '../../../../tests/support/mock-provider.mjs';
 import { useMockProvider } from '../../../../tests/support/use-mock-provider';
 import { titleAfterFirstAnswer } from './background-title';
 import { createServices, OFFLINE_MODEL, OFFLINE_PROVIDER_ID, type Services } from '../app/services';
-import { SettingsState } from '../settings.svelte';
+import { SettingsState } from '../settings/settings.svelte';
 
 const mock = useMockProvider();
 let db: PalimpsestDb;

@@ -8,7 +8,7 @@ import type { Approval, ApprovalRequest, ServerTools } from '../../tool-servers/
 import type { ToolServerWorker } from '../../tool-servers/tool-server-client';
 import { openSignInWindow } from '../../tool-servers/sign-in-page';
 import type { CallProgress, ServerStatus, StoredOAuth, ToolServerConfig } from '../../tool-servers/types';
-import type { SettingsState } from '../settings.svelte';
+import type { SettingsState } from '../settings/settings.svelte';
 
 export type { CallProgress, ServerStatus, ToolServerConfig };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PalimpsestDb } from '../db/database';
-import { MAX_IMPORT_BYTES, type ImportReport } from '../sessions/transfer-format';
+import type { PalimpsestDb } from '../../db/database';
+import { MAX_IMPORT_BYTES, type ImportReport } from '../../sessions/transfer-format';
 import type { SettingsState } from './settings.svelte';
 import { TransferState } from './transfer.svelte';
 import { describeImport } from './transfer-words';

@@ -3,9 +3,9 @@
 // the user opens it), with the model typed in Settings always there, so a provider that cannot
 // list its models still offers the one the user named.
 import { SvelteMap } from 'svelte/reactivity';
-import type { ProviderConfig } from '../providers/types';
-import { modelLabel } from '../providers/provider-name';
-import type { ModelChoice, ModelOption, Services } from './app/services';
+import type { ProviderConfig } from '../../providers/types';
+import { modelLabel } from '../../providers/provider-name';
+import type { ModelChoice, ModelOption, Services } from '../app/services';
 
 const LIST_TIMEOUT_MS = 15_000;
 /** A provider that lists thousands of models (OpenRouter) offers the first of them, sorted. */
@@ -30,7 +30,7 @@ export class ModelListState {
 			if (this.#asked.has(key)) continue;
 			this.#asked.add(key);
 			// The adapters load on first use, not with the page.
-			import('../providers/create-provider')
+			import('../../providers/create-provider')
 				.then(({ createProvider }) => createProvider(config).listModels?.(AbortSignal.timeout(LIST_TIMEOUT_MS)))
 				.then((models) => models && this.#listed.set(config.id, models.filter((m, i) => models.indexOf(m) === i).sort().slice(0, MAX_LISTED)))
 				.catch(() => {});

@@ -1,14 +1,14 @@
 // Export and import for the UI: runs them in the transfer worker, shows their progress and
 // outcome, downloads what was exported and remembers when the last export happened. The
 // sidebar can export a selection with `exportSessions(ids, 'json')`.
-import type { PalimpsestDb } from '../db/database';
-import type { SessionRow } from '../db/schema';
-import { listAllSessions } from '../db/transfer-verbs';
-import type { TransferClient } from '../sessions/transfer-client';
-import type { ExportKind, ImportReport, TransferProgress } from '../sessions/transfer-format';
-import { downloadFile } from './shared/download-file';
+import type { PalimpsestDb } from '../../db/database';
+import type { SessionRow } from '../../db/schema';
+import { listAllSessions } from '../../db/transfer-verbs';
+import type { TransferClient } from '../../sessions/transfer-client';
+import type { ExportKind, ImportReport, TransferProgress } from '../../sessions/transfer-format';
+import { downloadFile } from '../shared/download-file';
 import type { SettingsState } from './settings.svelte';
-import { describeError } from './shared/turn-helpers';
+import { describeError } from '../shared/turn-helpers';
 
 export interface TransferOutcome {
 	ok: boolean;
@@ -41,7 +41,7 @@ export class TransferState {
 
 	/** The transfer worker's client and the words for what it did: loaded with the first export or import. */
 	async #load(): Promise<{ transfer: TransferClient; words: typeof import('./transfer-words') }> {
-		const [words, client] = await Promise.all([import('./transfer-words'), this.#client ?? import('../sessions/transfer-client').then((m) => m.createTransferClient())]);
+		const [words, client] = await Promise.all([import('./transfer-words'), this.#client ?? import('../../sessions/transfer-client').then((m) => m.createTransferClient())]);
 		this.#client = client;
 		return { transfer: client, words };
 	}

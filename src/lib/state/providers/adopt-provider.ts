@@ -1,10 +1,10 @@
 // A provider saved here takes over the sessions whose own provider is not set up here but was at
 // the same server (they came from another device, or their provider was removed): each goes on
 // with its own model through the new provider.
-import { listSessionsWithoutProvider } from '../db/sessions-without-provider';
-import { setSessionModel } from '../sessions/edit-session';
-import { sameServer } from '../sync/provider-ref';
-import { OFFLINE_PROVIDER_ID, type Services } from './app/services';
+import { listSessionsWithoutProvider } from '../../db/sessions-without-provider';
+import { setSessionModel } from '../../sessions/edit-session';
+import { sameServer } from '../../sync/provider-ref';
+import { OFFLINE_PROVIDER_ID, type Services } from '../app/services';
 
 /** Moves those sessions to provider `providerId`; returns their ids. */
 export async function adoptProvider(services: Services, providerId: string): Promise<string[]> {

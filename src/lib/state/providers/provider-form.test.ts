@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openProfileDb, type PalimpsestDb } from '../db/database';
+import { openProfileDb, type PalimpsestDb } from '../../db/database';
 import { ProviderForm } from './provider-form.svelte';
-import { SettingsState } from './settings.svelte';
+import { SettingsState } from '../settings/settings.svelte';
 
 let db: PalimpsestDb;
 let settings: SettingsState;

@@ -2,8 +2,8 @@
 // and either offers the models found, says exactly what to change when a server runs but does
 // not allow this page, or leaves the user with the provider form.
 import { detectServer, LOCAL_SERVERS, originSetting, type Detection } from './local-servers';
-import type { ProviderConfig } from '../providers/types';
-import type { SettingsState } from './settings.svelte';
+import type { ProviderConfig } from '../../providers/types';
+import type { SettingsState } from '../settings/settings.svelte';
 
 export type ConnectState =
 	| { step: 'idle' }

@@ -1,11 +1,11 @@
 // The provider form, to add a provider or edit a saved one: preset defaults, validation, and
 // a connection test that lists the provider's models for the Model field (or says what to
 // check when the browser cannot reach it).
-import { PRESETS } from '../providers/presets';
-import { defaultProviderName, providerName } from '../providers/provider-name';
-import { loadCode } from './chat/turn-code';
-import type { ProviderConfig, ProviderPreset } from '../providers/types';
-import type { SettingsState } from './settings.svelte';
+import { PRESETS } from '../../providers/presets';
+import { defaultProviderName, providerName } from '../../providers/provider-name';
+import { loadCode } from '../chat/turn-code';
+import type { ProviderConfig, ProviderPreset } from '../../providers/types';
+import type { SettingsState } from '../settings/settings.svelte';
 import { explainUnreachable } from './local-servers';
 
 // The form's preset labels and the providers' names, for the component that lists them.
@@ -124,7 +124,7 @@ export class ProviderForm {
 		this.testing = true;
 		this.result = null;
 		try {
-			const { createProvider } = await loadCode(() => import('../providers/create-provider'));
+			const { createProvider } = await loadCode(() => import('../../providers/create-provider'));
 			const provider = createProvider(config);
 			const listed = (await provider.listModels?.(AbortSignal.timeout(15_000))) ?? [];
 			const models = listed.filter((m, i) => m && listed.indexOf(m) === i);

@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openProfileDb, type PalimpsestDb } from '../db/database';
-import { readAllSettings } from '../db/settings-verbs';
-import type { ProviderConfig } from '../providers/types';
+import { openProfileDb, type PalimpsestDb } from '../../db/database';
+import { readAllSettings } from '../../db/settings-verbs';
+import type { ProviderConfig } from '../../providers/types';
 import { SettingsState } from './settings.svelte';
 
 let db: PalimpsestDb;

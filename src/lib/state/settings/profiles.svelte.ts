@@ -3,8 +3,8 @@
 // reloads, so sessions, settings, plugins, hooks and the local user all change together.
 // Other open tabs keep their profile until they are reloaded; a tab whose profile is deleted
 // reloads into the root profile.
-import type { MetaDb, ProfileRow } from '../db/meta-db';
-import { profileLabel } from '../db/profile-id';
+import type { MetaDb, ProfileRow } from '../../db/meta-db';
+import { profileLabel } from '../../db/profile-id';
 import {
 	countProfileSessions,
 	createProfile,
@@ -12,9 +12,9 @@ import {
 	listProfiles,
 	renameProfile,
 	setActiveProfile
-} from '../db/profile-verbs';
-import { watch } from '../db/watch';
-import { busySessions } from '../sessions/work-lock';
+} from '../../db/profile-verbs';
+import { watch } from '../../db/watch';
+import { busySessions } from '../../sessions/work-lock';
 
 export { profileLabel };
 

@@ -2,8 +2,8 @@
 // saying exactly what to change when the browser cannot reach a provider. A server that runs
 // but does not allow this page's origin still answers a request the page cannot read (an
 // opaque "no-cors" response): that is how "blocked" is told apart from "not running".
-import { PRESETS } from '../providers/presets';
-import type { ProviderPreset } from '../providers/types';
+import { PRESETS } from '../../providers/presets';
+import type { ProviderPreset } from '../../providers/types';
 
 export interface LocalServer {
 	preset: Extract<ProviderPreset, 'ollama' | 'lmstudio'>;

@@ -1,9 +1,9 @@
 // The words of export and import: what an import added and left out, and the progress line.
 // Loaded with the first export or import, not with the page.
-import type { ImportReport, TransferProgress } from '../sessions/transfer-format';
-import { MAX_PROMPTS } from '../db/schema';
+import type { ImportReport, TransferProgress } from '../../sessions/transfer-format';
+import { MAX_PROMPTS } from '../../db/schema';
 
-export { formatBytes, MAX_IMPORT_BYTES } from '../sessions/transfer-format';
+export { formatBytes, MAX_IMPORT_BYTES } from '../../sessions/transfer-format';
 
 export const count = (n: number, noun: string) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 

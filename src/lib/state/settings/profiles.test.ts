@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openProfileDb, profileDbName } from '../db/database';
-import { loadActiveProfile, MetaDb, type ProfileRow } from '../db/meta-db';
-import { createProfile, readActiveProfileId } from '../db/profile-verbs';
-import { withWorkLock } from '../sessions/work-lock';
+import { openProfileDb, profileDbName } from '../../db/database';
+import { loadActiveProfile, MetaDb, type ProfileRow } from '../../db/meta-db';
+import { createProfile, readActiveProfileId } from '../../db/profile-verbs';
+import { withWorkLock } from '../../sessions/work-lock';
 import { ProfilesState, type ProfileHost } from './profiles.svelte';
 
 const exists = async (name: string) => (await indexedDB.databases()).some((d) => d.name === name);

@@ -1,7 +1,7 @@
 // A session whose provider is not set up in this browser (removed in Settings, or the session
 // came from another browser): what it is called and what is said about it, by the name the
 // user gave the provider and never by its internal id.
-import type { SessionRow } from '../db/schema';
+import type { SessionRow } from '../../db/schema';
 
 type SessionModel = Pick<SessionRow, 'provider' | 'model' | 'named_provider'>;
 

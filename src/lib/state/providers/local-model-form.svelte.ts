@@ -2,15 +2,15 @@
 // is checked (its header read), copied into the Origin Private File System with progress, and
 // loaded once to prove it runs; only then is the provider saved. Cancel or a failure leaves
 // nothing behind.
-import { describeLocalModel, modelName, orderShards } from '../providers/local-model/describe-model';
-import { fetchLocalEngine, openLocalEngine, unloadLocalEngine } from '../providers/local-model/local-engines';
-import { copyModelFiles, modelFilesSize, removeModelFiles, storageLeft } from '../providers/local-model/model-files';
-import { blobSource, readGgufMetadata } from '../providers/local-model/read-gguf-metadata';
-import { PRESETS } from '../providers/presets';
-import { raceAbort } from '../providers/abort';
-import type { ProviderConfig } from '../providers/types';
-import { formatBytes } from '../hooks/plain-data';
-import type { SettingsState } from './settings.svelte';
+import { describeLocalModel, modelName, orderShards } from '../../providers/local-model/describe-model';
+import { fetchLocalEngine, openLocalEngine, unloadLocalEngine } from '../../providers/local-model/local-engines';
+import { copyModelFiles, modelFilesSize, removeModelFiles, storageLeft } from '../../providers/local-model/model-files';
+import { blobSource, readGgufMetadata } from '../../providers/local-model/read-gguf-metadata';
+import { PRESETS } from '../../providers/presets';
+import { raceAbort } from '../../providers/abort';
+import type { ProviderConfig } from '../../providers/types';
+import { formatBytes } from '../../hooks/plain-data';
+import type { SettingsState } from '../settings/settings.svelte';
 
 export { formatBytes };
 

@@ -1,20 +1,20 @@
 // The profile's settings as runes. Writes go to the database; reads come back through a
 // live query, so other tabs stay in step.
-import type { PalimpsestDb } from '../db/database';
-import { readAllSettings, writeSettings } from '../db/settings-verbs';
-import { watch } from '../db/watch';
-import type { ProviderConfig } from '../providers/types';
-import type { ToolServerConfig } from '../tool-servers/types';
-import { describeError } from './shared/turn-helpers';
-import { DEFAULT_TIMEOUT_SECONDS } from '../hooks/timeouts';
-import { DEFAULT_STORAGE_BUDGET_MB } from '../plugins/plugin-budgets';
-import { KEEP_DELETED_DAYS } from '../sync/keep-deleted-days';
-import { MAX_ATTACHMENT_MB } from '../sync/attachment-limit';
+import type { PalimpsestDb } from '../../db/database';
+import { readAllSettings, writeSettings } from '../../db/settings-verbs';
+import { watch } from '../../db/watch';
+import type { ProviderConfig } from '../../providers/types';
+import type { ToolServerConfig } from '../../tool-servers/types';
+import { describeError } from '../shared/turn-helpers';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../hooks/timeouts';
+import { DEFAULT_STORAGE_BUDGET_MB } from '../../plugins/plugin-budgets';
+import { KEEP_DELETED_DAYS } from '../../sync/keep-deleted-days';
+import { MAX_ATTACHMENT_MB } from '../../sync/attachment-limit';
 
 // The hook timeout's bounds, and the plugin budgets, for the fields and rows that show them.
-export { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../hooks/timeouts';
-export { DEFAULT_STORAGE_BUDGET_MB, LOG_LINES_PER_SECOND, MAX_STORAGE_BUDGET_MB, MAX_WAITING_MESSAGES, MESSAGE_BYTES_PER_SECOND, STORAGE_BYTES_PER_SECOND, storageBudgetBytes } from '../plugins/plugin-budgets';
-export { formatBytes } from '../hooks/plain-data';
+export { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../../hooks/timeouts';
+export { DEFAULT_STORAGE_BUDGET_MB, LOG_LINES_PER_SECOND, MAX_STORAGE_BUDGET_MB, MAX_WAITING_MESSAGES, MESSAGE_BYTES_PER_SECOND, STORAGE_BYTES_PER_SECOND, storageBudgetBytes } from '../../plugins/plugin-budgets';
+export { formatBytes } from '../../hooks/plain-data';
 
 export type Theme = 'system' | 'light' | 'dark';
 

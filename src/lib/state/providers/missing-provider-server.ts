@@ -1,9 +1,9 @@
 // A session whose provider is not set up in this browser: the server that provider was at, and
 // what "Add provider" fills the provider form with. Loaded with that session's notice only, not
 // with the page.
-import type { SessionRow } from '../db/schema';
-import { PRESETS } from '../providers/presets';
-import type { ProviderPreset } from '../providers/types';
+import type { SessionRow } from '../../db/schema';
+import { PRESETS } from '../../providers/presets';
+import type { ProviderPreset } from '../../providers/types';
 
 type SessionModel = Pick<SessionRow, 'provider' | 'model' | 'named_provider'>;
 
