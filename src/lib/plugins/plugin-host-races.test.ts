@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { removePlugin, updatePlugin } from '../db/plugin-verbs';
-import { PluginHostLoader } from '../state/plugin-host-loader';
-import { PluginsState, STARTUP_PLUGIN_WAIT_MS } from '../state/plugins.svelte';
+import { PluginHostLoader } from '../state/plugins/plugin-host-loader';
+import { PluginsState, STARTUP_PLUGIN_WAIT_MS } from '../state/plugins/plugins.svelte';
 import { REGISTER_ORDER_GRACE_MS } from './plugin-host';
 import { gate, makeHost } from './test-host';
 

@@ -16,8 +16,8 @@ import { CommandRegistry } from '../../commands/command-registry';
 import { deferredHost, registerBuiltins, type BuiltinHost } from '../../commands/builtins';
 import { createHookLogWriter } from '../../plugins/hook-log-writer';
 import { ToolRegistry } from '../../plugins/plugin-tools';
-import { PluginHostLoader } from '../plugin-host-loader';
-import { PluginsState } from '../plugins.svelte';
+import { PluginHostLoader } from '../plugins/plugin-host-loader';
+import { PluginsState } from '../plugins/plugins.svelte';
 import { ChatState } from '../chat/chat.svelte';
 import { createServices, type Services } from './services';
 import { ConfirmState } from '../shared/confirm.svelte';
@@ -33,8 +33,8 @@ import { TransferState } from '../settings/transfer.svelte';
 import { watchDeletion } from '../../db/watch-deletion';
 import { StoragePersistence } from '../settings/storage-persistence.svelte';
 import { installTrustedTypesPolicy } from './trusted-types';
-import type { SyncState } from '../sync.svelte';
-import { PromptNames } from '../prompt-names.svelte';
+import type { SyncState } from '../sync/sync.svelte';
+import { PromptNames } from '../prompts/prompt-names.svelte';
 
 export class AppState {
 	/** 'blocked': this tab's upgrade of the data waits for another tab to close it. */
@@ -157,7 +157,7 @@ export class AppState {
 			}));
 		let loadingSync: Promise<SyncState> | null = null;
 		this.loadSync = () =>
-			(loadingSync ??= import('../sync-host').then(({ createSyncState }) => {
+			(loadingSync ??= import('../sync/sync-host').then(({ createSyncState }) => {
 				const sync = createSyncState(this.settings, profile.name);
 				this.#stops.push(() => sync.close());
 				return (this.sync = sync);

@@ -298,7 +298,7 @@ export class ChatState {
 	/** The new chat on show starts from the assistant of this id (its address names it), or from Settings (null); its code loads on first use. */
 	async startFromId(id: string | null): Promise<void> {
 		if (id === (this.draftAssistant?.id ?? null)) return;
-		const { startFromAssistantId } = await import('../assistant-draft');
+		const { startFromAssistantId } = await import('../assistants/assistant-draft');
 		await startFromAssistantId(this, this.#services.db, id);
 	}
 

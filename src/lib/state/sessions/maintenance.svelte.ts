@@ -86,7 +86,7 @@ export class MaintenanceState {
 		}
 		this.running = true;
 		try {
-			const [{ describeMaintenance, runMaintenance }, { purgeDeletedSessions }] = await Promise.all([import('../../sessions/run-maintenance'), import('../purge-deleted')]);
+			const [{ describeMaintenance, runMaintenance }, { purgeDeletedSessions }] = await Promise.all([import('../../sessions/run-maintenance'), import('../sync/purge-deleted')]);
 			const keep = this.#keep();
 			const ctx = this.#services.sessionContext();
 			const report = await runMaintenance(ctx, {

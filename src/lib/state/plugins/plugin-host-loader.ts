@@ -2,7 +2,7 @@
 // something needs it: at start-up only when the profile has a plugin switched on, else when a
 // plugin is added or switched on, or the Plugins page opens. Until then no plugin runs in this
 // tab, so what would ask the host (a timed-out call's check, the broker's hook log) has nothing to do.
-import type { PluginHost } from '../plugins/plugin-host';
+import type { PluginHost } from '../../plugins/plugin-host';
 
 export class PluginHostLoader {
 	/** The host once its code has loaded; null until then. */

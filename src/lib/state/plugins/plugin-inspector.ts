@@ -1,17 +1,17 @@
 // What the Plugins page offers plugin authors beyond the list: sending a test event to one
 // plugin, its storage (read-only) and its recent ctx.log lines (kept across reloads). Loaded with that page
 // (PluginsState.loadInspector), not at start-up.
-import type { PalimpsestDb } from '../db/database';
-import { kvEntries } from '../db/plugin-verbs';
-import { watch } from '../db/watch';
-import type { HookBus } from '../hooks/hook-bus';
-import { type HookName, isHookName } from '../hooks/hook-map';
-import { DETAIL_LIMITS, previewValue } from '../hooks/preview-value';
-import type { HookLogEntry } from '../hooks/run-hook';
-import { makeTestSessionId, OPTIONAL_FIELDS, samplePayload } from '../hooks/sample-payloads';
-import { PLUGIN_LOG_LIMIT, recentPluginLog } from '../db/plugin-log-verbs';
-import type { PluginLogLine } from '../plugins/plugin-log-book';
-import type { ScratchStorage } from '../plugins/scratch-storage';
+import type { PalimpsestDb } from '../../db/database';
+import { kvEntries } from '../../db/plugin-verbs';
+import { watch } from '../../db/watch';
+import type { HookBus } from '../../hooks/hook-bus';
+import { type HookName, isHookName } from '../../hooks/hook-map';
+import { DETAIL_LIMITS, previewValue } from '../../hooks/preview-value';
+import type { HookLogEntry } from '../../hooks/run-hook';
+import { makeTestSessionId, OPTIONAL_FIELDS, samplePayload } from '../../hooks/sample-payloads';
+import { PLUGIN_LOG_LIMIT, recentPluginLog } from '../../db/plugin-log-verbs';
+import type { PluginLogLine } from '../../plugins/plugin-log-book';
+import type { ScratchStorage } from '../../plugins/scratch-storage';
 
 export type { HookName, PluginLogLine };
 

@@ -1,12 +1,12 @@
 // The Assistants page: the profile's assistants as they change (here, in another tab or through
 // sync), saving, duplicating and deleting them, and their file (export, and an import that adds
 // what fits and says what it left out). Loaded with the page, not with the app.
-import type { PalimpsestDb } from '../db/database';
-import { deleteAssistant, duplicateAssistant, listAssistants, saveAssistant, writeImportedAssistants, type AssistantFields } from '../db/assistant-verbs';
-import { ASSISTANT_LIMITS, type AssistantRow } from '../db/schema';
-import { watch } from '../db/watch';
-import { AssistantsFileError, assistantsFilename, checkAssistantsFileSize, parseAssistantsFile, writeAssistantsFile } from '../assistants/assistants-file';
-import type { ConfirmState } from './shared/confirm.svelte';
+import type { PalimpsestDb } from '../../db/database';
+import { deleteAssistant, duplicateAssistant, listAssistants, saveAssistant, writeImportedAssistants, type AssistantFields } from '../../db/assistant-verbs';
+import { ASSISTANT_LIMITS, type AssistantRow } from '../../db/schema';
+import { watch } from '../../db/watch';
+import { AssistantsFileError, assistantsFilename, checkAssistantsFileSize, parseAssistantsFile, writeAssistantsFile } from '../../assistants/assistants-file';
+import type { ConfirmState } from '../shared/confirm.svelte';
 
 export type { AssistantFields, AssistantRow };
 export { ASSISTANT_LIMITS };

@@ -1,13 +1,13 @@
 // The Prompts page: the profile's saved prompts as they change (here or in another tab), and
 // saving, editing and deleting them. Loaded with the page, not with the app.
-import type { PalimpsestDb } from '../db/database';
-import { deletePrompt, listPrompts, savePrompt } from '../db/prompt-verbs';
-import type { PromptRow } from '../db/schema';
-import { watch } from '../db/watch';
-import { BUILTIN_NAMES } from '../commands/builtin-names';
-import { MAX_PROMPT_TEXT_CHARS, refuseName } from '../prompts/prompt-name';
-import { countVariables, findVariables, MAX_VARIABLES } from '../prompts/prompt-variables';
-import type { ConfirmState } from './shared/confirm.svelte';
+import type { PalimpsestDb } from '../../db/database';
+import { deletePrompt, listPrompts, savePrompt } from '../../db/prompt-verbs';
+import type { PromptRow } from '../../db/schema';
+import { watch } from '../../db/watch';
+import { BUILTIN_NAMES } from '../../commands/builtin-names';
+import { MAX_PROMPT_TEXT_CHARS, refuseName } from '../../prompts/prompt-name';
+import { countVariables, findVariables, MAX_VARIABLES } from '../../prompts/prompt-variables';
+import type { ConfirmState } from '../shared/confirm.svelte';
 
 export type { PromptRow };
 export { findVariables };

@@ -3,11 +3,11 @@
 // (a Web Lock decides which). The other tabs show that tab's status, and one of them takes over
 // when it closes; Start sync in any tab moves the loop there, with the password typed there.
 // This module loads only once sync is turned on.
-import { readServerUrl } from '../sync/server-url';
-import type { SyncWorker } from '../sync/sync-client';
-import type { SyncRunRequest } from '../sync/sync-runner';
-import { statusError } from '../sync/sync-error';
-import { describeStatus, type SyncStatus } from '../sync/sync-status';
+import { readServerUrl } from '../../sync/server-url';
+import type { SyncWorker } from '../../sync/sync-client';
+import type { SyncRunRequest } from '../../sync/sync-runner';
+import { statusError } from '../../sync/sync-error';
+import { describeStatus, type SyncStatus } from '../../sync/sync-status';
 
 export type { SyncStatus };
 

@@ -1,17 +1,17 @@
 // The Plugins page's store: plugin rows, their live status, adding with confirmation,
 // enable/disable/reload/remove, and the hook log.
 import { SvelteMap } from 'svelte/reactivity';
-import type { PalimpsestDb } from '../db/database';
-import { addPlugin, clearHookLog, getPlugin, listPlugins, listStorageUsage, recentHookLog, removePlugin, updatePlugin } from '../db/plugin-verbs';
-import type { HookLogRow, PluginRow } from '../db/schema';
-import { watch } from '../db/watch';
-import type { HookBus } from '../hooks/hook-bus';
-import type { HookCallDetail } from '../hooks/run-hook';
-import { waitAtMost } from '../hooks/timeouts';
-import { describeError } from './shared/turn-helpers';
-import type { BudgetUsage } from '../plugins/plugin-budgets';
-import type { Registered } from '../plugins/plugin-context';
-import type { PluginHost } from '../plugins/plugin-host';
+import type { PalimpsestDb } from '../../db/database';
+import { addPlugin, clearHookLog, getPlugin, listPlugins, listStorageUsage, recentHookLog, removePlugin, updatePlugin } from '../../db/plugin-verbs';
+import type { HookLogRow, PluginRow } from '../../db/schema';
+import { watch } from '../../db/watch';
+import type { HookBus } from '../../hooks/hook-bus';
+import type { HookCallDetail } from '../../hooks/run-hook';
+import { waitAtMost } from '../../hooks/timeouts';
+import { describeError } from '../shared/turn-helpers';
+import type { BudgetUsage } from '../../plugins/plugin-budgets';
+import type { Registered } from '../../plugins/plugin-context';
+import type { PluginHost } from '../../plugins/plugin-host';
 import type { PluginHostLoader } from './plugin-host-loader';
 import type { PluginInspector } from './plugin-inspector';
 
@@ -161,7 +161,7 @@ export class PluginsState {
 
 	/** Validates the URL and pin, then waits for the user to confirm. */
 	async requestAdd(input: string, pin: string): Promise<void> {
-		const [{ resolvePluginUrl }, { normalizePin }] = await Promise.all([import('../plugins/plugin-url'), import('../plugins/fetch-plugin-source')]);
+		const [{ resolvePluginUrl }, { normalizePin }] = await Promise.all([import('../../plugins/plugin-url'), import('../../plugins/fetch-plugin-source')]);
 		const url = resolvePluginUrl(input, location.origin);
 		if (this.rows.some((row) => row.url === url)) throw new Error('This plugin is already added.');
 		this.pending = { url, pin: normalizePin(pin) };
@@ -171,7 +171,7 @@ export class PluginsState {
 		const pending = this.pending;
 		this.pending = null;
 		if (!pending) return;
-		const [{ pluginIdFromUrl }] = await Promise.all([import('../plugins/plugin-url'), refuseMissing(pending.url)]);
+		const [{ pluginIdFromUrl }] = await Promise.all([import('../../plugins/plugin-url'), refuseMissing(pending.url)]);
 		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a throwaway lookup, not state
 		const id = pluginIdFromUrl(pending.url, new Set(this.rows.map((r) => r.id)));
 		// Marked before the row exists, so following the rows does not start a second load.
@@ -290,7 +290,7 @@ export class PluginsState {
 	}
 
 	async setPin(id: string, pin: string): Promise<void> {
-		const { normalizePin } = await import('../plugins/fetch-plugin-source');
+		const { normalizePin } = await import('../../plugins/fetch-plugin-source');
 		await updatePlugin(this.#db, id, { pinned_sha256: normalizePin(pin) });
 	}
 
@@ -428,7 +428,7 @@ export class PluginsState {
  * says why it does not load (a cross-origin setting to fix, or a server that is down for now).
  */
 async function refuseMissing(url: string): Promise<void> {
-	const { fetchPluginSource, PluginLoadError } = await import('../plugins/fetch-plugin-source');
+	const { fetchPluginSource, PluginLoadError } = await import('../../plugins/fetch-plugin-source');
 	try {
 		await fetchPluginSource(url);
 	} catch (error) {

@@ -4,9 +4,9 @@
 // a call's details are found by its id in the tab that made it.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HookLogEntry } from '../hooks/run-hook';
-import { makeHost } from '../plugins/test-host';
-import { createHookLogWriter } from '../plugins/hook-log-writer';
+import type { HookLogEntry } from '../../hooks/run-hook';
+import { makeHost } from '../../plugins/test-host';
+import { createHookLogWriter } from '../../plugins/hook-log-writer';
 import { PluginInspector, type LogView, type StorageView } from './plugin-inspector';
 import { PluginHostLoader } from './plugin-host-loader';
 import { PluginsState } from './plugins.svelte';
@@ -148,7 +148,7 @@ describe('kept log lines', () => {
 		expect(view.lines.at(-1)?.text).toBe('line 99');
 		expect(view.lines[0].text).toBe('line 0');
 		await (await t.host.get('chatty'))?.dispose();
-		const { removePlugin } = await import('../db/plugin-verbs');
+		const { removePlugin } = await import('../../db/plugin-verbs');
 		await removePlugin(t.db, 'chatty');
 		expect(await t.db.plugin_log.count()).toBe(0);
 	});

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { SyncWorker } from '../sync/sync-client';
-import type { SyncRunRequest } from '../sync/sync-runner';
-import type { SyncStatus } from '../sync/sync-status';
-import { statusError } from '../sync/sync-error';
-import { needsPassphrase, wrongPassphrase } from '../sync/sealing-errors';
+import type { SyncWorker } from '../../sync/sync-client';
+import type { SyncRunRequest } from '../../sync/sync-runner';
+import type { SyncStatus } from '../../sync/sync-status';
+import { statusError } from '../../sync/sync-error';
+import { needsPassphrase, wrongPassphrase } from '../../sync/sealing-errors';
 import { SyncState, type SyncChannel, type SyncHost, type SyncLocks } from './sync.svelte';
 
 /** Web Locks as a browser grants them: one holder, a queue in request order, steal, abort while waiting. */

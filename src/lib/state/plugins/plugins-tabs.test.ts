@@ -3,9 +3,9 @@
 // again is restarted in the other tab, and one added in safe mode waits to be enabled.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CommandInvocation } from '../commands/command-registry';
-import { kvKeys, removePlugin } from '../db/plugin-verbs';
-import { makeHost } from '../plugins/test-host';
+import type { CommandInvocation } from '../../commands/command-registry';
+import { kvKeys, removePlugin } from '../../db/plugin-verbs';
+import { makeHost } from '../../plugins/test-host';
 import { PluginHostLoader } from './plugin-host-loader';
 import { PluginsState } from './plugins.svelte';
 

@@ -1,6 +1,6 @@
 // The browser's side of SyncState: the profile's settings, Web Locks, a BroadcastChannel between
 // the profile's tabs, the sync worker, and the page's network and visibility.
-import type { SettingsState } from './settings/settings.svelte';
+import type { SettingsState } from '../settings/settings.svelte';
 import { SyncState, type SyncHost, type SyncMessage } from './sync.svelte';
 
 export function browserSyncHost(settings: SettingsState, profile: string): SyncHost {
@@ -13,7 +13,7 @@ export function browserSyncHost(settings: SettingsState, profile: string): SyncH
 			channel.onmessage = (event) => onMessage(event.data);
 			return { post: (message: SyncMessage) => channel.postMessage(message), close: () => channel.close() };
 		},
-		startWorker: () => import('../sync/sync-client').then(({ startSyncWorker }) => startSyncWorker()),
+		startWorker: () => import('../../sync/sync-client').then(({ startSyncWorker }) => startSyncWorker()),
 		online: () => navigator.onLine,
 		visible: () => document.visibilityState === 'visible',
 		watchPage(onChange) {

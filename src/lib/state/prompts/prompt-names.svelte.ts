@@ -1,7 +1,7 @@
 // The names of the saved prompts, for the Message box's slash menu: read from the name index
 // alone (no prompt's text), from the first "/" typed on, and followed as they change.
-import type { PalimpsestDb } from '../db/database';
-import { watch } from '../db/watch';
+import type { PalimpsestDb } from '../../db/database';
+import { watch } from '../../db/watch';
 
 export class PromptNames {
 	names = $state.raw<readonly string[]>([]);
@@ -17,7 +17,7 @@ export class PromptNames {
 	follow(): void {
 		if (this.#stop || this.#stopped) return;
 		this.#stop = () => {};
-		void import('../db/prompt-verbs').then(({ listPromptNames }) => {
+		void import('../../db/prompt-verbs').then(({ listPromptNames }) => {
 			if (this.#stopped) return;
 			this.#stop = watch(
 				() => listPromptNames(this.#db),

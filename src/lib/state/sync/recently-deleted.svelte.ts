@@ -2,9 +2,9 @@
 // deleted, kept on this device for a while, live while the page is open, and Restore. Loads with
 // its page only.
 import { SvelteSet } from 'svelte/reactivity';
-import { watch } from '../db/watch';
-import { listRecentlyDeleted, restoreDeletedSession, type DeletedSession } from '../sessions/restore-deleted';
-import type { SessionContext } from '../sessions/session-context';
+import { watch } from '../../db/watch';
+import { listRecentlyDeleted, restoreDeletedSession, type DeletedSession } from '../../sessions/restore-deleted';
+import type { SessionContext } from '../../sessions/session-context';
 
 export type { DeletedSession };
 

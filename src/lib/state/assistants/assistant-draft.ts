@@ -1,10 +1,10 @@
 // A new chat started from an assistant: it takes the assistant's model (when it names one), a copy
 // of its chat settings, its name and its starter prompts, until its first message makes it a
 // session. Loaded when an assistant is first used, not with the page.
-import type { PalimpsestDb } from '../db/database';
-import { getAssistant } from '../db/assistant-verbs';
-import type { AssistantRow } from '../db/schema';
-import type { ChatState } from './chat/chat.svelte';
+import type { PalimpsestDb } from '../../db/database';
+import { getAssistant } from '../../db/assistant-verbs';
+import type { AssistantRow } from '../../db/schema';
+import type { ChatState } from '../chat/chat.svelte';
 
 /** The new chat on show starts from `assistant`; null: a plain new chat again, with the model new chats used before. */
 export function startFrom(chat: ChatState, assistant: AssistantRow | null): void {

@@ -1,8 +1,8 @@
 // Using a saved prompt in the Message box: its text, and the variables to ask for first.
 // Loaded when a prompt is first chosen, not with the page.
-import type { PalimpsestDb } from '../db/database';
-import { findPromptByName } from '../db/prompt-verbs';
-import { fillVariables, findVariables } from '../prompts/prompt-variables';
+import type { PalimpsestDb } from '../../db/database';
+import { findPromptByName } from '../../db/prompt-verbs';
+import { fillVariables, findVariables } from '../../prompts/prompt-variables';
 
 export { fillVariables };
 
