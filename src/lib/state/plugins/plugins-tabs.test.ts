@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandInvocation } from '../../commands/command-registry';
 import { kvKeys, removePlugin } from '../../db/plugin-verbs';
 import { makeHost } from '../../plugins/test-host';
+import { confirmAdd } from './add-plugin';
 import { PluginHostLoader } from './plugin-host-loader';
 import { PluginsState } from './plugins.svelte';
 
@@ -95,7 +96,7 @@ describe('adding a plugin in safe mode', () => {
 		const safe = stateOf(t, true);
 		const stop = safe.start();
 		safe.pending = { url: URL_, pin: null };
-		await safe.confirmAdd();
+		await confirmAdd(safe);
 		stop();
 		expect(await t.db.plugins.get('notes')).toMatchObject({ enabled: 0 });
 		expect(safe.status.get('notes')).toEqual({ state: 'safe' });

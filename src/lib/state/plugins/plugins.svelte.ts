@@ -1,5 +1,5 @@
-// The Plugins page's store: plugin rows, their live status, adding with confirmation,
-// enable/disable/reload/remove, and the hook log.
+// The Plugins page's store: plugin rows, their live status, storing one the user added (its
+// checks and confirmation are add-plugin.ts), enable/disable/reload/remove, and the hook log.
 import { SvelteMap } from 'svelte/reactivity';
 import type { PalimpsestDb } from '../../db/database';
 import { addPlugin, clearHookLog, getPlugin, listPlugins, listStorageUsage, recentHookLog, removePlugin, updatePlugin } from '../../db/plugin-verbs';
@@ -10,26 +10,17 @@ import type { HookCallDetail } from '../../hooks/run-hook';
 import { waitAtMost } from '../../hooks/timeouts';
 import { describeError } from '../shared/turn-helpers';
 import type { BudgetUsage } from '../../plugins/plugin-budgets';
-import type { Registered } from '../../plugins/plugin-context';
 import type { PluginHost } from '../../plugins/plugin-host';
 import type { PluginHostLoader } from './plugin-host-loader';
 import type { PluginInspector } from './plugin-inspector';
+import { STARTUP_PLUGIN_WAIT_MS, type PluginStatus } from './plugin-status';
 
-export interface PluginStatus {
-	/** `stopped`: its code stopped answering and was ended in this tab (Reload starts it again). */
-	state: 'loading' | 'loaded' | 'disabled' | 'failed' | 'stopped' | 'safe';
-	error?: string;
-	registered?: Registered;
-	fromCache?: boolean;
-	/** Why the app started it again on its own, for its row. */
-	restarted?: string;
+/** A plugin the user asked to add, waiting for their confirmation before it first runs. */
+export interface PendingPlugin {
+	url: string;
+	/** The sha256 its code must match, if any. */
+	pin: string | null;
 }
-
-/**
- * How long the first turn or command after start-up waits for plugins still loading, so a
- * plugin's pre_llm_call does not miss it. After that nothing waits for them.
- */
-export const STARTUP_PLUGIN_WAIT_MS = 5_000;
 
 export class PluginsState {
 	rows = $state<PluginRow[]>([]);
@@ -41,7 +32,7 @@ export class PluginsState {
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- replaced whole on each read, never changed in place
 	storageUsed = $state<ReadonlyMap<string, number>>(new Map());
 	/** A plugin waiting for the user's confirmation before it first runs. */
-	pending = $state<{ url: string; pin: string | null } | null>(null);
+	pending = $state<PendingPlugin | null>(null);
 	readonly safeMode: boolean;
 	/**
 	 * Settles when the enabled plugins have had their first load attempt, or after
@@ -159,21 +150,11 @@ export class PluginsState {
 		return this.#host.current?.get(id)?.manifest?.name ?? this.rows.find((r) => r.id === id)?.manifest?.name ?? id;
 	}
 
-	/** Validates the URL and pin, then waits for the user to confirm. */
-	async requestAdd(input: string, pin: string): Promise<void> {
-		const [{ resolvePluginUrl }, { normalizePin }] = await Promise.all([import('../../plugins/plugin-url'), import('../../plugins/fetch-plugin-source')]);
-		const url = resolvePluginUrl(input, location.origin);
-		if (this.rows.some((row) => row.url === url)) throw new Error('This plugin is already added.');
-		this.pending = { url, pin: normalizePin(pin) };
-	}
-
-	async confirmAdd(): Promise<void> {
-		const pending = this.pending;
-		this.pending = null;
-		if (!pending) return;
-		const [{ pluginIdFromUrl }] = await Promise.all([import('../../plugins/plugin-url'), refuseMissing(pending.url)]);
-		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a throwaway lookup, not state
-		const id = pluginIdFromUrl(pending.url, new Set(this.rows.map((r) => r.id)));
+	/**
+	 * Stores a plugin the user confirmed (see add-plugin.ts) and runs it here; in safe mode it is
+	 * stored switched off, and runs only once the user turns it on after leaving safe mode.
+	 */
+	async add(id: string, pending: PendingPlugin): Promise<void> {
 		// Marked before the row exists, so following the rows does not start a second load.
 		this.status.set(id, { state: 'loading' });
 		this.#adding.add(id);
@@ -187,14 +168,12 @@ export class PluginsState {
 			this.#adding.delete(id);
 		}
 		this.rows = [...this.rows.filter((r) => r.id !== row.id), row];
-		// Safe mode runs no plugin: one added now is stored switched off, and runs only once
-		// the user turns it on (after leaving safe mode).
 		this.#instances.set(row.id, row.added_at);
 		if (this.safeMode) this.status.set(row.id, { state: 'safe' });
 		else await this.#load(row);
 	}
 
-	#addRow(id: string, pending: { url: string; pin: string | null }): Promise<PluginRow> {
+	#addRow(id: string, pending: PendingPlugin): Promise<PluginRow> {
 		return addPlugin(this.#db, {
 			id,
 			url: pending.url,
@@ -287,11 +266,6 @@ export class PluginsState {
 				this.status.set(id, { state: 'failed', error: describeError(error) });
 			}
 		}
-	}
-
-	async setPin(id: string, pin: string): Promise<void> {
-		const { normalizePin } = await import('../../plugins/fetch-plugin-source');
-		await updatePlugin(this.#db, id, { pinned_sha256: normalizePin(pin) });
 	}
 
 	clearLog(): Promise<void> {
@@ -419,19 +393,5 @@ export class PluginsState {
 				? { state: 'loaded', registered: outcome.plugin.registered, fromCache: outcome.plugin.fromCache }
 				: { state: 'failed', error: outcome.error }
 		);
-	}
-}
-
-/**
- * A URL whose server answers with an error (404) or with something that is not JavaScript is
- * refused before anything is stored. One that cannot be reached at all is added, and its row
- * says why it does not load (a cross-origin setting to fix, or a server that is down for now).
- */
-async function refuseMissing(url: string): Promise<void> {
-	const { fetchPluginSource, PluginLoadError } = await import('../../plugins/fetch-plugin-source');
-	try {
-		await fetchPluginSource(url);
-	} catch (error) {
-		if (!(error instanceof PluginLoadError) || !error.unreachable) throw error;
 	}
 }
