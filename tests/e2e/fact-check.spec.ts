@@ -12,7 +12,7 @@ const marker = (page: Page) => transcript(page).getByRole('region', { name: 'Con
 const PLANTED =
 	'We deploy the billing service from config/deploy.yaml to port 8443. Never run migrations on Fridays. ' +
 	'The staging address is https://staging.example.com/billing and Ingrid Holm approves every release. ' +
-	'It has been failing since the upgrade, so take your time and read the whole setup before answering anything at all about it.';
+	'It has been failing since the upgrade last week, and the logs have shown nothing unusual about it at all so far.';
 const LOST = ['config/deploy.yaml', 'Never run migrations on Fridays.', 'https://staging.example.com/billing', 'Ingrid Holm'];
 
 test('the facts a summary lost are named on the marker, open their message, and "Add lost facts to summary" sends them', async ({ page }) => {
