@@ -3,6 +3,7 @@
 // launched itself) fails the test, even when every assertion passed: a user would have met a
 // broken page.
 import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
+import { startCouchServer } from '../support/couch-server.mjs';
 
 export { expect };
 
@@ -21,7 +22,17 @@ export interface PageErrors {
 	watch(context: BrowserContext): void;
 }
 
-export const test = base.extend<{ pageErrors: PageErrors }>({
+export const test = base.extend<{ pageErrors: PageErrors }, { couchServer: { url: string } }>({
+	// One sync server per worker, started when a spec first asks for it and stopped when the worker
+	// ends: each test makes a database of its own there (see sync-helpers.ts's createDatabase).
+	couchServer: [
+		async ({}, use) => {
+			const server = await startCouchServer();
+			await use({ url: server.url });
+			await server.close();
+		},
+		{ scope: 'worker' }
+	],
 	pageErrors: [
 		async ({ context }, use) => {
 			const seen: string[] = [];

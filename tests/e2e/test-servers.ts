@@ -1,8 +1,7 @@
 // The local servers a spec's browser tests talk to: the mock provider, the plugin origins, the MCP servers and the sync server,
-// each started once before the first test and stopped after the last. Each function returns a
+// each started once before the first test and stopped after the last (the sync server once per worker). Each function returns a
 // handle that is filled in once its server has started: read it in tests and hooks, not while
 // the spec loads.
-import { startCouchServer } from '../support/couch-server.mjs';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.mjs';
 import { startReferenceToolServer, startSignInToolServer } from '../support/tool-server.mjs';
 import { startPluginOrigins, type PluginOrigins } from './plugin-helpers';
@@ -49,12 +48,13 @@ export function useSignInToolServer(): { url: string; authUrl: string; auth2Url:
 	return server;
 }
 
-/** The CouchDB-compatible sync server (pouchdb-server in memory, any origin let in), started once for the spec and stopped by process id. */
+/**
+ * The CouchDB-compatible sync server (pouchdb-server in memory, any origin let in): one per
+ * worker, shared by the specs it runs, stopped by process id when the worker ends. Tests keep
+ * apart by each creating a database of its own.
+ */
 export function useCouchServer(): { url: string } {
-	const server = {} as Awaited<ReturnType<typeof startCouchServer>>;
-	test.beforeAll(async () => void Object.assign(server, await startCouchServer()));
-	test.afterAll(async () => {
-		await server.close?.();
-	});
+	const server = {} as { url: string };
+	test.beforeAll(async ({ couchServer }) => void Object.assign(server, couchServer));
 	return server;
 }
