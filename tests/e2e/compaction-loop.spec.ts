@@ -22,16 +22,17 @@ test('a model that always says "context too long" gets one compaction and one re
 	for (const seed of ['harbour', 'lantern', 'orchard', 'meadow']) await sendAndWait(page, words(250, seed));
 
 	mock.script(Array.from({ length: 20 }, () => tooLong));
-	for (const text of ['Summarise what we covered', 'And once more, briefly']) {
+	for (const [turn, text] of ['Summarise what we covered', 'And once more, briefly'].entries()) {
 		const before = answers().length;
 		await page.getByRole('textbox', { name: 'Message' }).fill(text);
 		await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-		const failed = assistantMessages(page).last();
-		await expect(failed).toContainText('too long', { timeout: 30_000 });
-		await expect(failed).toContainText('It was compacted once already: start a new session, or choose a model with a larger context window.');
+		// This turn's own failed answer, not the one the turn before ended with.
+		const stopped = assistantMessages(page).filter({ hasText: 'It was compacted once already: start a new session, or choose a model with a larger context window.' });
+		await expect(stopped).toHaveCount(turn + 1, { timeout: 30_000 });
+		await expect(stopped.last()).toContainText('too long');
 		await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
 		// The refused request and its one retry after the compaction, no more.
-		expect(answers().length - before).toBe(2);
+		await expect.poll(() => answers().length - before).toBe(2);
 		await expect(userMessages(page).filter({ hasText: text })).toHaveCount(1);
 	}
 

@@ -189,6 +189,7 @@ test('"Failed to fetch" says what to check, and offers switching back to the off
 	await failed.getByRole('button', { name: 'Use the offline model' }).click();
 	await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toHaveValue(/offline-mini$/);
 	await failed.getByRole('button', { name: 'Retry' }).click();
-	await waitForAnswer(page);
+	// The retry answers in the same message, with the offline model's tokenizer loading first.
+	await waitForAnswer(page, 'complete', 30_000);
 	await expect(assistantMessages(page).last()).toContainText('offline model');
 });
