@@ -35,6 +35,8 @@ import { StoragePersistence } from '../settings/storage-persistence.svelte';
 import { installTrustedTypesPolicy } from './trusted-types';
 import type { SyncState } from '../sync/sync.svelte';
 import { PromptNames } from '../prompts/prompt-names.svelte';
+import { loadAhead } from '../shared/read-ahead';
+import { whenIdle } from '../shared/when-idle';
 
 export class AppState {
 	/** 'blocked': this tab's upgrade of the data waits for another tab to close it. */
@@ -227,6 +229,9 @@ export class AppState {
 		};
 		requestAnimationFrame(() => setTimeout(startPlugins, 0));
 		setTimeout(startPlugins, 100);
+		// Once start-up is done, in idle time: Prompts and Assistants (their code and first rows), so
+		// that neither waits for them when first opened.
+		this.#stops.push(whenIdle([() => loadAhead('/prompts', db), () => loadAhead('/assistants', db)]));
 		// Stopped first (a profile switch at once): no plugin starts after that.
 		this.#stops.push(() => (pluginsStarted = true));
 		this.#stops.push(watchPageExit(
