@@ -4,30 +4,18 @@
 // even once the app's server no longer answers.
 import { expect, test, type Page } from './test-base';
 import { openApp } from './helpers';
+import { writeStoreRows } from './seed-rows';
 
 const ROWS = 30;
 
 /** Writes ROWS prompts and ROWS assistants straight into the default profile's database, then reloads the app. */
 async function seed(page: Page): Promise<void> {
-	await page.evaluate(async (count) => {
-		const open = indexedDB.open('palimpsest-default');
-		const db = await new Promise<IDBDatabase>((resolve, reject) => {
-			open.onsuccess = () => resolve(open.result);
-			open.onerror = () => reject(open.error);
-		});
-		const tx = db.transaction(['prompts', 'assistants'], 'readwrite');
-		const now = Date.now();
-		for (let i = 0; i < count; i++) {
-			const n = String(i).padStart(2, '0');
-			tx.objectStore('prompts').put({ id: `p-${n}`, name: `prompt-${n}`, text: `Prompt ${n}: answer briefly.`, created_at: now, updated_at: now });
-			tx.objectStore('assistants').put({ id: `a-${n}`, name: `Assistant ${n}`, provider: '', model: '', starters: [], created_at: now, updated_at: now });
-		}
-		await new Promise((resolve, reject) => {
-			tx.oncomplete = resolve;
-			tx.onerror = () => reject(tx.error);
-		});
-		db.close();
-	}, ROWS);
+	const now = Date.now();
+	const n = (i: number) => String(i).padStart(2, '0');
+	await writeStoreRows(page, {
+		prompts: Array.from({ length: ROWS }, (_, i) => ({ id: `p-${n(i)}`, name: `prompt-${n(i)}`, text: `Prompt ${n(i)}: answer briefly.`, created_at: now, updated_at: now })),
+		assistants: Array.from({ length: ROWS }, (_, i) => ({ id: `a-${n(i)}`, name: `Assistant ${n(i)}`, provider: '', model: '', starters: [], created_at: now, updated_at: now }))
+	});
 	await openApp(page);
 }
 

@@ -50,7 +50,7 @@ export class AppState {
 	settings!: SettingsState;
 	sessions!: SessionsState;
 	chat!: ChatState;
-	/** The saved prompts' names, for the slash menu (read from the first "/" typed). */
+	/** The saved prompts' names, for the slash menu (read in idle time after start-up, or from the first "/" typed). */
 	promptNames!: PromptNames;
 	plugins!: PluginsState;
 	/** Tool servers: their state loads with the plugins, after the Message box is ready (or when Settings asks first). */
@@ -229,9 +229,9 @@ export class AppState {
 		};
 		requestAnimationFrame(() => setTimeout(startPlugins, 0));
 		setTimeout(startPlugins, 100);
-		// Once start-up is done, in idle time: Prompts and Assistants (their code and first rows), so
-		// that neither waits for them when first opened.
-		this.#stops.push(whenIdle([() => loadAhead('/prompts', db), () => loadAhead('/assistants', db)]));
+		// Once start-up is done, in idle time: Prompts and Assistants (their code and first rows),
+		// then the prompts' names for the slash menu, so that none waits for them when first wanted.
+		this.#stops.push(whenIdle([() => loadAhead('/prompts', db), () => loadAhead('/assistants', db), () => this.promptNames.follow()]));
 		// Stopped first (a profile switch at once): no plugin starts after that.
 		this.#stops.push(() => (pluginsStarted = true));
 		this.#stops.push(watchPageExit(
