@@ -1,7 +1,7 @@
 // Assistants benchmark: the time from a click on "Assistants" in the sidebar to the Assistants page
 // on screen with its first assistants (a screenful), and to every assistant listed, the first time
-// it opens in a visit (its code loads then) and again after it, with 500 stored assistants (the
-// most a profile keeps), each with a system prompt, settings and starter prompts.
+// it opens in a visit (three ways: see saved-items-page.mjs) and again after it, with 500 stored
+// assistants (the most a profile keeps), each with a system prompt, settings and starter prompts.
 // Prints figures; asserts nothing. Run: npx vite build && node bench/assistants.mjs
 import { openAppPage, openBench, seedDatabase } from './browser.mjs';
 import { size } from './quick.mjs';

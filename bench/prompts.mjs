@@ -1,7 +1,7 @@
 // Prompts benchmark: the time from a click on "Prompts" in the sidebar to the Prompts page on
 // screen with its first prompts (a screenful), and to every prompt listed, the first time it opens
-// in a visit (its code loads then) and again after it, with 1,000 stored prompts (the most a
-// profile keeps); and the time from "/" typed in the Message box to a prompt in the slash menu
+// in a visit (three ways: see saved-items-page.mjs) and again after it, with 1,000 stored prompts
+// (the most a profile keeps); and the time from "/" typed in the Message box to a prompt in the slash menu
 // (their names load then). Prints figures; asserts nothing. Run: npx vite build && node bench/prompts.mjs
 import { openAppPage, openBench, seedDatabase } from './browser.mjs';
 import { size } from './quick.mjs';

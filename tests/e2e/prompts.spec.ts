@@ -9,6 +9,7 @@ import { openApp } from './helpers';
 import { expectNoSeriousIssues } from './accessibility';
 import { navigate } from './plugin-helpers';
 import { createProfile } from './profile-helpers';
+import { writeStoreRows } from './seed-rows';
 
 /** Saves a prompt through New prompt on the Prompts page (going there first). */
 async function addPrompt(page: Page, name: string, text: string): Promise<void> {
@@ -211,4 +212,38 @@ test('two prompts of one name (saved on two devices before they synced): /<name>
 	await expect(slashMenu(page).getByRole('option')).toHaveCount(1);
 	await messageBox(page).press('Enter');
 	await expect(messageBox(page)).toHaveValue('Be brief (the earlier one).');
+});
+
+test('with many prompts, the first "/" lists them at once (their names were read after start-up), fifty at most with how many more, and typing narrows them', async ({ page }) => {
+	await openApp(page);
+	const now = Date.now();
+	const n = (i: number) => String(i).padStart(2, '0');
+	await writeStoreRows(page, { prompts: Array.from({ length: 70 }, (_, i) => ({ id: `p-${n(i)}`, name: `prompt-${n(i)}`, text: `Prompt ${n(i)}.`, created_at: now, updated_at: now })) });
+	await openApp(page);
+	// Read in idle time, before any "/": the menu's first frame lists prompts.
+	await expect.poll(() => page.evaluate(() => performance.getEntriesByName('palimpsest:prompt-names-read').length)).toBeGreaterThan(0);
+	await page.evaluate(() => {
+		const observer = new MutationObserver(() => {
+			const menu = document.querySelector('[role="listbox"][aria-label="Commands"]');
+			if (!menu) return;
+			observer.disconnect();
+			(window as unknown as { promptsAtFirst: number }).promptsAtFirst = menu.querySelectorAll('[role="option"] .kind').length;
+		});
+		observer.observe(document, { childList: true, subtree: true });
+	});
+	await messageBox(page).press('/');
+	const options = slashMenu(page).getByRole('option');
+	await expect(options).toHaveCount(50);
+	await expect.poll(() => page.evaluate(() => (window as unknown as { promptsAtFirst?: number }).promptsAtFirst)).toBeGreaterThan(0);
+	// Seventy prompts and the built-in commands match "/": fifty are listed, and the menu says how many more.
+	const more = page.getByText(/^\d+ more: type more of the name\.$/);
+	await expect(more).toBeVisible();
+	await expect(options.first()).toHaveAttribute('aria-setsize', /^\d+$/);
+	await messageBox(page).pressSequentially('prompt-6');
+	await expect(options).toHaveCount(10);
+	await expect(more).toBeHidden();
+	await expect(options.first()).toContainText('/prompt-60');
+	await messageBox(page).press('ArrowUp');
+	await messageBox(page).press('Enter');
+	await expect(messageBox(page)).toHaveValue('Prompt 69.');
 });

@@ -56,3 +56,24 @@ export async function writeRows(page: Page, sessions: SeedSession[], messages: S
 		{ sessions, messages, profile }
 	);
 }
+
+/** Writes whole rows into stores of profile `profile`'s database (saved prompts, assistants), by store name, in one transaction. */
+export async function writeStoreRows(page: Page, stores: Record<string, object[]>, profile = 'default'): Promise<void> {
+	await page.evaluate(
+		async ({ stores, profile }) => {
+			const open = indexedDB.open(`palimpsest-${profile}`);
+			const db = await new Promise<IDBDatabase>((resolve, reject) => {
+				open.onsuccess = () => resolve(open.result);
+				open.onerror = () => reject(open.error);
+			});
+			const tx = db.transaction(Object.keys(stores), 'readwrite');
+			for (const [store, rows] of Object.entries(stores)) for (const row of rows) tx.objectStore(store).put(row);
+			await new Promise((resolve, reject) => {
+				tx.oncomplete = resolve;
+				tx.onerror = () => reject(tx.error);
+			});
+			db.close();
+		},
+		{ stores, profile }
+	);
+}

@@ -201,6 +201,35 @@ test('a plugin’s rewrite allowed once runs as rewritten, and the transcript an
 	}
 });
 
+test('a call’s row says it waits for approval while the dialog asks, and runs once allowed or says denied once denied', async ({ page }) => {
+	await openApp(page);
+	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
+	await addToolServer(page);
+	const name = await offeredName(page, label, 'trigger-long-running-operation');
+	const dialog = page.getByRole('dialog', { name: 'Run a tool?' });
+	const rows = transcript(page).getByRole('group', { name: `Tool call ${name}` });
+	const status = (row: typeof rows) => row.getByRole('button', { expanded: false });
+
+	mock.script([{ type: 'tool_call', name, arguments: { duration: 30, steps: 30 } }]);
+	await sendMessage(page, 'Run the long operation.');
+	await expect(dialog).toBeVisible();
+	await expect(status(rows.first())).toHaveText(new RegExp(`${name}\\s*waiting for approval`));
+	await dialog.getByRole('button', { name: 'Allow once' }).click();
+	await expect(status(rows.first())).toHaveText(new RegExp(`${name}\\s*running`));
+	await expect(rows.first().getByRole('progressbar', { name: `Progress of ${name}` })).toHaveAttribute('aria-valuetext', /^\d+ of 30/);
+	await page.getByRole('button', { name: 'Stop' }).click();
+	await expect(status(rows.first())).toHaveText(new RegExp(`${name}\\s*stopped`));
+
+	mock.script([{ type: 'tool_call', name, arguments: { duration: 30, steps: 30 } }, { type: 'text', text: 'You said no.' }]);
+	await sendMessage(page, 'Run it again.');
+	await expect(rows).toHaveCount(2);
+	await expect(status(rows.last())).toHaveText(new RegExp(`${name}\\s*waiting for approval`));
+	await expect(rows.last().getByRole('progressbar')).toHaveCount(0);
+	await dialog.getByRole('button', { name: 'Deny' }).click();
+	await expect(status(rows.last())).toHaveText(new RegExp(`${name}\\s*denied`));
+	await expect(messageBody(await waitForAnswer(page))).toContainText('You said no.');
+});
+
 test('the approval dialog shows arguments whole, however long, in a box that scrolls', async ({ page }) => {
 	await openApp(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');

@@ -26,7 +26,7 @@ export function combineTools(plugins: ToolRegistry | undefined, servers: ServerT
 		schemas: () => [...(plugins?.schemas().filter((tool) => offered(tool.name)) ?? []), ...(servers?.schemas(reserved(), uses) ?? [])],
 		async run(name, args, context) {
 			if (!isPlugin(name) && servers?.serverOf(name, reserved(), uses) !== undefined) {
-				return servers.run(name, args, { callId: context.call_id, signal: context.signal, rewrite: context.rewrite }, reserved(), uses);
+				return servers.run(name, args, { sessionId: context.session_id, callId: context.call_id, signal: context.signal, rewrite: context.rewrite }, reserved(), uses);
 			}
 			if (plugins && offered(name)) return plugins.run(name, args, { session_id: context.session_id });
 			throw new Error(`The model called "${name}", which no plugin or tool server offers in this chat.`);

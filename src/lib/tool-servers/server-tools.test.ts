@@ -74,12 +74,12 @@ describe('the tools of tool servers', () => {
 			return answers.shift() ?? 'deny';
 		};
 		const rewrite = { modelArgs: { a: 1 }, plugins: ['Rewriter'] };
-		const run = (args: Record<string, unknown>, changed?: typeof rewrite) => tools.run('calc__add', args, { callId: crypto.randomUUID(), rewrite: changed }, new Set());
+		const run = (args: Record<string, unknown>, changed?: typeof rewrite) => tools.run('calc__add', args, { sessionId: 's', callId: 'c1', rewrite: changed }, new Set());
 
 		const denied = await run({ a: 99 }, rewrite);
 		expect(denied).toMatchObject({ text: DENIED, denied: true });
 		expect(calls.made).toEqual([]);
-		expect(requests[0]).toEqual({ serverId: 's1', serverName: 'calc', tool: 'add', args: { a: 99 }, rewrite, choices: ['once', 'deny'] });
+		expect(requests[0]).toEqual({ sessionId: 's', callId: 'c1', serverId: 's1', serverName: 'calc', tool: 'add', args: { a: 99 }, rewrite, choices: ['once', 'deny'] });
 
 		// An "always" for rewritten arguments runs this call only, and keeps nothing.
 		expect((await run({ a: 99 }, rewrite)).text).toBe('ran add with {"a":99}');
@@ -100,13 +100,13 @@ describe('the tools of tool servers', () => {
 			requests.push(request);
 			return 'once';
 		};
-		await tools.run('calc__add', { a: 1 }, { callId: 'c1' }, new Set());
-		expect(requests).toEqual([{ serverId: 's1', serverName: 'calc', tool: 'add', args: { a: 1 }, choices: ['once', 'always', 'deny'] }]);
+		await tools.run('calc__add', { a: 1 }, { sessionId: 's', callId: 'c1' }, new Set());
+		expect(requests).toEqual([{ sessionId: 's', callId: 'c1', serverId: 's1', serverName: 'calc', tool: 'add', args: { a: 1 }, choices: ['once', 'always', 'deny'] }]);
 	});
 
 	it('asks before a run: once asks again, always does not, deny answers the model without a call', async () => {
 		const { tools, calls, asked } = setup(['once', 'always', 'deny']);
-		const run = (name: string) => tools.run(name, { a: 1 }, { callId: crypto.randomUUID() }, new Set());
+		const run = (name: string) => tools.run(name, { a: 1 }, { sessionId: 's', callId: crypto.randomUUID() }, new Set());
 		expect((await run('calc__add')).text).toBe('ran add with {"a":1}');
 		expect((await run('calc__add')).text).toBe('ran add with {"a":1}');
 		// Always allowed since the second: asked no more.
@@ -120,7 +120,7 @@ describe('the tools of tool servers', () => {
 
 	it('keeps an image in the stored parts by reference, its bytes apart, and reports progress until the call ends', async () => {
 		const { tools, progress } = setup([], [config({ always_allowed: ['add'] })]);
-		const result = await tools.run('calc__add', {}, { callId: 'c1' }, new Set());
+		const result = await tools.run('calc__add', {}, { sessionId: 's', callId: 'c1' }, new Set());
 		expect(result.stored.parts).toEqual([{ type: 'text', text: 'ok' }, { type: 'image', id: 'i1', mimeType: 'image/png', size: 4 }]);
 		expect(result.images).toEqual([{ id: 'i1', type: 'image/png', data: IMAGE }]);
 		expect(progress).toEqual([['c1', { progress: 1, total: 2 }], ['c1', null]]);
@@ -139,13 +139,13 @@ describe('the tools of tool servers', () => {
 			onProgress: () => {}
 		});
 		stoppable.setConnected('s1', INFO, [tool('add')]);
-		void stoppable.run('calc__add', {}, { callId: 'c2', signal: stop.signal }, new Set()).catch(() => {});
+		void stoppable.run('calc__add', {}, { sessionId: 's', callId: 'c2', signal: stop.signal }, new Set()).catch(() => {});
 		await vi.waitFor(() => expect(calls.cancelled).toEqual([]));
 		stop.abort();
 		await vi.waitFor(() => expect(calls.cancelled).toEqual(['c2']));
 		const stopped = new AbortController();
 		stopped.abort();
-		await expect(tools.run('calc__add', {}, { callId: 'c3', signal: stopped.signal }, new Set())).rejects.toThrow();
+		await expect(tools.run('calc__add', {}, { sessionId: 's', callId: 'c3', signal: stopped.signal }, new Set())).rejects.toThrow();
 		expect(calls.made).toEqual([]);
 	});
 });

@@ -12,6 +12,9 @@ export type { Approval, ArgsRewrite };
 
 /** What a user is asked before a tool of a server runs. */
 export interface ApprovalRequest {
+	/** The call asked about: its session, and its id in the answer that made it. */
+	sessionId: string;
+	callId: string;
 	serverId: string;
 	serverName: string;
 	tool: string;
@@ -138,7 +141,7 @@ export class ServerTools {
 	async run(
 		name: string,
 		args: Record<string, unknown>,
-		context: { callId: string; signal?: AbortSignal; rewrite?: ArgsRewrite },
+		context: { sessionId: string; callId: string; signal?: AbortSignal; rewrite?: ArgsRewrite },
 		reserved: ReadonlySet<string>,
 		uses?: ServerFilter
 	): Promise<ServerToolResult> {
@@ -149,7 +152,8 @@ export class ServerTools {
 		const { rewrite } = context;
 		const choices = approvalChoices(config?.always_allowed.includes(tool.name) ?? false, rewrite);
 		if (choices) {
-			const approval = await this.#deps.approve({ serverId, serverName, tool: tool.name, args, choices, ...(rewrite ? { rewrite } : {}) }, context.signal);
+			const asked = { sessionId: context.sessionId, callId: context.callId, serverId, serverName, tool: tool.name, args, choices, ...(rewrite ? { rewrite } : {}) };
+			const approval = await this.#deps.approve(asked, context.signal);
 			if (approval === 'deny') return { text: DENIED, stored: { server: serverName, is_error: true, parts: [{ type: 'note', text: 'You denied this tool call.' }] }, images: [], denied: true };
 			if (keepsAlways(approval, rewrite)) await this.#deps.allowAlways(serverId, tool.name);
 		}

@@ -35,6 +35,8 @@ import { StoragePersistence } from '../settings/storage-persistence.svelte';
 import { installTrustedTypesPolicy } from './trusted-types';
 import type { SyncState } from '../sync/sync.svelte';
 import { PromptNames } from '../prompts/prompt-names.svelte';
+import { loadAhead } from '../shared/read-ahead';
+import { whenIdle } from '../shared/when-idle';
 
 export class AppState {
 	/** 'blocked': this tab's upgrade of the data waits for another tab to close it. */
@@ -48,7 +50,7 @@ export class AppState {
 	settings!: SettingsState;
 	sessions!: SessionsState;
 	chat!: ChatState;
-	/** The saved prompts' names, for the slash menu (read from the first "/" typed). */
+	/** The saved prompts' names, for the slash menu (read in idle time after start-up, or from the first "/" typed). */
 	promptNames!: PromptNames;
 	plugins!: PluginsState;
 	/** Tool servers: their state loads with the plugins, after the Message box is ready (or when Settings asks first). */
@@ -227,6 +229,9 @@ export class AppState {
 		};
 		requestAnimationFrame(() => setTimeout(startPlugins, 0));
 		setTimeout(startPlugins, 100);
+		// Once start-up is done, in idle time: Prompts and Assistants (their code and first rows),
+		// then the prompts' names for the slash menu, so that none waits for them when first wanted.
+		this.#stops.push(whenIdle([() => loadAhead('/prompts', db), () => loadAhead('/assistants', db), () => this.promptNames.follow()]));
 		// Stopped first (a profile switch at once): no plugin starts after that.
 		this.#stops.push(() => (pluginsStarted = true));
 		this.#stops.push(watchPageExit(

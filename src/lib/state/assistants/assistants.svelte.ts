@@ -7,6 +7,8 @@ import { ASSISTANT_LIMITS, type AssistantRow } from '../../db/schema';
 import { watch } from '../../db/watch';
 import { AssistantsFileError, assistantsFilename, checkAssistantsFileSize, parseAssistantsFile, writeAssistantsFile } from '../../assistants/assistants-file';
 import type { ConfirmState } from '../shared/confirm.svelte';
+import { followAfterPaint } from '../shared/early-read';
+import { earlyAssistants } from './early-assistants';
 
 export type { AssistantFields, AssistantRow };
 export { ASSISTANT_LIMITS };
@@ -18,22 +20,39 @@ export class AssistantsState {
 	loaded = $state(false);
 	readonly #db: PalimpsestDb;
 	readonly #confirm: ConfirmState;
+	/** The page opened with rows read ahead of it. */
+	readonly #readAhead: boolean;
 	readonly #profile: string;
 
 	constructor(db: PalimpsestDb, confirm: ConfirmState, profile: string) {
 		this.#db = db;
 		this.#confirm = confirm;
 		this.#profile = profile;
+		// Read ahead of the page (its link under the pointer, idle time): drawn in its first frame.
+		const ahead = earlyAssistants.rows(db);
+		this.#readAhead = ahead !== undefined;
+		this.#show(ahead);
 	}
 
 	follow(): () => void {
-		return watch(
-			() => listAssistants(this.#db),
-			(rows) => {
-				this.assistants = rows;
-				this.loaded = true;
-			}
+		let live = false;
+		// A read ahead still under way may come before the page's own.
+		void earlyAssistants.whenRead(this.#db).then((rows) => live || this.#show(rows));
+		return followAfterPaint(this.#readAhead, () =>
+			watch(
+				() => listAssistants(this.#db),
+				(rows) => {
+					live = true;
+					this.#show(rows);
+				}
+			)
 		);
+	}
+
+	#show(rows: AssistantRow[] | undefined): void {
+		if (!rows) return;
+		this.assistants = rows;
+		this.loaded = true;
 	}
 
 	/** Why these fields cannot be saved, for the user, or null. */

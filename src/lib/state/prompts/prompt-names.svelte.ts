@@ -1,7 +1,11 @@
 // The names of the saved prompts, for the Message box's slash menu: read from the name index
-// alone (no prompt's text), from the first "/" typed on, and followed as they change.
+// alone (no prompt's text), in idle time after start-up or from the first "/" typed, whichever
+// comes first, and followed as they change.
 import type { PalimpsestDb } from '../../db/database';
 import { watch } from '../../db/watch';
+
+/** The performance mark made each time the names are read. */
+export const NAMES_READ_MARK = 'palimpsest:prompt-names-read';
 
 export class PromptNames {
 	names = $state.raw<readonly string[]>([]);
@@ -21,7 +25,10 @@ export class PromptNames {
 			if (this.#stopped) return;
 			this.#stop = watch(
 				() => listPromptNames(this.#db),
-				(names) => (this.names = names)
+				(names) => {
+					this.names = names;
+					performance.mark(NAMES_READ_MARK);
+				}
 			);
 		});
 	}

@@ -8,6 +8,8 @@ import { BUILTIN_NAMES } from '../../commands/builtin-names';
 import { MAX_PROMPT_TEXT_CHARS, refuseName } from '../../prompts/prompt-name';
 import { countVariables, findVariables, MAX_VARIABLES } from '../../prompts/prompt-variables';
 import type { ConfirmState } from '../shared/confirm.svelte';
+import { followAfterPaint } from '../shared/early-read';
+import { earlyPrompts } from './early-prompts';
 
 export type { PromptRow };
 export { findVariables };
@@ -18,22 +20,39 @@ export class PromptsState {
 	readonly #db: PalimpsestDb;
 	readonly #commands: () => string[];
 	readonly #confirm: ConfirmState;
+	/** The page opened with rows read ahead of it. */
+	readonly #readAhead: boolean;
 
 	/** `commands`: the names of the commands there are now (a prompt may take none of them). */
 	constructor(db: PalimpsestDb, commands: () => string[], confirm: ConfirmState) {
 		this.#db = db;
 		this.#commands = commands;
 		this.#confirm = confirm;
+		// Read ahead of the page (its link under the pointer, idle time): drawn in its first frame.
+		const ahead = earlyPrompts.rows(db);
+		this.#readAhead = ahead !== undefined;
+		this.#show(ahead);
 	}
 
 	follow(): () => void {
-		return watch(
-			() => listPrompts(this.#db),
-			(rows) => {
-				this.prompts = rows;
-				this.loaded = true;
-			}
+		let live = false;
+		// A read ahead still under way may come before the page's own.
+		void earlyPrompts.whenRead(this.#db).then((rows) => live || this.#show(rows));
+		return followAfterPaint(this.#readAhead, () =>
+			watch(
+				() => listPrompts(this.#db),
+				(rows) => {
+					live = true;
+					this.#show(rows);
+				}
+			)
 		);
+	}
+
+	#show(rows: PromptRow[] | undefined): void {
+		if (!rows) return;
+		this.prompts = rows;
+		this.loaded = true;
 	}
 
 	/** Why this prompt cannot be saved, for the user, or null. */

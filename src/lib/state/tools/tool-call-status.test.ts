@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { showArguments, toolCallStatus } from './tool-call-status';
+import { asksAbout, showArguments, toolCallStatus } from './tool-call-status';
 import { indexToolCalls } from './tool-call-index';
 import type { MessageRow } from '../shared/view-types';
 
@@ -10,6 +10,23 @@ describe('the status a tool-call row shows', () => {
 	it('is running without a result while a turn runs, and "not run" when none does', () => {
 		expect(toolCallStatus(undefined, true)).toBe('running');
 		expect(toolCallStatus(undefined, false)).toBe('not run');
+	});
+
+	it('is waiting for approval while the approval dialog asks about it, and running once answered', () => {
+		expect(toolCallStatus(undefined, true, true)).toBe('waiting for approval');
+		expect(toolCallStatus(undefined, true, false)).toBe('running');
+		// A denial is its result.
+		expect(toolCallStatus(row({ content: 'The user denied this tool call.' }), true, true)).toBe('denied');
+		expect(toolCallStatus(undefined, false, true)).toBe('not run');
+	});
+
+	it('is asked about when the question names its session and its call id, not another chat’s call of the same id', () => {
+		const asking = { sessionId: 's1', callId: 'call_1' };
+		expect(asksAbout(asking, 's1', 'call_1')).toBe(true);
+		expect(asksAbout(asking, 's2', 'call_1')).toBe(false);
+		expect(asksAbout(asking, 's1', 'call_2')).toBe(false);
+		expect(asksAbout(null, 's1', 'call_1')).toBe(false);
+		expect(asksAbout(asking, 's1', undefined)).toBe(false);
 	});
 
 	it('reads the result: stopped, denied by you, blocked by a plugin, failed, done', () => {

@@ -3,14 +3,15 @@
 import { DENIED } from '../../tool-servers/server-tools';
 import type { MessageRow } from '../../db/schema';
 
-export type ToolCallStatus = 'running' | 'done' | 'failed' | 'denied' | 'blocked' | 'stopped' | 'not run';
+export type ToolCallStatus = 'waiting for approval' | 'running' | 'done' | 'failed' | 'denied' | 'blocked' | 'stopped' | 'not run';
 
 /**
  * A call's status: from its result when it has one (stopped, denied by you, blocked by a plugin,
- * failed, done); without one, running while a turn runs, else it never ran.
+ * failed, done); without one, while a turn runs, waiting for your approval when the dialog asks
+ * about it (`asked`), else running; with no turn running, it never ran.
  */
-export function toolCallStatus(result: MessageRow | undefined, turnRunning: boolean): ToolCallStatus {
-	if (!result) return turnRunning ? 'running' : 'not run';
+export function toolCallStatus(result: MessageRow | undefined, turnRunning: boolean, asked = false): ToolCallStatus {
+	if (!result) return turnRunning ? (asked ? 'waiting for approval' : 'running') : 'not run';
 	if (result.status === 'aborted') return 'stopped';
 	const text = result.content;
 	if (text === DENIED) return 'denied';
@@ -18,6 +19,11 @@ export function toolCallStatus(result: MessageRow | undefined, turnRunning: bool
 	// A result whose arguments plugins changed opens with a note saying so.
 	if (result.status === 'error' || result.tool_result?.is_error || /^(\[[^\n]*\]\n\n)?Tool error:/.test(text)) return 'failed';
 	return 'done';
+}
+
+/** Whether the question on show (`asking`, if any) is about the call `callId` of the session `sessionId`. */
+export function asksAbout(asking: { sessionId: string; callId: string } | null | undefined, sessionId: string, callId: string | undefined): boolean {
+	return !!asking && callId !== undefined && asking.sessionId === sessionId && asking.callId === callId;
 }
 
 /** A call's arguments as the row shows them: indented JSON, or the text as the model sent it. */
