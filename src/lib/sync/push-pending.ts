@@ -6,7 +6,7 @@ import type { BulkResult, CouchClient, FetchedDoc, Skipped } from './couch-clien
 import { mergeDocs, type AnyDoc } from './merge-docs';
 import { pendingBody, pendingBytes } from './pending-body';
 import { SyncError } from './sync-error';
-import type { MergeableDoc, PendingDoc, PushResult, SyncStore } from './sync-store';
+import type { MergeableDoc, PendingCursor, PendingDoc, PushResult, SyncStore } from './sync-store';
 
 /** CouchDB's default max_http_request_size is 4 GB, but proxies and hosted servers often stop near 1 MB. */
 export const DEFAULT_BATCH_BYTES = 1024 * 1024;
@@ -28,20 +28,18 @@ export interface PushOutcome {
 	skipped: Skipped[];
 }
 
-const keyOf = (entry: PendingDoc) => `${entry.id}@${entry.edit}${entry.kind === 'delete' ? `@${entry.rev}` : ''}`;
-
 export async function pushPending({ store, client, batchBytes = DEFAULT_BATCH_BYTES, signal, onProgress }: PushOptions): Promise<PushOutcome> {
 	let total = await store.pendingCount();
 	const outcome: PushOutcome = { pushed: 0, skipped: [] };
 	if (!total) return outcome;
 	onProgress?.(0, total);
-	// Each edit is sent at most once a pass, so a document the server keeps refusing cannot spin.
-	const seen = new Set<string>();
+	// Each edit is read at most once a pass (the store's cursor moves past it), so a document the server keeps refusing cannot spin.
+	let after: PendingCursor | undefined;
 	for (;;) {
-		const entries = (await store.pending(batchBytes)).filter((entry) => !seen.has(keyOf(entry)));
-		if (!entries.length) return outcome;
-		for (const entry of entries) seen.add(keyOf(entry));
-		for (const batch of packBatches(entries, batchBytes)) {
+		const page = await store.pending(batchBytes, after);
+		if (!page.docs.length) return outcome;
+		after = page.after;
+		for (const batch of packBatches(page.docs, batchBytes)) {
 			signal?.throwIfAborted();
 			const results = await pushBatch(client, store, batch, signal);
 			await store.markPushed(results);
