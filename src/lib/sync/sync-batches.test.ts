@@ -1,9 +1,12 @@
-// A sync pass works in batches: this device's latest changes are taken in a slice of the outbox
-// at a time as the batches need them, and a page of the feed at a time is applied. However small
-// the batches, every change reaches the other devices.
+// A sync pass sends in batches that overlap: while one batch is on its way to the server, the
+// next is read (this device's latest changes taken in a slice of the outbox at a time) and the
+// one before is marked sent; the feed is applied a page at a time. Whatever happens meanwhile,
+// every change reaches the other devices, and nothing is marked sent but by its own sending.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { Device } from '../../../tests/support/sync-device';
+import { Device, quiesce } from '../../../tests/support/sync-device';
+import { renameSession } from '../db/session-verbs';
+import type { PushResult } from './sync-store';
 import { useCouchDatabases } from './test-couch';
 
 const { newDatabase } = useCouchDatabases('batches');
@@ -21,7 +24,7 @@ async function sessionsWithMessages(device: Device, sessions: number, messages: 
 	return ids;
 }
 
-describe('a pass in batches', () => {
+describe('a pass in overlapping batches', () => {
 	it('sends everything a device holds in many small batches, and the other device receives it whole in many pages', async () => {
 		const url = await newDatabase();
 		const [laptop, phone] = [new Device(url, 'laptop', SMALL), new Device(url, 'phone', SMALL)];
@@ -33,6 +36,32 @@ describe('a pass in batches', () => {
 		const received = await phone.sync();
 		expect(received.pulled).toBe(4 + 4 * 3 * 2);
 		expect(await phone.sessionIds()).toEqual([...ids].sort());
+		for (const id of ids) expect(await phone.conversation(id)).toEqual(await laptop.conversation(id));
+		await Promise.all([laptop.close(), phone.close()]);
+	});
+
+	it('sends a change made while an earlier batch was on its way, which that batch does not mark sent', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop', SMALL), new Device(url, 'phone', SMALL)];
+		const ids = await sessionsWithMessages(laptop, 3, 2);
+		// When the first batch's answer is marked, the user has just renamed a session that batch
+		// sent and written to another, and a later batch has already taken those changes in.
+		const mark = laptop.store.markPushed.bind(laptop.store);
+		let marked = 0;
+		let renamed = '';
+		laptop.store.markPushed = async (results: readonly PushResult[]) => {
+			if (marked++ === 0) {
+				renamed = results.find((result) => result.id.startsWith('session:'))!.id.slice('session:'.length);
+				await renameSession(laptop.db, renamed, 'Renamed while sending');
+				await laptop.send(renamed, 'written while sending');
+				await laptop.store.pending(1 << 20, { edit: Number.MAX_SAFE_INTEGER, outbox: null });
+			}
+			return mark(results);
+		};
+		await quiesce([laptop, phone]);
+		expect(marked).toBeGreaterThan(1);
+		expect((await phone.db.sessions.get(renamed))?.title).toBe('Renamed while sending');
+		expect(await phone.contents(renamed)).toContain('written while sending');
 		for (const id of ids) expect(await phone.conversation(id)).toEqual(await laptop.conversation(id));
 		await Promise.all([laptop.close(), phone.close()]);
 	});
