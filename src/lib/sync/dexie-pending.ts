@@ -98,7 +98,8 @@ export class PendingBatch {
 			this.#ids.add(group[0].id);
 			this.#bytes += size;
 			this.docs.push(...group);
-			this.cursor.edit = group[0].edit;
+			// A message new to sync (edit 0) has no entry yet: the outbox's place tells where the read goes on.
+			if (group[0].edit) this.cursor.edit = group[0].edit;
 			at = end;
 		}
 		return true;

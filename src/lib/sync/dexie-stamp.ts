@@ -12,7 +12,7 @@ import { messageClocksOf, nextEdit, providerRefOf, sameProvider, sessionDocOf, t
 import { blobDocId, messageDocId, parseDocId, sessionDocId } from './document-ids';
 import { removedMessage } from './merge-message';
 import { sameSession } from './merge-session';
-import { fieldsOfRow } from './message-document';
+import { fieldsOfRow, type MessageDoc } from './message-document';
 import { stampSession } from './session-document';
 import { stampMessage } from './stamp-message';
 import { applyHeld } from './dexie-apply';
@@ -31,14 +31,29 @@ interface Stamped {
 	others: boolean;
 	/** The message rows it read (by document id), and the Blob rows they show (by session). */
 	read: ReadRows;
+	/** Messages new to sync, left in the outbox to send as they are (only with `defer`). */
+	fresh: FreshMessage[];
+}
+
+/**
+ * A message sync has never known (no entry): its first document is the same whenever it is made
+ * (every field at the message's position), so it can be sent before it is taken in, and taken in
+ * once, with the revision the server gave it (DexieSyncStore.markPushed); its outbox entry stays
+ * until then. A first sync so writes each message's entry once rather than twice.
+ */
+export interface FreshMessage {
+	id: string;
+	doc: MessageDoc;
+	sums: Record<string, string>;
 }
 
 /**
  * Takes the outbox entries `entries` in (read in this transaction); returns those taken (an answer
  * still streaming is left). `range`: the entries are all the outbox holds from its first key to its
- * last, so they leave it as one range.
+ * last, so they leave it as one range. `defer`: messages new to sync are left to send as they are
+ * (see FreshMessage).
  */
-export async function stampOutbox(ctx: SyncContext, entries: readonly SyncOutboxRow[], range?: readonly [string, string]): Promise<Stamped> {
+export async function stampOutbox(ctx: SyncContext, entries: readonly SyncOutboxRow[], range?: readonly [string, string], defer = false): Promise<Stamped> {
 	const { db } = ctx;
 	const done: string[] = [];
 	const at = (row: SyncOutboxRow) => Math.min(row.at, ctx.now);
@@ -115,10 +130,17 @@ export async function stampOutbox(ctx: SyncContext, entries: readonly SyncOutbox
 	const rowOf = new Map(messageRows.map((row) => [messageDocId(row.session_id, row.position), row]));
 	const blobRows = await readSessionBlobRows(db, messageRows);
 	for (const message of messages) if (!sessionRows.get(message.sessionId) && !waits(message.sessionId)) done.push(message.id);
+	const fresh: FreshMessage[] = [];
 	live.forEach((message, index) => {
 		const row = rowOf.get(message.id);
 		const entry = messageEntries[index];
 		if (row?.status === 'streaming') return;
+		if (row && !entry && defer) {
+			// New to sync: sent first, taken in once the server has it (see FreshMessage).
+			const stamped = stampMessage(row.session_id, row.position, fieldsOfRow(row, blobEntries(row, blobRows.get(row.session_id) ?? new Map(), ctx.limit)), undefined, { at: message.at, random: ctx.random });
+			fresh.push({ id: message.id, doc: stamped.doc, sums: stamped.sums });
+			return;
+		}
 		done.push(message.id);
 		if (!row) {
 			// Gone from a session that is still here: removed (Retry dropped it).
@@ -158,7 +180,7 @@ export async function stampOutbox(ctx: SyncContext, entries: readonly SyncOutbox
 	await stampPrompts(ctx, prompts);
 	await stampAssistants(ctx, assistants);
 	if (restored.length) await applyHeld(ctx, restored);
-	return { done, restored, puts, others: prompts.length + assistants.length + restored.length > 0, read: { messages: rowOf, blobs: blobRows } };
+	return { done, restored, puts, fresh, others: prompts.length + assistants.length + restored.length > 0, read: { messages: rowOf, blobs: blobRows } };
 }
 
 /** The outbox without the entries taken: as one range when all of `range` was taken (or with the few left put back). */

@@ -11,7 +11,8 @@ import { keptBlobs } from './dexie-blobs';
 import { dirtyAfter, PendingBatch, pendingDocsOf } from './dexie-pending';
 import { readEntries } from './dexie-read-runs';
 import { nextEdit, readEdits, sessionDocOf, syncTables, writeEdits, type LocalProvider, type SyncContext } from './dexie-context';
-import { stampOutbox } from './dexie-stamp';
+import { stampOutbox, type FreshMessage } from './dexie-stamp';
+import { takeInSent } from './dexie-fresh';
 import { blobDocId, messageDocId, promptDocId } from './document-ids';
 import { KEEP_DELETED_DAYS } from './keep-deleted-days';
 import type { MessageDoc } from './message-document';
@@ -58,6 +59,8 @@ export class DexieSyncStore implements SyncStore {
 	readonly #options: SyncStoreOptions;
 	readonly #now: () => number;
 	readonly #random: RandomBytes;
+	/** Messages new to sync handed out to send, by id, until the server's answer takes them in (see FreshMessage). */
+	readonly #fresh = new Map<string, FreshMessage>();
 
 	constructor(db: PalimpsestDb, options: SyncStoreOptions) {
 		this.#db = db;
@@ -157,18 +160,18 @@ export class DexieSyncStore implements SyncStore {
 	 * returns the last key it read (null when there were none) and, when `since` is given and
 	 * nothing but this stamp made entries to send past edit `since`, the documents it made to send.
 	 */
-	async #stampNext(after: string | null, limit: number, since?: PendingCursor): Promise<{ last: string; docs: PendingDoc[] | null } | null> {
+	async #stampNext(after: string | null, limit: number, since?: PendingCursor): Promise<{ last: string; docs: PendingDoc[] | null; fresh: FreshMessage[] } | null> {
 		const db = this.#db;
 		return this.#transaction(async (ctx) => {
 			const entries = await (after === null ? db.sync_outbox.toCollection() : db.sync_outbox.where(':id').above(after)).limit(limit).toArray();
 			if (!entries.length) return null;
 			const alone = since !== undefined && (await dirtyAfter(db, since.edit).first()) === undefined;
 			const before = ctx.edits;
-			const stamped = await stampOutbox(ctx, entries, [entries[0].id, entries.at(-1)!.id]);
+			const stamped = await stampOutbox(ctx, entries, [entries[0].id, entries.at(-1)!.id], since !== undefined);
 			const last = entries.at(-1)!.id;
-			if (!alone || stamped.others) return { last, docs: null };
+			if (!alone || stamped.others) return { last, docs: null, fresh: stamped.fresh };
 			const made = [...new Map(stamped.puts.filter((row) => row.dirty === 1 && row.edit > before).map((row) => [row.id, row])).values()].sort((a, b) => a.edit - b.edit);
-			return { last, docs: await pendingDocsOf(db, made, ctx.limit, stamped.read) };
+			return { last, docs: await pendingDocsOf(db, made, ctx.limit, stamped.read), fresh: stamped.fresh };
 		});
 	}
 
@@ -204,16 +207,35 @@ export class DexieSyncStore implements SyncStore {
 		for (;;) {
 			const stamped = await this.#stampNext(cursor.outbox, this.#options.stampChunk ?? STAMP_CHUNK, cursor);
 			if (!stamped) return page();
+			const before = cursor.outbox;
 			cursor.outbox = stamped.last;
-			// Its documents straight into the batch (or read, when something else made entries to send meanwhile).
-			if (!(stamped.docs ? batch.add(stamped.docs) : await readDirty())) return page();
+			// Its documents straight into the batch (or read, when something else made entries to send meanwhile)…
+			if (!(stamped.docs ? batch.add(stamped.docs) : await readDirty())) {
+				if (stamped.fresh.length) cursor.outbox = before;
+				return page();
+			}
+			// …then the messages new to sync, as they are (the next read goes on after the last that fits).
+			for (const [at, fresh] of stamped.fresh.entries()) {
+				if (!batch.add([{ kind: 'message', id: fresh.id, edit: 0, rev: null, doc: fresh.doc }])) {
+					cursor.outbox = at ? stamped.fresh[at - 1].id : before;
+					return page();
+				}
+				this.#fresh.set(fresh.id, fresh);
+			}
 		}
 	}
 
-	async markPushed(results: readonly PushResult[]): Promise<void> {
+	async markPushed(all: readonly PushResult[]): Promise<void> {
 		const merged: PulledDoc[] = [];
+		// Messages sent before they were taken in (edit 0) are taken in now; the rest are marked.
+		const arrived = all.flatMap((result) => {
+			const fresh = result.edit === 0 ? this.#fresh.get(result.id) : undefined;
+			return fresh ? [{ fresh, result }] : [];
+		});
+		const results = all.filter((result) => result.edit !== 0);
 		await this.#transaction(async (ctx) => {
 			const db = this.#db;
+			for (const { doc, rev } of await takeInSent(ctx, arrived)) merged.push(pulledOf(doc, rev));
 			const ids = [...new Set(results.map((result) => result.id))];
 			const rows = new Map(ids.map((id, i) => [id, i] as const));
 			const found = await readEntries(db, ids);
@@ -250,6 +272,7 @@ export class DexieSyncStore implements SyncStore {
 			await Promise.all([db.sync_docs.bulkPut([...puts.values()]), db.sync_docs.bulkDelete(deletes)]);
 			if (merged.length) await applyDocs(ctx, merged, {}, new Map());
 		});
+		for (const { fresh } of arrived) this.#fresh.delete(fresh.id);
 	}
 
 	async applyPulled(docs: readonly PulledDoc[], checkpoint: string | null, options: ApplyOptions = {}): Promise<{ deleted: number }> {

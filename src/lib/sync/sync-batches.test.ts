@@ -5,7 +5,10 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { Device, quiesce } from '../../../tests/support/sync-device';
+import { updateMessage } from '../db/message-verbs';
+import type { MessageRow } from '../db/schema';
 import { renameSession } from '../db/session-verbs';
+import { parseDocId, type DocumentId } from './document-ids';
 import type { PushResult } from './sync-store';
 import { useCouchDatabases } from './test-couch';
 
@@ -63,6 +66,28 @@ describe('a pass in overlapping batches', () => {
 		expect((await phone.db.sessions.get(renamed))?.title).toBe('Renamed while sending');
 		expect(await phone.contents(renamed)).toContain('written while sending');
 		for (const id of ids) expect(await phone.conversation(id)).toEqual(await laptop.conversation(id));
+		await Promise.all([laptop.close(), phone.close()]);
+	});
+
+	it('sends a new message changed while its first sending was on its way again, as an edit', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop', SMALL), new Device(url, 'phone', SMALL)];
+		await sessionsWithMessages(laptop, 2, 2);
+		// A message sync had never sent is on its way when the user changes it.
+		const mark = laptop.store.markPushed.bind(laptop.store);
+		let changed: MessageRow | undefined;
+		laptop.store.markPushed = async (results: readonly PushResult[]) => {
+			const first = results.find((result) => result.id.startsWith('msg:'));
+			if (!changed && first) {
+				const id = parseDocId(first.id) as Extract<DocumentId, { kind: 'message' }>;
+				changed = (await laptop.db.messages.where('[session_id+position]').equals([id.session_id, id.position]).first())!;
+				await updateMessage(laptop.db, [changed.session_id, changed.seq], { content: 'changed while sending' });
+			}
+			return mark(results);
+		};
+		await quiesce([laptop, phone]);
+		expect(await phone.contents(changed!.session_id)).toContain('changed while sending');
+		expect(await phone.conversation(changed!.session_id)).toEqual(await laptop.conversation(changed!.session_id));
 		await Promise.all([laptop.close(), phone.close()]);
 	});
 });
