@@ -11,6 +11,7 @@ import { addBlobToTrash, moveSessionToTrash, takeSessionFromTrash } from '../db/
 import { blobEntries, putArrivedBlobs, readBlobRows, withBlobNote } from './dexie-blobs';
 import { localProviderOf, messageClocksOf, nextEdit, sessionDocOf, type SyncContext } from './dexie-context';
 import { settleSession, writeRows, type ArrivingRow } from './dexie-rows';
+import { readEntries, readMessagesAt } from './dexie-read-runs';
 import { blobDocId, messageDocId, sessionDocId, type DocumentId } from './document-ids';
 import { mergeMessageDocs, sameMessage } from './merge-message';
 import { mergeSessionDocs, sameSession } from './merge-session';
@@ -119,13 +120,20 @@ export async function applyDocs(ctx: SyncContext, all: readonly PulledDoc[], opt
 	const asked = deleting.filter((id) => !options.approved?.has(id));
 	if (asked.length > (options.allowDeletions ?? Infinity)) throw new DeletionsToConfirm(asked);
 	const reread = new Set<string>();
-	for (const pulled of sessionDocs) await applySession(ctx, pulled, merged.get(pulled.doc.session_id)!, states.get(pulled.doc.session_id)!, inTrash, options, reread);
+	// Each session's work touches only its own rows, so sessions go side by side (IndexedDB then answers a page in a few round trips, not a few per session).
+	const docsOf = new Map<string, Pulled<'session'>[]>();
+	for (const pulled of sessionDocs) (docsOf.get(pulled.doc.session_id) ?? docsOf.set(pulled.doc.session_id, []).get(pulled.doc.session_id)!).push(pulled);
+	await Promise.all(
+		[...docsOf.values()].map(async (own) => {
+			for (const pulled of own) await applySession(ctx, pulled, merged.get(pulled.doc.session_id)!, states.get(pulled.doc.session_id)!, inTrash, options, reread);
+		})
+	);
 
 	// Messages, per session: merged with what is here, then written where their ranks put them.
 	const bySession = new Map<string, Pulled<'message'>[]>();
 	for (const doc of docs) if (doc.kind === 'message') (bySession.get(doc.doc.session_id) ?? bySession.set(doc.doc.session_id, []).get(doc.doc.session_id)!).push(doc);
 	for (const sessionId of reread) if (!bySession.has(sessionId)) bySession.set(sessionId, []);
-	for (const [sessionId, pulled] of bySession) await applyMessages(ctx, states.get(sessionId) ?? (await stateOf(ctx, sessionId, states)), pulled, reread.has(sessionId));
+	await Promise.all([...bySession].map(async ([sessionId, pulled]) => applyMessages(ctx, states.get(sessionId) ?? (await stateOf(ctx, sessionId, states)), pulled, reread.has(sessionId))));
 
 	// Blobs, and the server's own deletions.
 	for (const doc of docs) {
@@ -141,11 +149,13 @@ export async function applyDocs(ctx: SyncContext, all: readonly PulledDoc[], opt
 			}
 		}
 	}
-	for (const [sessionId, state] of states) {
-		if (!state.touched || !state.row) continue;
-		const row = await db.sessions.get(sessionId);
-		if (row) state.row = await settleSession(ctx, row, state.nextSeq);
-	}
+	await Promise.all(
+		[...states].map(async ([sessionId, state]) => {
+			if (!state.touched || !state.row) return;
+			const row = await db.sessions.get(sessionId);
+			if (row) state.row = await settleSession(ctx, row, state.nextSeq);
+		})
+	);
 	return { deleted: deleting.length };
 }
 
@@ -234,7 +244,7 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 	const { db } = ctx;
 	const sessionDoc = sessionDocOf(state.entry);
 	const ids = pulled.map((p) => messageDocId(p.doc.session_id, p.doc.position));
-	const known = await db.sync_docs.bulkGet(ids);
+	const known = await readEntries(db, ids);
 	const purged = sessionDoc?.purged_at != null;
 	const live = !purged && state.row !== undefined && sessionDoc?.fields.deleted_at === null;
 	if (!live) {
@@ -250,16 +260,21 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 		return;
 	}
 	const session = state.row!;
-	// Held ones come with it now (their session arrived, or came back).
-	const held = withHeld ? await db.sync_docs.where('session_id').equals(session.id).filter((row) => row.kind === 'message' && row.held === 1 && !(row.doc as MessageDoc | undefined)?.removed).toArray() : [];
+	// Held ones come with it now (their session arrived, or came back); what is here is read alongside.
+	const [held, blobKeys, arrived] = await Promise.all([
+		withHeld ? db.sync_docs.where('session_id').equals(session.id).filter((row) => row.kind === 'message' && row.held === 1 && !(row.doc as MessageDoc | undefined)?.removed).toArray() : [],
+		db.blobs.where('[session_id+id]').between([session.id, Dexie.minKey], [session.id, Dexie.maxKey]).primaryKeys(),
+		readMessagesAt(db, session.id, pulled.map((p) => p.doc.position))
+	]);
+	const here = new Set(blobKeys.map((key) => key[1]));
+	const heldArrivals = held.filter((row) => !ids.includes(row.id));
 	const arrivals: Array<{ id: string; rev: string | null; doc: MessageDoc; entry: SyncDocRow | undefined; losers?: string[]; legacy?: Pulled<'message'>['legacy'] }> = [
-		...held.filter((row) => !ids.includes(row.id)).map((row) => ({ id: row.id, rev: row.rev, doc: row.doc as MessageDoc, entry: row })),
+		...heldArrivals.map((row) => ({ id: row.id, rev: row.rev, doc: row.doc as MessageDoc, entry: row })),
 		...pulled.map((p, i) => ({ id: ids[i], rev: p.rev, doc: p.doc, entry: known[i], losers: p.losers, legacy: p.legacy }))
 	];
-	const existing = await db.messages.where('[session_id+position]').anyOf(arrivals.map((a) => [session.id, a.doc.position])).toArray();
+	const existing = [...arrived, ...(heldArrivals.length ? await readMessagesAt(db, session.id, heldArrivals.map((row) => (row.doc as MessageDoc).position)) : [])];
 	const rowOf = new Map(existing.map((row) => [row.position, row]));
 	const blobs = await readBlobRows(db, session.id, existing);
-	const here = new Set((await db.blobs.where('[session_id+id]').between([session.id, Dexie.minKey], [session.id, Dexie.maxKey]).primaryKeys()).map((key) => key[1]));
 	const puts: SyncDocRow[] = [];
 	const changed: MessageRow[] = [];
 	const arriving: ArrivingRow[] = [];

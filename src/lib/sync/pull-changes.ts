@@ -80,45 +80,64 @@ async function unknownOf(store: SyncStore, docs: readonly ReadDocument[]): Promi
 
 const deletesSession = (doc: ReadDocument) => doc.kind === 'session' && doc.doc.purged_at === null && doc.doc.fields.deleted_at !== null;
 
-export async function pullChanges({ store, client, limit = DEFAULT_PULL_LIMIT, longPollMs, signal, onProgress, apply, settle }: PullOptions): Promise<PullOutcome> {
-	const outcome: PullOutcome = { pulled: 0, skipped: [] };
-	let since = (await store.checkpoint()) ?? '0';
-	// A pull asks before it moves more sessions to "Recently deleted" than allowed, over all its pages.
-	let allowance = apply;
-	let pageLimit = limit;
-	let wait = longPollMs;
-	for (;;) {
-		let page: ChangesPage;
-		let docs: PulledDoc[];
+/** One page of the feed, read: its documents merged with their branches and with their Blobs fetched; `limit` as asked in the end. */
+interface ReadPage {
+	page: ChangesPage;
+	docs: PulledDoc[];
+	limit: number;
+}
+
+/**
+ * Reads the page after `since`: a page too large to read is asked for again smaller, down to one
+ * change, which is then skipped. A long-poll that woke on a deletion waits for the rest of its burst.
+ */
+async function readPage({ store, client, signal, settle }: PullOptions, since: string, limit: number, wait: number | undefined): Promise<ReadPage> {
+	for (let pageLimit = limit; ; pageLimit = Math.ceil(pageLimit / 2)) {
 		try {
-			page = await client.changes({ since, limit: pageLimit, longPollMs: wait, signal });
+			let page = await client.changes({ since, limit: pageLimit, longPollMs: wait, signal });
 			if (wait !== undefined && settle && page.docs.some(deletesSession)) {
 				await settle(signal);
 				page = await client.changes({ since, limit: pageLimit, signal });
 			}
-			docs = await pullBlobs(client, store, await withBranches(client, await unknownOf(store, page.docs), page.skipped, signal), signal);
+			return { page, docs: await pullBlobs(client, store, await withBranches(client, await unknownOf(store, page.docs), page.skipped, signal), signal), limit: pageLimit };
 		} catch (error) {
 			// Too large to read (not refused by the server): fewer changes a page, or at one, skip it.
 			if (!(error instanceof SyncError && error.kind === 'too-large' && error.status === undefined)) throw error;
-			if (pageLimit > 1) {
-				pageLimit = Math.ceil(pageLimit / 2);
-				continue;
-			}
-			page = await client.changes({ since, limit: 1, includeDocs: false, signal });
+			if (pageLimit > 1) continue;
+			const page = await client.changes({ since, limit: 1, includeDocs: false, signal });
 			const id = page.ids[0] ?? null;
 			page.skipped.push({ id, reason: `${id === null ? 'A document' : `Document ${JSON.stringify(id)}`} is refused: ${error.reason}` });
-			docs = [];
+			return { page, docs: [], limit: 1 };
 		}
-		wait = undefined;
-		if (page.count === 0 && page.lastSeq === since) break;
-		const applied = await store.applyPulled(docs, page.lastSeq, allowance);
-		allowance = { ...allowance, allowDeletions: Math.max(0, (allowance?.allowDeletions ?? Infinity) - applied.deleted) };
-		outcome.pulled += docs.length;
-		outcome.skipped.push(...page.skipped);
-		onProgress?.(outcome.pulled + outcome.skipped.length, page.pending === null ? null : outcome.pulled + outcome.skipped.length + page.pending);
-		if (page.count < pageLimit) break;
-		since = page.lastSeq;
-		pageLimit = limit;
+	}
+}
+
+export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
+	const { store, client, limit = DEFAULT_PULL_LIMIT, longPollMs, signal, onProgress, apply } = options;
+	const outcome: PullOutcome = { pulled: 0, skipped: [] };
+	let since = (await store.checkpoint()) ?? '0';
+	// A pull asks before it moves more sessions to "Recently deleted" than allowed, over all its pages.
+	let allowance = apply;
+	// While a page is applied, the next is already on its way (the server's work and the device's overlap).
+	let next: Promise<ReadPage> | null = readPage(options, since, limit, longPollMs);
+	try {
+		for (;;) {
+			const { page, docs, limit: asked }: ReadPage = await next!;
+			next = null;
+			if (page.count === 0 && page.lastSeq === since) break;
+			const more = page.count >= asked;
+			if (more) next = readPage(options, page.lastSeq, limit, undefined);
+			const applied = await store.applyPulled(docs, page.lastSeq, allowance);
+			allowance = { ...allowance, allowDeletions: Math.max(0, (allowance?.allowDeletions ?? Infinity) - applied.deleted) };
+			outcome.pulled += docs.length;
+			outcome.skipped.push(...page.skipped);
+			onProgress?.(outcome.pulled + outcome.skipped.length, page.pending === null ? null : outcome.pulled + outcome.skipped.length + page.pending);
+			if (!more) break;
+			since = page.lastSeq;
+		}
+	} finally {
+		// A page read ahead and never applied is dropped (read again from the checkpoint next time).
+		await next?.catch(() => {});
 	}
 	outcome.pulled += await readAgain(store, client, outcome.skipped, allowance, signal);
 	return outcome;

@@ -1,7 +1,8 @@
-// A sync pass sends in batches that overlap: while one batch is on its way to the server, the
+// A sync pass works in batches that overlap: while one batch is on its way to the server, the
 // next is read (this device's latest changes taken in a slice of the outbox at a time) and the
-// one before is marked sent; the feed is applied a page at a time. Whatever happens meanwhile,
-// every change reaches the other devices, and nothing is marked sent but by its own sending.
+// one before is marked sent; while one page of the feed is applied, the next is read. Whatever
+// happens meanwhile, every change reaches the other devices, and nothing is marked sent but by
+// its own sending.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { Device, quiesce } from '../../../tests/support/sync-device';
@@ -9,7 +10,7 @@ import { updateMessage } from '../db/message-verbs';
 import type { MessageRow } from '../db/schema';
 import { renameSession } from '../db/session-verbs';
 import { parseDocId, type DocumentId } from './document-ids';
-import type { PushResult } from './sync-store';
+import { DeletionsToConfirm, type PushResult } from './sync-store';
 import { useCouchDatabases } from './test-couch';
 
 const { newDatabase } = useCouchDatabases('batches');
@@ -88,6 +89,21 @@ describe('a pass in overlapping batches', () => {
 		await quiesce([laptop, phone]);
 		expect(await phone.contents(changed!.session_id)).toContain('changed while sending');
 		expect(await phone.conversation(changed!.session_id)).toEqual(await laptop.conversation(changed!.session_id));
+		await Promise.all([laptop.close(), phone.close()]);
+	});
+
+	it('moves at most ten sessions deleted elsewhere without asking, over all the pages of a pull, each read while the one before is applied', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop', SMALL), new Device(url, 'phone')];
+		const ids: string[] = [];
+		for (let i = 0; i < 12; i++) ids.push(await laptop.newSession());
+		await quiesce([laptop, phone]);
+		for (const id of ids) await phone.delete(id);
+		await phone.sync();
+		// Pages of four deletions: two pages move eight, the third asks (the page read after it is left for later).
+		await expect(laptop.sync()).rejects.toBeInstanceOf(DeletionsToConfirm);
+		expect(await laptop.sessionIds()).toHaveLength(4);
+		expect(await laptop.trashIds()).toHaveLength(8);
 		await Promise.all([laptop.close(), phone.close()]);
 	});
 });
