@@ -45,6 +45,8 @@ export interface FreshMessage {
 	id: string;
 	doc: MessageDoc;
 	sums: Record<string, string>;
+	/** Its row as read (the same row later: nothing changed meanwhile). */
+	row: MessageRow;
 }
 
 /**
@@ -138,7 +140,7 @@ export async function stampOutbox(ctx: SyncContext, entries: readonly SyncOutbox
 		if (row && !entry && defer) {
 			// New to sync: sent first, taken in once the server has it (see FreshMessage).
 			const stamped = stampMessage(row.session_id, row.position, fieldsOfRow(row, blobEntries(row, blobRows.get(row.session_id) ?? new Map(), ctx.limit)), undefined, { at: message.at, random: ctx.random });
-			fresh.push({ id: message.id, doc: stamped.doc, sums: stamped.sums });
+			fresh.push({ id: message.id, doc: stamped.doc, sums: stamped.sums, row });
 			return;
 		}
 		done.push(message.id);

@@ -23,13 +23,20 @@ export function pendingBody(entry: Exclude<PendingDoc, { kind: 'blob' }>): Recor
 }
 
 const encoder = new TextEncoder();
+const NOT_ASCII = /[\u0080-\uffff]/;
 
-/** The UTF-8 bytes of `value` as JSON. */
+/** The UTF-8 bytes of `value` as JSON (text all ASCII, as most is, is counted without encoding it). */
 export function jsonBytes(value: unknown): number {
-	return encoder.encode(JSON.stringify(value)).byteLength;
+	const text = JSON.stringify(value) ?? '';
+	return NOT_ASCII.test(text) ? encoder.encode(text).byteLength : text.length;
 }
+
+/** Each pending document's size, measured once: a batch is filled, then packed into requests, by it. */
+const sizes = new WeakMap<PendingDoc, number>();
 
 /** What `entry` adds to a `_bulk_docs` request: its body and the comma before it (a Blob: its id). */
 export function pendingBytes(entry: PendingDoc): number {
-	return entry.kind === 'blob' ? entry.id.length + 1 : jsonBytes(pendingBody(entry)) + 1;
+	let size = sizes.get(entry);
+	if (size === undefined) sizes.set(entry, (size = entry.kind === 'blob' ? entry.id.length + 1 : jsonBytes(pendingBody(entry)) + 1));
+	return size;
 }
