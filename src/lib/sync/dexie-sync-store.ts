@@ -276,6 +276,11 @@ export class DexieSyncStore implements SyncStore {
 	}
 
 	async applyPulled(docs: readonly PulledDoc[], checkpoint: string | null, options: ApplyOptions = {}): Promise<{ deleted: number }> {
+		// Nothing arrived (a page of this device's own writes coming back): only the checkpoint moves.
+		if (!docs.length) {
+			if (checkpoint !== null) await this.#db.sync_meta.put({ key: CHECKPOINT, value: checkpoint });
+			return { deleted: 0 };
+		}
 		// Checked before the transaction: reading a Blob's bytes awaits, which would end it.
 		const kept = await keptBlobs(this.#db, docs);
 		await this.#stampAll();

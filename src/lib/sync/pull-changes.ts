@@ -5,7 +5,7 @@
 // are gone have their documents read again afterwards.
 import type { ChangesPage, CouchClient, Skipped } from './couch-client';
 import { mergeDocs, type AnyDoc } from './merge-docs';
-import { messageDocId, promptDocId, sessionDocId } from './document-ids';
+import { MESSAGE_PREFIX, messageDocId, promptDocId, SESSION_PREFIX, sessionDocId } from './document-ids';
 import { assistantDocId } from './assistant-document';
 import { pullBlobs } from './pull-blobs';
 import type { ReadDocument } from './read-document';
@@ -85,6 +85,31 @@ interface ReadPage {
 	page: ChangesPage;
 	docs: PulledDoc[];
 	limit: number;
+	/** Of its changes, how many this device held already. */
+	known: number;
+}
+
+/** Changes per page when the feed's ids are read first: a few dozen bytes each. */
+const LIGHT_LIMIT = 1_000;
+
+/**
+ * Reads the page after `since` as ids and revisions first, then only the documents this device
+ * does not hold (after sending, the feed is mostly its own writes coming back); null when most of
+ * it is new here, or some change is not plainly readable (then the page is read whole).
+ */
+async function readLightPage({ store, client, signal }: PullOptions, since: string): Promise<ReadPage | null> {
+	const page = await client.changes({ since, limit: LIGHT_LIMIT, includeDocs: false, leaves: true, signal });
+	const leaves = page.leaves ?? [];
+	if (!store.knownRevisions || page.ids.some((id, at) => id === null || !leaves[at])) return null;
+	// Sessions and messages at one revision, not deleted, are what this device may hold already.
+	const plain = page.ids.flatMap((id, at) => ((id!.startsWith(SESSION_PREFIX) || id!.startsWith(MESSAGE_PREFIX)) && leaves[at]!.revs.length === 1 && !leaves[at]!.deleted ? [at] : []));
+	const known = plain.length ? await store.knownRevisions(plain.map((at) => page.ids[at]!), plain.map((at) => leaves[at]!.revs[0])) : [];
+	const held = new Set(plain.filter((_, i) => known[i]));
+	const unknown = page.ids.flatMap((id, at) => (held.has(at) ? [] : [id!]));
+	if (unknown.length * 4 > page.count) return null;
+	const read = unknown.length ? await client.readCurrent(unknown, signal) : { docs: [], skipped: [] };
+	const docs = await pullBlobs(client, store, await withBranches(client, await unknownOf(store, read.docs), read.skipped, signal), signal);
+	return { page: { ...page, docs: read.docs, skipped: read.skipped }, docs, limit: LIGHT_LIMIT, known: page.count - unknown.length };
 }
 
 /**
@@ -99,7 +124,8 @@ async function readPage({ store, client, signal, settle }: PullOptions, since: s
 				await settle(signal);
 				page = await client.changes({ since, limit: pageLimit, signal });
 			}
-			return { page, docs: await pullBlobs(client, store, await withBranches(client, await unknownOf(store, page.docs), page.skipped, signal), signal), limit: pageLimit };
+			const unknown = await unknownOf(store, page.docs);
+			return { page, docs: await pullBlobs(client, store, await withBranches(client, unknown, page.skipped, signal), signal), limit: pageLimit, known: page.docs.length - unknown.length };
 		} catch (error) {
 			// Too large to read (not refused by the server): fewer changes a page, or at one, skip it.
 			if (!(error instanceof SyncError && error.kind === 'too-large' && error.status === undefined)) throw error;
@@ -107,7 +133,7 @@ async function readPage({ store, client, signal, settle }: PullOptions, since: s
 			const page = await client.changes({ since, limit: 1, includeDocs: false, signal });
 			const id = page.ids[0] ?? null;
 			page.skipped.push({ id, reason: `${id === null ? 'A document' : `Document ${JSON.stringify(id)}`} is refused: ${error.reason}` });
-			return { page, docs: [], limit: 1 };
+			return { page, docs: [], limit: 1, known: 0 };
 		}
 	}
 }
@@ -118,15 +144,17 @@ export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
 	let since = (await store.checkpoint()) ?? '0';
 	// A pull asks before it moves more sessions to "Recently deleted" than allowed, over all its pages.
 	let allowance = apply;
-	// While a page is applied, the next is already on its way (the server's work and the device's overlap).
+	// While a page is applied, the next is already on its way (the server's work and the device's
+	// overlap). Once a page turns out mostly known here, the next are read ids first.
+	const read = async (from: string, light: boolean): Promise<ReadPage> => (light && (await readLightPage(options, from))) || readPage(options, from, limit, undefined);
 	let next: Promise<ReadPage> | null = readPage(options, since, limit, longPollMs);
 	try {
 		for (;;) {
-			const { page, docs, limit: asked }: ReadPage = await next!;
+			const { page, docs, limit: asked, known }: ReadPage = await next!;
 			next = null;
 			if (page.count === 0 && page.lastSeq === since) break;
 			const more = page.count >= asked;
-			if (more) next = readPage(options, page.lastSeq, limit, undefined);
+			if (more) next = read(page.lastSeq, known * 4 >= page.count * 3);
 			const applied = await store.applyPulled(docs, page.lastSeq, allowance);
 			allowance = { ...allowance, allowDeletions: Math.max(0, (allowance?.allowDeletions ?? Infinity) - applied.deleted) };
 			outcome.pulled += docs.length;

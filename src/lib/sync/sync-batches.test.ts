@@ -106,4 +106,38 @@ describe('a pass in overlapping batches', () => {
 		expect(await laptop.trashIds()).toHaveLength(8);
 		await Promise.all([laptop.close(), phone.close()]);
 	});
+
+	it('reads its own writes coming back by their ids and revisions alone, and takes in full only what another device wrote among them', async () => {
+		const url = await newDatabase();
+		const asked: { path: string; body: string }[] = [];
+		const watching: typeof fetch = (input, init) => {
+			const address = new URL(String(input));
+			asked.push({ path: address.pathname + address.search, body: typeof init?.body === 'string' ? init.body : '' });
+			return fetch(input, init);
+		};
+		const [laptop, phone] = [new Device(url, 'laptop', { ...SMALL, fetch: watching }), new Device(url, 'phone')];
+		const ids = await sessionsWithMessages(laptop, 4, 2);
+		// While the laptop sends, the phone writes a session of its own, which lands among the laptop's documents on the server.
+		const mark = laptop.store.markPushed.bind(laptop.store);
+		let theirs = '';
+		let marked = 0;
+		laptop.store.markPushed = async (results: readonly PushResult[]) => {
+			if (++marked === 2) {
+				theirs = await phone.newSession();
+				await phone.send(theirs, 'from the phone');
+				await phone.sync();
+			}
+			return mark(results);
+		};
+		await laptop.sync();
+		expect(await laptop.sessionIds()).toEqual([...ids, theirs].sort());
+		expect(await laptop.contents(theirs)).toEqual(await phone.contents(theirs));
+		const changes = asked.filter((request) => request.path.includes('/_changes'));
+		expect(changes.some((request) => request.path.includes('style=all_docs') && !request.path.includes('include_docs'))).toBe(true);
+		// Bodies read by id: only documents the laptop did not write.
+		const readById = asked.filter((request) => request.path.includes('/_all_docs')).flatMap((request) => (JSON.parse(request.body) as { keys: string[] }).keys);
+		expect(readById.length).toBeGreaterThan(0);
+		for (const id of readById) expect(id.includes(theirs)).toBe(true);
+		await Promise.all([laptop.close(), phone.close()]);
+	});
 });
