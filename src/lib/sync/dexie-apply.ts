@@ -244,10 +244,10 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 	const { db } = ctx;
 	const sessionDoc = sessionDocOf(state.entry);
 	const ids = pulled.map((p) => messageDocId(p.doc.session_id, p.doc.position));
-	const known = await readEntries(db, ids);
 	const purged = sessionDoc?.purged_at != null;
 	const live = !purged && state.row !== undefined && sessionDoc?.fields.deleted_at === null;
 	if (!live) {
+		const known = await readEntries(db, ids);
 		// Not here (yet, or any more): each waits with its session, merged; a purged session's are removed from the server.
 		const puts = pulled.map((p, i): SyncDocRow => {
 			const entry = known[i];
@@ -261,12 +261,11 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 	}
 	const session = state.row!;
 	// Held ones come with it now (their session arrived, or came back); what is here is read alongside.
-	const [held, blobKeys, arrived] = await Promise.all([
+	const [known, held, arrived] = await Promise.all([
+		readEntries(db, ids),
 		withHeld ? db.sync_docs.where('session_id').equals(session.id).filter((row) => row.kind === 'message' && row.held === 1 && !(row.doc as MessageDoc | undefined)?.removed).toArray() : [],
-		db.blobs.where('[session_id+id]').between([session.id, Dexie.minKey], [session.id, Dexie.maxKey]).primaryKeys(),
 		readMessagesAt(db, session.id, pulled.map((p) => p.doc.position))
 	]);
-	const here = new Set(blobKeys.map((key) => key[1]));
 	const heldArrivals = held.filter((row) => !ids.includes(row.id));
 	const arrivals: Array<{ id: string; rev: string | null; doc: MessageDoc; entry: SyncDocRow | undefined; losers?: string[]; legacy?: Pulled<'message'>['legacy'] }> = [
 		...heldArrivals.map((row) => ({ id: row.id, rev: row.rev, doc: row.doc as MessageDoc, entry: row })),
@@ -274,7 +273,12 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 	];
 	const existing = [...arrived, ...(heldArrivals.length ? await readMessagesAt(db, session.id, heldArrivals.map((row) => (row.doc as MessageDoc).position)) : [])];
 	const rowOf = new Map(existing.map((row) => [row.position, row]));
-	const blobs = await readBlobRows(db, session.id, existing);
+	// Which of the session's Blobs are here matters only to documents that name some.
+	const [blobs, blobKeys] = await Promise.all([
+		readBlobRows(db, session.id, existing),
+		arrivals.some((arrival) => arrival.doc.fields.blobs?.length) ? db.blobs.where('[session_id+id]').between([session.id, Dexie.minKey], [session.id, Dexie.maxKey]).primaryKeys() : []
+	]);
+	const here = new Set(blobKeys.map((key) => key[1]));
 	const puts: SyncDocRow[] = [];
 	const changed: MessageRow[] = [];
 	const arriving: ArrivingRow[] = [];

@@ -4,7 +4,7 @@
 // (never under a tab working on that session: its arrivals then wait for the next pass). Then the
 // conversation is derived again (db/conversation-verbs.ts) and the session's counters kept.
 import { Dexie } from '../db/database';
-import { writeConversation } from '../db/conversation-verbs';
+import { readSessionRows, writeConversation } from '../db/conversation-verbs';
 import { rowRank } from '../db/rank';
 import type { MessageRow, SessionRow } from '../db/schema';
 import type { SyncContext } from './dexie-context';
@@ -107,8 +107,9 @@ export async function writeRows(ctx: SyncContext, session: SessionRow, changed: 
 /** The session's counters after its rows changed, and its conversation derived again. */
 export async function settleSession(ctx: SyncContext, session: SessionRow, nextSeq: number): Promise<SessionRow> {
 	const { db } = ctx;
-	const count = await db.messages.where('[session_id+seq]').between([session.id, Dexie.minKey], [session.id, Dexie.maxKey]).count();
-	const counted = { ...session, message_count: count, next_seq: Math.max(nextSeq, session.next_seq) };
+	// The rows are read once: counted, and the conversation derived from them.
+	const rows = await readSessionRows(db, session.id);
+	const counted = { ...session, message_count: rows.length, next_seq: Math.max(nextSeq, session.next_seq) };
 	if (counted.message_count !== session.message_count || counted.next_seq !== session.next_seq) await db.sessions.update(session.id, { message_count: counted.message_count, next_seq: counted.next_seq });
-	return (await writeConversation(db, counted)).session;
+	return (await writeConversation(db, counted, rows)).session;
 }

@@ -151,7 +151,7 @@ export function fieldsOfRow(row: MessageRow, blobs: readonly BlobEntry[] = []): 
 /** What a message document sets on this device's row (its session, seq and derived fields are this device's). */
 export function rowFieldsOf(doc: MessageDoc): Omit<MessageRow, 'session_id' | 'seq' | 'active' | 'shelved'> {
 	const { order, compacted_by, blobs: _blobs, ...fields } = doc.fields;
-	return { ...structuredClone(fields), position: doc.position, rank: rankOf(doc.position, order), compacted_by: compacted_by ?? null };
+	return { ...fields, position: doc.position, rank: rankOf(doc.position, order), compacted_by: compacted_by ?? null };
 }
 
 /** The CouchDB body of a message document, with the revision it replaces (none for a new one). */
