@@ -15,6 +15,7 @@ import { sameSession } from './merge-session';
 import { fieldsOfRow, type MessageDoc } from './message-document';
 import { stampSession } from './session-document';
 import { stampMessage } from './stamp-message';
+import type { RandomBytes } from './position';
 import { applyHeld } from './dexie-apply';
 import { stampPrompts } from './dexie-prompts';
 import { stampAssistants } from './dexie-assistants';
@@ -32,7 +33,7 @@ interface Stamped {
 	/** The message rows it read (by document id), and the Blob rows they show (by session). */
 	read: ReadRows;
 	/** Messages new to sync, left in the outbox to send as they are (only with `defer`). */
-	fresh: FreshMessage[];
+	fresh: FreshRow[];
 }
 
 /**
@@ -45,8 +46,25 @@ export interface FreshMessage {
 	id: string;
 	doc: MessageDoc;
 	sums: Record<string, string>;
-	/** Its row as read (the same row later: nothing changed meanwhile). */
+	/** Its outbox entry as read (the same entry later: its row was not written meanwhile). */
+	change: SyncOutboxRow;
+}
+
+/** A message new to sync as a stamp read it: its document is made once the transaction is done (freshMessageOf). */
+export interface FreshRow {
+	id: string;
 	row: MessageRow;
+	change: SyncOutboxRow;
+	/** Its change's time (the outbox entry's, never past the stamp's). */
+	at: number;
+	/** The Blobs of its session its row may show. */
+	blobs: ReadonlyMap<string, BlobRow>;
+}
+
+/** The first document of a message new to sync (every field at its position: the same whenever it is made). */
+export function freshMessageOf({ id, row, change, at, blobs }: FreshRow, limit: number, random: RandomBytes): FreshMessage {
+	const stamped = stampMessage(row.session_id, row.position, fieldsOfRow(row, blobEntries(row, blobs, limit)), undefined, { at, random });
+	return { id, doc: stamped.doc, sums: stamped.sums, change };
 }
 
 /**
@@ -61,7 +79,7 @@ export async function stampOutbox(ctx: SyncContext, entries: readonly SyncOutbox
 	const at = (row: SyncOutboxRow) => Math.min(row.at, ctx.now);
 	// Sessions first: a message goes after its session's document.
 	const sessions = new Map<string, { at: number; deleted: boolean }>();
-	const messages: Array<{ sessionId: string; position: string; at: number; id: string }> = [];
+	const messages: Array<{ sessionId: string; position: string; at: number; id: string; change: SyncOutboxRow }> = [];
 	const scans = new Map<string, number>();
 	const blobs: Array<{ sessionId: string; blobId: string; id: string }> = [];
 	const prompts: Array<{ promptId: string; at: number }> = [];
@@ -86,7 +104,7 @@ export async function stampOutbox(ctx: SyncContext, entries: readonly SyncOutbox
 			const known = sessions.get(id.session_id);
 			sessions.set(id.session_id, { at: at(row), deleted: known?.deleted ?? false });
 			done.push(row.id);
-		} else if (id.kind === 'message') messages.push({ sessionId: id.session_id, position: id.position, at: at(row), id: row.id });
+		} else if (id.kind === 'message') messages.push({ sessionId: id.session_id, position: id.position, at: at(row), id: row.id, change: row });
 		else if (id.kind === 'prompt') {
 			prompts.push({ promptId: id.prompt_id, at: at(row) });
 			done.push(row.id);
@@ -132,15 +150,14 @@ export async function stampOutbox(ctx: SyncContext, entries: readonly SyncOutbox
 	const rowOf = new Map(messageRows.map((row) => [messageDocId(row.session_id, row.position), row]));
 	const blobRows = await readSessionBlobRows(db, messageRows);
 	for (const message of messages) if (!sessionRows.get(message.sessionId) && !waits(message.sessionId)) done.push(message.id);
-	const fresh: FreshMessage[] = [];
+	const fresh: FreshRow[] = [];
 	live.forEach((message, index) => {
 		const row = rowOf.get(message.id);
 		const entry = messageEntries[index];
 		if (row?.status === 'streaming') return;
 		if (row && !entry && defer) {
 			// New to sync: sent first, taken in once the server has it (see FreshMessage).
-			const stamped = stampMessage(row.session_id, row.position, fieldsOfRow(row, blobEntries(row, blobRows.get(row.session_id) ?? new Map(), ctx.limit)), undefined, { at: message.at, random: ctx.random });
-			fresh.push({ id: message.id, doc: stamped.doc, sums: stamped.sums, row });
+			fresh.push({ id: message.id, row, change: message.change, at: message.at, blobs: blobRows.get(row.session_id) ?? new Map() });
 			return;
 		}
 		done.push(message.id);

@@ -11,7 +11,7 @@ import { keptBlobs } from './dexie-blobs';
 import { dirtyAfter, PendingBatch, pendingDocsOf } from './dexie-pending';
 import { readEntries } from './dexie-read-runs';
 import { nextEdit, readEdits, sessionDocOf, syncTables, writeEdits, type LocalProvider, type SyncContext } from './dexie-context';
-import { stampOutbox, type FreshMessage } from './dexie-stamp';
+import { freshMessageOf, stampOutbox, type FreshMessage } from './dexie-stamp';
 import { takeInSent } from './dexie-fresh';
 import { blobDocId, messageDocId, promptDocId } from './document-ids';
 import { KEEP_DELETED_DAYS } from './keep-deleted-days';
@@ -22,6 +22,7 @@ import { assistantDocId, type AssistantDoc } from './assistant-document';
 import { isAssistantDoc, isMessageDoc, isPromptDoc } from './merge-docs';
 import type { PromptDoc } from './prompt-document';
 import { moveSessionToTrash } from '../db/trash-verbs';
+import { markWrite } from '../db/sync-outbox';
 import type { ApplyOptions, PendingCursor, PendingDoc, PendingPage, PulledDoc, PushResult, Replication, SyncStore } from './sync-store';
 
 const CHECKPOINT = 'checkpoint';
@@ -134,7 +135,7 @@ export class DexieSyncStore implements SyncStore {
 			db.sync_docs.toCollection().primaryKeys()
 		]);
 		const taken = new Set<string>([...(queued as string[]), ...(known as string[])]);
-		const missing = (ids: string[]) => ids.filter((id) => !taken.has(id)).map((id) => ({ id, at }));
+		const missing = (ids: string[]) => markWrite(ids.filter((id) => !taken.has(id)).map((id) => ({ id, at })));
 		await db.sync_outbox.bulkPut(missing([...sessions.map((id) => `session:${id}`), ...prompts.map((id) => promptDocId(id)), ...assistants.map((id) => assistantDocId(id))]));
 		for (let start = 0; start < sessions.length; start += 200) {
 			const slice = sessions.slice(start, start + 200);
@@ -162,17 +163,19 @@ export class DexieSyncStore implements SyncStore {
 	 */
 	async #stampNext(after: string | null, limit: number, since?: PendingCursor): Promise<{ last: string; docs: PendingDoc[] | null; fresh: FreshMessage[] } | null> {
 		const db = this.#db;
-		return this.#transaction(async (ctx) => {
+		const stamped = await this.#transaction(async (ctx) => {
 			const entries = await (after === null ? db.sync_outbox.toCollection() : db.sync_outbox.where(':id').above(after)).limit(limit).toArray();
 			if (!entries.length) return null;
 			const alone = since !== undefined && (await dirtyAfter(db, since.edit).first()) === undefined;
 			const before = ctx.edits;
 			const stamped = await stampOutbox(ctx, entries, [entries[0].id, entries.at(-1)!.id], since !== undefined);
 			const last = entries.at(-1)!.id;
-			if (!alone || stamped.others) return { last, docs: null, fresh: stamped.fresh };
+			if (!alone || stamped.others) return { last, docs: null, fresh: stamped.fresh, limit: ctx.limit };
 			const made = [...new Map(stamped.puts.filter((row) => row.dirty === 1 && row.edit > before).map((row) => [row.id, row])).values()].sort((a, b) => a.edit - b.edit);
-			return { last, docs: await pendingDocsOf(db, made, ctx.limit, stamped.read), fresh: stamped.fresh };
+			return { last, docs: await pendingDocsOf(db, made, ctx.limit, stamped.read), fresh: stamped.fresh, limit: ctx.limit };
 		});
+		// The documents of messages new to sync are made once the transaction is done, so the next can start meanwhile.
+		return stamped && { ...stamped, fresh: stamped.fresh.map((row) => freshMessageOf(row, stamped.limit, this.#random)) };
 	}
 
 	/** Takes the whole outbox into sync's documents, a slice per transaction. */
