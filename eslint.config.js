@@ -10,18 +10,21 @@ import svelteConfig from './svelte.config.js';
  * Forbids value imports of the given layers; type-only imports stay allowed unless `types` is
  * false (Dexie and the UI are never imported where they are forbidden, not even for a type).
  */
-function layer(files, forbidden, message, { types = true } = {}) {
+function layer(files, forbidden, message, { types = true, allowed = [], extra = [] } = {}) {
 	return {
 		files,
 		rules: {
 			'@typescript-eslint/no-restricted-imports': [
 				'error',
 				{
-					patterns: forbidden.map((group) => ({
-						group: Array.isArray(group) ? group : [group],
-						message,
-						allowTypeImports: types && !['dexie', 'svelte', 'svelte/*', '$app/*', '**/*.svelte'].includes(group)
-					}))
+					patterns: [
+						...forbidden.map((group) => ({
+							group: [...(Array.isArray(group) ? group : [group]), ...allowed.map((path) => `!${path}`)],
+							message,
+							allowTypeImports: types && !['dexie', 'svelte', 'svelte/*', '$app/*', '**/*.svelte'].includes(group)
+						})),
+						...extra.map((pattern) => ({ message, ...pattern }))
+					]
 				}
 			]
 		}
@@ -122,12 +125,15 @@ export default ts.config(
 		}
 	},
 	layer(['src/lib/agent/**'], [...except('agent', 'db', 'hooks', 'plugins', 'commands', 'context', 'providers', 'tool-servers', 'sessions', 'prompts'), ...UI, 'dexie'], 'agent/ is plain TypeScript below the UI.'),
-	// What a component needs from a lower layer, a state/ module re-exports (e.g. state/view-types.ts).
+	// What a component needs from a lower layer, a state/ module re-exports (e.g. state/shared/view-types.ts).
+	// The feature folders of state/ and components (state/sessions/, components/sync/…) are the
+	// UI's own, whatever they are named: reached as $lib/state/… or $lib/components/…, never
+	// through `..`.
 	layer(
 		['src/lib/components/**', 'src/routes/**'],
 		[...except('state', 'components'), 'dexie'],
 		'Components and routes import only state/, types included: re-export what they need from a state/ module.',
-		{ types: false }
+		{ types: false, allowed: ['$lib/state/**', '$lib/components/**'], extra: [{ regex: '^\\$lib/.*(^|/)\\.\\.(/|$)' }] }
 	),
 	// Tests may reach across layers to set up real parts.
 	{ files: ['**/*.test.ts', '**/*.test-d.ts', 'tests/**'], rules: { '@typescript-eslint/no-restricted-imports': 'off' } },

@@ -37,7 +37,10 @@ export default defineConfig({
 				'--disable-sync'
 			]
 		},
-		trace: 'off'
+		trace: 'off',
+		// The service worker precaches the whole app in every new browser context, a third of a
+		// test's CPU time; the specs about it (offline use, its cache) let it run.
+		serviceWorkers: 'block'
 	},
 	webServer: {
 		command: `node src/server/serve.mjs build`,

@@ -38,7 +38,7 @@ export const CSP_DIRECTIVES = {
 	'base-uri': ['self'],
 	'form-action': ['self'],
 	// Every string that would become HTML, a script URL or script code needs a Trusted Type:
-	// the app's default policy (src/lib/state/trusted-types.ts) lets through only the app's
+	// the app's default policy (src/lib/state/app/trusted-types.ts) lets through only the app's
 	// own workers; Svelte, SvelteKit and DOMPurify make their own. No other policy can be
 	// created. A plugin's frame has a policy of its own that allows only its one
 	// (frame-document.js).

@@ -64,6 +64,8 @@ async function addAnthropic(page, url) {
 	await page.getByRole('link', { name: 'Settings' }).first().click();
 	await page.getByRole('button', { name: 'Add provider' }).click();
 	await page.getByRole('combobox', { name: 'Preset' }).selectOption({ label: 'Anthropic' });
+	// A preset with a known address keeps Base URL under More options.
+	await page.getByRole('dialog', { name: 'Add provider' }).getByRole('button', { name: 'More options' }).click();
 	await page.getByRole('textbox', { name: 'Base URL' }).fill(url);
 	await page.getByRole('textbox', { name: 'API key' }).fill('sk-bench');
 	await page.getByRole('textbox', { name: 'Model', exact: true }).fill('claude-bench');

@@ -5,7 +5,7 @@
 import { extractPdfTextInWorker, prepareImageInWorker, stopAttachmentWorker } from '../../src/lib/attachments/attachment-client';
 import { ANTHROPIC_IMAGE_LIMITS, OPENAI_IMAGE_LIMITS, type ImageLimits } from '../../src/lib/attachments/image-limits';
 import { makeTestPdf } from '../../src/lib/attachments/test-pdf';
-import { installTrustedTypesPolicy } from '../../src/lib/state/trusted-types';
+import { installTrustedTypesPolicy } from '../../src/lib/state/app/trusted-types';
 
 installTrustedTypesPolicy();
 

@@ -15,6 +15,9 @@ import { serve } from '../../src/server/serve.mjs';
 import { expectNetworkOff, messageBody, openApp, sendMessage, waitForAnswer, waitForServiceWorkerControl } from './helpers';
 import { addPlugin, navigate, pluginRow, rowStatus, runCommand, startPluginOrigins } from './plugin-helpers';
 
+// These tests are about the service worker (offline use, its cache): it runs here, unlike in the other specs.
+test.use({ serviceWorkers: 'allow' });
+
 const META = 'meta[http-equiv="content-security-policy" i]';
 
 /** The sources of one directive of `policy`, in order ([] when it is absent). */

@@ -205,33 +205,38 @@ function cachedEngine(page: Page): Promise<boolean> {
 	});
 }
 
-test('with the network off, a reload still chats with the in-browser model', async ({ page, context }, testInfo) => {
-	await openApp(page);
-	await waitForServiceWorkerControl(page);
-	// The 10 MB engine is not part of the app's first download...
-	await expect.poll(() => cachedEngine(page)).toBe(false);
-	// ...so with the network off before it ever came, adding a model says why it cannot, and keeps nothing.
-	const paths = await modelFiles(testInfo.outputDir);
-	await context.setOffline(true);
-	await expectNetworkOff(page);
-	await addLocalModel(page, paths);
-	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('engine (llama.cpp, about 3 MB to download) is not in this browser yet, and the network cannot be reached');
-	await expect.poll(() => storedFiles(page)).toEqual([]);
-	await context.setOffline(false);
-	await addLocalModel(page, paths);
-	await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved tiny.gguf', { timeout: 60_000 });
-	// ...the service worker keeps it once a model has been added.
-	await expect.poll(() => cachedEngine(page)).toBe(true);
-	await context.setOffline(true);
-	await expectNetworkOff(page);
+test.describe('with the service worker', () => {
+	// Offline use needs the service worker, which the other tests keep out of the way.
+	test.use({ serviceWorkers: 'allow' });
 
-	await page.reload();
-	await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-	await navigate(page, 'Chat');
-	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `tiny.gguf · ${LABEL}` });
-	await sendMessage(page, 'Hello with no network');
-	await waitForAnswer(page, 'incomplete', 60_000);
-	await expect.poll(() => messageText(assistantMessages(page).last())).toMatch(/\w+ \w+ \w+/);
+	test('with the network off, a reload still chats with the in-browser model', async ({ page, context }, testInfo) => {
+		await openApp(page);
+		await waitForServiceWorkerControl(page);
+		// The 10 MB engine is not part of the app's first download...
+		await expect.poll(() => cachedEngine(page)).toBe(false);
+		// ...so with the network off before it ever came, adding a model says why it cannot, and keeps nothing.
+		const paths = await modelFiles(testInfo.outputDir);
+		await context.setOffline(true);
+		await expectNetworkOff(page);
+		await addLocalModel(page, paths);
+		await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('engine (llama.cpp, about 3 MB to download) is not in this browser yet, and the network cannot be reached');
+		await expect.poll(() => storedFiles(page)).toEqual([]);
+		await context.setOffline(false);
+		await addLocalModel(page, paths);
+		await expect(page.getByRole('status', { name: 'Provider status' })).toContainText('Saved tiny.gguf', { timeout: 60_000 });
+		// ...the service worker keeps it once a model has been added.
+		await expect.poll(() => cachedEngine(page)).toBe(true);
+		await context.setOffline(true);
+		await expectNetworkOff(page);
+
+		await page.reload();
+		await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+		await navigate(page, 'Chat');
+		await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label: `tiny.gguf · ${LABEL}` });
+		await sendMessage(page, 'Hello with no network');
+		await waitForAnswer(page, 'incomplete', 60_000);
+		await expect.poll(() => messageText(assistantMessages(page).last())).toMatch(/\w+ \w+ \w+/);
+	});
 });
 
 test('served cross-origin isolated with the app\'s security headers, a model whose threads cannot start runs on one thread', async ({ browser }, testInfo) => {

@@ -3,6 +3,9 @@
 import { expect, test, type BrowserContext, type Page, type Request } from './test-base';
 import { assistantMessages, expectNetworkOff, messageBody, openApp, sendAndWait, sendMessage, waitForAnswer, waitForServiceWorkerControl } from './helpers';
 
+// These tests are about the service worker (offline use, its cache): it runs here, unlike in the other specs.
+test.use({ serviceWorkers: 'allow' });
+
 // `echo:` makes the offline model answer with exactly this text.
 const MATH_ANSWER = [
 	'echo: Energy is $E=mc^2$, by a famous formula.',

@@ -3,6 +3,9 @@
 import { expect, test, type BrowserContext, type Page } from './test-base';
 import { assistantMessages, expectNetworkOff, openApp, sendMessage, sessionIdFromUrl, sessionLinks, messageBody, messageText, userMessages, waitForAnswer, waitForServiceWorkerControl } from './helpers';
 
+// These tests are about the service worker (offline use, its cache): it runs here, unlike in the other specs.
+test.use({ serviceWorkers: 'allow' });
+
 async function goOffline(context: BrowserContext, page: Page): Promise<void> {
 	await context.setOffline(true);
 	await expectNetworkOff(page);

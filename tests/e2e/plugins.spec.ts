@@ -74,23 +74,28 @@ test('Escape or Cancel in the confirmation adds nothing', async ({ page }) => {
 	await expect(output).toContainText('Unknown command /whoami');
 });
 
-test('with the network off, a reload still starts the plugin from its cached copy', async ({ page, context }) => {
-	await openApp(page);
-	await addPlugin(page, whoamiUrl(), 'whoami');
-	await waitForServiceWorkerControl(page);
+test.describe('with the service worker', () => {
+	// Offline use needs the service worker, which the other tests keep out of the way.
+	test.use({ serviceWorkers: 'allow' });
 
-	await context.setOffline(true);
-	await expectNetworkOff(page, whoamiUrl());
+	test('with the network off, a reload still starts the plugin from its cached copy', async ({ page, context }) => {
+		await openApp(page);
+		await addPlugin(page, whoamiUrl(), 'whoami');
+		await waitForServiceWorkerControl(page);
 
-	await page.reload();
-	const row = pluginRow(page, 'whoami');
-	await expect(rowStatus(row, 'Loaded (cached copy: the URL is unreachable)')).toBeVisible();
-	await expect(row).toContainText('/whoami');
+		await context.setOffline(true);
+		await expectNetworkOff(page, whoamiUrl());
 
-	await navigate(page, 'Chat');
-	const output = await runCommand(page, '/whoami');
-	await expect(messageBody(output)).toContainText('Session: none yet (a new chat)');
-	await context.setOffline(false);
+		await page.reload();
+		const row = pluginRow(page, 'whoami');
+		await expect(rowStatus(row, 'Loaded (cached copy: the URL is unreachable)')).toBeVisible();
+		await expect(row).toContainText('/whoami');
+
+		await navigate(page, 'Chat');
+		const output = await runCommand(page, '/whoami');
+		await expect(messageBody(output)).toContainText('Session: none yet (a new chat)');
+		await context.setOffline(false);
+	});
 });
 
 test('?safe=1 starts with every plugin off', async ({ page }) => {

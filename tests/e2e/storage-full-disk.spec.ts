@@ -18,6 +18,8 @@ test('a disk that fills while an answer streams loses nothing stored, says so pl
 	pageErrors
 }) => {
 	test.skip(!canMountSmallDisk(), 'This machine does not allow mounting a small disk in a private namespace.');
+	// A long answer streamed, a disk filled and freed, a reload and a retry: more than a minute on a busy machine.
+	test.slow();
 	const disk = await launchOnSmallDisk({ sizeMb: 64, baseURL: baseURL!, args: ['--no-sandbox', '--disable-gpu'], serviceWorkers: 'block' });
 	pageErrors.watch(disk.context);
 	try {

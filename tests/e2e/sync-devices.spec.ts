@@ -9,6 +9,9 @@ import { messageBody, newSession, openApp, sendAndWait, sessionAction, sessionLi
 import { createDatabase as createDatabaseOn, secondDevice, startSync } from './sync-helpers';
 import { useCouchServer } from './test-servers';
 
+// Offline use needs the service worker (the code a device has not run yet comes from its cache).
+test.use({ serviceWorkers: 'allow' });
+
 const couch = useCouchServer();
 const createDatabase = () => createDatabaseOn(couch.url);
 

@@ -81,6 +81,20 @@ describe('a connection the browser dropped', () => {
 		expect(await db.settings.get('theme')).toEqual({ key: 'theme', value: 'dark' });
 	});
 
+	it('asks the browser nothing about its databases while the disk is full (on a full disk, Chromium answers by deleting its damaged store)', async () => {
+		let full = true;
+		stubDisk(() => full);
+		const listed = vi.spyOn(indexedDB, 'databases');
+		await db.settings.put({ key: 'theme', value: 'dark' });
+		loseConnection(db.backendDB());
+		await expect(db.settings.get('theme')).rejects.toMatchObject({ name: 'UnknownError' });
+		await new Promise((r) => setTimeout(r, 400));
+		expect(listed).not.toHaveBeenCalled();
+		full = false;
+		await vi.waitFor(() => expect(db.isOpen()).toBe(true), { timeout: 3_000 });
+		expect(listed).toHaveBeenCalled();
+	});
+
 	it('closed by the browser on a full disk gives the full disk as the reason of every failure meanwhile', async () => {
 		stubDisk(() => true);
 		await db.settings.put({ key: 'theme', value: 'dark' });

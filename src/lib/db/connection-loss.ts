@@ -109,9 +109,11 @@ function suspend(db: Dexie, why: unknown): void {
 		for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, LAST_RETRY_MS)) {
 			await new Promise((resolve) => setTimeout(resolve, wait));
 			if (state.cancelled) return false;
+			// Room first: on a full disk, any request to the browser's IndexedDB (listing the databases
+			// too) makes Chromium open its damaged store again, find it unreadable and delete it.
+			if ((await hasRoom()) === false || state.cancelled) continue;
 			// A database deleted meanwhile (its profile, in another tab) is not made again, empty.
 			if (!(await stillExists(db.name))) return false;
-			if ((await hasRoom()) === false || state.cancelled) continue;
 			closing.add(db);
 			try {
 				await db.open();

@@ -12,8 +12,8 @@ import { deleteSessions, removeChosenSessions } from '../sessions/delete-session
 import { repairProfiles } from '../sessions/repair-profiles';
 import { createSession } from '../sessions/session-lifecycle';
 import type { SessionContext } from '../sessions/session-context';
-import { loadSentRequest } from '../state/sent-request';
-import type { Services } from '../state/services';
+import { loadSentRequest } from '../state/messages/sent-request';
+import type { Services } from '../state/app/services';
 import { PalimpsestDb } from './database';
 import { appendMessages, deleteMessages, listMessages } from './message-verbs';
 import { REQUEST_FRAME_PREFIX } from './request-frames';

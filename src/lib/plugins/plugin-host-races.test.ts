@@ -1,8 +1,10 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { removePlugin, updatePlugin } from '../db/plugin-verbs';
-import { PluginHostLoader } from '../state/plugin-host-loader';
-import { PluginsState, STARTUP_PLUGIN_WAIT_MS } from '../state/plugins.svelte';
+import { PluginHostLoader } from '../state/plugins/plugin-host-loader';
+import { confirmAdd, requestAdd } from '../state/plugins/add-plugin';
+import { STARTUP_PLUGIN_WAIT_MS } from '../state/plugins/plugin-status';
+import { PluginsState } from '../state/plugins/plugins.svelte';
 import { REGISTER_ORDER_GRACE_MS } from './plugin-host';
 import { gate, makeHost } from './test-host';
 
@@ -230,8 +232,8 @@ describe('the Plugins page status while loads overlap', () => {
 		const stop = state.start();
 		try {
 			await state.ready;
-			await state.requestAdd(URL_, '');
-			await state.confirmAdd();
+			await requestAdd(state, URL_, '');
+			await confirmAdd(state);
 			expect(state.status.get('good')?.state).toBe('loaded');
 			await new Promise((resolve) => setTimeout(resolve, 50));
 			expect(fetched()).toBe(1);
@@ -249,8 +251,8 @@ describe('the Plugins page status while loads overlap', () => {
 		const stop = state.start();
 		try {
 			await state.ready;
-			await state.requestAdd(URL_, '');
-			const adding = state.confirmAdd();
+			await requestAdd(state, URL_, '');
+			const adding = confirmAdd(state);
 			await vi.waitFor(() => expect(state.status.get('good')?.state).toBe('loading'), LOADING);
 			let settled = false;
 			const waiting = state.settled().then(() => (settled = true));
