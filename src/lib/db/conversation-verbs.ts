@@ -17,18 +17,20 @@ export function sessionState(conversation: Conversation): Pick<SessionRow, 'vers
 
 /**
  * Derives the conversation of `session` from `rows` (all its rows, in seq order: read when not
- * given) and writes what changed. Returns the rows as they are now and the conversation.
+ * given) and writes what changed. `also`: fields `session` carries that its stored row does not
+ * yet, written in the same update. Returns the rows as they are now and the conversation.
  */
-export async function writeConversation(db: PalimpsestDb, session: SessionRow, rows?: MessageRow[]): Promise<{ rows: MessageRow[]; conversation: Conversation; session: SessionRow }> {
+export async function writeConversation(db: PalimpsestDb, session: SessionRow, rows?: MessageRow[], also: Partial<SessionRow> = {}): Promise<{ rows: MessageRow[]; conversation: Conversation; session: SessionRow }> {
 	const all = rows ?? (await readSessionRows(db, session.id));
 	const conversation = deriveConversation(session.version_shown, all);
 	const next = all.map((row, at) => (stateChanged(row, conversation.rows[at]) ? withState(row, conversation.rows[at]) : row));
 	const changed = next.filter((row, at) => row !== all[at]);
 	if (changed.length) await db.messages.bulkPut(changed);
 	let stored = session;
-	if (sessionStateChanged(session, conversation)) {
-		stored = { ...session, ...sessionState(conversation) };
-		await db.sessions.update(session.id, sessionState(conversation));
+	const derived = sessionStateChanged(session, conversation) ? sessionState(conversation) : {};
+	if (Object.keys(also).length || Object.keys(derived).length) {
+		stored = { ...session, ...derived };
+		await db.sessions.update(session.id, { ...also, ...derived });
 	}
 	return { rows: next, conversation, session: stored };
 }

@@ -5,13 +5,14 @@
 // restored elsewhere comes back; a purged one is gone for good. A message of a session not here
 // waits with its session. No hook fires for anything that arrives.
 import { Dexie } from '../db/database';
+import { readSessionRows } from '../db/conversation-verbs';
 import { blobsNoLongerShown } from '../db/message-verbs';
 import { NO_COMPACTION_STATE, type BlobRow, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
 import { addBlobToTrash, moveSessionToTrash, takeSessionFromTrash } from '../db/trash-verbs';
 import { blobEntries, putArrivedBlobs, readBlobRows, withBlobNote } from './dexie-blobs';
 import { localProviderOf, messageClocksOf, nextEdit, sessionDocOf, type SyncContext } from './dexie-context';
 import { settleSession, writeRows, type ArrivingRow } from './dexie-rows';
-import { readEntries, readMessagesAt } from './dexie-read-runs';
+import { readEntries } from './dexie-read-runs';
 import { blobDocId, messageDocId, sessionDocId, type DocumentId } from './document-ids';
 import { mergeMessageDocs, sameMessage } from './merge-message';
 import { mergeSessionDocs, sameSession } from './merge-session';
@@ -31,6 +32,8 @@ interface SessionState {
 	/** Its rows changed: counters and conversation to settle. */
 	touched: boolean;
 	nextSeq: number;
+	/** All its message rows as this apply wrote them (in seq order), while nothing else wrote them: settled without reading them again. */
+	rows?: MessageRow[];
 }
 
 /** The document this device holds of a message whose row is `row` (fields from the row, clocks from sync). */
@@ -153,7 +156,7 @@ export async function applyDocs(ctx: SyncContext, all: readonly PulledDoc[], opt
 		[...states].map(async ([sessionId, state]) => {
 			if (!state.touched || !state.row) return;
 			const row = await db.sessions.get(sessionId);
-			if (row) state.row = await settleSession(ctx, row, state.nextSeq);
+			if (row) state.row = await settleSession(ctx, row, state.nextSeq, state.rows);
 		})
 	);
 	return { deleted: deleting.length };
@@ -169,7 +172,7 @@ export async function applyHeld(ctx: SyncContext, sessionIds: Iterable<string>):
 		if (ctx.busy.has(sessionId)) continue;
 		const state = await stateOf(ctx, sessionId, states);
 		await applyMessages(ctx, state, [], true);
-		if (state.touched && state.row) await settleSession(ctx, state.row, state.nextSeq);
+		if (state.touched && state.row) await settleSession(ctx, state.row, state.nextSeq, state.rows);
 	}
 }
 
@@ -260,18 +263,22 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 		return;
 	}
 	const session = state.row!;
-	// Held ones come with it now (their session arrived, or came back); what is here is read alongside.
-	const [known, held, arrived] = await Promise.all([
+	// Held ones come with it now (their session arrived, or came back); the session's rows are read
+	// alongside, once: those the arrivals meet, where new ones go, and what its conversation is after.
+	const [known, entries, rows] = await Promise.all([
 		readEntries(db, ids),
-		withHeld ? db.sync_docs.where('session_id').equals(session.id).filter((row) => row.kind === 'message' && row.held === 1 && !(row.doc as MessageDoc | undefined)?.removed).toArray() : [],
-		readMessagesAt(db, session.id, pulled.map((p) => p.doc.position))
+		withHeld ? db.sync_docs.where('session_id').equals(session.id).toArray() : [],
+		readSessionRows(db, session.id)
 	]);
-	const heldArrivals = held.filter((row) => !ids.includes(row.id));
+	const held = entries.filter((row) => row.kind === 'message' && row.held === 1 && !(row.doc as MessageDoc | undefined)?.removed);
+	const pulledIds = new Set(ids);
+	const heldArrivals = held.filter((row) => !pulledIds.has(row.id));
 	const arrivals: Array<{ id: string; rev: string | null; doc: MessageDoc; entry: SyncDocRow | undefined; losers?: string[]; legacy?: Pulled<'message'>['legacy'] }> = [
 		...heldArrivals.map((row) => ({ id: row.id, rev: row.rev, doc: row.doc as MessageDoc, entry: row })),
 		...pulled.map((p, i) => ({ id: ids[i], rev: p.rev, doc: p.doc, entry: known[i], losers: p.losers, legacy: p.legacy }))
 	];
-	const existing = [...arrived, ...(heldArrivals.length ? await readMessagesAt(db, session.id, heldArrivals.map((row) => (row.doc as MessageDoc).position)) : [])];
+	const positions = new Set(arrivals.map((arrival) => arrival.doc.position));
+	const existing = rows.filter((row) => positions.has(row.position));
 	const rowOf = new Map(existing.map((row) => [row.position, row]));
 	// Which of the session's Blobs are here matters only to documents that name some.
 	const [blobs, blobKeys] = await Promise.all([
@@ -312,7 +319,8 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 		const unused = await blobsNoLongerShown(db, session.id, removed.filter((row) => !arriving.some((next) => next.position === row.position)));
 		await db.blobs.bulkDelete(unused.map((id): [string, string] => [session.id, id]));
 	}
-	const written = await writeRows(ctx, session, changed, arriving.map((row) => ({ ...row, seq: undefined })));
+	const gone = new Set(removed.map((row) => row.seq));
+	const written = await writeRows(ctx, session, rows.filter((row) => !gone.has(row.seq)), changed, arriving.map((row) => ({ ...row, seq: undefined })));
 	if (!written.written) {
 		// Placing them needs the session renumbered while a tab works on it: they wait, held, for the next pass.
 		await db.sync_docs.bulkPut(puts.map((entry): SyncDocRow => (entry.held ? entry : { ...entry, held: 1, doc: arrivals.find((a) => a.id === entry.id)!.doc })));
@@ -329,6 +337,8 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 	}
 	state.nextSeq = Math.max(state.nextSeq, written.nextSeq);
 	state.touched = true;
+	// Rows the covers changed are read again when the session settles.
+	state.rows = covers.length ? undefined : written.rows;
 }
 
 /** A Blob's document: its bytes kept when they came and were what their type says. */
@@ -344,7 +354,8 @@ async function applyBlob(ctx: SyncContext, pulled: Pulled<'blob'>, state: Sessio
 	if (row && (state.row || !(await addBlobToTrash(db, row)))) await putArrivedBlobs(db, [row]);
 	await db.sync_docs.put({ id, kind: 'blob', session_id: pulled.session_id, rev: pulled.rev, edit: nextEdit(ctx), dirty: 0, refused: refused ? 1 : 0 });
 	if (!state.row) return;
-	// The messages that waited for it show it now (or say it was refused).
+	// The messages that waited for it show it now (or say it was refused): read again when the session settles.
+	state.rows = undefined;
 	const waiting = await db.messages.where('[session_id+seq]').between([pulled.session_id, Dexie.minKey], [pulled.session_id, Dexie.maxKey]).filter((message) => message.blobs_not_synced?.some((entry) => entry.id === pulled.blob_id) ?? false).toArray();
 	const notes = waiting.map((message) => {
 		const rest = (message.blobs_not_synced ?? []).flatMap((entry) => (entry.id !== pulled.blob_id ? [entry] : row ? [] : [{ ...entry, reason: 'refused' as const }]));
