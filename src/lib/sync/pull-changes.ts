@@ -19,6 +19,11 @@ export interface PullOptions {
 	client: CouchClient;
 	/** Changes per page. */
 	limit?: number;
+	/**
+	 * The revisions this pass has just sent (by id): the feed brings them back, and this device
+	 * holds them, known without looking. Once they are many, the feed is read ids first from the start.
+	 */
+	sent?: ReadonlyMap<string, string>;
 	/** Wait this long for a first change when there is none (long-poll). */
 	longPollMs?: number;
 	signal?: AbortSignal;
@@ -62,15 +67,30 @@ export async function withBranches(client: CouchClient, read: readonly ReadDocum
 }
 
 /**
+ * Of the revisions `revs` of documents `ids`, which this device holds already: those this pass
+ * has just sent, and (asked of the store) those it wrote or applied before.
+ */
+async function knownOf(store: SyncStore, sent: ReadonlyMap<string, string> | undefined, ids: readonly string[], revs: readonly string[]): Promise<boolean[]> {
+	const known = ids.map((id, at) => sent?.get(id) === revs[at]);
+	const ask = ids.flatMap((_, at) => (known[at] ? [] : [at]));
+	if (!ask.length || !store.knownRevisions) return known;
+	const held = await store.knownRevisions(ask.map((at) => ids[at]), ask.map((at) => revs[at]));
+	ask.forEach((at, i) => (known[at] = held[i]));
+	return known;
+}
+
+/**
  * `docs` without the revisions this device holds already: those it sent itself (the feed brings
  * every write back to its writer), and those applied before. A document with conflicting
  * branches, or of the first format, is always taken.
  */
-async function unknownOf(store: SyncStore, docs: readonly ReadDocument[]): Promise<ReadDocument[]> {
+async function unknownOf(store: SyncStore, sent: ReadonlyMap<string, string> | undefined, docs: readonly ReadDocument[]): Promise<ReadDocument[]> {
 	const plain = (doc: ReadDocument): doc is Extract<ReadDocument, { kind: 'session' | 'message' }> => (doc.kind === 'session' || (doc.kind === 'message' && !doc.legacy)) && !doc.conflicts?.length;
 	const candidates = docs.filter(plain);
 	if (!store.knownRevisions || !candidates.length) return [...docs];
-	const known = await store.knownRevisions(
+	const known = await knownOf(
+		store,
+		sent,
 		candidates.map((doc) => (doc.kind === 'session' ? sessionDocId(doc.doc.session_id) : messageDocId(doc.doc.session_id, doc.doc.position))),
 		candidates.map((doc) => doc.rev)
 	);
@@ -97,18 +117,18 @@ const LIGHT_LIMIT = 1_000;
  * does not hold (after sending, the feed is mostly its own writes coming back); null when most of
  * it is new here, or some change is not plainly readable (then the page is read whole).
  */
-async function readLightPage({ store, client, signal }: PullOptions, since: string): Promise<ReadPage | null> {
+async function readLightPage({ store, client, signal, sent }: PullOptions, since: string): Promise<ReadPage | null> {
 	const page = await client.changes({ since, limit: LIGHT_LIMIT, includeDocs: false, leaves: true, signal });
 	const leaves = page.leaves ?? [];
 	if (!store.knownRevisions || page.ids.some((id, at) => id === null || !leaves[at])) return null;
 	// Sessions and messages at one revision, not deleted, are what this device may hold already.
 	const plain = page.ids.flatMap((id, at) => ((id!.startsWith(SESSION_PREFIX) || id!.startsWith(MESSAGE_PREFIX)) && leaves[at]!.revs.length === 1 && !leaves[at]!.deleted ? [at] : []));
-	const known = plain.length ? await store.knownRevisions(plain.map((at) => page.ids[at]!), plain.map((at) => leaves[at]!.revs[0])) : [];
+	const known = plain.length ? await knownOf(store, sent, plain.map((at) => page.ids[at]!), plain.map((at) => leaves[at]!.revs[0])) : [];
 	const held = new Set(plain.filter((_, i) => known[i]));
 	const unknown = page.ids.flatMap((id, at) => (held.has(at) ? [] : [id!]));
 	if (unknown.length * 4 > page.count) return null;
 	const read = unknown.length ? await client.readCurrent(unknown, signal) : { docs: [], skipped: [] };
-	const docs = await pullBlobs(client, store, await withBranches(client, await unknownOf(store, read.docs), read.skipped, signal), signal);
+	const docs = await pullBlobs(client, store, await withBranches(client, await unknownOf(store, sent, read.docs), read.skipped, signal), signal);
 	return { page: { ...page, docs: read.docs, skipped: read.skipped }, docs, limit: LIGHT_LIMIT, known: page.count - unknown.length };
 }
 
@@ -116,7 +136,7 @@ async function readLightPage({ store, client, signal }: PullOptions, since: stri
  * Reads the page after `since`: a page too large to read is asked for again smaller, down to one
  * change, which is then skipped. A long-poll that woke on a deletion waits for the rest of its burst.
  */
-async function readPage({ store, client, signal, settle }: PullOptions, since: string, limit: number, wait: number | undefined): Promise<ReadPage> {
+async function readPage({ store, client, signal, settle, sent }: PullOptions, since: string, limit: number, wait: number | undefined): Promise<ReadPage> {
 	for (let pageLimit = limit; ; pageLimit = Math.ceil(pageLimit / 2)) {
 		try {
 			let page = await client.changes({ since, limit: pageLimit, longPollMs: wait, signal });
@@ -124,7 +144,7 @@ async function readPage({ store, client, signal, settle }: PullOptions, since: s
 				await settle(signal);
 				page = await client.changes({ since, limit: pageLimit, signal });
 			}
-			const unknown = await unknownOf(store, page.docs);
+			const unknown = await unknownOf(store, sent, page.docs);
 			return { page, docs: await pullBlobs(client, store, await withBranches(client, unknown, page.skipped, signal), signal), limit: pageLimit, known: page.docs.length - unknown.length };
 		} catch (error) {
 			// Too large to read (not refused by the server): fewer changes a page, or at one, skip it.
@@ -145,9 +165,10 @@ export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
 	// A pull asks before it moves more sessions to "Recently deleted" than allowed, over all its pages.
 	let allowance = apply;
 	// While a page is applied, the next is already on its way (the server's work and the device's
-	// overlap). Once a page turns out mostly known here, the next are read ids first.
-	const read = async (from: string, light: boolean): Promise<ReadPage> => (light && (await readLightPage(options, from))) || readPage(options, from, limit, undefined);
-	let next: Promise<ReadPage> | null = readPage(options, since, limit, longPollMs);
+	// overlap). Once a page turns out mostly known here, the next are read ids first; after sending
+	// a page's worth or more, the first is too (the feed begins with this pass's own writes).
+	const read = async (from: string, light: boolean, wait?: number): Promise<ReadPage> => (light && (await readLightPage(options, from))) || readPage(options, from, limit, wait);
+	let next: Promise<ReadPage> | null = read(since, (options.sent?.size ?? 0) >= limit, longPollMs);
 	try {
 		for (;;) {
 			const { page, docs, limit: asked, known }: ReadPage = await next!;

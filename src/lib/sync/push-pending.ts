@@ -26,11 +26,13 @@ export interface PushOptions {
 export interface PushOutcome {
 	pushed: number;
 	skipped: Skipped[];
+	/** The revision the server gave each document sent (by id): the feed brings them back to this device, which holds them. */
+	revisions: Map<string, string>;
 }
 
 export async function pushPending({ store, client, batchBytes = DEFAULT_BATCH_BYTES, signal, onProgress }: PushOptions): Promise<PushOutcome> {
 	let total = await store.pendingCount();
-	const outcome: PushOutcome = { pushed: 0, skipped: [] };
+	const outcome: PushOutcome = { pushed: 0, skipped: [], revisions: new Map() };
 	if (!total) return outcome;
 	onProgress?.(0, total);
 	// Each edit is read at most once a pass (the store's cursor moves past it), so a document the
@@ -48,7 +50,10 @@ export async function pushPending({ store, client, batchBytes = DEFAULT_BATCH_BY
 				const results = await pushBatch(client, store, batch, signal);
 				await marking;
 				marking = store.markPushed(results);
-				for (const result of results) if (result.kind === 'refused') outcome.skipped.push({ id: result.id, reason: result.reason });
+				for (const result of results) {
+					if (result.kind === 'refused') outcome.skipped.push({ id: result.id, reason: result.reason });
+					else if (result.rev !== null) outcome.revisions.set(result.id, result.rev);
+				}
 				outcome.pushed += batch.length;
 				total = Math.max(total, outcome.pushed);
 				onProgress?.(outcome.pushed, total);

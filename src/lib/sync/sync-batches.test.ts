@@ -140,4 +140,34 @@ describe('a pass in overlapping batches', () => {
 		for (const id of readById) expect(id.includes(theirs)).toBe(true);
 		await Promise.all([laptop.close(), phone.close()]);
 	});
+
+	it('reads the feed after sending by ids and revisions from its first page, and knows its own writes there without looking them up', async () => {
+		const url = await newDatabase();
+		const asked: string[] = [];
+		const watching: typeof fetch = (input, init) => {
+			const address = new URL(String(input));
+			asked.push(address.pathname + address.search);
+			return fetch(input, init);
+		};
+		const [laptop, phone] = [new Device(url, 'laptop', { ...SMALL, fetch: watching }), new Device(url, 'phone', SMALL)];
+		const ids = await sessionsWithMessages(laptop, 3, 2);
+		const lookUp = laptop.store.knownRevisions.bind(laptop.store);
+		const looked: string[] = [];
+		laptop.store.knownRevisions = async (docIds: readonly string[], revs: readonly string[]) => {
+			looked.push(...docIds);
+			return lookUp(docIds, revs);
+		};
+		const sent = await laptop.sync();
+		expect(sent.pushed).toBe(3 + 3 * 2 * 2);
+		const changes = asked.filter((path) => path.includes('/_changes'));
+		expect(changes.length).toBeGreaterThan(0);
+		for (const path of changes) expect(path).not.toContain('include_docs');
+		expect(looked).toEqual([]);
+		// The feed was read to its end.
+		const info = (await (await fetch(url)).json()) as { update_seq: number | string };
+		expect(await laptop.store.checkpoint()).toBe(String(info.update_seq));
+		await phone.sync();
+		for (const id of ids) expect(await phone.conversation(id)).toEqual(await laptop.conversation(id));
+		await Promise.all([laptop.close(), phone.close()]);
+	});
 });
