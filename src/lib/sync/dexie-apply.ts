@@ -333,7 +333,7 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 		const fresh = rows.filter((row) => row.compacted_by === null).map((row) => ({ ...row, compacted_by: cover.id }));
 		await db.messages.bulkPut(fresh);
 		const entries = await db.sync_docs.bulkGet(fresh.map((row) => messageDocId(session.id, row.position)));
-		await db.sync_docs.bulkPut(entries.flatMap((entry, i) => (entry?.sums ? [{ ...entry, sums: { ...entry.sums, ...digestsOf(fieldsOfRow(fresh[i])) } }] : [])));
+		await db.sync_docs.bulkPut(entries.flatMap((entry, i) => (entry?.sums ? [{ ...entry, sums: digestsOf(fieldsOfRow(fresh[i])) }] : [])));
 	}
 	state.nextSeq = Math.max(state.nextSeq, written.nextSeq);
 	state.touched = true;
