@@ -62,6 +62,12 @@ export class DexieSyncStore implements SyncStore {
 	readonly #random: RandomBytes;
 	/** Messages new to sync handed out to send, by id, until the server's answer takes them in (see FreshMessage). */
 	readonly #fresh = new Map<string, FreshMessage>();
+	/**
+	 * Messages new to sync that a read made and its batch had no room for, kept for the read that
+	 * goes on from that batch's cursor (so their rows are not read again); `last`: the outbox key
+	 * the read that made them went to.
+	 */
+	#carried: { cursor: PendingCursor; fresh: FreshMessage[]; last: string } | null = null;
 
 	constructor(db: PalimpsestDb, options: SyncStoreOptions) {
 		this.#db = db;
@@ -195,9 +201,24 @@ export class DexieSyncStore implements SyncStore {
 	async pending(limitBytes: number, after: PendingCursor = { edit: null, outbox: null }): Promise<PendingPage> {
 		const db = this.#db;
 		const limit = await (this.#options.attachmentLimit?.() ?? attachmentLimitBytes(MAX_ATTACHMENT_MB));
+		const carried = this.#carried?.cursor === after ? this.#carried : null;
+		this.#carried = null;
 		const batch = new PendingBatch(limitBytes, { ...after });
 		const { cursor } = batch;
 		const page = () => ({ docs: batch.docs, after: cursor });
+		// Messages new to sync, as they are, while they fit; the rest are kept for the next read, whose cursor stays before them.
+		const addFresh = (fresh: readonly FreshMessage[], last: string, before: string | null): boolean => {
+			for (const [at, message] of fresh.entries()) {
+				if (!batch.add([{ kind: 'message', id: message.id, edit: 0, rev: null, doc: message.doc }])) {
+					cursor.outbox = at ? fresh[at - 1].id : before;
+					this.#carried = { cursor, fresh: fresh.slice(at), last };
+					return false;
+				}
+				this.#fresh.set(message.id, message);
+			}
+			cursor.outbox = last;
+			return true;
+		};
 		const readDirty = () =>
 			db.transaction('r', [db.sync_docs, db.messages, db.blobs], async () => {
 				for (;;) {
@@ -207,8 +228,13 @@ export class DexieSyncStore implements SyncStore {
 					if (rows.length < PENDING_PAGE) return true;
 				}
 			});
-		// What was taken in and not yet sent first; then the outbox, a slice at a time, until the batch is full.
-		if (!(await readDirty())) return page();
+		// What was taken in and not yet sent first, then what the read before kept; then the outbox,
+		// a slice at a time, until the batch is full.
+		if (!(await readDirty())) {
+			if (carried) this.#carried = { ...carried, cursor };
+			return page();
+		}
+		if (carried && !addFresh(carried.fresh, carried.last, cursor.outbox)) return page();
 		for (;;) {
 			const stamped = await this.#stampNext(cursor.outbox, this.#options.stampChunk ?? STAMP_CHUNK, cursor);
 			if (!stamped) return page();
@@ -216,17 +242,14 @@ export class DexieSyncStore implements SyncStore {
 			cursor.outbox = stamped.last;
 			// Its documents straight into the batch (or read, when something else made entries to send meanwhile)…
 			if (!(stamped.docs ? batch.add(stamped.docs) : await readDirty())) {
-				if (stamped.fresh.length) cursor.outbox = before;
+				if (stamped.fresh.length) {
+					cursor.outbox = before;
+					this.#carried = { cursor, fresh: stamped.fresh, last: stamped.last };
+				}
 				return page();
 			}
-			// …then the messages new to sync, as they are (the next read goes on after the last that fits).
-			for (const [at, fresh] of stamped.fresh.entries()) {
-				if (!batch.add([{ kind: 'message', id: fresh.id, edit: 0, rev: null, doc: fresh.doc }])) {
-					cursor.outbox = at ? stamped.fresh[at - 1].id : before;
-					return page();
-				}
-				this.#fresh.set(fresh.id, fresh);
-			}
+			// …then the messages new to sync, as they are.
+			if (!addFresh(stamped.fresh, stamped.last, before)) return page();
 		}
 	}
 

@@ -37,7 +37,7 @@ describe('stamping a message', () => {
 			const edited = stampMessage('s-1', POSITION, fieldsOfRow(row({ content: 'Lisbon in May is mild.', error: undefined })), previous, { at: NOW + 2, random });
 			expect(edited.changed).toBe(true);
 			expect(Object.keys(edited.doc.clocks).sort()).toEqual(['content', 'error']);
-			expect(edited.doc.clocks.content > first.doc.clock).toBe(true);
+			expect(edited.doc.clocks.content! > first.doc.clock).toBe(true);
 			// A field given a value is an edit too.
 			const pinned = stampMessage('s-1', POSITION, fieldsOfRow(row({ pinned: true })), previous, { at: NOW + 3, random });
 			expect(Object.keys(pinned.doc.clocks)).toEqual(['pinned']);

@@ -44,6 +44,47 @@ describe('a pass in overlapping batches', () => {
 		await Promise.all([laptop.close(), phone.close()]);
 	});
 
+	it('reads each message row once while sending, though a batch has no room for all the messages a read of the outbox took in', async () => {
+		const url = await newDatabase();
+		// Slices of the outbox larger than a batch holds.
+		const [laptop, phone] = [new Device(url, 'laptop', { loop: { batchBytes: 1_500 }, store: { stampChunk: 40 } }), new Device(url, 'phone')];
+		const ids = await sessionsWithMessages(laptop, 3, 4);
+		const reads = new Map<string, number>();
+		laptop.db.use({
+			stack: 'dbcore',
+			name: 'count-message-reads',
+			create: (down) => ({
+				...down,
+				table: (name) => {
+					const table = down.table(name);
+					if (name !== 'messages') return table;
+					const count = (rows: unknown[]) => {
+						for (const row of rows as (MessageRow | undefined)[]) if (row) reads.set(`${row.session_id}:${row.seq}`, (reads.get(`${row.session_id}:${row.seq}`) ?? 0) + 1);
+						return rows;
+					};
+					return {
+						...table,
+						query: async (req) => {
+							const answer = await table.query(req);
+							if (req.values) count(answer.result);
+							return answer;
+						},
+						getMany: async (req) => count(await table.getMany(req))
+					};
+				}
+			})
+		});
+		laptop.db.close();
+		await laptop.db.open();
+		const sent = await laptop.sync();
+		expect(sent.pushed).toBe(3 + 3 * 4 * 2);
+		expect(reads.size).toBe(3 * 4 * 2);
+		expect([...reads.values()].every((times) => times === 1)).toBe(true);
+		await phone.sync();
+		for (const id of ids) expect(await phone.conversation(id)).toEqual(await laptop.conversation(id));
+		await Promise.all([laptop.close(), phone.close()]);
+	});
+
 	it('sends a change made while an earlier batch was on its way, which that batch does not mark sent', async () => {
 		const url = await newDatabase();
 		const [laptop, phone] = [new Device(url, 'laptop', SMALL), new Device(url, 'phone', SMALL)];
