@@ -28,6 +28,7 @@ type Pulled<K extends PulledDoc['kind']> = Extract<PulledDoc, { kind: K }>;
 /** What the apply knows of one session as it goes. */
 interface SessionState {
 	entry: SyncDocRow | undefined;
+	/** Its row as stored now (every write of it here keeps this up to date). */
 	row: SessionRow | undefined;
 	/** Its rows changed: counters and conversation to settle. */
 	touched: boolean;
@@ -152,11 +153,10 @@ export async function applyDocs(ctx: SyncContext, all: readonly PulledDoc[], opt
 			}
 		}
 	}
+	// Each touched session's row is the one this apply last wrote or read: settled without reading it again.
 	await Promise.all(
-		[...states].map(async ([sessionId, state]) => {
-			if (!state.touched || !state.row) return;
-			const row = await db.sessions.get(sessionId);
-			if (row) state.row = await settleSession(ctx, row, state.nextSeq, state.rows);
+		[...states.values()].map(async (state) => {
+			if (state.touched && state.row) state.row = await settleSession(ctx, state.row, state.nextSeq, state.rows);
 		})
 	);
 	return { deleted: deleting.length };

@@ -4,7 +4,7 @@
 // (never under a tab working on that session: its arrivals then wait for the next pass). Then the
 // conversation is derived again (db/conversation-verbs.ts) and the session's counters kept. The
 // session's rows are read once, before: what is written is known, so nothing is read back.
-import { readSessionRows, writeConversation } from '../db/conversation-verbs';
+import { readSessionRows, writeConversationRows } from '../db/conversation-verbs';
 import { rowRank } from '../db/rank';
 import type { MessageRow, SessionRow } from '../db/schema';
 import type { SyncContext } from './dexie-context';
@@ -112,13 +112,14 @@ export async function writeRows(ctx: SyncContext, session: SessionRow, rows: rea
 
 /**
  * The session's counters after its rows changed, and its conversation derived again, from `rows`
- * (all its rows as they are now, in seq order: read when not given).
+ * (all its rows as they are now, in seq order: read when not given). `session`: its row as stored
+ * now, written whole (once) when anything of it changed.
  */
 export async function settleSession(ctx: SyncContext, session: SessionRow, nextSeq: number, rows?: MessageRow[]): Promise<SessionRow> {
 	const { db } = ctx;
 	const all = rows ?? (await readSessionRows(db, session.id));
-	const counts = { message_count: all.length, next_seq: Math.max(nextSeq, session.next_seq) };
-	const moved = counts.message_count !== session.message_count || counts.next_seq !== session.next_seq;
-	// Counted and derived with one write of the session's row.
-	return (await writeConversation(db, { ...session, ...counts }, all, moved ? counts : {})).session;
+	const counted = { ...session, message_count: all.length, next_seq: Math.max(nextSeq, session.next_seq) };
+	const settled = (await writeConversationRows(db, counted, all)).session;
+	if (settled !== counted || counted.message_count !== session.message_count || counted.next_seq !== session.next_seq) await db.sessions.put(settled);
+	return settled;
 }
