@@ -2,7 +2,7 @@
 // feed and `_all_docs`. Every answer is hostile input: read within a bound, its shape checked,
 // and each document read with readDocument; a document that does not fit is skipped with its
 // reason, never handed on.
-import { jsonBytes } from './pending-body';
+import { jsonBytes, jsonText } from './pending-body';
 import { readBoundedChunks, readBoundedJson } from './read-bounded';
 import { readDocument, type ReadDocument } from './read-document';
 import { badAnswer, createRefused, formatBytes, statusError, SyncError, unreachable } from './sync-error';
@@ -103,7 +103,8 @@ export class CouchClient {
 	 * by id: CouchDB answers in the order asked, pouchdb-server does not always.
 	 */
 	async bulkDocs(bodies: readonly Record<string, unknown>[], signal?: AbortSignal): Promise<BulkResult[]> {
-		const answer = await this.call('POST', '/_bulk_docs', { body: JSON.stringify({ docs: bodies }), signal });
+		// Each body's JSON as measured when its batch was filled (written here when it was not).
+		const answer = await this.call('POST', '/_bulk_docs', { body: `{"docs":[${bodies.map(jsonText).join(',')}]}`, signal });
 		const mismatch = () => badAnswer('the results of a write do not match its documents');
 		if (!Array.isArray(answer) || answer.length !== bodies.length) throw mismatch();
 		const byId = new Map<string, Record<string, unknown>>();
