@@ -41,6 +41,8 @@ export interface DeviceOptions {
 	seed?: number;
 	/** Given (a string, or null for none yet): sync checks the database's encryption each pass, as the app does, with this Sync passphrase typed. */
 	passphrase?: string | null;
+	/** Smaller batches than the app's: bytes a request carries and changes a page of the feed holds (so a few rows take several). */
+	loop?: { batchBytes?: number; pullLimit?: number };
 }
 
 export class Device {
@@ -52,6 +54,7 @@ export class Device {
 	/** The hooks this device fired (only the device where something happened fires any). */
 	readonly fired: Array<{ name: string; payload: unknown }> = [];
 	readonly #fetch: typeof fetch | undefined;
+	readonly #sizes: { batchBytes?: number; pullLimit?: number };
 	/** Whether sync knows of encryption here (see DeviceOptions.passphrase). */
 	readonly #sealing: boolean;
 	/** Where this device keeps an encrypted database's keys. */
@@ -71,6 +74,7 @@ export class Device {
 		const now = () => this.now();
 		this.ctx = { db: this.db, profile: this.profile, platform: 'web', now, hooks: { notify: async (name, payload) => void this.fired.push({ name, payload }) } };
 		this.#fetch = options.fetch;
+		this.#sizes = options.loop ?? {};
 		this.store = createSyncStore(this.db, { profile: this.profile, now, random: seededRandom(options.seed ?? 1), busy: () => this.streaming, ...options.store });
 		this.keys = createKeyStore(this.db);
 		this.#sealing = options.passphrase !== undefined;
@@ -91,13 +95,13 @@ export class Device {
 		const now = () => this.now();
 		if (!this.#sealing) {
 			this.client = new CouchClient({ url, fetch: this.#fetch, now });
-			this.loop = new SyncLoop({ store: this.store, client: this.client });
+			this.loop = new SyncLoop({ store: this.store, client: this.client, ...this.#sizes });
 			return;
 		}
 		const client = new SealedClient({ url, fetch: this.#fetch, now });
 		const sealing = new SealingSetup({ client, keys: this.keys, now, ...typed });
 		this.client = client;
-		this.loop = new SyncLoop({ store: this.store, client, beforePass: (signal) => sealing.prepare(signal) });
+		this.loop = new SyncLoop({ store: this.store, client, beforePass: (signal) => sealing.prepare(signal), ...this.#sizes });
 	}
 
 	/** The test's clock moves on a little with every reading, as time does. */

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { deriveConversation } from '../../src/lib/db/conversation';
 import { listMessages } from '../../src/lib/db/message-verbs';
-import { Device, quiesce as quiesceAll } from './sync-device';
+import { Device, quiesce as quiesceAll, type DeviceOptions } from './sync-device';
 
 /** Brings the devices to quiet, counting the passes. */
 async function quiesce(devices: readonly Device[]): Promise<void> {
@@ -306,6 +306,12 @@ async function expectDerived(device: Device, expectEqual: (a: unknown, b: unknow
 	}
 }
 
+/**
+ * The batches each device works in: the app's own, and smaller ones, so that a few rows take
+ * several requests, pages and slices of the outbox (each read while the one before is on its way).
+ */
+const SIZES: DeviceOptions[] = [{}, { loop: { batchBytes: 1_500, pullLimit: 3 }, store: { stampChunk: 2 } }, { loop: { batchBytes: 6_000, pullLimit: 12 }, store: { stampChunk: 7 } }];
+
 /** `passphrase`: every device syncs with it (the database encrypted). */
 export interface RunOptions {
 	passphrase?: string;
@@ -324,7 +330,7 @@ export interface RunResult {
 export async function runConcurrent(ops: readonly Op[], server: FuzzServer, skews: readonly number[], expectEqual: (a: unknown, b: unknown, what: string) => void, { passphrase }: RunOptions = {}): Promise<RunResult> {
 	const url = await server.newDatabase();
 	const faults: Faults = { drop: false, conflict: false };
-	const devices = skews.map((skewMs, index) => new Device(url, `d${index}`, { skewMs, fetch: faultyFetch(faults, (url) => server.route(url)), seed: index + 1, ...(passphrase ? { passphrase } : {}) }));
+	const devices = skews.map((skewMs, index) => new Device(url, `d${index}`, { skewMs, fetch: faultyFetch(faults, (url) => server.route(url)), seed: index + 1, ...SIZES[index % SIZES.length], ...(passphrase ? { passphrase } : {}) }));
 	const ledger = newLedger();
 	try {
 		// Two conversations every device holds to begin with.

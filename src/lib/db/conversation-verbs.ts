@@ -17,18 +17,24 @@ export function sessionState(conversation: Conversation): Pick<SessionRow, 'vers
 
 /**
  * Derives the conversation of `session` from `rows` (all its rows, in seq order: read when not
- * given) and writes what changed. Returns the rows as they are now and the conversation.
+ * given) and writes the rows whose derived fields changed. Returns the rows as they are now, the
+ * conversation, and the session row with its derived fields (not written: see writeConversation).
  */
-export async function writeConversation(db: PalimpsestDb, session: SessionRow, rows?: MessageRow[]): Promise<{ rows: MessageRow[]; conversation: Conversation; session: SessionRow }> {
+export async function writeConversationRows(db: PalimpsestDb, session: SessionRow, rows?: MessageRow[]): Promise<{ rows: MessageRow[]; conversation: Conversation; session: SessionRow }> {
 	const all = rows ?? (await readSessionRows(db, session.id));
 	const conversation = deriveConversation(session.version_shown, all);
 	const next = all.map((row, at) => (stateChanged(row, conversation.rows[at]) ? withState(row, conversation.rows[at]) : row));
 	const changed = next.filter((row, at) => row !== all[at]);
 	if (changed.length) await db.messages.bulkPut(changed);
-	let stored = session;
-	if (sessionStateChanged(session, conversation)) {
-		stored = { ...session, ...sessionState(conversation) };
-		await db.sessions.update(session.id, sessionState(conversation));
-	}
-	return { rows: next, conversation, session: stored };
+	return { rows: next, conversation, session: sessionStateChanged(session, conversation) ? { ...session, ...sessionState(conversation) } : session };
+}
+
+/**
+ * Derives the conversation of `session` from `rows` (all its rows, in seq order: read when not
+ * given) and writes what changed. Returns the rows as they are now and the conversation.
+ */
+export async function writeConversation(db: PalimpsestDb, session: SessionRow, rows?: MessageRow[]): Promise<{ rows: MessageRow[]; conversation: Conversation; session: SessionRow }> {
+	const written = await writeConversationRows(db, session, rows);
+	if (written.session !== session) await db.sessions.update(session.id, sessionState(written.conversation));
+	return written;
 }

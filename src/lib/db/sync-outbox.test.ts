@@ -29,6 +29,25 @@ describe('the sync outbox', () => {
 		expect(await outbox()).toEqual(['scan:s1', 'session:s1']);
 	});
 
+	it('marks each write afresh, so an entry read twice the same was not written in between, even within one millisecond', async () => {
+		db = new PalimpsestDb(`outbox-${crypto.randomUUID()}`);
+		await db.sessions.add(testSessionRow('s1'));
+		const [row] = await appendMessages(db, 's1', [said('a')], 10);
+		const id = `msg:s1:${row.position}`;
+		const first = await db.sync_outbox.get(id);
+		expect(await db.sync_outbox.get(id)).toEqual(first);
+		const now = Date.now;
+		Date.now = () => first!.at;
+		try {
+			await db.messages.update([row.session_id, row.seq], { content: 'changed' });
+		} finally {
+			Date.now = now;
+		}
+		const second = await db.sync_outbox.get(id);
+		expect(second!.at).toBe(first!.at);
+		expect(second!.write).not.toBe(first!.write);
+	});
+
 	it('records nothing of a write that rolled back, nor of what sync itself writes', async () => {
 		db = new PalimpsestDb(`outbox-${crypto.randomUUID()}`);
 		await db.sessions.add(testSessionRow('s1'));

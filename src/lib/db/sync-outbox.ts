@@ -54,7 +54,13 @@ function entriesOf(table: string, req: DBCoreMutateRequest, res: DBCoreMutateRes
 		const sessionId = Array.isArray(lower) && Array.isArray(upper) && lower[0] === upper[0] ? lower[0] : undefined;
 		ids.add(typeof sessionId === 'string' ? scanId(sessionId) : 'scan:*');
 	}
-	return [...ids].map((id) => ({ id, at }));
+	return markWrite([...ids].map((id) => ({ id, at })));
+}
+
+/** `entries` marked as one write (see SyncOutboxRow.write): an entry written again later carries another mark. */
+export function markWrite(entries: Array<Pick<SyncOutboxRow, 'id' | 'at'>>): SyncOutboxRow[] {
+	const write = Math.random();
+	return entries.map((entry) => ({ ...entry, write }));
 }
 
 /** Records every change to sessions, messages, Blobs and saved prompts in the outbox (installed in the constructor). */

@@ -2,7 +2,7 @@
 // feed and `_all_docs`. Every answer is hostile input: read within a bound, its shape checked,
 // and each document read with readDocument; a document that does not fit is skipped with its
 // reason, never handed on.
-import { jsonBytes } from './pending-body';
+import { jsonBytes, jsonText } from './pending-body';
 import { readBoundedChunks, readBoundedJson } from './read-bounded';
 import { readDocument, type ReadDocument } from './read-document';
 import { badAnswer, createRefused, formatBytes, statusError, SyncError, unreachable } from './sync-error';
@@ -45,13 +45,17 @@ export interface ChangesPage {
 	lastSeq: string;
 	/** Changes still to come after this page, when the server says (CouchDB does, pouchdb-server does not). */
 	pending: number | null;
+	/** Asked for with `leaves`: each change's leaf revisions, and whether it is a deletion (null where unreadable). */
+	leaves?: ({ revs: string[]; deleted: boolean } | null)[];
 }
 
 export interface ChangesRequest {
 	since: string;
 	limit: number;
-	/** False lists only the ids and seqs (to step past a change too large to read). */
+	/** False lists only the ids and seqs (to step past a change too large to read, or to see what is new before reading it). */
 	includeDocs?: boolean;
+	/** Without the documents: each change's leaf revisions too (its conflicting branches among them). */
+	leaves?: boolean;
 	/** Wait up to this long for a change when there is none yet (`feed=longpoll`). */
 	longPollMs?: number;
 	signal?: AbortSignal;
@@ -99,7 +103,8 @@ export class CouchClient {
 	 * by id: CouchDB answers in the order asked, pouchdb-server does not always.
 	 */
 	async bulkDocs(bodies: readonly Record<string, unknown>[], signal?: AbortSignal): Promise<BulkResult[]> {
-		const answer = await this.call('POST', '/_bulk_docs', { body: JSON.stringify({ docs: bodies }), signal });
+		// Each body's JSON as measured when its batch was filled (written here when it was not).
+		const answer = await this.call('POST', '/_bulk_docs', { body: `{"docs":[${bodies.map(jsonText).join(',')}]}`, signal });
 		const mismatch = () => badAnswer('the results of a write do not match its documents');
 		if (!Array.isArray(answer) || answer.length !== bodies.length) throw mismatch();
 		const byId = new Map<string, Record<string, unknown>>();
@@ -123,7 +128,7 @@ export class CouchClient {
 			query.set('include_docs', 'true');
 			// Each document with the revisions that conflict with it, to merge them all.
 			query.set('conflicts', 'true');
-		}
+		} else if (request.leaves) query.set('style', 'all_docs');
 		const signals = request.signal ? [request.signal] : [];
 		let timer: ReturnType<typeof setTimeout> | undefined;
 		const waited = new AbortController();
@@ -163,6 +168,29 @@ export class CouchClient {
 		const read = await this.readDocs(present.map((row) => row.doc));
 		present.forEach((row, at) => found.set(row.id, { state: 'present', rev: row.rev, read: read[at] ?? this.readOne(null) }));
 		return found;
+	}
+
+	/**
+	 * The documents at `ids` as the changes feed gives them (with the revisions that conflict with
+	 * each, a deletion as its tombstone), each read as hostile input; one the server lacks is left out.
+	 */
+	async readCurrent(ids: readonly string[], signal?: AbortSignal): Promise<{ docs: ReadDocument[]; skipped: Skipped[] }> {
+		const answer = await this.call('POST', '/_all_docs?include_docs=true&conflicts=true', { body: JSON.stringify({ keys: ids }), signal });
+		const rows = isObject(answer) ? answer.rows : undefined;
+		if (!Array.isArray(rows)) throw badAnswer('a list of documents without rows');
+		const wanted = new Set(ids);
+		const bodies = rows.flatMap((row: unknown) => {
+			if (!isObject(row) || typeof row.key !== 'string' || !wanted.has(row.key) || !isObject(row.value) || typeof row.value.rev !== 'string') return [];
+			if (row.value.deleted === true) return [{ _id: row.key, _rev: row.value.rev, _deleted: true }];
+			return isObject(row.doc) ? [row.doc] : [];
+		});
+		const page: { docs: ReadDocument[]; skipped: Skipped[] } = { docs: [], skipped: [] };
+		for (const read of await this.readDocs(bodies)) {
+			if (read === null) continue;
+			if (read.kind === 'refused') page.skipped.push({ id: read.id, reason: read.reason });
+			else page.docs.push(read);
+		}
+		return page;
 	}
 
 	/** Revisions `revs` of document `id` (the branches that conflict with its winner), each read as hostile input. */
@@ -268,7 +296,10 @@ export class CouchClient {
 		const ids = results.map((change: unknown) => (isObject(change) && typeof change.id === 'string' ? change.id.slice(0, MAX_ERROR_CHARS) : null));
 		const page: ChangesPage = { docs: [], skipped: [], count: results.length, ids, lastSeq, pending: null };
 		if (typeof answer.pending === 'number' && Number.isSafeInteger(answer.pending) && answer.pending >= 0) page.pending = answer.pending;
-		if (request.includeDocs === false) return page;
+		if (request.includeDocs === false) {
+			if (request.leaves) page.leaves = results.map(readLeaves);
+			return page;
+		}
 		const bodies = results.map((change: unknown) => (isObject(change) && isObject(change.doc) ? change.doc : null));
 		const docs = await this.readDocs(bodies.filter((body) => body !== null));
 		let next = 0;
@@ -357,6 +388,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value.slice(0, MAX_ERROR_CHARS) : '';
+}
+
+/** A change's leaf revisions (at most a hundred; null for anything else), and whether it is a deletion. */
+function readLeaves(change: unknown): { revs: string[]; deleted: boolean } | null {
+	if (!isObject(change) || !Array.isArray(change.changes) || !change.changes.length || change.changes.length > 100) return null;
+	const revs = change.changes.map((entry: unknown) => (isObject(entry) && typeof entry.rev === 'string' && entry.rev.length <= MAX_ERROR_CHARS ? entry.rev : null));
+	return revs.every((rev): rev is string => rev !== null) ? { revs, deleted: change.deleted === true } : null;
 }
 
 /** A seq as CouchDB (an opaque string) or PouchDB (a number) writes it. */

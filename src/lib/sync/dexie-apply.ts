@@ -5,12 +5,14 @@
 // restored elsewhere comes back; a purged one is gone for good. A message of a session not here
 // waits with its session. No hook fires for anything that arrives.
 import { Dexie } from '../db/database';
+import { readSessionRows } from '../db/conversation-verbs';
 import { blobsNoLongerShown } from '../db/message-verbs';
 import { NO_COMPACTION_STATE, type BlobRow, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
 import { addBlobToTrash, moveSessionToTrash, takeSessionFromTrash } from '../db/trash-verbs';
 import { blobEntries, putArrivedBlobs, readBlobRows, withBlobNote } from './dexie-blobs';
 import { localProviderOf, messageClocksOf, nextEdit, sessionDocOf, type SyncContext } from './dexie-context';
 import { settleSession, writeRows, type ArrivingRow } from './dexie-rows';
+import { readEntries } from './dexie-read-runs';
 import { blobDocId, messageDocId, sessionDocId, type DocumentId } from './document-ids';
 import { mergeMessageDocs, sameMessage } from './merge-message';
 import { mergeSessionDocs, sameSession } from './merge-session';
@@ -26,10 +28,13 @@ type Pulled<K extends PulledDoc['kind']> = Extract<PulledDoc, { kind: K }>;
 /** What the apply knows of one session as it goes. */
 interface SessionState {
 	entry: SyncDocRow | undefined;
+	/** Its row as stored now (every write of it here keeps this up to date). */
 	row: SessionRow | undefined;
 	/** Its rows changed: counters and conversation to settle. */
 	touched: boolean;
 	nextSeq: number;
+	/** All its message rows as this apply wrote them (in seq order), while nothing else wrote them: settled without reading them again. */
+	rows?: MessageRow[];
 }
 
 /** The document this device holds of a message whose row is `row` (fields from the row, clocks from sync). */
@@ -119,13 +124,20 @@ export async function applyDocs(ctx: SyncContext, all: readonly PulledDoc[], opt
 	const asked = deleting.filter((id) => !options.approved?.has(id));
 	if (asked.length > (options.allowDeletions ?? Infinity)) throw new DeletionsToConfirm(asked);
 	const reread = new Set<string>();
-	for (const pulled of sessionDocs) await applySession(ctx, pulled, merged.get(pulled.doc.session_id)!, states.get(pulled.doc.session_id)!, inTrash, options, reread);
+	// Each session's work touches only its own rows, so sessions go side by side (IndexedDB then answers a page in a few round trips, not a few per session).
+	const docsOf = new Map<string, Pulled<'session'>[]>();
+	for (const pulled of sessionDocs) (docsOf.get(pulled.doc.session_id) ?? docsOf.set(pulled.doc.session_id, []).get(pulled.doc.session_id)!).push(pulled);
+	await Promise.all(
+		[...docsOf.values()].map(async (own) => {
+			for (const pulled of own) await applySession(ctx, pulled, merged.get(pulled.doc.session_id)!, states.get(pulled.doc.session_id)!, inTrash, options, reread);
+		})
+	);
 
 	// Messages, per session: merged with what is here, then written where their ranks put them.
 	const bySession = new Map<string, Pulled<'message'>[]>();
 	for (const doc of docs) if (doc.kind === 'message') (bySession.get(doc.doc.session_id) ?? bySession.set(doc.doc.session_id, []).get(doc.doc.session_id)!).push(doc);
 	for (const sessionId of reread) if (!bySession.has(sessionId)) bySession.set(sessionId, []);
-	for (const [sessionId, pulled] of bySession) await applyMessages(ctx, states.get(sessionId) ?? (await stateOf(ctx, sessionId, states)), pulled, reread.has(sessionId));
+	await Promise.all([...bySession].map(async ([sessionId, pulled]) => applyMessages(ctx, states.get(sessionId) ?? (await stateOf(ctx, sessionId, states)), pulled, reread.has(sessionId))));
 
 	// Blobs, and the server's own deletions.
 	for (const doc of docs) {
@@ -141,11 +153,12 @@ export async function applyDocs(ctx: SyncContext, all: readonly PulledDoc[], opt
 			}
 		}
 	}
-	for (const [sessionId, state] of states) {
-		if (!state.touched || !state.row) continue;
-		const row = await db.sessions.get(sessionId);
-		if (row) state.row = await settleSession(ctx, row, state.nextSeq);
-	}
+	// Each touched session's row is the one this apply last wrote or read: settled without reading it again.
+	await Promise.all(
+		[...states.values()].map(async (state) => {
+			if (state.touched && state.row) state.row = await settleSession(ctx, state.row, state.nextSeq, state.rows);
+		})
+	);
 	return { deleted: deleting.length };
 }
 
@@ -159,7 +172,7 @@ export async function applyHeld(ctx: SyncContext, sessionIds: Iterable<string>):
 		if (ctx.busy.has(sessionId)) continue;
 		const state = await stateOf(ctx, sessionId, states);
 		await applyMessages(ctx, state, [], true);
-		if (state.touched && state.row) await settleSession(ctx, state.row, state.nextSeq);
+		if (state.touched && state.row) await settleSession(ctx, state.row, state.nextSeq, state.rows);
 	}
 }
 
@@ -234,10 +247,10 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 	const { db } = ctx;
 	const sessionDoc = sessionDocOf(state.entry);
 	const ids = pulled.map((p) => messageDocId(p.doc.session_id, p.doc.position));
-	const known = await db.sync_docs.bulkGet(ids);
 	const purged = sessionDoc?.purged_at != null;
 	const live = !purged && state.row !== undefined && sessionDoc?.fields.deleted_at === null;
 	if (!live) {
+		const known = await readEntries(db, ids);
 		// Not here (yet, or any more): each waits with its session, merged; a purged session's are removed from the server.
 		const puts = pulled.map((p, i): SyncDocRow => {
 			const entry = known[i];
@@ -250,16 +263,29 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 		return;
 	}
 	const session = state.row!;
-	// Held ones come with it now (their session arrived, or came back).
-	const held = withHeld ? await db.sync_docs.where('session_id').equals(session.id).filter((row) => row.kind === 'message' && row.held === 1 && !(row.doc as MessageDoc | undefined)?.removed).toArray() : [];
+	// Held ones come with it now (their session arrived, or came back); the session's rows are read
+	// alongside, once: those the arrivals meet, where new ones go, and what its conversation is after.
+	const [known, entries, rows] = await Promise.all([
+		readEntries(db, ids),
+		withHeld ? db.sync_docs.where('session_id').equals(session.id).toArray() : [],
+		readSessionRows(db, session.id)
+	]);
+	const held = entries.filter((row) => row.kind === 'message' && row.held === 1 && !(row.doc as MessageDoc | undefined)?.removed);
+	const pulledIds = new Set(ids);
+	const heldArrivals = held.filter((row) => !pulledIds.has(row.id));
 	const arrivals: Array<{ id: string; rev: string | null; doc: MessageDoc; entry: SyncDocRow | undefined; losers?: string[]; legacy?: Pulled<'message'>['legacy'] }> = [
-		...held.filter((row) => !ids.includes(row.id)).map((row) => ({ id: row.id, rev: row.rev, doc: row.doc as MessageDoc, entry: row })),
+		...heldArrivals.map((row) => ({ id: row.id, rev: row.rev, doc: row.doc as MessageDoc, entry: row })),
 		...pulled.map((p, i) => ({ id: ids[i], rev: p.rev, doc: p.doc, entry: known[i], losers: p.losers, legacy: p.legacy }))
 	];
-	const existing = await db.messages.where('[session_id+position]').anyOf(arrivals.map((a) => [session.id, a.doc.position])).toArray();
+	const positions = new Set(arrivals.map((arrival) => arrival.doc.position));
+	const existing = rows.filter((row) => positions.has(row.position));
 	const rowOf = new Map(existing.map((row) => [row.position, row]));
-	const blobs = await readBlobRows(db, session.id, existing);
-	const here = new Set((await db.blobs.where('[session_id+id]').between([session.id, Dexie.minKey], [session.id, Dexie.maxKey]).primaryKeys()).map((key) => key[1]));
+	// Which of the session's Blobs are here matters only to documents that name some.
+	const [blobs, blobKeys] = await Promise.all([
+		readBlobRows(db, session.id, existing),
+		arrivals.some((arrival) => arrival.doc.fields.blobs?.length) ? db.blobs.where('[session_id+id]').between([session.id, Dexie.minKey], [session.id, Dexie.maxKey]).primaryKeys() : []
+	]);
+	const here = new Set(blobKeys.map((key) => key[1]));
 	const puts: SyncDocRow[] = [];
 	const changed: MessageRow[] = [];
 	const arriving: ArrivingRow[] = [];
@@ -293,7 +319,8 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 		const unused = await blobsNoLongerShown(db, session.id, removed.filter((row) => !arriving.some((next) => next.position === row.position)));
 		await db.blobs.bulkDelete(unused.map((id): [string, string] => [session.id, id]));
 	}
-	const written = await writeRows(ctx, session, changed, arriving.map((row) => ({ ...row, seq: undefined })));
+	const gone = new Set(removed.map((row) => row.seq));
+	const written = await writeRows(ctx, session, rows.filter((row) => !gone.has(row.seq)), changed, arriving.map((row) => ({ ...row, seq: undefined })));
 	if (!written.written) {
 		// Placing them needs the session renumbered while a tab works on it: they wait, held, for the next pass.
 		await db.sync_docs.bulkPut(puts.map((entry): SyncDocRow => (entry.held ? entry : { ...entry, held: 1, doc: arrivals.find((a) => a.id === entry.id)!.doc })));
@@ -306,10 +333,12 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 		const fresh = rows.filter((row) => row.compacted_by === null).map((row) => ({ ...row, compacted_by: cover.id }));
 		await db.messages.bulkPut(fresh);
 		const entries = await db.sync_docs.bulkGet(fresh.map((row) => messageDocId(session.id, row.position)));
-		await db.sync_docs.bulkPut(entries.flatMap((entry, i) => (entry?.sums ? [{ ...entry, sums: { ...entry.sums, ...digestsOf(fieldsOfRow(fresh[i])) } }] : [])));
+		await db.sync_docs.bulkPut(entries.flatMap((entry, i) => (entry?.sums ? [{ ...entry, sums: digestsOf(fieldsOfRow(fresh[i])) }] : [])));
 	}
 	state.nextSeq = Math.max(state.nextSeq, written.nextSeq);
 	state.touched = true;
+	// Rows the covers changed are read again when the session settles.
+	state.rows = covers.length ? undefined : written.rows;
 }
 
 /** A Blob's document: its bytes kept when they came and were what their type says. */
@@ -325,7 +354,8 @@ async function applyBlob(ctx: SyncContext, pulled: Pulled<'blob'>, state: Sessio
 	if (row && (state.row || !(await addBlobToTrash(db, row)))) await putArrivedBlobs(db, [row]);
 	await db.sync_docs.put({ id, kind: 'blob', session_id: pulled.session_id, rev: pulled.rev, edit: nextEdit(ctx), dirty: 0, refused: refused ? 1 : 0 });
 	if (!state.row) return;
-	// The messages that waited for it show it now (or say it was refused).
+	// The messages that waited for it show it now (or say it was refused): read again when the session settles.
+	state.rows = undefined;
 	const waiting = await db.messages.where('[session_id+seq]').between([pulled.session_id, Dexie.minKey], [pulled.session_id, Dexie.maxKey]).filter((message) => message.blobs_not_synced?.some((entry) => entry.id === pulled.blob_id) ?? false).toArray();
 	const notes = waiting.map((message) => {
 		const rest = (message.blobs_not_synced ?? []).flatMap((entry) => (entry.id !== pulled.blob_id ? [entry] : row ? [] : [{ ...entry, reason: 'refused' as const }]));

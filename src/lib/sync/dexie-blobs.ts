@@ -18,6 +18,13 @@ export async function readBlobRows(db: PalimpsestDb, sessionId: string, rows: re
 	return new Map(found.flatMap((row) => (row ? [[row.id, row]] : [])));
 }
 
+/** The Blobs each session's rows among `rows` refer to, by session (sessions whose rows show none are read not at all). */
+export async function readSessionBlobRows(db: PalimpsestDb, rows: readonly MessageRow[]): Promise<Map<string, Map<string, BlobRow>>> {
+	const bySession = new Map<string, MessageRow[]>();
+	for (const row of rows) (bySession.get(row.session_id) ?? bySession.set(row.session_id, []).get(row.session_id)!).push(row);
+	return new Map(await Promise.all([...bySession].map(async ([sessionId, own]) => [sessionId, await readBlobRows(db, sessionId, own)] as const)));
+}
+
 /** What a message document says of the Blobs its row refers to: each one's type and size, and the limit of those too large to send. */
 export function blobEntries(row: MessageRow, blobs: ReadonlyMap<string, BlobRow>, limit: number): BlobEntry[] {
 	return [...new Set(blobIdsOf([row]))].flatMap((id) => {

@@ -31,6 +31,8 @@ export interface SyncContext {
 	busy: ReadonlySet<string>;
 	/** The last local edit number given. */
 	edits: number;
+	/** The last local edit number given before the transaction (nothing to write back while no edit was given). */
+	editsBefore?: number;
 }
 
 const EDITS = 'edits';
@@ -46,6 +48,7 @@ export async function readEdits(db: PalimpsestDb): Promise<number> {
 }
 
 export async function writeEdits(ctx: SyncContext): Promise<void> {
+	if (ctx.edits === ctx.editsBefore) return;
 	await ctx.db.sync_meta.put({ key: EDITS, value: ctx.edits });
 }
 

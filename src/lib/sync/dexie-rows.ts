@@ -2,9 +2,9 @@
 // neighbours by rank (so seq keeps following rank), spread evenly where several land in one gap;
 // where a gap has no room left, the session's seqs are rewritten as whole numbers in one go
 // (never under a tab working on that session: its arrivals then wait for the next pass). Then the
-// conversation is derived again (db/conversation-verbs.ts) and the session's counters kept.
-import { Dexie } from '../db/database';
-import { writeConversation } from '../db/conversation-verbs';
+// conversation is derived again (db/conversation-verbs.ts) and the session's counters kept. The
+// session's rows are read once, before: what is written is known, so nothing is read back.
+import { readSessionRows, writeConversationRows } from '../db/conversation-verbs';
 import { rowRank } from '../db/rank';
 import type { MessageRow, SessionRow } from '../db/schema';
 import type { SyncContext } from './dexie-context';
@@ -12,12 +12,13 @@ import type { SyncContext } from './dexie-context';
 /** A row to write, without its seq (new) or with the seq it has (changed). */
 export type ArrivingRow = Omit<MessageRow, 'seq'> & { seq?: number };
 
-/** The session's rows as (rank, seq), in rank order (which is seq order). */
-async function readOrder(ctx: SyncContext, sessionId: string): Promise<{ ranks: string[]; seqs: number[] }> {
-	const range = ctx.db.messages.where('[session_id+rank]').between([sessionId, Dexie.minKey], [sessionId, Dexie.maxKey]);
-	const [keys, primaryKeys] = await Promise.all([range.keys(), range.primaryKeys()]);
-	return { ranks: keys.map((key) => (key as unknown as [string, string])[1]), seqs: primaryKeys.map((key) => key[1]) };
+/** The session's rows that have a rank as (rank, seq), in rank order (which is seq order), as its [session_id+rank] index lists them. */
+function orderOf(rows: readonly MessageRow[]): { ranks: string[]; seqs: number[] } {
+	const ranked = rows.filter((row) => row.rank !== undefined).sort((a, b) => (a.rank! < b.rank! ? -1 : a.rank! > b.rank! ? 1 : a.seq - b.seq));
+	return { ranks: ranked.map((row) => row.rank!), seqs: ranked.map((row) => row.seq) };
 }
+
+const bySeq = (a: MessageRow, b: MessageRow) => a.seq - b.seq;
 
 function countBelow(ranks: readonly string[], rank: string): number {
 	let [low, high] = [0, ranks.length];
@@ -62,12 +63,11 @@ function placeSeqs(order: { ranks: string[]; seqs: number[] }, rows: readonly Ar
 }
 
 /**
- * Rewrites the session's seqs as 0, 1, 2… in rank order, with `arriving` among them, and the
- * request recipes that name seqs. Returns the new next seq.
+ * Rewrites the session's seqs as 0, 1, 2… in rank order, with `arriving` among them (`rows`: those
+ * there), and the request recipes that name seqs. Returns the rows as they are then.
  */
-async function renumber(ctx: SyncContext, session: SessionRow, arriving: readonly ArrivingRow[]): Promise<number> {
+async function renumber(ctx: SyncContext, session: SessionRow, rows: readonly MessageRow[], arriving: readonly ArrivingRow[]): Promise<MessageRow[]> {
 	const { db } = ctx;
-	const rows = await db.messages.where('[session_id+seq]').between([session.id, Dexie.minKey], [session.id, Dexie.maxKey]).toArray();
 	const all = [...rows, ...arriving].sort((a, b) => (rowRank(a) < rowRank(b) ? -1 : rowRank(a) > rowRank(b) ? 1 : 0));
 	const seqOf = new Map<number, number>();
 	all.forEach((row, index) => {
@@ -83,32 +83,43 @@ async function renumber(ctx: SyncContext, session: SessionRow, arriving: readonl
 	});
 	await db.messages.bulkDelete(rows.map((row): [string, number] => [session.id, row.seq]));
 	await db.messages.bulkAdd(renumbered);
-	return renumbered.length;
+	return renumbered;
 }
 
 /**
- * Writes `changed` (rows already here, at their seqs) and places `arriving` (new rows); returns
- * false, writing nothing, when they need the session renumbered while a tab works on it.
+ * Writes `changed` (rows already here, at their seqs) and places `arriving` (new rows) among
+ * `rows` (all the session's rows now, in seq order); returns false, writing nothing, when they
+ * need the session renumbered while a tab works on it. `rows` then: the session's rows after.
  */
-export async function writeRows(ctx: SyncContext, session: SessionRow, changed: readonly MessageRow[], arriving: readonly ArrivingRow[]): Promise<{ written: boolean; nextSeq: number }> {
+export async function writeRows(ctx: SyncContext, session: SessionRow, rows: readonly MessageRow[], changed: readonly MessageRow[], arriving: readonly ArrivingRow[]): Promise<{ written: boolean; nextSeq: number; rows: MessageRow[] }> {
 	const { db } = ctx;
 	if (changed.length) await db.messages.bulkPut([...changed]);
-	if (!arriving.length) return { written: true, nextSeq: session.next_seq };
+	const now = new Map(rows.map((row) => [row.seq, row]));
+	for (const row of changed) now.set(row.seq, row);
+	const current = [...now.values()].sort(bySeq);
+	if (!arriving.length) return { written: true, nextSeq: session.next_seq, rows: current };
 	const sorted = [...arriving].sort((a, b) => (rowRank(a) < rowRank(b) ? -1 : rowRank(a) > rowRank(b) ? 1 : 0));
-	const placed = placeSeqs(await readOrder(ctx, session.id), sorted, session.next_seq);
+	const placed = placeSeqs(orderOf(current), sorted, session.next_seq);
 	if (placed) {
-		await db.messages.bulkAdd(sorted.map((row, index) => ({ ...row, seq: placed.seqs[index] }) as MessageRow));
-		return { written: true, nextSeq: placed.nextSeq };
+		const added = sorted.map((row, index) => ({ ...row, seq: placed.seqs[index] }) as MessageRow);
+		await db.messages.bulkAdd(added);
+		return { written: true, nextSeq: placed.nextSeq, rows: [...current, ...added].sort(bySeq) };
 	}
-	if (ctx.busy.has(session.id)) return { written: false, nextSeq: session.next_seq };
-	return { written: true, nextSeq: await renumber(ctx, session, sorted) };
+	if (ctx.busy.has(session.id)) return { written: false, nextSeq: session.next_seq, rows: current };
+	const renumbered = await renumber(ctx, session, current, sorted);
+	return { written: true, nextSeq: renumbered.length, rows: renumbered };
 }
 
-/** The session's counters after its rows changed, and its conversation derived again. */
-export async function settleSession(ctx: SyncContext, session: SessionRow, nextSeq: number): Promise<SessionRow> {
+/**
+ * The session's counters after its rows changed, and its conversation derived again, from `rows`
+ * (all its rows as they are now, in seq order: read when not given). `session`: its row as stored
+ * now, written whole (once) when anything of it changed.
+ */
+export async function settleSession(ctx: SyncContext, session: SessionRow, nextSeq: number, rows?: MessageRow[]): Promise<SessionRow> {
 	const { db } = ctx;
-	const count = await db.messages.where('[session_id+seq]').between([session.id, Dexie.minKey], [session.id, Dexie.maxKey]).count();
-	const counted = { ...session, message_count: count, next_seq: Math.max(nextSeq, session.next_seq) };
-	if (counted.message_count !== session.message_count || counted.next_seq !== session.next_seq) await db.sessions.update(session.id, { message_count: counted.message_count, next_seq: counted.next_seq });
-	return (await writeConversation(db, counted)).session;
+	const all = rows ?? (await readSessionRows(db, session.id));
+	const counted = { ...session, message_count: all.length, next_seq: Math.max(nextSeq, session.next_seq) };
+	const settled = (await writeConversationRows(db, counted, all)).session;
+	if (settled !== counted || counted.message_count !== session.message_count || counted.next_seq !== session.next_seq) await db.sessions.put(settled);
+	return settled;
 }

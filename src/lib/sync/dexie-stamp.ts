@@ -4,15 +4,18 @@
 // this device's: nothing is sent); a message whose row is gone from a session still here was
 // removed; a Blob new here is to send; a saved prompt's edit or deletion goes to its document. An answer still streaming stays in the outbox until final.
 import { Dexie } from '../db/database';
-import type { MessageRow, SessionRow, SyncDocRow, SyncOutboxRow } from '../db/schema';
-import { readBlobRows, blobEntries } from './dexie-blobs';
+import type { BlobRow, MessageRow, SessionRow, SyncDocRow, SyncOutboxRow } from '../db/schema';
+import { blobEntries, readSessionBlobRows } from './dexie-blobs';
+import { readEntries, readMessagesOf } from './dexie-read-runs';
+import type { ReadRows } from './dexie-pending';
 import { messageClocksOf, nextEdit, providerRefOf, sameProvider, sessionDocOf, type SyncContext } from './dexie-context';
 import { blobDocId, messageDocId, parseDocId, sessionDocId } from './document-ids';
 import { removedMessage } from './merge-message';
 import { sameSession } from './merge-session';
-import { fieldsOfRow } from './message-document';
+import { fieldsOfRow, type MessageDoc } from './message-document';
 import { stampSession } from './session-document';
 import { stampMessage } from './stamp-message';
+import type { RandomBytes } from './position';
 import { applyHeld } from './dexie-apply';
 import { stampPrompts } from './dexie-prompts';
 import { stampAssistants } from './dexie-assistants';
@@ -23,17 +26,60 @@ interface Stamped {
 	done: string[];
 	/** Sessions restored here: what arrived for them while they were deleted is theirs now. */
 	restored: string[];
+	/** The session, message and Blob entries it wrote. */
+	puts: SyncDocRow[];
+	/** Whether it wrote other entries too (saved prompts', assistants', or messages held for a restored session). */
+	others: boolean;
+	/** The message rows it read (by document id), and the Blob rows they show (by session). */
+	read: ReadRows;
+	/** Messages new to sync, left in the outbox to send as they are (only with `defer`). */
+	fresh: FreshRow[];
 }
 
-/** Takes the outbox entries `ids` in; returns those taken (an answer still streaming is left). */
-export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Promise<Stamped> {
+/**
+ * A message sync has never known (no entry): its first document is the same whenever it is made
+ * (every field at the message's position), so it can be sent before it is taken in, and taken in
+ * once, with the revision the server gave it (DexieSyncStore.markPushed); its outbox entry stays
+ * until then. A first sync so writes each message's entry once rather than twice.
+ */
+export interface FreshMessage {
+	id: string;
+	doc: MessageDoc;
+	sums: Record<string, string>;
+	/** Its outbox entry as read (the same entry later: its row was not written meanwhile). */
+	change: SyncOutboxRow;
+}
+
+/** A message new to sync as a stamp read it: its document is made once the transaction is done (freshMessageOf). */
+export interface FreshRow {
+	id: string;
+	row: MessageRow;
+	change: SyncOutboxRow;
+	/** Its change's time (the outbox entry's, never past the stamp's). */
+	at: number;
+	/** The Blobs of its session its row may show. */
+	blobs: ReadonlyMap<string, BlobRow>;
+}
+
+/** The first document of a message new to sync (every field at its position: the same whenever it is made). */
+export function freshMessageOf({ id, row, change, at, blobs }: FreshRow, limit: number, random: RandomBytes): FreshMessage {
+	const stamped = stampMessage(row.session_id, row.position, fieldsOfRow(row, blobEntries(row, blobs, limit)), undefined, { at, random });
+	return { id, doc: stamped.doc, sums: stamped.sums, change };
+}
+
+/**
+ * Takes the outbox entries `entries` in (read in this transaction); returns those taken (an answer
+ * still streaming is left). `range`: the entries are all the outbox holds from its first key to its
+ * last, so they leave it as one range. `defer`: messages new to sync are left to send as they are
+ * (see FreshMessage).
+ */
+export async function stampOutbox(ctx: SyncContext, entries: readonly SyncOutboxRow[], range?: readonly [string, string], defer = false): Promise<Stamped> {
 	const { db } = ctx;
-	const entries = (await db.sync_outbox.bulkGet([...ids])).filter((row): row is SyncOutboxRow => row !== undefined);
 	const done: string[] = [];
 	const at = (row: SyncOutboxRow) => Math.min(row.at, ctx.now);
 	// Sessions first: a message goes after its session's document.
 	const sessions = new Map<string, { at: number; deleted: boolean }>();
-	const messages: Array<{ sessionId: string; position: string; at: number; id: string }> = [];
+	const messages: Array<{ sessionId: string; position: string; at: number; id: string; change: SyncOutboxRow }> = [];
 	const scans = new Map<string, number>();
 	const blobs: Array<{ sessionId: string; blobId: string; id: string }> = [];
 	const prompts: Array<{ promptId: string; at: number }> = [];
@@ -58,7 +104,7 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 			const known = sessions.get(id.session_id);
 			sessions.set(id.session_id, { at: at(row), deleted: known?.deleted ?? false });
 			done.push(row.id);
-		} else if (id.kind === 'message') messages.push({ sessionId: id.session_id, position: id.position, at: at(row), id: row.id });
+		} else if (id.kind === 'message') messages.push({ sessionId: id.session_id, position: id.position, at: at(row), id: row.id, change: row });
 		else if (id.kind === 'prompt') {
 			prompts.push({ promptId: id.prompt_id, at: at(row) });
 			done.push(row.id);
@@ -100,20 +146,20 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 	}
 	// Messages: each row's fields against the digests kept of them.
 	const live = messages.filter((m) => sessionRows.get(m.sessionId));
-	const [messageRows, messageEntries] = await Promise.all([
-		live.length ? db.messages.where('[session_id+position]').anyOf(live.map((m) => [m.sessionId, m.position])).toArray() : [],
-		db.sync_docs.bulkGet(live.map((m) => m.id))
-	]);
+	const [messageRows, messageEntries] = await Promise.all([readMessagesOf(db, live.map((m) => [m.sessionId, m.position])), readEntries(db, live.map((m) => m.id))]);
 	const rowOf = new Map(messageRows.map((row) => [messageDocId(row.session_id, row.position), row]));
-	const blobRows = new Map<string, Awaited<ReturnType<typeof readBlobRows>>>();
-	for (const sessionId of new Set(messageRows.map((row) => row.session_id))) {
-		blobRows.set(sessionId, await readBlobRows(db, sessionId, messageRows.filter((row) => row.session_id === sessionId)));
-	}
+	const blobRows = await readSessionBlobRows(db, messageRows);
 	for (const message of messages) if (!sessionRows.get(message.sessionId) && !waits(message.sessionId)) done.push(message.id);
+	const fresh: FreshRow[] = [];
 	live.forEach((message, index) => {
 		const row = rowOf.get(message.id);
 		const entry = messageEntries[index];
 		if (row?.status === 'streaming') return;
+		if (row && !entry && defer) {
+			// New to sync: sent first, taken in once the server has it (see FreshMessage).
+			fresh.push({ id: message.id, row, change: message.change, at: message.at, blobs: blobRows.get(row.session_id) ?? new Map() });
+			return;
+		}
 		done.push(message.id);
 		if (!row) {
 			// Gone from a session that is still here: removed (Retry dropped it).
@@ -148,12 +194,25 @@ export async function stampOutbox(ctx: SyncContext, ids: readonly string[]): Pro
 			puts.push({ id: blobDocId(blob.sessionId, blob.blobId), kind: 'blob', session_id: blob.sessionId, rev: null, edit: nextEdit(ctx), dirty: 1, refused: 0 });
 		});
 	}
-	await Promise.all([db.sync_docs.bulkPut(puts), db.sync_outbox.bulkDelete(done)]);
+	await Promise.all([db.sync_docs.bulkPut(puts), removeTaken(ctx, entries, done, range)]);
 	// Saved prompts and assistants: each edit taken into its own document (they belong to no session).
 	await stampPrompts(ctx, prompts);
 	await stampAssistants(ctx, assistants);
 	if (restored.length) await applyHeld(ctx, restored);
-	return { done, restored };
+	return { done, restored, puts, fresh, others: prompts.length + assistants.length + restored.length > 0, read: { messages: rowOf, blobs: blobRows } };
+}
+
+/** The outbox without the entries taken: as one range when all of `range` was taken (or with the few left put back). */
+async function removeTaken(ctx: SyncContext, entries: readonly SyncOutboxRow[], done: readonly string[], range: readonly [string, string] | undefined): Promise<void> {
+	const { db } = ctx;
+	const taken = new Set(done);
+	const left = entries.filter((row) => !taken.has(row.id));
+	if (!range || left.length * 4 > entries.length) return void (await db.sync_outbox.bulkDelete([...taken]));
+	// A scan of every session also takes the scans of single sessions, wherever they are.
+	const read = new Set(entries.map((row) => row.id));
+	const elsewhere = [...taken].filter((id) => !read.has(id));
+	await Promise.all([db.sync_outbox.where(':id').between(range[0], range[1], true, true).delete(), elsewhere.length ? db.sync_outbox.bulkDelete(elsewhere) : undefined]);
+	await db.sync_outbox.bulkPut(left);
 }
 
 /** The session's entry after this device's change (undefined: nothing to record). */
@@ -194,7 +253,7 @@ function stampSessionEntry(ctx: SyncContext, sessionId: string, row: SessionRow 
 }
 
 /** A message's entry after this device's edits to its row (undefined: nothing changed). */
-function stampRow(ctx: SyncContext, row: MessageRow, entry: SyncDocRow | undefined, blobs: Awaited<ReturnType<typeof readBlobRows>>, at: number): SyncDocRow | undefined {
+function stampRow(ctx: SyncContext, row: MessageRow, entry: SyncDocRow | undefined, blobs: ReadonlyMap<string, BlobRow>, at: number): SyncDocRow | undefined {
 	if (entry?.held && (entry.doc as { removed?: boolean } | undefined)?.removed) return undefined;
 	const fields = fieldsOfRow(row, blobEntries(row, blobs, ctx.limit));
 	const clocks = messageClocksOf(entry);

@@ -4,25 +4,26 @@
 // transaction with the checkpoint (dexie-apply.ts). The rows are a cache of the documents: the
 // conversation shown is derived from them alike on every device (db/conversation.ts).
 import { Dexie, type PalimpsestDb } from '../db/database';
-import type { BlobRow, SyncDocRow } from '../db/schema';
+import type { SyncDocRow } from '../db/schema';
 import { attachmentLimitBytes, MAX_ATTACHMENT_MB } from './attachment-limit';
 import { applyDocs, applyHeld } from './dexie-apply';
-import { blobEntries, keptBlobs, readBlobRows } from './dexie-blobs';
-import { messageClocksOf, nextEdit, readEdits, sessionDocOf, syncTables, writeEdits, type LocalProvider, type SyncContext } from './dexie-context';
-import { stampOutbox } from './dexie-stamp';
-import { blobDocId, messageDocId, parseDocId, promptDocId } from './document-ids';
+import { keptBlobs } from './dexie-blobs';
+import { dirtyAfter, PendingBatch, pendingDocsOf } from './dexie-pending';
+import { readEntries } from './dexie-read-runs';
+import { nextEdit, readEdits, sessionDocOf, syncTables, writeEdits, type LocalProvider, type SyncContext } from './dexie-context';
+import { freshMessageOf, stampOutbox, type FreshMessage } from './dexie-stamp';
+import { takeInSent } from './dexie-fresh';
+import { blobDocId, messageDocId, promptDocId } from './document-ids';
 import { KEEP_DELETED_DAYS } from './keep-deleted-days';
-import { fieldsOfRow, type MessageDoc } from './message-document';
-import { pendingBytes } from './pending-body';
+import type { MessageDoc } from './message-document';
 import { cryptoRandom, type RandomBytes } from './position';
 import { purgeSession, type SessionDoc } from './session-document';
-import { promptDocOf } from './dexie-prompts';
-import { assistantDocOf } from './dexie-assistants';
 import { assistantDocId, type AssistantDoc } from './assistant-document';
 import { isAssistantDoc, isMessageDoc, isPromptDoc } from './merge-docs';
 import type { PromptDoc } from './prompt-document';
 import { moveSessionToTrash } from '../db/trash-verbs';
-import type { ApplyOptions, PendingDoc, PulledDoc, PushResult, Replication, SyncStore } from './sync-store';
+import { markWrite } from '../db/sync-outbox';
+import type { ApplyOptions, PendingCursor, PendingDoc, PendingPage, PulledDoc, PushResult, Replication, SyncStore } from './sync-store';
 
 const CHECKPOINT = 'checkpoint';
 const REPLICATION = 'replication';
@@ -46,6 +47,8 @@ export interface SyncStoreOptions {
 	providers?: () => readonly LocalProvider[] | Promise<readonly LocalProvider[]>;
 	/** Sessions some tab works on now. */
 	busy?: () => ReadonlySet<string> | Promise<ReadonlySet<string>>;
+	/** Outbox entries taken in per transaction (STAMP_CHUNK by default). */
+	stampChunk?: number;
 }
 
 export function createSyncStore(db: PalimpsestDb, options: SyncStoreOptions = {}): DexieSyncStore {
@@ -57,6 +60,14 @@ export class DexieSyncStore implements SyncStore {
 	readonly #options: SyncStoreOptions;
 	readonly #now: () => number;
 	readonly #random: RandomBytes;
+	/** Messages new to sync handed out to send, by id, until the server's answer takes them in (see FreshMessage). */
+	readonly #fresh = new Map<string, FreshMessage>();
+	/**
+	 * Messages new to sync that a read made and its batch had no room for, kept for the read that
+	 * goes on from that batch's cursor (so their rows are not read again); `last`: the outbox key
+	 * the read that made them went to.
+	 */
+	#carried: { cursor: PendingCursor; fresh: FreshMessage[]; last: string } | null = null;
 
 	constructor(db: PalimpsestDb, options: SyncStoreOptions) {
 		this.#db = db;
@@ -74,7 +85,8 @@ export class DexieSyncStore implements SyncStore {
 			this.#options.busy?.() ?? new Set<string>()
 		]);
 		return db.transaction('rw', syncTables(db), async () => {
-			const ctx: SyncContext = { db, now: this.#now(), random: this.#random, profile: this.#options.profile ?? db.name.replace(/^palimpsest-/, ''), limit, providers, busy, edits: await readEdits(db) };
+			const edits = await readEdits(db);
+			const ctx: SyncContext = { db, now: this.#now(), random: this.#random, profile: this.#options.profile ?? db.name.replace(/^palimpsest-/, ''), limit, providers, busy, edits, editsBefore: edits };
 			const result = await work(ctx);
 			await writeEdits(ctx);
 			return result;
@@ -114,12 +126,23 @@ export class DexieSyncStore implements SyncStore {
 		await this.#enqueueEverything();
 	}
 
-	/** An outbox entry for every session, message, Blob and saved prompt here, in slices. */
+	/**
+	 * An outbox entry for every session, message, Blob, saved prompt and assistant here that has
+	 * none yet and is unknown to sync (sync's entries were all marked to send), in slices.
+	 */
 	async #enqueueEverything(): Promise<void> {
 		const db = this.#db;
 		const at = this.#now();
-		const [sessions, prompts, assistants] = await Promise.all([db.sessions.toCollection().primaryKeys(), db.prompts.toCollection().primaryKeys(), db.assistants.toCollection().primaryKeys()]);
-		await db.sync_outbox.bulkPut([...sessions.map((id) => ({ id: `session:${id}`, at })), ...prompts.map((id) => ({ id: promptDocId(id), at })), ...assistants.map((id) => ({ id: assistantDocId(id), at }))]);
+		const [sessions, prompts, assistants, queued, known] = await Promise.all([
+			db.sessions.toCollection().primaryKeys(),
+			db.prompts.toCollection().primaryKeys(),
+			db.assistants.toCollection().primaryKeys(),
+			db.sync_outbox.toCollection().primaryKeys(),
+			db.sync_docs.toCollection().primaryKeys()
+		]);
+		const taken = new Set<string>([...(queued as string[]), ...(known as string[])]);
+		const missing = (ids: string[]) => markWrite(ids.filter((id) => !taken.has(id)).map((id) => ({ id, at })));
+		await db.sync_outbox.bulkPut(missing([...sessions.map((id) => `session:${id}`), ...prompts.map((id) => promptDocId(id)), ...assistants.map((id) => assistantDocId(id))]));
 		for (let start = 0; start < sessions.length; start += 200) {
 			const slice = sessions.slice(start, start + 200);
 			const ranges = slice.map((id): [unknown, unknown] => [[id, Dexie.minKey], [id, Dexie.maxKey]]);
@@ -127,64 +150,123 @@ export class DexieSyncStore implements SyncStore {
 				db.messages.where('[session_id+position]').inAnyRange(ranges).keys(),
 				db.blobs.where('[session_id+id]').inAnyRange(ranges).primaryKeys()
 			]);
-			await db.sync_outbox.bulkPut([
-				...positions.map((key) => {
-					const [sessionId, position] = key as unknown as [string, string];
-					return { id: messageDocId(sessionId, position), at };
-				}),
-				...blobs.map(([sessionId, id]) => ({ id: blobDocId(sessionId, id), at }))
-			]);
+			await db.sync_outbox.bulkPut(
+				missing([
+					...positions.map((key) => {
+						const [sessionId, position] = key as unknown as [string, string];
+						return messageDocId(sessionId, position);
+					}),
+					...blobs.map(([sessionId, id]) => blobDocId(sessionId, id))
+				])
+			);
 		}
 	}
 
-	/** Takes the outbox into sync's documents, a slice per transaction. */
+	/**
+	 * Takes in the outbox entries after key `after` (at most `limit` of them) in one transaction;
+	 * returns the last key it read (null when there were none) and, when `since` is given and
+	 * nothing but this stamp made entries to send past edit `since`, the documents it made to send.
+	 */
+	async #stampNext(after: string | null, limit: number, since?: PendingCursor): Promise<{ last: string; docs: PendingDoc[] | null; fresh: FreshMessage[] } | null> {
+		const db = this.#db;
+		const stamped = await this.#transaction(async (ctx) => {
+			const entries = await (after === null ? db.sync_outbox.toCollection() : db.sync_outbox.where(':id').above(after)).limit(limit).toArray();
+			if (!entries.length) return null;
+			const alone = since !== undefined && (await dirtyAfter(db, since.edit).first()) === undefined;
+			const before = ctx.edits;
+			const stamped = await stampOutbox(ctx, entries, [entries[0].id, entries.at(-1)!.id], since !== undefined);
+			const last = entries.at(-1)!.id;
+			if (!alone || stamped.others) return { last, docs: null, fresh: stamped.fresh, limit: ctx.limit };
+			const made = [...new Map(stamped.puts.filter((row) => row.dirty === 1 && row.edit > before).map((row) => [row.id, row])).values()].sort((a, b) => a.edit - b.edit);
+			return { last, docs: await pendingDocsOf(db, made, ctx.limit, stamped.read), fresh: stamped.fresh, limit: ctx.limit };
+		});
+		// The documents of messages new to sync are made once the transaction is done, so the next can start meanwhile.
+		return stamped && { ...stamped, fresh: stamped.fresh.map((row) => freshMessageOf(row, stamped.limit, this.#random)) };
+	}
+
+	/** Takes the whole outbox into sync's documents, a slice per transaction. */
 	async #stampAll(): Promise<void> {
-		const ids = (await this.#db.sync_outbox.toCollection().primaryKeys()) as string[];
-		for (let start = 0; start < ids.length; start += STAMP_CHUNK) {
-			const slice = ids.slice(start, start + STAMP_CHUNK);
-			await this.#transaction((ctx) => stampOutbox(ctx, slice));
-		}
+		// Looked at first without holding the tables: most of the time (a device receiving) it is empty.
+		if (!(await this.#db.sync_outbox.count())) return;
+		let after: string | null = null;
+		while ((after = (await this.#stampNext(after, this.#options.stampChunk ?? STAMP_CHUNK))?.last ?? null) !== null);
 	}
 
+	/** About how many documents are to send: this device's changes not yet taken in, and those taken in and not yet sent. */
 	async pendingCount(): Promise<number> {
-		await this.#stampAll();
-		return this.#dirty().filter((row) => !row.refused).count();
+		const [changes, unsent] = await Promise.all([this.#db.sync_outbox.count(), dirtyAfter(this.#db, null).filter((row) => !row.refused).count()]);
+		return changes + unsent;
 	}
 
-	#dirty() {
-		return this.#db.sync_docs.where('[dirty+edit]').between([1, Dexie.minKey], [1, Dexie.maxKey]);
-	}
-
-	async pending(limitBytes: number): Promise<PendingDoc[]> {
+	async pending(limitBytes: number, after: PendingCursor = { edit: null, outbox: null }): Promise<PendingPage> {
 		const db = this.#db;
 		const limit = await (this.#options.attachmentLimit?.() ?? attachmentLimitBytes(MAX_ATTACHMENT_MB));
-		return db.transaction('r', [db.sync_docs, db.messages, db.blobs], async () => {
-			const batch: PendingDoc[] = [];
-			let bytes = 0;
-			let after: number | null = null;
-			for (;;) {
-				const range = after === null ? this.#dirty() : db.sync_docs.where('[dirty+edit]').between([1, after], [1, Dexie.maxKey], false, true);
-				const rows: SyncDocRow[] = await range.limit(PENDING_PAGE).toArray();
-				const docs = await pendingDocsOf(db, rows.filter((row) => !row.refused), limit);
-				for (const entry of docs) {
-					const size = pendingBytes(entry);
-					if (batch.length && bytes + size > limitBytes) return batch;
-					bytes += size;
-					batch.push(entry);
+		const carried = this.#carried?.cursor === after ? this.#carried : null;
+		this.#carried = null;
+		const batch = new PendingBatch(limitBytes, { ...after });
+		const { cursor } = batch;
+		const page = () => ({ docs: batch.docs, after: cursor });
+		// Messages new to sync, as they are, while they fit; the rest are kept for the next read, whose cursor stays before them.
+		const addFresh = (fresh: readonly FreshMessage[], last: string, before: string | null): boolean => {
+			for (const [at, message] of fresh.entries()) {
+				if (!batch.add([{ kind: 'message', id: message.id, edit: 0, rev: null, doc: message.doc }])) {
+					cursor.outbox = at ? fresh[at - 1].id : before;
+					this.#carried = { cursor, fresh: fresh.slice(at), last };
+					return false;
 				}
-				if (rows.length) after = rows.at(-1)!.edit;
-				if (rows.length < PENDING_PAGE) return batch;
+				this.#fresh.set(message.id, message);
 			}
-		});
+			cursor.outbox = last;
+			return true;
+		};
+		const readDirty = () =>
+			db.transaction('r', [db.sync_docs, db.messages, db.blobs], async () => {
+				for (;;) {
+					const rows: SyncDocRow[] = await dirtyAfter(db, cursor.edit).limit(PENDING_PAGE).toArray();
+					if (!batch.add(await pendingDocsOf(db, rows.filter((row) => !row.refused), limit))) return false;
+					if (rows.length) cursor.edit = rows.at(-1)!.edit;
+					if (rows.length < PENDING_PAGE) return true;
+				}
+			});
+		// What was taken in and not yet sent first, then what the read before kept; then the outbox,
+		// a slice at a time, until the batch is full.
+		if (!(await readDirty())) {
+			if (carried) this.#carried = { ...carried, cursor };
+			return page();
+		}
+		if (carried && !addFresh(carried.fresh, carried.last, cursor.outbox)) return page();
+		for (;;) {
+			const stamped = await this.#stampNext(cursor.outbox, this.#options.stampChunk ?? STAMP_CHUNK, cursor);
+			if (!stamped) return page();
+			const before = cursor.outbox;
+			cursor.outbox = stamped.last;
+			// Its documents straight into the batch (or read, when something else made entries to send meanwhile)…
+			if (!(stamped.docs ? batch.add(stamped.docs) : await readDirty())) {
+				if (stamped.fresh.length) {
+					cursor.outbox = before;
+					this.#carried = { cursor, fresh: stamped.fresh, last: stamped.last };
+				}
+				return page();
+			}
+			// …then the messages new to sync, as they are.
+			if (!addFresh(stamped.fresh, stamped.last, before)) return page();
+		}
 	}
 
-	async markPushed(results: readonly PushResult[]): Promise<void> {
+	async markPushed(all: readonly PushResult[]): Promise<void> {
 		const merged: PulledDoc[] = [];
+		// Messages sent before they were taken in (edit 0) are taken in now; the rest are marked.
+		const arrived = all.flatMap((result) => {
+			const fresh = result.edit === 0 ? this.#fresh.get(result.id) : undefined;
+			return fresh ? [{ fresh, result }] : [];
+		});
+		const results = all.filter((result) => result.edit !== 0);
 		await this.#transaction(async (ctx) => {
 			const db = this.#db;
+			for (const { doc, rev } of await takeInSent(ctx, arrived)) merged.push(pulledOf(doc, rev));
 			const ids = [...new Set(results.map((result) => result.id))];
 			const rows = new Map(ids.map((id, i) => [id, i] as const));
-			const found = await db.sync_docs.bulkGet(ids);
+			const found = await readEntries(db, ids);
 			const puts = new Map<string, SyncDocRow>();
 			const sent = new Set<string>();
 			const deletes: string[] = [];
@@ -218,15 +300,21 @@ export class DexieSyncStore implements SyncStore {
 			await Promise.all([db.sync_docs.bulkPut([...puts.values()]), db.sync_docs.bulkDelete(deletes)]);
 			if (merged.length) await applyDocs(ctx, merged, {}, new Map());
 		});
+		for (const { fresh } of arrived) this.#fresh.delete(fresh.id);
 	}
 
 	async applyPulled(docs: readonly PulledDoc[], checkpoint: string | null, options: ApplyOptions = {}): Promise<{ deleted: number }> {
+		// Nothing arrived (a page of this device's own writes coming back): only the checkpoint moves.
+		if (!docs.length) {
+			if (checkpoint !== null) await this.#db.sync_meta.put({ key: CHECKPOINT, value: checkpoint });
+			return { deleted: 0 };
+		}
 		// Checked before the transaction: reading a Blob's bytes awaits, which would end it.
 		const kept = await keptBlobs(this.#db, docs);
 		await this.#stampAll();
 		return this.#transaction(async (ctx) => {
 			// This device's latest changes first, so what arrives merges with them rather than over them.
-			const pending = (await this.#db.sync_outbox.toCollection().primaryKeys()) as string[];
+			const pending = await this.#db.sync_outbox.toArray();
 			if (pending.length) await stampOutbox(ctx, pending);
 			const applied = await applyDocs(ctx, docs, options, kept);
 			if (checkpoint !== null) await this.#db.sync_meta.put({ key: CHECKPOINT, value: checkpoint });
@@ -269,7 +357,7 @@ export class DexieSyncStore implements SyncStore {
 	}
 
 	async knownRevisions(ids: readonly string[], revs: readonly string[]): Promise<boolean[]> {
-		const entries = await this.#db.sync_docs.bulkGet([...ids]);
+		const entries = await readEntries(this.#db, ids);
 		return entries.map((entry, at) => entry !== undefined && entry.rev === revs[at] && !entry.purge);
 	}
 
@@ -337,43 +425,4 @@ function pulledOf(doc: SessionDoc | MessageDoc | PromptDoc | AssistantDoc, rev: 
 	if (isPromptDoc(doc)) return { kind: 'prompt', rev, doc };
 	if (isAssistantDoc(doc)) return { kind: 'assistant', rev, doc };
 	return isMessageDoc(doc) ? { kind: 'message', rev, doc } : { kind: 'session', rev, doc };
-}
-
-/** The documents to send for pending entries: a message's from its row and clocks (or as held), a Blob's by reference, a session's or prompt's as kept. */
-async function pendingDocsOf(db: PalimpsestDb, rows: readonly SyncDocRow[], limit: number): Promise<PendingDoc[]> {
-	const messages = rows.filter((row) => row.kind === 'message' && !row.held && !row.purge);
-	const found = messages.length ? await db.messages.where('[session_id+position]').anyOf(messages.map((row) => [row.session_id, row.position!])).toArray() : [];
-	const rowOf = new Map(found.map((row) => [messageDocId(row.session_id, row.position), row]));
-	const blobRows = new Map<string, Map<string, BlobRow>>();
-	for (const sessionId of new Set(found.map((row) => row.session_id))) blobRows.set(sessionId, await readBlobRows(db, sessionId, found.filter((row) => row.session_id === sessionId)));
-	const docs: PendingDoc[] = [];
-	for (const row of rows) {
-		for (const rev of row.losers ?? []) docs.push({ kind: 'delete', id: row.id, edit: row.edit, rev });
-		if (row.purge) {
-			if (row.rev) docs.push({ kind: 'delete', id: row.id, edit: row.edit, rev: row.rev });
-			continue;
-		}
-		if (row.kind === 'session') {
-			const doc = sessionDocOf(row);
-			if (doc) docs.push({ kind: 'session', id: row.id, edit: row.edit, rev: row.rev, doc });
-		} else if (row.kind === 'prompt') {
-			const doc = promptDocOf(row);
-			if (doc) docs.push({ kind: 'prompt', id: row.id, edit: row.edit, rev: row.rev, doc });
-		} else if (row.kind === 'assistant') {
-			const doc = assistantDocOf(row);
-			if (doc) docs.push({ kind: 'assistant', id: row.id, edit: row.edit, rev: row.rev, doc });
-		} else if (row.kind === 'blob') {
-			const id = parseDocId(row.id);
-			const blob = id?.kind === 'blob' ? await db.blobs.get([id.session_id, id.blob_id]) : undefined;
-			if (blob) docs.push({ kind: 'blob', id: row.id, edit: row.edit, rev: null, session_id: blob.session_id, blob_id: blob.id, size: blob.data.size });
-		} else if (row.held) docs.push({ kind: 'message', id: row.id, edit: row.edit, rev: row.rev, doc: row.doc as MessageDoc });
-		else {
-			const message = rowOf.get(row.id);
-			const clocks = messageClocksOf(row);
-			if (!message || !clocks) continue;
-			const fields = fieldsOfRow(message, blobEntries(message, blobRows.get(message.session_id) ?? new Map(), limit));
-			docs.push({ kind: 'message', id: row.id, edit: row.edit, rev: row.rev, doc: { session_id: row.session_id, position: row.position!, clock: clocks.clock, fields, clocks: clocks.clocks, removed: false } });
-		}
-	}
-	return docs;
 }

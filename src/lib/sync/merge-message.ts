@@ -28,6 +28,7 @@ export function mergeMessageDocs(a: MessageDoc, b: MessageDoc): MessageDoc {
 
 /** Whether two message documents say the same thing. */
 export function sameMessage(a: MessageDoc, b: MessageDoc): boolean {
+	if (a === b) return true;
 	if (a.removed || b.removed) return a.removed === b.removed;
 	return MESSAGE_FIELDS.every((name) => fieldClock(a, name) === fieldClock(b, name) && compareValues(a.fields[name], b.fields[name]) === 0);
 }

@@ -140,7 +140,10 @@ export function fieldsOfRow(row: MessageRow, blobs: readonly BlobEntry[] = []): 
 			if (row.compacted_by !== null && row.compacted_by !== undefined) fields.compacted_by = row.compacted_by;
 		} else if (field === 'blobs') {
 			if (blobs.length) fields.blobs = blobs.map((entry) => ({ ...entry }));
-		} else if ((row as unknown as Record<string, unknown>)[field] !== undefined) fields[field] = structuredClone((row as unknown as Record<string, unknown>)[field]);
+		} else {
+			const value = (row as unknown as Record<string, unknown>)[field];
+			if (value !== undefined) fields[field] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
+		}
 	}
 	return fields as SyncedMessage;
 }
@@ -148,12 +151,12 @@ export function fieldsOfRow(row: MessageRow, blobs: readonly BlobEntry[] = []): 
 /** What a message document sets on this device's row (its session, seq and derived fields are this device's). */
 export function rowFieldsOf(doc: MessageDoc): Omit<MessageRow, 'session_id' | 'seq' | 'active' | 'shelved'> {
 	const { order, compacted_by, blobs: _blobs, ...fields } = doc.fields;
-	return { ...structuredClone(fields), position: doc.position, rank: rankOf(doc.position, order), compacted_by: compacted_by ?? null };
+	return { ...fields, position: doc.position, rank: rankOf(doc.position, order), compacted_by: compacted_by ?? null };
 }
 
 /** The CouchDB body of a message document, with the revision it replaces (none for a new one). */
 export function messageToBody(doc: MessageDoc, rev?: string | null): Record<string, unknown> {
 	const head = { _id: messageDocId(doc.session_id, doc.position), ...(rev ? { _rev: rev } : {}), format: DOCUMENT_FORMAT };
 	if (doc.removed) return { ...head, removed: true };
-	return { ...head, clock: doc.clock, fields: structuredClone(doc.fields), ...(Object.keys(doc.clocks).length ? { clocks: { ...doc.clocks } } : {}) };
+	return { ...head, clock: doc.clock, fields: { ...doc.fields }, ...(Object.keys(doc.clocks).length ? { clocks: { ...doc.clocks } } : {}) };
 }

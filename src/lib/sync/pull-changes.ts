@@ -5,7 +5,7 @@
 // are gone have their documents read again afterwards.
 import type { ChangesPage, CouchClient, Skipped } from './couch-client';
 import { mergeDocs, type AnyDoc } from './merge-docs';
-import { messageDocId, promptDocId, sessionDocId } from './document-ids';
+import { MESSAGE_PREFIX, messageDocId, promptDocId, SESSION_PREFIX, sessionDocId } from './document-ids';
 import { assistantDocId } from './assistant-document';
 import { pullBlobs } from './pull-blobs';
 import type { ReadDocument } from './read-document';
@@ -19,6 +19,11 @@ export interface PullOptions {
 	client: CouchClient;
 	/** Changes per page. */
 	limit?: number;
+	/**
+	 * The revisions this pass has just sent (by id): the feed brings them back, and this device
+	 * holds them, known without looking. Once they are many, the feed is read ids first from the start.
+	 */
+	sent?: ReadonlyMap<string, string>;
 	/** Wait this long for a first change when there is none (long-poll). */
 	longPollMs?: number;
 	signal?: AbortSignal;
@@ -62,15 +67,30 @@ export async function withBranches(client: CouchClient, read: readonly ReadDocum
 }
 
 /**
+ * Of the revisions `revs` of documents `ids`, which this device holds already: those this pass
+ * has just sent, and (asked of the store) those it wrote or applied before.
+ */
+async function knownOf(store: SyncStore, sent: ReadonlyMap<string, string> | undefined, ids: readonly string[], revs: readonly string[]): Promise<boolean[]> {
+	const known = ids.map((id, at) => sent?.get(id) === revs[at]);
+	const ask = ids.flatMap((_, at) => (known[at] ? [] : [at]));
+	if (!ask.length || !store.knownRevisions) return known;
+	const held = await store.knownRevisions(ask.map((at) => ids[at]), ask.map((at) => revs[at]));
+	ask.forEach((at, i) => (known[at] = held[i]));
+	return known;
+}
+
+/**
  * `docs` without the revisions this device holds already: those it sent itself (the feed brings
  * every write back to its writer), and those applied before. A document with conflicting
  * branches, or of the first format, is always taken.
  */
-async function unknownOf(store: SyncStore, docs: readonly ReadDocument[]): Promise<ReadDocument[]> {
+async function unknownOf(store: SyncStore, sent: ReadonlyMap<string, string> | undefined, docs: readonly ReadDocument[]): Promise<ReadDocument[]> {
 	const plain = (doc: ReadDocument): doc is Extract<ReadDocument, { kind: 'session' | 'message' }> => (doc.kind === 'session' || (doc.kind === 'message' && !doc.legacy)) && !doc.conflicts?.length;
 	const candidates = docs.filter(plain);
 	if (!store.knownRevisions || !candidates.length) return [...docs];
-	const known = await store.knownRevisions(
+	const known = await knownOf(
+		store,
+		sent,
 		candidates.map((doc) => (doc.kind === 'session' ? sessionDocId(doc.doc.session_id) : messageDocId(doc.doc.session_id, doc.doc.position))),
 		candidates.map((doc) => doc.rev)
 	);
@@ -80,45 +100,93 @@ async function unknownOf(store: SyncStore, docs: readonly ReadDocument[]): Promi
 
 const deletesSession = (doc: ReadDocument) => doc.kind === 'session' && doc.doc.purged_at === null && doc.doc.fields.deleted_at !== null;
 
-export async function pullChanges({ store, client, limit = DEFAULT_PULL_LIMIT, longPollMs, signal, onProgress, apply, settle }: PullOptions): Promise<PullOutcome> {
-	const outcome: PullOutcome = { pulled: 0, skipped: [] };
-	let since = (await store.checkpoint()) ?? '0';
-	// A pull asks before it moves more sessions to "Recently deleted" than allowed, over all its pages.
-	let allowance = apply;
-	let pageLimit = limit;
-	let wait = longPollMs;
-	for (;;) {
-		let page: ChangesPage;
-		let docs: PulledDoc[];
+/** One page of the feed, read: its documents merged with their branches and with their Blobs fetched; `limit` as asked in the end. */
+interface ReadPage {
+	page: ChangesPage;
+	docs: PulledDoc[];
+	limit: number;
+	/** Of its changes, how many this device held already. */
+	known: number;
+}
+
+/** Changes per page when the feed's ids are read first: a few dozen bytes each. */
+const LIGHT_LIMIT = 1_000;
+
+/**
+ * Reads the page after `since` as ids and revisions first, then only the documents this device
+ * does not hold (after sending, the feed is mostly its own writes coming back); null when most of
+ * it is new here, or some change is not plainly readable (then the page is read whole).
+ */
+async function readLightPage({ store, client, signal, sent }: PullOptions, since: string): Promise<ReadPage | null> {
+	const page = await client.changes({ since, limit: LIGHT_LIMIT, includeDocs: false, leaves: true, signal });
+	const leaves = page.leaves ?? [];
+	if (!store.knownRevisions || page.ids.some((id, at) => id === null || !leaves[at])) return null;
+	// Sessions and messages at one revision, not deleted, are what this device may hold already.
+	const plain = page.ids.flatMap((id, at) => ((id!.startsWith(SESSION_PREFIX) || id!.startsWith(MESSAGE_PREFIX)) && leaves[at]!.revs.length === 1 && !leaves[at]!.deleted ? [at] : []));
+	const known = plain.length ? await knownOf(store, sent, plain.map((at) => page.ids[at]!), plain.map((at) => leaves[at]!.revs[0])) : [];
+	const held = new Set(plain.filter((_, i) => known[i]));
+	const unknown = page.ids.flatMap((id, at) => (held.has(at) ? [] : [id!]));
+	if (unknown.length * 4 > page.count) return null;
+	const read = unknown.length ? await client.readCurrent(unknown, signal) : { docs: [], skipped: [] };
+	const docs = await pullBlobs(client, store, await withBranches(client, await unknownOf(store, sent, read.docs), read.skipped, signal), signal);
+	return { page: { ...page, docs: read.docs, skipped: read.skipped }, docs, limit: LIGHT_LIMIT, known: page.count - unknown.length };
+}
+
+/**
+ * Reads the page after `since`: a page too large to read is asked for again smaller, down to one
+ * change, which is then skipped. A long-poll that woke on a deletion waits for the rest of its burst.
+ */
+async function readPage({ store, client, signal, settle, sent }: PullOptions, since: string, limit: number, wait: number | undefined): Promise<ReadPage> {
+	for (let pageLimit = limit; ; pageLimit = Math.ceil(pageLimit / 2)) {
 		try {
-			page = await client.changes({ since, limit: pageLimit, longPollMs: wait, signal });
+			let page = await client.changes({ since, limit: pageLimit, longPollMs: wait, signal });
 			if (wait !== undefined && settle && page.docs.some(deletesSession)) {
 				await settle(signal);
 				page = await client.changes({ since, limit: pageLimit, signal });
 			}
-			docs = await pullBlobs(client, store, await withBranches(client, await unknownOf(store, page.docs), page.skipped, signal), signal);
+			const unknown = await unknownOf(store, sent, page.docs);
+			return { page, docs: await pullBlobs(client, store, await withBranches(client, unknown, page.skipped, signal), signal), limit: pageLimit, known: page.docs.length - unknown.length };
 		} catch (error) {
 			// Too large to read (not refused by the server): fewer changes a page, or at one, skip it.
 			if (!(error instanceof SyncError && error.kind === 'too-large' && error.status === undefined)) throw error;
-			if (pageLimit > 1) {
-				pageLimit = Math.ceil(pageLimit / 2);
-				continue;
-			}
-			page = await client.changes({ since, limit: 1, includeDocs: false, signal });
+			if (pageLimit > 1) continue;
+			const page = await client.changes({ since, limit: 1, includeDocs: false, signal });
 			const id = page.ids[0] ?? null;
 			page.skipped.push({ id, reason: `${id === null ? 'A document' : `Document ${JSON.stringify(id)}`} is refused: ${error.reason}` });
-			docs = [];
+			return { page, docs: [], limit: 1, known: 0 };
 		}
-		wait = undefined;
-		if (page.count === 0 && page.lastSeq === since) break;
-		const applied = await store.applyPulled(docs, page.lastSeq, allowance);
-		allowance = { ...allowance, allowDeletions: Math.max(0, (allowance?.allowDeletions ?? Infinity) - applied.deleted) };
-		outcome.pulled += docs.length;
-		outcome.skipped.push(...page.skipped);
-		onProgress?.(outcome.pulled + outcome.skipped.length, page.pending === null ? null : outcome.pulled + outcome.skipped.length + page.pending);
-		if (page.count < pageLimit) break;
-		since = page.lastSeq;
-		pageLimit = limit;
+	}
+}
+
+export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
+	const { store, client, limit = DEFAULT_PULL_LIMIT, longPollMs, signal, onProgress, apply } = options;
+	const outcome: PullOutcome = { pulled: 0, skipped: [] };
+	let since = (await store.checkpoint()) ?? '0';
+	// A pull asks before it moves more sessions to "Recently deleted" than allowed, over all its pages.
+	let allowance = apply;
+	// While a page is applied, the next is already on its way (the server's work and the device's
+	// overlap). Once a page turns out mostly known here, the next are read ids first; after sending
+	// a page's worth or more, the first is too (the feed begins with this pass's own writes).
+	const read = async (from: string, light: boolean, wait?: number): Promise<ReadPage> => (light && (await readLightPage(options, from))) || readPage(options, from, limit, wait);
+	let next: Promise<ReadPage> | null = read(since, (options.sent?.size ?? 0) >= limit, longPollMs);
+	try {
+		for (;;) {
+			const { page, docs, limit: asked, known }: ReadPage = await next!;
+			next = null;
+			if (page.count === 0 && page.lastSeq === since) break;
+			const more = page.count >= asked;
+			if (more) next = read(page.lastSeq, known * 4 >= page.count * 3);
+			const applied = await store.applyPulled(docs, page.lastSeq, allowance);
+			allowance = { ...allowance, allowDeletions: Math.max(0, (allowance?.allowDeletions ?? Infinity) - applied.deleted) };
+			outcome.pulled += docs.length;
+			outcome.skipped.push(...page.skipped);
+			onProgress?.(outcome.pulled + outcome.skipped.length, page.pending === null ? null : outcome.pulled + outcome.skipped.length + page.pending);
+			if (!more) break;
+			since = page.lastSeq;
+		}
+	} finally {
+		// A page read ahead and never applied is dropped (read again from the checkpoint next time).
+		await next?.catch(() => {});
 	}
 	outcome.pulled += await readAgain(store, client, outcome.skipped, allowance, signal);
 	return outcome;

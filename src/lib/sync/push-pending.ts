@@ -6,7 +6,7 @@ import type { BulkResult, CouchClient, FetchedDoc, Skipped } from './couch-clien
 import { mergeDocs, type AnyDoc } from './merge-docs';
 import { pendingBody, pendingBytes } from './pending-body';
 import { SyncError } from './sync-error';
-import type { MergeableDoc, PendingDoc, PushResult, SyncStore } from './sync-store';
+import type { MergeableDoc, PendingDoc, PendingPage, PushResult, SyncStore } from './sync-store';
 
 /** CouchDB's default max_http_request_size is 4 GB, but proxies and hosted servers often stop near 1 MB. */
 export const DEFAULT_BATCH_BYTES = 1024 * 1024;
@@ -26,31 +26,45 @@ export interface PushOptions {
 export interface PushOutcome {
 	pushed: number;
 	skipped: Skipped[];
+	/** The revision the server gave each document sent (by id): the feed brings them back to this device, which holds them. */
+	revisions: Map<string, string>;
 }
-
-const keyOf = (entry: PendingDoc) => `${entry.id}@${entry.edit}${entry.kind === 'delete' ? `@${entry.rev}` : ''}`;
 
 export async function pushPending({ store, client, batchBytes = DEFAULT_BATCH_BYTES, signal, onProgress }: PushOptions): Promise<PushOutcome> {
 	let total = await store.pendingCount();
-	const outcome: PushOutcome = { pushed: 0, skipped: [] };
+	const outcome: PushOutcome = { pushed: 0, skipped: [], revisions: new Map() };
 	if (!total) return outcome;
 	onProgress?.(0, total);
-	// Each edit is sent at most once a pass, so a document the server keeps refusing cannot spin.
-	const seen = new Set<string>();
-	for (;;) {
-		const entries = (await store.pending(batchBytes)).filter((entry) => !seen.has(keyOf(entry)));
-		if (!entries.length) return outcome;
-		for (const entry of entries) seen.add(keyOf(entry));
-		for (const batch of packBatches(entries, batchBytes)) {
-			signal?.throwIfAborted();
-			const results = await pushBatch(client, store, batch, signal);
-			await store.markPushed(results);
-			for (const result of results) if (result.kind === 'refused') outcome.skipped.push({ id: result.id, reason: result.reason });
-			outcome.pushed += batch.length;
-			total = Math.max(total, outcome.pushed);
-			onProgress?.(outcome.pushed, total);
+	// Each edit is read at most once a pass (the store's cursor moves past it), so a document the
+	// server keeps refusing cannot spin. The device's work and the server's overlap: while one
+	// batch is sent, the next is read and the one before is marked sent.
+	let marking: Promise<void> = Promise.resolve();
+	let next: Promise<PendingPage> = store.pending(batchBytes);
+	try {
+		for (;;) {
+			const page = await next;
+			if (!page.docs.length) break;
+			next = store.pending(batchBytes, page.after);
+			for (const batch of packBatches(page.docs, batchBytes)) {
+				signal?.throwIfAborted();
+				const results = await pushBatch(client, store, batch, signal);
+				await marking;
+				marking = store.markPushed(results);
+				for (const result of results) {
+					if (result.kind === 'refused') outcome.skipped.push({ id: result.id, reason: result.reason });
+					else if (result.rev !== null) outcome.revisions.set(result.id, result.rev);
+				}
+				outcome.pushed += batch.length;
+				total = Math.max(total, outcome.pushed);
+				onProgress?.(outcome.pushed, total);
+			}
 		}
+		await marking;
+	} finally {
+		// Nothing left running past the pass, whatever ended it (its own failure is the one thrown).
+		await Promise.allSettled([marking, next]);
 	}
+	return outcome;
 }
 
 /** Entries in order, in requests of at most `limit` bytes (a document larger than that goes alone). */

@@ -13,12 +13,21 @@ export interface MessageClocks {
 	clocks: Partial<Record<MessageField, string>>;
 }
 
-/** The digest of each synced field of `fields`. */
+/** The digest of a field without a value: digests are kept only of the fields that have one. */
+const NO_VALUE = digest(null);
+
+/** The digest of each synced field of `fields` that has a value (sync's records stay small: most fields have none). */
 export function digestsOf(fields: SyncedMessage): Record<string, string> {
 	const sums: Record<string, string> = {};
-	for (const field of MESSAGE_FIELDS) sums[field] = digest(fields[field]);
+	for (const field of MESSAGE_FIELDS) {
+		const value = fields[field];
+		if (value !== undefined && value !== null) sums[field] = digest(value);
+	}
 	return sums;
 }
+
+/** Whether two digests of a field differ (one missing: the field had no value; records kept before listed every field). */
+const moved = (now: Record<string, string>, then: Record<string, string>, field: string) => (now[field] ?? NO_VALUE) !== (then[field] ?? NO_VALUE);
 
 export interface StampedMessage {
 	doc: MessageDoc;
@@ -41,7 +50,7 @@ export function stampMessage(
 		const base = previous?.clocks.clock ?? position;
 		return { doc: { session_id: sessionId, position, clock: base, fields, clocks: previous ? { ...previous.clocks.clocks } : {}, removed: false }, sums, changed: true };
 	}
-	const changed = MESSAGE_FIELDS.filter((field) => sums[field] !== previous.sums![field]);
+	const changed = MESSAGE_FIELDS.filter((field) => moved(sums, previous.sums!, field));
 	const clocks = { ...previous.clocks.clocks };
 	if (changed.length) {
 		const clock = nextClock([previous.clocks.clock, ...Object.values(previous.clocks.clocks)], edit.at, edit.random);

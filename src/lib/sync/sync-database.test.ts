@@ -66,6 +66,23 @@ describe('the database sync belongs to', () => {
 		await Promise.all([laptop, phone].map((device) => device.close()));
 	});
 
+	it('sends in its first pass the rows a profile held before sync kept its changes, and keeps none of them queued after', async () => {
+		const url = await newDatabase();
+		const [laptop, phone] = [new Device(url, 'laptop'), new Device(url, 'phone')];
+		const id = await laptop.newSession();
+		await laptop.send(id, 'from before sync');
+		await laptop.send(id, 'from before sync too');
+		// As a profile from before sync kept an outbox: rows, and nothing queued for them.
+		await laptop.db.sync_outbox.clear();
+		const sent = await laptop.sync();
+		expect(sent.pushed).toBe(5);
+		expect(await laptop.db.sync_outbox.count()).toBe(0);
+		expect(await laptop.store.pendingCount()).toBe(0);
+		await phone.sync();
+		expect(await phone.conversation(id)).toEqual(await laptop.conversation(id));
+		await Promise.all([laptop, phone].map((device) => device.close()));
+	});
+
 	it('creates a database that does not exist yet, where the server allows it', async () => {
 		const url = `${await newDatabase()}-new`;
 		const client = new CouchClient({ url });

@@ -128,6 +128,7 @@ export class SyncLoop {
 		const received = await pullChanges({
 			store,
 			client,
+			sent: sent.revisions,
 			limit: pullLimit,
 			longPollMs,
 			signal,

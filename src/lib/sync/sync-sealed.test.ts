@@ -277,7 +277,7 @@ describe('a database with a sync passphrase', () => {
 		forger.keyring = oldKeys;
 		const [row] = (await phone.db.messages.toArray()).filter((message) => message.content === 'forged with the old key');
 		await phone.store.pendingCount();
-		const body = (await phone.store.pending(1 << 20)).find((entry) => entry.id === `msg:${id}:${row.position}`)!;
+		const body = (await phone.store.pending(1 << 20)).docs.find((entry) => entry.id === `msg:${id}:${row.position}`)!;
 		await forger.bulkDocs([pendingBody(body as Exclude<typeof body, { kind: 'blob' }>)]);
 		expect((await laptop.sync()).skipped.map((skip) => skip.id)).toEqual([`msg:${id}:${row.position}`]);
 		expect(await laptop.contents(id)).not.toContain('forged with the old key');

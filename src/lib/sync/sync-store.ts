@@ -18,6 +18,17 @@ export type PendingDoc =
 	/** A revision to delete on the server: a purged session's message or Blob, or a branch that lost a conflict. */
 	| { kind: 'delete'; id: string; edit: number; rev: string };
 
+/** Where a pass has read pending documents to: the last edit read, and the last change of the outbox taken in. */
+export interface PendingCursor {
+	edit: number | null;
+	outbox: string | null;
+}
+
+export interface PendingPage {
+	docs: PendingDoc[];
+	after: PendingCursor;
+}
+
 /** A document that merges: a session's, a message's, a prompt's or an assistant's. */
 export type MergeableDoc = Extract<PendingDoc, { kind: 'session' | 'message' | 'prompt' | 'assistant' }>;
 
@@ -76,10 +87,16 @@ export interface SyncStore {
 	 * forgotten and everything is sent again, merging with whatever that database holds.
 	 */
 	startReplication(replication: Replication): Promise<void>;
-	/** How many documents are pending: this device's latest changes are taken in first. */
+	/** About how many documents are pending (to show progress against; none means nothing to send). */
 	pendingCount(): Promise<number>;
-	/** Pending documents, oldest edit first, about `limitBytes` of their bodies' worth (at least one while any is pending). */
-	pending(limitBytes: number): Promise<PendingDoc[]>;
+	/**
+	 * Pending documents after `after` (from the start without it), oldest edit first, about
+	 * `limitBytes` of their bodies' worth (at least one while any is pending); this device's
+	 * latest changes are taken in as the batch needs them. The page's `after` is where the next
+	 * read goes on from, so a pass reads each edit once while the batches before it are still
+	 * being sent.
+	 */
+	pending(limitBytes: number, after?: PendingCursor): Promise<PendingPage>;
 	/** Records what the server did with documents from `pending`. */
 	markPushed(results: readonly PushResult[]): Promise<void>;
 	/**

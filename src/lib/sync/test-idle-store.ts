@@ -9,7 +9,7 @@ export function idleStore(): SyncStore {
 		replication: async () => null,
 		startReplication: async () => {},
 		pendingCount: async () => 0,
-		pending: async () => [],
+		pending: async () => ({ docs: [], after: { edit: null, outbox: null } }),
 		markPushed: async () => {},
 		applyPulled: async (_docs, next) => {
 			if (next !== null) checkpoint = next;

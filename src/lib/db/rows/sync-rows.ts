@@ -52,6 +52,8 @@ export interface SyncOutboxRow {
 	at: number;
 	/** On `deleted:<session>`: the user deleted the session (a sweep's removal writes none). */
 	intent?: 'delete';
+	/** Drawn afresh at each write (from this version on): an entry read twice with the same one was not written in between. */
+	write?: number;
 }
 
 /** A session deleted on another device (or on the server), kept here to restore for a while. */
