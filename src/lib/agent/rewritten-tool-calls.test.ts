@@ -86,7 +86,17 @@ describe('a tool call whose arguments a plugin changed', () => {
 		const { hooks } = rewritingBus();
 		const { tool, sent } = await callOnce({ hooks, tools: combineTools(undefined, servers) }, echo, { message: 'hello' });
 		expect(asked).toEqual([
-			{ serverId: 's', serverName: 'tools', tool: 'echo', args: { message: 'REWRITTEN' }, rewrite: { modelArgs: { message: 'hello' }, plugins: ['Argument rewriter'] }, choices: ['once', 'deny'] }
+			{
+				serverId: 's',
+				serverName: 'tools',
+				tool: 'echo',
+				args: { message: 'REWRITTEN' },
+				rewrite: { modelArgs: { message: 'hello' }, plugins: ['Argument rewriter'] },
+				choices: ['once', 'deny'],
+				// Which call of which session asks, so its row in the transcript can say it waits.
+				callId: 'call-1',
+				sessionId: expect.any(String)
+			}
 		]);
 		expect(received).toEqual([]);
 		expect(tool.content).toBe(DENIED);
