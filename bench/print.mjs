@@ -1,4 +1,5 @@
 // How the benchmarks print their figures.
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 
 export const int = (value) => Math.round(value).toLocaleString('en');
@@ -28,4 +29,22 @@ export function formatCost(label, cost) {
 /** The machine the figures come from: other work on it slows every figure. */
 export function machine() {
 	return `Machine: ${availableParallelism()} cores, load average ${loadavg().map((load) => load.toFixed(1)).join(' / ')} (1 / 5 / 15 min) when the run started`;
+}
+
+/** The machine's CPU time so far, busy and in all, in clock ticks over every core (Linux's /proc/stat; null elsewhere). */
+export function cpuTicks() {
+	try {
+		const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+		// user nice system idle iowait irq softirq steal: idle and iowait are the cores doing nothing.
+		const total = fields.slice(0, 8).reduce((sum, value) => sum + value, 0);
+		return { busy: total - fields[3] - fields[4], total };
+	} catch {
+		return null;
+	}
+}
+
+/** The share of the machine's cores that were busy between two cpuTicks() readings (null when unknown). */
+export function busyShare(before, after) {
+	if (!before || !after || after.total === before.total) return null;
+	return (after.busy - before.busy) / (after.total - before.total);
 }

@@ -13,6 +13,7 @@ import { openJson, sealJson, type Sealed } from '../../src/lib/sync/seal-envelop
 import { deriveKey } from '../../src/lib/sync/sync-key';
 import { conversationRows, seededSession, storedRows } from './seed-rows';
 import { measureServerFloor, type ServerFloor } from './server-floor';
+import { measureDeviceFloor, type DeviceFloor } from './device-floor';
 
 export interface FirstSyncOptions {
 	sessions: number;
@@ -33,6 +34,8 @@ export interface FirstSync {
 	crypto?: { openMs: number; sealMs: number; deriveMs: number; documents: number };
 	/** The same documents straight through the server: posted with `_bulk_docs`, read from `_changes`. */
 	floor: ServerFloor;
+	/** The IndexedDB work of the same sync alone, with nothing of sync's code (see device-floor.ts). */
+	device: DeviceFloor;
 	/** ms spent in each call of the sync store and the client, sending and receiving (calls overlap none: a pass runs one at a time). */
 	phases: { send: Record<string, number>; receive: Record<string, number> };
 }
@@ -135,7 +138,8 @@ export async function measureFirstSync(url: string, options: FirstSyncOptions): 
 			if (received !== rows.messageRows.length) throw new Error(`The second device has ${received} of ${rows.messageRows.length} messages.`);
 			const crypto = options.passphrase ? await timeCrypto(url, b, options.passphrase) : undefined;
 			const floor = await measureServerFloor(url);
-			return { rows: rows.messageRows.length + rows.sessionRows.length, sendMs, receiveMs, passes: { send, receive }, floor, phases, ...(crypto ? { crypto } : {}) };
+			const device = await measureDeviceFloor(a, b);
+			return { rows: rows.messageRows.length + rows.sessionRows.length, sendMs, receiveMs, passes: { send, receive }, floor, device, phases, ...(crypto ? { crypto } : {}) };
 		})
 	);
 }
