@@ -6,29 +6,28 @@
 import { Dexie, type PalimpsestDb } from '../db/database';
 import type { SyncDocRow } from '../db/schema';
 import { attachmentLimitBytes, MAX_ATTACHMENT_MB } from './attachment-limit';
-import { applyDocs, applyHeld } from './dexie-apply';
+import { applyDocs } from './dexie-apply';
 import { keptBlobs } from './dexie-blobs';
 import { dirtyAfter, PendingBatch, pendingDocsOf } from './dexie-pending';
 import { readEntries } from './dexie-read-runs';
-import { nextEdit, readEdits, sessionDocOf, syncTables, writeEdits, type LocalProvider, type SyncContext } from './dexie-context';
+import { nextEdit, readEdits, syncTables, writeEdits, type LocalProvider, type SyncContext } from './dexie-context';
 import { freshMessageOf, stampOutbox, type FreshMessage } from './dexie-stamp';
 import { takeInSent } from './dexie-fresh';
 import { blobDocId, messageDocId, promptDocId } from './document-ids';
 import { KEEP_DELETED_DAYS } from './keep-deleted-days';
+import { maintainStore, purgeExpired, type Upkeep } from './dexie-maintain';
 import type { MessageDoc } from './message-document';
 import { cryptoRandom, type RandomBytes } from './position';
-import { purgeSession, type SessionDoc } from './session-document';
+import type { SessionDoc } from './session-document';
 import { assistantDocId, type AssistantDoc } from './assistant-document';
 import { isAssistantDoc, isMessageDoc, isPromptDoc } from './merge-docs';
 import type { PromptDoc } from './prompt-document';
-import { moveSessionToTrash } from '../db/trash-verbs';
 import { markWrite } from '../db/sync-outbox';
 import type { ApplyOptions, PendingCursor, PendingDoc, PendingPage, PulledDoc, PushResult, Replication, SyncStore } from './sync-store';
 
 const CHECKPOINT = 'checkpoint';
 const REPLICATION = 'replication';
 const DEVICE = 'device';
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Outbox entries taken in per transaction (each short, so the app's writes never wait long). */
 const STAMP_CHUNK = 500;
 /** Pending entries read per request. */
@@ -361,62 +360,21 @@ export class DexieSyncStore implements SyncStore {
 		return entries.map((entry, at) => entry !== undefined && entry.rev === revs[at] && !entry.purge);
 	}
 
-	/**
-	 * Sessions deleted elsewhere while a tab worked on them go to "Recently deleted" once it is done;
-	 * those deleted longer ago than "Recently deleted" keeps them are deleted for good, everywhere.
-	 */
-	async maintain(): Promise<void> {
-		const db = this.#db;
-		const later = await db.sync_docs.where('id').startsWith('session:').filter((row) => row.trash_later === 1).toArray();
-		if (later.length) {
-			await this.#transaction(async (ctx) => {
-				for (const entry of later) {
-					if (ctx.busy.has(entry.session_id)) continue;
-					const current = await db.sync_docs.get(entry.id);
-					if (!current?.trash_later) continue;
-					const { trash_later: _, ...rest } = current;
-					const doc = sessionDocOf(current);
-					if (doc?.purged_at === null && doc.fields.deleted_at !== null) await moveSessionToTrash(db, entry.session_id, ctx.now);
-					await db.sync_docs.put(rest);
-				}
-			});
-		}
-		// Arrivals that waited for a tab's work on their session (or for it to come back) are written now.
-		const held = await db.sync_docs.where('held').equals(1).filter((row) => !(row.doc as { removed?: boolean } | undefined)?.removed).toArray();
-		const live = new Set((await db.sessions.bulkGet([...new Set(held.map((row) => row.session_id))])).flatMap((row) => (row ? [row.id] : [])));
-		if (live.size) await this.#transaction((ctx) => applyHeld(ctx, live));
-		await this.purgeExpired();
+	/** Housekeeping once a pass (see dexie-maintain.ts). */
+	maintain(): Promise<void> {
+		return maintainStore(this.#upkeep());
 	}
 
 	/**
 	 * Sessions in "Recently deleted" for longer than it keeps them are deleted for good: here at
 	 * once, everywhere once sync sends it (the app's maintenance runs this too, so sync need not be on).
 	 */
-	async purgeExpired(): Promise<void> {
-		const db = this.#db;
-		const days = await (this.#options.keepDeletedDays?.() ?? KEEP_DELETED_DAYS);
-		if (!(Number.isFinite(days) && days > 0)) return;
-		const cutoff = this.#now() - days * DAY_MS;
-		const expired = await db.sync_docs
-			.where('id')
-			.startsWith('session:')
-			.filter((row) => row.deleted_seen !== undefined && row.deleted_seen < cutoff)
-			.toArray();
-		for (const entry of expired) {
-			await this.#transaction(async (ctx) => {
-				// Read again: sync in another context (the worker, the page's maintenance) may have moved it on.
-				const current = await db.sync_docs.get(entry.id);
-				const doc = sessionDocOf(current);
-				if (!current || !doc || doc.purged_at !== null || doc.fields.deleted_at === null || !(current.deleted_seen! < cutoff)) return;
-				const { deleted_seen: _seen, ...rest } = current;
-				await db.sync_docs.put({ ...rest, doc: purgeSession(doc, ctx.now), edit: nextEdit(ctx), dirty: 1, refused: 0 });
-				await db.sync_trash.delete(entry.session_id);
-				// Its messages and Blobs leave the server; those never sent there are simply forgotten.
-				const own = await db.sync_docs.where('session_id').equals(entry.session_id).filter((row) => row.kind !== 'session').toArray();
-				await db.sync_docs.bulkDelete(own.filter((row) => row.rev === null).map((row) => row.id));
-				await db.sync_docs.bulkPut(own.filter((row) => row.rev !== null).map((row) => ({ id: row.id, kind: row.kind, session_id: row.session_id, rev: row.rev, edit: nextEdit(ctx), dirty: 1 as const, refused: 0 as const, purge: 1 as const })));
-			});
-		}
+	purgeExpired(): Promise<void> {
+		return purgeExpired(this.#upkeep());
+	}
+
+	#upkeep(): Upkeep {
+		return { db: this.#db, now: this.#now, keepDeletedDays: this.#options.keepDeletedDays ?? (() => KEEP_DELETED_DAYS), transaction: (work) => this.#transaction(work) };
 	}
 }
 
