@@ -33,7 +33,7 @@ const NONE_OVER = new RegExp(
 	'i'
 );
 /** Where a result goes, when it names a file or folder: "Results go in reports/remote_wellbeing.ipynb" (not where others send theirs: "Applications go to jobs@…"). */
-const GOES_TO = /^(?:(?:the|all|my|our|any|every)\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:go|goes|belongs?)\s+(?:in|into|to|under)\s+(?![^\s@]*@)[~.]?[\w.-]*(?:\/\w|\.[a-z][a-z0-9]{1,4}\b)/i;
+const GOES_TO = /^(?:(?:the|all|my|our|any|every)\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:go|goes|belongs?)\s+(?:in|into|to|under)\s+[~.]?[\w.-]*(?:\/\w|\.[a-z][a-z0-9]{1,4}\b)/i;
 /**
  * A ban in two or three words, "No deep learning", counted as an instruction when a sentence next
  * to it is one (constraints come in runs); alone it may be an answer ("No other IRAs").
