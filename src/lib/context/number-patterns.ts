@@ -106,10 +106,10 @@ export const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?, ((at: number, t
 /** Any other number of two digits or more, or with a decimal part: "a 504", "rated 9.1", "Repeater 3000". */
 export const BARE_NUMBER = /(?<![\w.,:/#@-])(?:\d{2,}(?:,\d{3})*(?:\.\d+)?|\d\.\d+)(?![\w%])/g;
 
-/** Words before a number that name no setting it is the value of: small words, the word "number", and verbs of saying, costing and reaching. */
+/** Words before a number that name no setting it is the value of: small words, words of estimate, the word "number", and verbs of saying, costing and reaching. */
 const NOT_SETTINGS = new Set([
 	...NOT_MEASURED.split('|'),
-	...'say says said get gets got cost costs take takes took make makes made reach reaches hit hits see sees saw show shows need needs use uses pay pays paid give gives gave return returns hold holds plus minus times approx roughly nearly almost exactly total number numbers'.split(' ')
+	...'say says said get gets got cost costs take takes took make makes made reach reaches hit hits see sees saw show shows need needs use uses pay pays paid give gives gave return returns hold holds plus minus times like approx roughly nearly almost exactly maybe perhaps probably possibly another extra total number numbers'.split(' ')
 ]);
 const isLower = (code: number) => code >= 97 && code <= 122;
 const isLowerOrDigit = (code: number) => isLower(code) || (code >= 48 && code <= 57);
