@@ -35,8 +35,8 @@ const isLetter = (code: number) => (code >= 97 && code <= 122) || (code >= 65 &&
 
 /**
  * The span of the medicine or condition whose ending (a match of MEDICAL_ENDING) is at `at`:
- * the whole word, with its type or the capitalised word of its name before it; or null when
- * the word only ends as one does ("diagnosis").
+ * the whole word, with its type, its qualifier or the capitalised word of its name before it;
+ * or null when the word only ends as one does ("diagnosis").
  */
 export function medicalTerm(text: string, at: number, ending: string): [number, number] | null {
 	const end = at + ending.length;
