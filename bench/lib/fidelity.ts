@@ -7,7 +7,8 @@
 // holds the other as a run of whole words ("Dr. Amara Okafor" holds "Amara Okafor", "port 5432"
 // holds "5432", but "step 3" does not hold "3 nights"). Instructions are compared by their
 // content words (instructionKey, as the check compares them): a labelled instruction matches an
-// extracted one when all the words of either are among the other's. An instruction never
+// extracted one when all the words of either are among the other's (an instruction of small
+// words only, "Do that", is keyed by all of them, and is looked for among all the other's words). An instruction never
 // matches a fact of another class; other classes match across classes (a label "deploy.sh" of
 // class path found as an identifier is found: the check treats every class but instructions
 // alike), and how many matches crossed classes is counted.
@@ -35,19 +36,22 @@ interface Comparable {
 	/** Plain form, padded with spaces so whole-word runs are found with includes(). */
 	padded: string;
 	words: Set<string>;
+	/** Every word of an instruction, the small ones too: where another's words are looked for ("Do that" has only small words). */
+	all: Set<string>;
 }
 
 function comparable(kind: FactClass, text: string): Comparable {
 	const instruction = kind === 'instruction';
 	const plain = instruction ? instructionKey(text) : normaliseFact(text);
-	return { instruction, padded: ` ${plain} `, words: new Set(plain.split(' ')) };
+	const words = new Set(plain.split(' '));
+	return { instruction, padded: ` ${plain} `, words, all: instruction ? new Set(normaliseFact(text).split(' ')) : words };
 }
 
 const subset = (a: Set<string>, b: Set<string>) => [...a].every((word) => b.has(word));
 
 function matches(label: Comparable, fact: Comparable): boolean {
 	if (label.instruction !== fact.instruction || label.padded.trim() === '' || fact.padded.trim() === '') return false;
-	if (label.instruction) return subset(label.words, fact.words) || subset(fact.words, label.words);
+	if (label.instruction) return subset(label.words, fact.all) || subset(fact.words, label.all);
 	return label.padded.includes(fact.padded) || fact.padded.includes(label.padded);
 }
 

@@ -1,7 +1,8 @@
-// Written after the extractor's patterns were fitted to the other conversations, and never used
-// to change them: a home network, a tenancy dispute and a conference talk, then three more (see
-// below). Their figures, printed apart, show how the extractor does on conversations it was not
-// tuned on.
+// Written after the extractor's patterns were fitted to the other conversations: a home network,
+// a tenancy dispute and a conference talk, then three more (see below). Their figures, printed
+// apart, showed how the extractor did on conversations it was not tuned on (recall 96.6%); their
+// misses have since been used to add general rules, so they no longer measure that, and new
+// conversations written after those rules are needed to measure it again.
 import { assistant, call, user, type LabelledConversation } from './labelled';
 
 export const HELD_OUT: LabelledConversation[] = [

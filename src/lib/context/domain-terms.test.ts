@@ -21,10 +21,17 @@ describe('extractFacts on names written in lower case', () => {
 			'name: type 2 diabetes',
 			'name: Achilles tendinopathy'
 		]);
+		expect(found('He has atrial fibrillation, sinus tachycardia and an arrhythmia; chronic bronchitis too.')).toEqual([
+			'name: atrial fibrillation',
+			'name: sinus tachycardia',
+			'name: arrhythmia',
+			'name: chronic bronchitis'
+		]);
 		expect(found('The diagnosis came from academia, with some nostalgia and a diploma.')).toEqual([]);
 	});
 
 	it('takes the most used libraries', () => {
 		expect(found('I load it with pandas and numpy, then fit it with scikit-learn.')).toEqual(['identifier: pandas', 'identifier: numpy', 'identifier: scikit-learn']);
+		expect(found('I load it with polars.')).toEqual(['identifier: polars']);
 	});
 });

@@ -3,20 +3,22 @@
 // with their unit or role (ports, versions, amounts, dates), e-mail addresses, names of people
 // and things, and the user's explicit instructions. No model call: patterns only, linear in the
 // text, so the worker checks a 100,000-token span in milliseconds. Pure.
+import { proposalOf } from './accepted-proposal';
 import { claim, type Span } from './claim-matches';
 import { Collector, forgetPlainForms, plainForm } from './fact-collector';
 import type { Fact, FactClass, FactSource } from './fact-types';
 import { LIBRARY, MEDICAL_ENDING, medicalTerm } from './domain-terms';
 import { collectInstructions } from './find-instructions';
-import { collectNames, nameKey, NOT_NAMES, readWordUse } from './find-names';
+import { collectNames, collectQuotedNames, nameKey, NOT_NAMES, readWordUse } from './find-names';
 import { contentWords, normaliseFact as normaliseText } from './normalise-fact';
 import { sentences } from './split-sentences';
-import { BARE_NUMBER, HAS_MONTH, MONTH_DATE, MONTH_PREPOSITION, NUMBER_PATTERNS, numberKey, WEEKDAYS } from './number-patterns';
+import { BARE_NUMBER, HAS_MONTH, MONTH_DATE, MONTH_PREPOSITION, NUMBER_PATTERNS, numberKey, settingStart, WEEKDAYS } from './number-patterns';
 import {
 	BUNDLE_ID,
 	CALLED,
 	CALLED_WITH,
 	CAPS_CODE,
+	CODE_MEANING,
 	CODE_WORD,
 	COLOUR,
 	DOTTED_ID,
@@ -33,8 +35,11 @@ import {
 	LOCALHOST,
 	NAME_LIST,
 	NAME_VERSION,
+	PACKAGE_COMMAND,
+	PASCAL_MEMBER,
 	namesInCode,
 	PATH,
+	REMARK,
 	SQL_STATEMENT,
 	trimUrl,
 	URL,
@@ -103,19 +108,25 @@ function referenceSteps(out: Collector, row: { seq: number }): Step[] {
 		[WINDOWS_PATH, taking('path'), ':\\'],
 		[PATH, (found) => isPath(found) && (out.add('path', found, row.seq), true), '/'],
 		[FILE_NAME, taking('path'), GATES.fileName],
-		[CALLED_WITH, (found) => isCallName(found.slice(0, found.indexOf('('))) && (out.add('identifier', found, row.seq), true), GATES.called],
+		[CALLED_WITH, (found, at, text) => {
+			// A method (".Get(") or a quoted argument is code whatever its name; a word before "(" in prose may not be.
+			const code = text[at - 1] === '.' || found.endsWith('")') || found.endsWith("')");
+			return (code || isCallName(found.slice(0, found.indexOf('(')))) && (out.add('identifier', found, row.seq), true);
+		}, GATES.called],
 		[CALLED, (found) => {
 			const name = found.slice(0, -1);
 			if (!isCallName(name)) return false;
 			out.add('identifier', `${name}()`, row.seq, plainForm(name));
 			return true;
 		}, GATES.called],
+		[PACKAGE_COMMAND, taking('identifier'), GATES.packageCommand],
 		[FLAG, taking('identifier'), '--'],
 		[SQL_STATEMENT, taking('identifier'), GATES.sql],
 		[NAME_VERSION, taking('identifier'), GATES.nameVersion],
 		[KEBAB_ID, (found) => /\d/.test(found) && (out.add('identifier', found, row.seq), true), GATES.kebab],
 		[BUNDLE_ID, taking('identifier'), GATES.bundle],
 		[DOTTED_ID, taking('identifier'), GATES.dotted],
+		[PASCAL_MEMBER, taking('identifier'), GATES.pascalMember],
 		[COLOUR, taking('identifier'), '#'],
 		[NAME_LIST, (found, at, text) => {
 			const span = listSpan(found, at);
@@ -123,6 +134,13 @@ function referenceSteps(out: Collector, row: { seq: number }): Step[] {
 			for (const name of names) out.add('identifier', name, row.seq);
 			return names.length > 0 && span;
 		}, GATES.nameList],
+		[CODE_MEANING, (found, at) => {
+			const from = at + found.indexOf('(') + 1;
+			const meaning = found.slice(from - at, -1);
+			if (REMARK.test(meaning)) return false;
+			out.add('name', meaning, row.seq);
+			return [from, at + found.length - 1];
+		}],
 		[LIBRARY, taking('identifier')],
 		[CODE_WORD, taking('identifier'), GATES.codeName],
 		[MEDICAL_ENDING, (found, at, text) => {
@@ -162,7 +180,14 @@ export function extractFacts(sources: readonly FactSource[]): Fact[] {
 		[MONTH_DATE, (found) => (out.add('number', found.replace(MONTH_PREPOSITION, ''), row.seq), true), HAS_MONTH],
 		[WEEKDAYS, (found) => (out.add('number', found, row.seq), true), 'day']
 	];
-	const bare = (found: string) => !row.inNames.has(found) && (out.add('number', found, row.seq), true);
+	const bare = (found: string, at: number, text: string): boolean | Span => {
+		if (row.inNames.has(found)) return false;
+		const start = settingStart(text, at);
+		out.add('number', text.slice(start, at + found.length), row.seq);
+		return [start, at + found.length];
+	};
+	/** The last assistant message with text so far: what a user's "Do that" accepts. */
+	let said: number | null = null;
 	for (let index = 0; index < sources.length && !out.full; index++) {
 		const source = sources[index];
 		row.seq = source.seq;
@@ -170,9 +195,10 @@ export function extractFacts(sources: readonly FactSource[]): Fact[] {
 		for (const [pattern, take, needs] of references) text = claim(text, pattern, take, needs);
 		if (/\d/.test(text)) for (const [pattern, take, needs] of numbers) text = claim(text, pattern, take, needs);
 		for (const [pattern, take, needs] of rest) text = claim(text, pattern, take, needs);
-		row.inNames = source.role === 'tool' ? NO_NUMBERS : collectNames(text, row.seq, use, out);
+		row.inNames = source.role === 'tool' ? (/['"‘“]/.test(text) ? collectQuotedNames(text, row.seq, use, out) : NO_NUMBERS) : collectNames(text, row.seq, use, out);
 		if (/\d/.test(text)) claim(text, BARE_NUMBER, bare);
-		if (source.role === 'user' && source.kind !== 'summary') collectInstructions(sentences(texts[index]), row.seq, out);
+		if (source.role === 'user' && source.kind !== 'summary') collectInstructions(sentences(texts[index]), row.seq, out, () => (said === null ? null : proposalOf(texts[said])));
+		else if (source.role === 'assistant' && texts[index].trim()) said = index;
 	}
 	forgetPlainForms();
 	return out.facts;

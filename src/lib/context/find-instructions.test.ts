@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractFacts } from './extract-facts';
+import { checkFacts, instructionKey } from './check-facts';
+import { extractFacts, type FactSource } from './extract-facts';
 
 const instructions = (...texts: string[]) =>
 	extractFacts(texts.map((content, i) => ({ seq: i + 1, role: 'user' as const, content })))
@@ -27,5 +28,46 @@ describe("extractFacts takes the user's instructions without a marker word", () 
 			'Marco is lactose intolerant, and nothing can contain nuts.',
 			'He said no speed work and no hills for 4 weeks.'
 		]);
+	});
+
+	it('takes a limit on every option, with its number', () => {
+		expect(instructions('Nothing over 2 kg, she cycles to campus. No flight longer than 10 hours. Nothing over the weekend worked.')).toEqual([
+			'Nothing over 2 kg, she cycles to campus.',
+			'No flight longer than 10 hours.'
+		]);
+	});
+
+	it('takes where results go when it names a file or folder, not where others send theirs', () => {
+		expect(instructions('Results go in reports/remote_wellbeing.ipynb. Applications go to jobs@example.com. We go to Lisbon in May.')).toEqual([
+			'Results go in reports/remote_wellbeing.ipynb.'
+		]);
+	});
+
+	it('takes a ban among other instructions, not one alone that may be an answer', () => {
+		expect(instructions("Three new features at most. No deep learning, the team can't maintain it.", 'No other IRAs. The deadline is April 15, right? No fever, just a cough.')).toEqual([
+			'Three new features at most.',
+			"No deep learning, the team can't maintain it."
+		]);
+	});
+});
+
+describe("extractFacts takes a user's yes to a proposal as what it accepts", () => {
+	const rows: FactSource[] = [
+		{ seq: 1, role: 'user', content: 'Do that.' },
+		{ seq: 2, role: 'assistant', content: 'That band is crowded too. I’d fix the 5 GHz band to channel **36** and leave out the DFS channels.' },
+		{ seq: 3, role: 'user', content: 'Do that. The admin page is on the router.' }
+	];
+
+	it('adds the proposal to the yes, and holds it in a summary that says what was agreed', () => {
+		const said = extractFacts(rows).filter((fact) => fact.class === 'instruction');
+		expect(said.map((fact) => `${fact.seq}: ${fact.text}`)).toEqual(['1: Do that.', '3: Do that: fix the 5 GHz band to channel 36 and leave out the DFS channels.']);
+		const lost = (summary: string) => checkFacts(rows, summary).lost.filter((fact) => fact.seq === 3 && fact.class === 'instruction');
+		expect(lost('The user agreed to fix the 5 GHz band to channel 36 and to leave out the DFS channels.')).toEqual([]);
+		expect(lost('Do that.')).toHaveLength(1);
+	});
+
+	it('keys an instruction of small words only by all of them', () => {
+		expect(instructionKey('Do that.')).toBe('do that');
+		expect(instructionKey('Never do that.')).toBe('never');
 	});
 });

@@ -19,6 +19,19 @@ describe('extractFacts takes a name whole', () => {
 		expect(names('Rated 9.1 by guests. In 2019 it opened.')).toEqual([]);
 	});
 
+	it('takes the names a tool’s output quotes, and no other capitalised words of it', () => {
+		const tool = "[14:22:09]: Certificate 'Apple Distribution: Lumen Labs GmbH (8KQ2J7X4TP)' has expired\nBuild Failed On Runner Ubuntu";
+		expect(extractFacts([{ seq: 1, role: 'tool', content: tool }]).filter((fact) => fact.class === 'name').map((fact) => fact.text)).toEqual(['Apple Distribution', 'Lumen Labs GmbH']);
+	});
+
+	it('takes a product line written with a slash after its maker’s name', () => {
+		expect(names("A hydrolysed food such as Hill's z/d or Royal Canin; Tesco w/o sugar.")).toEqual(["Hill's z/d", 'Royal Canin', 'Tesco']);
+	});
+
+	it('takes what a code stands for, in parentheses after it, but not a remark', () => {
+		expect(names('The panel would be PE10 (Earth system science), and AF (atrial fibrillation) counts; the PR (see below) waits.')).toEqual(['Earth system science', 'atrial fibrillation', 'AF']);
+	});
+
 	it('leaves a model number to its name, not a number of its own', () => {
 		expect(extractFacts([{ seq: 1, role: 'user', content: 'Our baseline is TREC DL 2019, run on a Volkswagen Golf 1.4 TSI.' }]).map((fact) => `${fact.class}: ${fact.text}`)).toEqual([
 			'name: TREC DL 2019',

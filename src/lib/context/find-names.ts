@@ -104,6 +104,33 @@ function addName(run: NameWord[], text: string, seq: number, use: WordUse, out: 
 	for (let i = first; i <= last; i++) if (!run[i].capital && MODEL_NUMBER.test(run[i].word)) numbers.add(run[i].word);
 }
 
+/** A product line written as two letters and a slash after its maker's name: the "z/d" of "Hill's z/d". */
+const LINE_CODE = /^[a-z]\/[a-z](?![A-Za-z0-9/])/;
+const NOT_LINE_CODES = new Set(['w/o', 'n/a', 'i/o']);
+
+/** The product line's code that starts at `at`, or ''. */
+function lineCodeAt(text: string, at: number): string {
+	if (text.charCodeAt(at + 1) !== 47) return '';
+	const code = LINE_CODE.exec(text.slice(at, at + 4))?.[0] ?? '';
+	return NOT_LINE_CODES.has(code) ? '' : code;
+}
+
+/** What a tool's output quotes: a certificate's, a file's or a product's name ("Certificate 'Apple Distribution: Lumen Labs GmbH' has expired"). */
+const QUOTED = /(?<![A-Za-z0-9])['"‘“]([^'"‘’“”\n]{2,120})['"’”](?![A-Za-z0-9])/g;
+
+/**
+ * The names a tool's output quotes. The rest of it is not read for names: logs and listings are
+ * full of capitalised words that name nothing. Returns the model numbers they took.
+ */
+export function collectQuotedNames(text: string, seq: number, use: WordUse, out: Collector): Set<string> {
+	const numbers = new Set<string>();
+	QUOTED.lastIndex = 0;
+	for (let quote = QUOTED.exec(text); quote; quote = QUOTED.exec(text)) {
+		for (const number of collectNames(quote[1], seq, use, out)) numbers.add(number);
+	}
+	return numbers;
+}
+
 /**
  * Names: runs of capitalised words, with connectors between them ("Bank of England") and the
  * model numbers among them ("FRITZ!Repeater 3000 AX", "Rhino 8"), that end at any other word, at
@@ -122,6 +149,12 @@ export function collectNames(text: string, seq: number, use: WordUse, out: Colle
 		while (!breaksAfter(text, end)) {
 			const next = wordFrom(text, end);
 			if (!next || crossesTakenFact(text, end, next.index) || breaksSentence(text, wordEnd, next.index)) break;
+			const code = lineCodeAt(text, next.index);
+			if (code) {
+				run.push({ word: code, index: next.index, atStart: false, capital: false });
+				end = next.index + code.length;
+				break;
+			}
 			const nextWord = bareWord(next.text);
 			end = next.index + next.text.length;
 			wordEnd = next.index + nextWord.length;

@@ -63,7 +63,9 @@ const FILLER = new Set(
 	'a an the to of in on for and or please also just you we i it is are be that this with at by as so will would can could me my our your all any its from into about then there them they he she his her their up out if do does'.split(' ')
 );
 
-/** The words of an instruction that must all be in one line of a summary for it to be kept. */
+/** The words of an instruction that must all be in one line of a summary for it to be kept: all of them when every one is a small word ("Do that"). */
 export function contentWords(normalised: string): string[] {
-	return [...new Set(normalised.split(' ').filter((word) => word && !FILLER.has(word)))];
+	const words = normalised.split(' ').filter(Boolean);
+	const content = words.filter((word) => !FILLER.has(word));
+	return [...new Set(content.length ? content : words)];
 }

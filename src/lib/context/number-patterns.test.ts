@@ -26,6 +26,21 @@ describe('extractFacts takes a number with what it measures', () => {
 		expect(numbers('We sent 6 take-homes; the 401(k) and the 501(c)(3) rules apply.')).toEqual(['6 take-homes', '401(k)', '501(c)(3)']);
 	});
 
+	it('takes a number with the setting it is the value of, the word right before it, but not a small word or a verb', () => {
+		expect(numbers('Redis defaults to maxclients 10000; train with seed 42 on firmware 7.57. It costs 42 and reached 10000.')).toEqual([
+			'maxclients 10000',
+			'seed 42',
+			'firmware 7.57',
+			'42',
+			'10000'
+		]);
+		expect(factKey('number', 'seed 42')).toBe('seed 42');
+	});
+
+	it('takes a ratio or fraction whole, not as the number before its slash', () => {
+		expect(numbers('A random 80/20 split, support 24/7, and 3/4 of the budget by 12/05/2024.')).toEqual(['12/05/2024', '80/20', '24/7', '3/4']);
+	});
+
 	it('does not read a word that only begins as a role does: the "Pro 14" of a laptop is no pull request', () => {
 		expect(numbers('The ASUS Zenbook Pro 14 is light at 1.6 kg.')).toEqual(['1.6 kg']);
 		expect(factKey('number', '9.1 rating')).toBe('9 1 rating');

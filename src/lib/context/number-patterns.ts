@@ -67,6 +67,8 @@ export const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?, ((at: number, t
 	[/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g, '-'],
 	[new RegExp(`\\b${WEEKDAY}(?:(?:${ORDINAL}\\s*[–-]\\s*)?${ORDINAL}\\s+(?:of\\s+)?${MONTH}(?:,?\\s+\\d{4})?|${MONTH}\\s+${ORDINAL}(?:\\s*[–-]\\s*${ORDINAL})?(?:,?\\s+\\d{4})?|${MONTH}\\s+\\d{4})(?:,?\\s+at\\s+${TIME})?(?![\\w:])`, 'gi'), HAS_MONTH],
 	[/\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g],
+	// A ratio or fraction: "an 80/20 split", "24/7", "3/4 of it" (not a date's or a path's parts).
+	[/(?<![\w./-])\d{1,3}(?:\.\d+)?\/\d{1,3}(?:\.\d+)?(?![\w/]|\.\d)/g, '/'],
 	[new RegExp(`(?:[$€£¥]|\\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK)\\s?)\\d[\\d,]*(?:\\.\\d+)?(?:\\s*[–-]\\s*\\d[\\d,]*(?:\\.\\d+)?)?(?:\\s?(?:k|m|bn|million|billion)\\b)?${RATE}(?![\\w³²])`, 'g'), /[$€£¥]|USD|EUR|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK/],
 	[/\+\d[\d ().-]{7,}\d/g, '+'],
 	[/\bv?\d+\.\d+\.\d+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b/g],
@@ -103,6 +105,33 @@ export const NUMBER_PATTERNS: Array<[RegExp, (string | RegExp)?, ((at: number, t
 
 /** Any other number of two digits or more, or with a decimal part: "a 504", "rated 9.1", "Repeater 3000". */
 export const BARE_NUMBER = /(?<![\w.,:/#@-])(?:\d{2,}(?:,\d{3})*(?:\.\d+)?|\d\.\d+)(?![\w%])/g;
+
+/** Words before a number that name no setting it is the value of: small words, words of estimate, the word "number", and verbs of saying, costing and reaching. */
+const NOT_SETTINGS = new Set([
+	...NOT_MEASURED.split('|'),
+	...'say says said get gets got cost costs take takes took make makes made reach reaches hit hits see sees saw show shows need needs use uses pay pays paid give gives gave return returns hold holds plus minus times like approx roughly nearly almost exactly maybe perhaps probably possibly another extra total number numbers'.split(' ')
+]);
+const isLower = (code: number) => code >= 97 && code <= 122;
+const isLowerOrDigit = (code: number) => isLower(code) || (code >= 48 && code <= 57);
+/** What a word is part of when it comes right after one of these: a name in code, a path, an address. */
+const JOINS_WORD = /[\w.@/'’-]/;
+
+/**
+ * Where a bare number at `at` begins with the setting it is the value of: the lower-case word a
+ * space before it ("seed 42", "maxclients 10000", "firmware 7.57"), unless that word is a small
+ * word, an adverb, a verb in -ed or -ing, or one of the common verbs before a number ("costs 42").
+ * Read backwards by character codes: there are many bare numbers, and a pattern anchored at the
+ * end of a slice tries every position of it.
+ */
+export function settingStart(text: string, at: number): number {
+	let end = at;
+	while (end > 0 && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
+	let start = end;
+	while (start > 0 && end - start <= 30 && isLowerOrDigit(text.charCodeAt(start - 1))) start--;
+	if (end === at || end - start < 2 || !isLower(text.charCodeAt(start)) || (start > 0 && JOINS_WORD.test(text[start - 1]))) return at;
+	const word = text.slice(start, end);
+	return NOT_SETTINGS.has(word) || /(?:ly|ing|[^e]ed)$/.test(word) ? at : start;
+}
 
 const FULL_MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
 /** A date given by its month alone: "late March", "the end of July", "due in August". */

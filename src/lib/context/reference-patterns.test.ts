@@ -13,6 +13,25 @@ describe('extractFacts takes code whole', () => {
 		expect(identifiers('Run it with --dry-run on staging.')).toEqual(['--dry-run']);
 	});
 
+	it("takes a package manager's command whole, wherever it is written, up to a word that is no part of it", () => {
+		expect(identifiers('The callback needs a recent version: pip install --upgrade lightgbm. Then npm i -D vitest and yarn add zod before you go.')).toEqual([
+			'pip install --upgrade lightgbm',
+			'npm i -D vitest',
+			'yarn add zod'
+		]);
+	});
+
+	it('takes a call whose arguments hold calls, a call with a quoted word whole, and a PascalCase member after a name', () => {
+		expect(identifiers('It calls store.OrdersAfter(r.Context(), cursor, limit) with r.URL.Query().Get("after") and r.URL.Query().Set(limit).', 'tool')).toEqual([
+			'Get("after")',
+			'Set(limit)',
+			'store.OrdersAfter()',
+			'r.Context()',
+			'r.URL.Query()'
+		]);
+		expect(identifiers('Use store.OrdersAfter instead and answer with http.StatusNotFound. It works.Then stop.')).toEqual(['store.OrdersAfter', 'http.StatusNotFound']);
+	});
+
 	it('takes a statement of SQL by its keywords, with the name it acts on', () => {
 		expect(identifiers('Then run ALTER EXTENSION postgis UPDATE and build it with CREATE INDEX CONCURRENTLY so writes go on.')).toEqual([
 			'ALTER EXTENSION postgis UPDATE',
