@@ -326,8 +326,10 @@ test("with the network off, a plugin's frame comes from the service worker's cop
 		await expect(rowStatus(pluginRow(page, 'whoami'), 'Loaded (cached copy: the URL is unreachable)')).toBeVisible();
 		await navigate(page, 'Chat');
 		await expect(messageBody(await runCommand(page, '/whoami'))).toContainText('Session:');
-		await expect.poll(() => frameAnswers.map((response) => response.fromServiceWorker())).toEqual([true]);
-		expect(sources(frameAnswers[0].headers()['content-security-policy'], 'sandbox')).toEqual(['allow-scripts']);
+		// Every load of the frame (a busy machine may see the plugin's frame made again) is the service worker's copy.
+		await expect.poll(() => frameAnswers.length).toBeGreaterThan(0);
+		expect(frameAnswers.map((response) => response.fromServiceWorker())).not.toContain(false);
+		for (const answer of frameAnswers) expect(sources(answer.headers()['content-security-policy'], 'sandbox')).toEqual(['allow-scripts']);
 		await expect.poll(() => pluginFrame(page)?.evaluate(() => self.origin)).toBe('null');
 	} finally {
 		await context.setOffline(false);
