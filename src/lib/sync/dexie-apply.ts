@@ -10,7 +10,7 @@ import { blobsNoLongerShown } from '../db/message-verbs';
 import { NO_COMPACTION_STATE, type BlobRow, type MessageRow, type SessionRow, type SyncDocRow } from '../db/schema';
 import { addBlobToTrash, moveSessionToTrash, takeSessionFromTrash } from '../db/trash-verbs';
 import { blobEntries, putArrivedBlobs, readBlobRows, withBlobNote } from './dexie-blobs';
-import { collectWrites, flushWrites, localProviderOf, messageClocksOf, nextEdit, putMessageEntries, sessionDocOf, type SyncContext } from './dexie-context';
+import { localProviderOf, messageClocksOf, nextEdit, sessionDocOf, type SyncContext } from './dexie-context';
 import { settleSession, writeRows, type ArrivingRow } from './dexie-rows';
 import { readEntries } from './dexie-read-runs';
 import { blobDocId, messageDocId, sessionDocId, type DocumentId } from './document-ids';
@@ -134,11 +134,13 @@ export async function applyDocs(ctx: SyncContext, all: readonly PulledDoc[], opt
 	);
 
 	// Messages, per session: merged with what is here, then written where their ranks put them.
+	// Each session's rows go in requests of their own: Dexie tells open tabs which keys a write of
+	// under 50 rows changed, and a larger write says "everything", so a tab would read its open
+	// session again for every page that arrives.
 	const bySession = new Map<string, Pulled<'message'>[]>();
 	for (const doc of docs) if (doc.kind === 'message') (bySession.get(doc.doc.session_id) ?? bySession.set(doc.doc.session_id, []).get(doc.doc.session_id)!).push(doc);
 	for (const sessionId of reread) if (!bySession.has(sessionId)) bySession.set(sessionId, []);
-	// Their new rows and entries are written together once every session's are known.
-	await collectWrites(ctx, () => Promise.all([...bySession].map(async ([sessionId, pulled]) => applyMessages(ctx, states.get(sessionId) ?? (await stateOf(ctx, sessionId, states)), pulled, reread.has(sessionId)))));
+	await Promise.all([...bySession].map(async ([sessionId, pulled]) => applyMessages(ctx, states.get(sessionId) ?? (await stateOf(ctx, sessionId, states)), pulled, reread.has(sessionId))));
 
 	// Blobs, and the server's own deletions.
 	for (const doc of docs) {
@@ -260,7 +262,7 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 			const doc = held ? mergeMessageDocs(held, p.doc) : p.doc;
 			return { id: ids[i], kind: 'message', session_id: p.doc.session_id, position: p.doc.position, rev: p.rev, edit: entry?.edit ?? nextEdit(ctx), dirty: sameMessage(doc, p.doc) && !p.losers?.length ? 0 : 1, refused: 0, held: 1, doc, ...(p.losers?.length ? { losers: p.losers } : {}) };
 		});
-		await putMessageEntries(ctx, puts);
+		await db.sync_docs.bulkPut(puts);
 		return;
 	}
 	const session = state.row!;
@@ -324,12 +326,11 @@ async function applyMessages(ctx: SyncContext, state: SessionState, pulled: read
 	const written = await writeRows(ctx, session, rows.filter((row) => !gone.has(row.seq)), changed, arriving.map((row) => ({ ...row, seq: undefined })));
 	if (!written.written) {
 		// Placing them needs the session renumbered while a tab works on it: they wait, held, for the next pass.
-		await putMessageEntries(ctx, puts.map((entry): SyncDocRow => (entry.held ? entry : { ...entry, held: 1, doc: arrivals.find((a) => a.id === entry.id)!.doc })));
+		await db.sync_docs.bulkPut(puts.map((entry): SyncDocRow => (entry.held ? entry : { ...entry, held: 1, doc: arrivals.find((a) => a.id === entry.id)!.doc })));
 		return;
 	}
-	await putMessageEntries(ctx, puts);
-	// A compaction of format 1 listed what it covered; each covered row now says so itself (its rows and entries written first).
-	if (covers.length) await flushWrites(ctx);
+	await db.sync_docs.bulkPut(puts);
+	// A compaction of format 1 listed what it covered; each covered row now says so itself.
 	for (const cover of covers) {
 		const rows = await db.messages.where('[session_id+position]').anyOf(cover.positions.map((position) => [session.id, position])).toArray();
 		const fresh = rows.filter((row) => row.compacted_by === null).map((row) => ({ ...row, compacted_by: cover.id }));

@@ -2,7 +2,7 @@
 // device's clock and random source, the settings read before the transaction began, and the
 // counter that orders this device's edits to send.
 import type { PalimpsestDb } from '../db/database';
-import type { MessageRow, SessionRow, SyncDocRow } from '../db/schema';
+import type { SessionRow, SyncDocRow } from '../db/schema';
 import { legacySessionDoc } from './legacy-session';
 import type { MessageClocks } from './stamp-message';
 import type { RandomBytes } from './position';
@@ -33,17 +33,6 @@ export interface SyncContext {
 	edits: number;
 	/** The last local edit number given before the transaction (nothing to write back while no edit was given). */
 	editsBefore?: number;
-	/**
-	 * New message rows and message entries collected to be written together (see collectWrites):
-	 * IndexedDB and Dexie charge by the request, and a write of many rows at once spares Dexie
-	 * noting each key for live queries.
-	 */
-	writes?: PageWrites;
-}
-
-export interface PageWrites {
-	messages: MessageRow[];
-	entries: SyncDocRow[];
 }
 
 const EDITS = 'edits';
@@ -98,35 +87,3 @@ export function sameProvider(ctx: SyncContext, doc: SessionDoc, rowProvider: str
 }
 
 export type { SessionRow };
-
-/** Adds new message rows: collected while an apply collects, else written now. */
-export async function addMessageRows(ctx: SyncContext, rows: MessageRow[]): Promise<void> {
-	if (ctx.writes) ctx.writes.messages.push(...rows);
-	else if (rows.length) await ctx.db.messages.bulkAdd(rows);
-}
-
-/** Puts message entries: collected while an apply collects, else written now. */
-export async function putMessageEntries(ctx: SyncContext, entries: SyncDocRow[]): Promise<void> {
-	if (ctx.writes) ctx.writes.entries.push(...entries);
-	else if (entries.length) await ctx.db.sync_docs.bulkPut(entries);
-}
-
-/** Writes what was collected so far (rows and entries read after this see it). */
-export async function flushWrites(ctx: SyncContext): Promise<void> {
-	const writes = ctx.writes;
-	if (!writes || (!writes.messages.length && !writes.entries.length)) return;
-	const [messages, entries] = [writes.messages.splice(0), writes.entries.splice(0)];
-	await Promise.all([messages.length ? ctx.db.messages.bulkAdd(messages) : undefined, entries.length ? ctx.db.sync_docs.bulkPut(entries) : undefined]);
-}
-
-/** Runs `work` with new message rows and entries collected, then writes them at once. */
-export async function collectWrites<T>(ctx: SyncContext, work: () => Promise<T>): Promise<T> {
-	ctx.writes = { messages: [], entries: [] };
-	try {
-		const result = await work();
-		await flushWrites(ctx);
-		return result;
-	} finally {
-		delete ctx.writes;
-	}
-}

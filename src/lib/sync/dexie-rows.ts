@@ -7,7 +7,7 @@
 import { readSessionRows, writeConversationRows } from '../db/conversation-verbs';
 import { rowRank } from '../db/rank';
 import type { MessageRow, SessionRow } from '../db/schema';
-import { addMessageRows, type SyncContext } from './dexie-context';
+import type { SyncContext } from './dexie-context';
 
 /** A row to write, without its seq (new) or with the seq it has (changed). */
 export type ArrivingRow = Omit<MessageRow, 'seq'> & { seq?: number };
@@ -82,7 +82,7 @@ async function renumber(ctx: SyncContext, session: SessionRow, rows: readonly Me
 		return next;
 	});
 	await db.messages.bulkDelete(rows.map((row): [string, number] => [session.id, row.seq]));
-	await addMessageRows(ctx, renumbered);
+	await db.messages.bulkAdd(renumbered);
 	return renumbered;
 }
 
@@ -102,7 +102,7 @@ export async function writeRows(ctx: SyncContext, session: SessionRow, rows: rea
 	const placed = placeSeqs(orderOf(current), sorted, session.next_seq);
 	if (placed) {
 		const added = sorted.map((row, index) => ({ ...row, seq: placed.seqs[index] }) as MessageRow);
-		await addMessageRows(ctx, added);
+		await db.messages.bulkAdd(added);
 		return { written: true, nextSeq: placed.nextSeq, rows: [...current, ...added].sort(bySeq) };
 	}
 	if (ctx.busy.has(session.id)) return { written: false, nextSeq: session.next_seq, rows: current };
