@@ -4,8 +4,7 @@
 // document) written straight into a fresh database, one transaction per page of the feed.
 // Sending: the first device's message rows read back a page at a time, and sync's record of each
 // document it sent written straight into a fresh database, one transaction per page.
-import { Dexie } from '../../src/lib/db/database';
-import type { PalimpsestDb } from '../../src/lib/db/database';
+import { Dexie, type PalimpsestDb } from '../../src/lib/db/database';
 import type { MessageRow, SessionRow, SyncDocRow } from '../../src/lib/db/schema';
 import { DEFAULT_PULL_LIMIT } from '../../src/lib/sync/pull-changes';
 import { withDatabase } from './first-sync';
