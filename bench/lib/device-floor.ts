@@ -3,7 +3,9 @@
 // rows the second device ended with (its sessions, their messages and sync's record of each
 // document) written straight into a fresh database, one transaction per page of the feed.
 // Sending: the first device's message rows read back a page at a time, and sync's record of each
-// document it sent written straight into a fresh database, one transaction per page.
+// document it sent written straight into a fresh database, one transaction per page. Receiving
+// is also timed with IndexedDB's own API, no library between: the rows alone, and the rows with
+// their sync records (what no receiving code can go below on this browser and machine).
 import { Dexie, type PalimpsestDb } from '../../src/lib/db/database';
 import type { MessageRow, SessionRow, SyncDocRow } from '../../src/lib/db/schema';
 import { DEFAULT_PULL_LIMIT } from '../../src/lib/sync/pull-changes';
@@ -14,6 +16,8 @@ export interface DeviceFloor {
 	receiveMs: number;
 	/** ms: the sent rows read, and their sync records written straight. */
 	sendMs: number;
+	/** ms: with IndexedDB's own API (no Dexie), the received session and message rows alone, and with their sync records. */
+	bare: { rowsMs: number; withRecordsMs: number };
 }
 
 /** Each session with its messages and sync records, in the order a first sync moves them. */
@@ -58,6 +62,31 @@ async function timeReceive(received: readonly SessionRows[]): Promise<number> {
 	});
 }
 
+/** The received rows (and, with `records`, their sync records) written with IndexedDB's own API, one transaction per page. */
+async function timeBareReceive(received: readonly SessionRows[], records: boolean): Promise<number> {
+	return withDatabase(async (db) => {
+		const idb = (await db.open()).backendDB();
+		const stores = records ? ['sessions', 'messages', 'sync_docs'] : ['sessions', 'messages'];
+		const started = performance.now();
+		for (const page of pages(received, DEFAULT_PULL_LIMIT)) {
+			await new Promise<void>((resolve, reject) => {
+				const transaction = idb.transaction(stores, 'readwrite');
+				const [sessions, messages] = [transaction.objectStore('sessions'), transaction.objectStore('messages')];
+				const syncDocs = records ? transaction.objectStore('sync_docs') : null;
+				for (const rows of page) {
+					sessions.add(rows.session);
+					for (const row of rows.messages) messages.add(row);
+					if (syncDocs) for (const row of rows.records) syncDocs.add(row);
+				}
+				transaction.oncomplete = () => resolve();
+				transaction.onerror = () => reject(transaction.error);
+				transaction.onabort = () => reject(transaction.error);
+			});
+		}
+		return performance.now() - started;
+	});
+}
+
 async function timeSend(sender: PalimpsestDb, sent: readonly SessionRows[]): Promise<number> {
 	return withDatabase(async (db) => {
 		const started = performance.now();
@@ -75,7 +104,9 @@ async function timeSend(sender: PalimpsestDb, sent: readonly SessionRows[]): Pro
 
 /** The floors for a first sync from `sender` to `receiver` (both done with it). */
 export async function measureDeviceFloor(sender: PalimpsestDb, receiver: PalimpsestDb): Promise<DeviceFloor> {
-	const receiveMs = await timeReceive(await rowsBySession(receiver));
+	const received = await rowsBySession(receiver);
+	const receiveMs = await timeReceive(received);
+	const bare = { rowsMs: await timeBareReceive(received, false), withRecordsMs: await timeBareReceive(received, true) };
 	const sendMs = await timeSend(sender, await rowsBySession(sender));
-	return { receiveMs, sendMs };
+	return { receiveMs, sendMs, bare };
 }
