@@ -175,20 +175,24 @@ export async function waitForServiceWorkerControl(page: Page): Promise<void> {
 }
 
 /**
- * Asserts that a request the cache cannot answer really fails, including one the service
- * worker forwards to the network. (navigator.onLine is no proof: Chromium can report true
- * for a moment after a reload under emulated offline.)
+ * Waits until a request the cache cannot answer really fails, including one the service worker
+ * forwards to the network. (navigator.onLine is no proof: Chromium can report true for a moment
+ * after a reload under emulated offline, and the service worker's own requests can still go out
+ * for a moment after the network is turned off.)
  */
 export async function expectNetworkOff(page: Page, url = `/not-cached-${Date.now()}.txt`): Promise<void> {
-	const reachable = await page.evaluate(async (target) => {
-		try {
-			await fetch(target, { cache: 'no-store' });
-			return true;
-		} catch {
-			return false;
-		}
-	}, url);
-	expect(reachable).toBe(false);
+	await expect
+		.poll(() =>
+			page.evaluate(async (target) => {
+				try {
+					await fetch(target, { cache: 'no-store' });
+					return 'reachable';
+				} catch {
+					return 'off';
+				}
+			}, url)
+		)
+		.toBe('off');
 }
 
 export type SessionAction = 'Rename' | 'Pin' | 'Archive' | 'Delete' | 'Export' | 'Export as Markdown';
