@@ -96,7 +96,12 @@ try {
 		console.log(
 			`    and IndexedDB's own API with no library between: the received rows alone ${ms(bareRows)} (${(bareRows / read).toFixed(1)}× the _changes read), with their sync records ${ms(bareRecords)} (${(bareRecords / read).toFixed(1)}×); the receiving goal is ${ms(read * PULL_GOAL)}`
 		);
-		return { push: send / post, pull: receive / read, bareRows: bareRows / read, devicePush: send / Math.max(post, deviceSend), devicePull: receive / Math.max(read, deviceReceive) };
+		// Both floors at once: the server, the browser and IndexedDB on the same cores, as in a sync (what sending and receiving cannot go below here).
+		const [togetherSend, togetherReceive] = [mean(runs.map((run) => run.floor.together.sendMs)), mean(runs.map((run) => run.floor.together.receiveMs))];
+		console.log(
+			`    and both at once, sharing the cores as a sync does: posting while this device does its sending floor ${ms(togetherSend)} (${(togetherSend / post).toFixed(1)}× the post alone; the sending goal is ${ms(post * PUSH_GOAL)}), reading while it does its receiving floor ${ms(togetherReceive)} (${(togetherReceive / read).toFixed(1)}× the read alone; the receiving goal is ${ms(read * PULL_GOAL)})`
+		);
+		return { push: send / post, pull: receive / read, togetherPush: togetherSend / post, togetherPull: togetherReceive / read, bareRows: bareRows / read, devicePush: send / Math.max(post, deviceSend), devicePull: receive / Math.max(read, deviceReceive) };
 	};
 	const phaseLine = (label, runs, side) => {
 		const keys = [...new Set(runs.flatMap((run) => Object.keys(run.phases[side])))];
@@ -118,7 +123,7 @@ try {
 		`  Long tasks on the page meanwhile (over ${LONG_MS} ms): ${sum(plain, 'longTasks')} without encryption, ${sum(sealed, 'longTasks')} with; over ${LONG_MS} ms of CPU time: ${sum(plain, 'cpuLong')} without, ${sum(sealed, 'cpuLong')} with (most in one task: ${ms(most)}) (goal: none)`
 	);
 	headline(
-		`sending ${floors.plain.push.toFixed(1)}× the server's _bulk_docs floor (${floors.sealed.push.toFixed(1)}× encrypted; goal ≤ ${PUSH_GOAL}×), receiving ${floors.plain.pull.toFixed(1)}× its _changes read (${floors.sealed.pull.toFixed(1)}× encrypted; goal ≤ ${PULL_GOAL}×); against the larger of that and this device's own IndexedDB floor, sending ${floors.plain.devicePush.toFixed(1)}×, receiving ${floors.plain.devicePull.toFixed(1)}×; IndexedDB alone, with no library, stores the received rows in ${floors.plain.bareRows.toFixed(1)}× the _changes read; a first sync of ${report.rows.toLocaleString('en')} rows takes ${ms(total)} from one device to the other (${(total / report.floorMs).toFixed(1)}× writing them straight into IndexedDB); a new message reaches the other device in ${ms(latency)} (median; goal < ${ms(LATENCY_GOAL_MS)}); encryption adds ${(cost * 100).toFixed(1)}% to a first sync in the worker (goal ≤ ${ENCRYPTION_GOAL * 100}%), with ${sum(sealed, 'cpuLong')} tasks on the page over ${LONG_MS} ms of CPU time (goal 0)`
+		`sending ${floors.plain.push.toFixed(1)}× the server's _bulk_docs floor (${floors.sealed.push.toFixed(1)}× encrypted; goal ≤ ${PUSH_GOAL}×), receiving ${floors.plain.pull.toFixed(1)}× its _changes read (${floors.sealed.pull.toFixed(1)}× encrypted; goal ≤ ${PULL_GOAL}×); against the larger of that and this device's own IndexedDB floor, sending ${floors.plain.devicePush.toFixed(1)}×, receiving ${floors.plain.devicePull.toFixed(1)}×; IndexedDB alone, with no library, stores the received rows in ${floors.plain.bareRows.toFixed(1)}× the _changes read; the two floors at once take ${floors.plain.togetherPush.toFixed(1)}× the post alone and ${floors.plain.togetherPull.toFixed(1)}× the read alone; a first sync of ${report.rows.toLocaleString('en')} rows takes ${ms(total)} from one device to the other (${(total / report.floorMs).toFixed(1)}× writing them straight into IndexedDB); a new message reaches the other device in ${ms(latency)} (median; goal < ${ms(LATENCY_GOAL_MS)}); encryption adds ${(cost * 100).toFixed(1)}% to a first sync in the worker (goal ≤ ${ENCRYPTION_GOAL * 100}%), with ${sum(sealed, 'cpuLong')} tasks on the page over ${LONG_MS} ms of CPU time (goal 0)`
 	);
 } finally {
 	await server.close();

@@ -102,11 +102,22 @@ async function timeSend(sender: PalimpsestDb, sent: readonly SessionRows[]): Pro
 	});
 }
 
-/** The floors for a first sync from `sender` to `receiver` (both done with it). */
-export async function measureDeviceFloor(sender: PalimpsestDb, receiver: PalimpsestDb): Promise<DeviceFloor> {
-	const received = await rowsBySession(receiver);
-	const receiveMs = await timeReceive(received);
-	const bare = { rowsMs: await timeBareReceive(received, false), withRecordsMs: await timeBareReceive(received, true) };
-	const sendMs = await timeSend(sender, await rowsBySession(sender));
+/** This device's floor of each side of a first sync from `sender` to `receiver` (both done with it), to run when wanted: each run times it in a fresh database. */
+export interface DeviceFloorRuns {
+	send(): Promise<number>;
+	receive(): Promise<number>;
+	received: readonly SessionRows[];
+}
+
+export async function deviceFloorRuns(sender: PalimpsestDb, receiver: PalimpsestDb): Promise<DeviceFloorRuns> {
+	const [sent, received] = [await rowsBySession(sender), await rowsBySession(receiver)];
+	return { send: () => timeSend(sender, sent), receive: () => timeReceive(received), received };
+}
+
+/** The floors (see deviceFloorRuns). */
+export async function measureDeviceFloor(runs: DeviceFloorRuns): Promise<DeviceFloor> {
+	const receiveMs = await runs.receive();
+	const bare = { rowsMs: await timeBareReceive(runs.received, false), withRecordsMs: await timeBareReceive(runs.received, true) };
+	const sendMs = await runs.send();
 	return { receiveMs, sendMs, bare };
 }

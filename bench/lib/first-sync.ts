@@ -13,7 +13,7 @@ import { openJson, sealJson, type Sealed } from '../../src/lib/sync/seal-envelop
 import { deriveKey } from '../../src/lib/sync/sync-key';
 import { conversationRows, seededSession, storedRows } from './seed-rows';
 import { measureServerFloor, type ServerFloor } from './server-floor';
-import { measureDeviceFloor, type DeviceFloor } from './device-floor';
+import { deviceFloorRuns, measureDeviceFloor, type DeviceFloor } from './device-floor';
 
 export interface FirstSyncOptions {
 	sessions: number;
@@ -137,8 +137,9 @@ export async function measureFirstSync(url: string, options: FirstSyncOptions): 
 			const received = await b.messages.count();
 			if (received !== rows.messageRows.length) throw new Error(`The second device has ${received} of ${rows.messageRows.length} messages.`);
 			const crypto = options.passphrase ? await timeCrypto(url, b, options.passphrase) : undefined;
-			const floor = await measureServerFloor(url);
-			const device = await measureDeviceFloor(a, b);
+			const runs = await deviceFloorRuns(a, b);
+			const floor = await measureServerFloor(url, runs);
+			const device = await measureDeviceFloor(runs);
 			return { rows: rows.messageRows.length + rows.sessionRows.length, sendMs, receiveMs, passes: { send, receive }, floor, device, phases, ...(crypto ? { crypto } : {}) };
 		})
 	);
