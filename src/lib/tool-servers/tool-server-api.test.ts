@@ -1,41 +1,16 @@
 // The tool-server API against real MCP servers in this process (the SDK's own server side, over
-// Streamable HTTP and the older HTTP+SSE transport) and hand-written hostile ones: what the user
-// sees of a server (its status, tools and failures) and of a call (result, progress, time
-// limit, Stop), each bounded and fast, and nothing thrown past the API.
+// Streamable HTTP and the older HTTP+SSE transport): what the user sees of a server (its status,
+// tools and failures) and of a call (result, progress, time limit, Stop), and nothing thrown
+// past the API. Hostile servers: tool-server-hostile.test.ts.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { MAX_INSTRUCTIONS_CHARS, createToolServerApi, type ToolServerApi, type ToolServerLimits } from './tool-server-api';
-import { openEventStream, sendJson, startHttpServer, startLegacySseServer, startScriptedServer, startStreamableServer, unusedPort, type SeenRequest, type TestServer } from './test-mcp-servers';
-import type { CallProgress, ServerStatus } from './types';
+import { MAX_INSTRUCTIONS_CHARS } from './tool-server-api';
+import { connected, failed, useApiHarness } from './test-api-harness';
+import { sendJson, startHttpServer, startLegacySseServer, startStreamableServer, unusedPort, type SeenRequest } from './test-mcp-servers';
+import type { CallProgress } from './types';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** Stopped after the test (after the API's connections, which are closed first). */
-function track<T extends TestServer>(server: T): T {
-	cleanups.push(() => server.close());
-	return server;
-}
-
-/** An API whose connections (the tests use ids 's' and 't') are closed after the test. */
-function newApi(limits: ToolServerLimits = {}): ToolServerApi {
-	const api = createToolServerApi(undefined, limits);
-	cleanups.push(() => Promise.all(['s', 't'].map((id) => api.disconnect(id))));
-	return api;
-}
-
-function connected(status: ServerStatus) {
-	if (status.state !== 'connected') throw new Error(`expected a connection, got ${JSON.stringify(status)}`);
-	return status;
-}
-
-function failed(status: ServerStatus) {
-	if (status.state !== 'failed') throw new Error(`expected a failure, got ${JSON.stringify(status)}`);
-	return status;
-}
+const { track, newApi } = useApiHarness();
 
 /** What the server side of a hung tool saw. */
 interface HangState {
@@ -243,163 +218,6 @@ describe('failures, described for the user', () => {
 		const status = failed(await newApi({ connectTimeoutMs: 500 }).connect({ id: 's', url: server.url, authorization: '' }));
 		expect(status.error).toBe('The server did not answer in time. It is tried again when you reconnect.');
 		expect(Date.now() - started).toBeLessThan(5000);
-	});
-});
-
-/** `count` tools named tool-0, tool-1, … with a plain schema. */
-function manyTools(count: number, from = 0) {
-	return Array.from({ length: count }, (_, i) => ({ name: `tool-${from + i}`, description: `Tool ${from + i}`, inputSchema: { type: 'object', properties: {} } }));
-}
-
-/** Writes `bytes` of a JSON-RPC result's text in chunks, as fast as the client reads, until it is done or the client went away. */
-async function writeHugeText(res: import('node:http').ServerResponse, prefix: string, bytes: number, suffix: string): Promise<void> {
-	const chunk = 'x'.repeat(64 * 1024);
-	const drained = () =>
-		new Promise<void>((resolve) => {
-			const done = () => {
-				res.off('drain', done);
-				res.off('close', done);
-				resolve();
-			};
-			res.on('drain', done);
-			res.on('close', done);
-		});
-	res.write(prefix);
-	for (let written = 0; written < bytes && !res.destroyed; written += chunk.length) {
-		if (!res.write(chunk)) await drained();
-	}
-	if (!res.destroyed) res.end(suffix);
-}
-
-describe('hostile servers, each bounded', () => {
-	it('keeps 500 of 10,000 tools and says how many were left out', async () => {
-		const server = track(await startScriptedServer((message, res) => sendJson(res, { jsonrpc: '2.0', id: message.id, result: { tools: manyTools(10_000) } })));
-		const status = connected(await newApi().connect({ id: 's', url: server.url, authorization: '' }));
-		expect(status.tools.tools).toHaveLength(500);
-		expect(status.tools.tools[499].name).toBe('tool-499');
-		expect(status.tools.notes).toEqual(['9,500 more tools were left out: a server may offer at most 500.']);
-	});
-
-	it('reads a bounded number of pages of a tool list without end, and says there were more', async () => {
-		let pages = 0;
-		const server = track(
-			await startScriptedServer((message, res) => {
-				pages++;
-				sendJson(res, { jsonrpc: '2.0', id: message.id, result: { tools: manyTools(1, pages), nextCursor: `page-${pages}` } });
-			})
-		);
-		const status = connected(await newApi().connect({ id: 's', url: server.url, authorization: '' }));
-		expect(pages).toBe(20);
-		expect(status.tools.tools).toHaveLength(20);
-		expect(status.tools.notes).toEqual(['The server has more tools than the 20 pages of its list that were read; the rest were left out.']);
-	});
-
-	it('gives up on a tool list that comes too slowly, page after page, at the connect time limit', async () => {
-		let pages = 0;
-		const server = track(
-			await startScriptedServer(async (message, res) => {
-				pages++;
-				await new Promise((resolve) => setTimeout(resolve, 150));
-				sendJson(res, { jsonrpc: '2.0', id: message.id, result: { tools: manyTools(1, pages), nextCursor: `page-${pages}` } });
-			})
-		);
-		const started = Date.now();
-		const status = failed(await newApi({ connectTimeoutMs: 600 }).connect({ id: 's', url: server.url, authorization: '' }));
-		expect(status.error).toBe('The server did not answer in time. It is tried again when you reconnect.');
-		expect(Date.now() - started).toBeLessThan(2000);
-		expect(pages).toBeLessThan(10);
-	});
-
-	it('keeps the good tools of a list with broken ones', async () => {
-		const tools = [
-			{ name: 'good-1', inputSchema: { type: 'object' } },
-			{ name: 'bad-schema', inputSchema: 'not a schema' },
-			{ description: 'no name at all', inputSchema: { type: 'object' } },
-			'not even an object',
-			{ name: 'good-2', description: 42, inputSchema: { type: 'object' } }
-		];
-		const server = track(await startScriptedServer((message, res) => sendJson(res, { jsonrpc: '2.0', id: message.id, result: { tools } })));
-		const status = connected(await newApi().connect({ id: 's', url: server.url, authorization: '' }));
-		expect(status.tools.tools.map((tool) => tool.name)).toEqual(['good-1', 'good-2']);
-		expect(status.tools.notes).toHaveLength(2);
-		expect(status.tools.notes[0]).toMatch(/^Tool "bad-schema" was left out: /);
-		expect(status.tools.notes[1]).toMatch(/^2 tools were left out for want of a usable name/);
-	});
-
-	it('keeps HTML in names, descriptions and results as text', async () => {
-		const html = '<img src=x onerror="alert(1)"><script>alert(2)</script>';
-		const server = track(
-			await startScriptedServer((message, res) => {
-				if (message.method === 'tools/list') {
-					return sendJson(res, { jsonrpc: '2.0', id: message.id, result: { tools: [{ name: 'page', title: `<b>Bold</b>`, description: html, inputSchema: { type: 'object' } }] } });
-				}
-				sendJson(res, { jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: html }] } });
-			})
-		);
-		const api = newApi();
-		const status = connected(await api.connect({ id: 's', url: server.url, authorization: '' }));
-		expect(status.tools.tools).toEqual([{ name: 'page', title: '<b>Bold</b>', description: html, inputSchema: { type: 'object', properties: {} } }]);
-		const result = await api.call({ serverId: 's', callId: 'c1', tool: 'page', args: {}, timeoutMs: 5000 }, () => {});
-		expect(result.parts).toEqual([{ type: 'text', text: html }]);
-	});
-
-	it('fails a call whose JSON answer is past the response bound, with what happened', async () => {
-		const server = track(
-			await startScriptedServer((message, res) => {
-				if (message.method === 'tools/list') return sendJson(res, { jsonrpc: '2.0', id: message.id, result: { tools: manyTools(1) } });
-				res.writeHead(200, { 'content-type': 'application/json' });
-				return writeHugeText(res, `{"jsonrpc":"2.0","id":${message.id},"result":{"content":[{"type":"text","text":"`, 50 * 1024 * 1024, '"}]}}');
-			})
-		);
-		const api = newApi({ maxResponseBytes: 1024 * 1024 });
-		connected(await api.connect({ id: 's', url: server.url, authorization: '' }));
-		const started = Date.now();
-		await expect(api.call({ serverId: 's', callId: 'c1', tool: 'tool-0', args: {}, timeoutMs: 20_000 }, () => {})).rejects.toThrow(
-			'The tool server failed: The tool server sent more than 1 MB in one answer; the rest was not read.'
-		);
-		expect(Date.now() - started).toBeLessThan(10_000);
-	});
-
-	it('fails a call whose event stream is past the response bound, with what happened', async () => {
-		const server = track(
-			await startScriptedServer((message, res) => {
-				if (message.method === 'tools/list') return sendJson(res, { jsonrpc: '2.0', id: message.id, result: { tools: manyTools(1) } });
-				openEventStream(res);
-				return writeHugeText(res, `event: message\ndata: {"jsonrpc":"2.0","id":${message.id},"result":{"content":[{"type":"text","text":"`, 50 * 1024 * 1024, '"}]}}\n\n');
-			})
-		);
-		const api = newApi({ maxResponseBytes: 1024 * 1024 });
-		connected(await api.connect({ id: 's', url: server.url, authorization: '' }));
-		const started = Date.now();
-		await expect(api.call({ serverId: 's', callId: 'c1', tool: 'tool-0', args: {}, timeoutMs: 20_000 }, () => {})).rejects.toThrow(
-			'The tool server failed: The tool server sent more than 1 MB in one answer; the rest was not read.'
-		);
-		expect(Date.now() - started).toBeLessThan(10_000);
-	});
-
-	it('ends a call whose event stream never brings the result at the time limit, and stops reading it', async () => {
-		let streamClosed = false;
-		const server = track(
-			await startScriptedServer((message, res) => {
-				if (message.method === 'tools/list') return sendJson(res, { jsonrpc: '2.0', id: message.id, result: { tools: manyTools(1) } });
-				const stream = openEventStream(res);
-				const progressToken = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-				let progress = 0;
-				const timer = setInterval(() => stream.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: ++progress } }), 20);
-				res.once('close', () => {
-					clearInterval(timer);
-					streamClosed = true;
-				});
-			})
-		);
-		const api = newApi();
-		connected(await api.connect({ id: 's', url: server.url, authorization: '' }));
-		const progress: CallProgress[] = [];
-		await expect(api.call({ serverId: 's', callId: 'c1', tool: 'tool-0', args: {}, timeoutMs: 1000 }, (p) => progress.push(p))).rejects.toThrow(
-			'The tool did not answer within 1 s (Settings → Tool servers sets the limit).'
-		);
-		expect(progress.length).toBeGreaterThan(0);
-		await vi.waitFor(() => expect(streamClosed).toBe(true), { timeout: 3000 });
 	});
 });
 
