@@ -1,50 +1,27 @@
 // Tool servers (MCP) against the reference server: added in Settings, their tools offered to
 // the model, each asked for before it first runs, called with progress, stopped on the server,
-// and their results shown as text and sent back to the model; plugins hear of every call, and a
-// plugin that changes a call's arguments has the call asked again.
+// and their results shown as text and sent back to the model; plugins hear of every call. The
+// approval dialog, and a plugin that changes a call's arguments: tool-approval.spec.ts.
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from './test-base';
 import { expectNeverSentToModel, messageBody, openApp, openToolCall, sendMessage, sessionAction, sidebar, transcript, waitForAnswer } from './helpers';
 import { addCustomProvider, addPlugin, navigate, readRows, runCommand } from './plugin-helpers';
 import { useMockProvider, usePluginOrigins, useReferenceToolServer } from './test-servers';
-import { startRecordingProxy, startReferenceToolServer } from '../support/tool-server.mjs';
+import { addToolServer, offeredName, SERVER_NAME } from './tool-server-helpers';
+import { startReferenceToolServer } from '../support/tool-server.mjs';
 
 const mock = useMockProvider();
 const server = useReferenceToolServer();
 const origins = usePluginOrigins();
 
-const SERVER_NAME = 'mcp-servers/everything';
-
-/** Adds the reference server (at `url`, such as a pass-through to it) in Settings and waits for its row to say it is connected. */
-async function addToolServer(page: Page, url = server.url) {
-	await navigate(page, 'Settings');
-	await page.getByRole('textbox', { name: 'Tool server URL' }).fill(url);
-	await page.getByRole('button', { name: 'Add tool server' }).click();
-	const row = page.getByRole('list', { name: 'Tool servers' }).getByRole('listitem', { name: SERVER_NAME, exact: true });
-	await expect(row.getByText('Connected', { exact: true })).toBeVisible();
-	return row;
-}
-
-/** Sends a first message with the mock provider and returns the name the model knows `tool` by. */
-async function offeredName(page: Page, label: string, tool: string): Promise<string> {
-	await navigate(page, 'Chat');
-	await page.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ label });
-	await sendMessage(page, 'What tools do you have?');
-	await waitForAnswer(page);
-	const tools: Array<{ function: { name: string } }> = mock.requests.at(-1)!.body.tools ?? [];
-	const name = tools.map((t) => t.function.name).find((n) => n.endsWith(tool));
-	expect(name, `a tool named after ${tool} among ${tools.map((t) => t.function.name).join(', ')}`).toBeTruthy();
-	return name!;
-}
-
 test('a tool server added in Settings lists its tools; the model calls one after you allow it, and gets its result', async ({ page }) => {
 	await openApp(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
-	const row = await addToolServer(page);
+	const row = await addToolServer(page, server.url);
 	await expect(row.getByRole('list', { name: `Tools of ${SERVER_NAME}` }).getByRole('listitem', { name: 'get-sum', exact: true })).toBeVisible();
 	await expect(row.getByRole('switch', { name: 'Use get-sum' })).toBeChecked();
 
-	const name = await offeredName(page, label, 'get-sum');
+	const name = await offeredName(page, mock, label, 'get-sum');
 	// The server's instructions are part of the system prompt, under its name.
 	const system = mock.requests.at(-1)!.body.messages[0];
 	expect(system.role).toBe('system');
@@ -77,8 +54,8 @@ test('Always allow runs the tool from then on without asking; its row takes it b
 	await openApp(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
 	await addPlugin(page, `${origins.cors}/tool-watch.js`, 'Tool watch');
-	const row = await addToolServer(page);
-	const name = await offeredName(page, label, 'echo');
+	const row = await addToolServer(page, server.url);
+	const name = await offeredName(page, mock, label, 'echo');
 
 	mock.script([{ type: 'tool_call', name, arguments: { message: 'first' } }, { type: 'text', text: 'Echoed once.' }]);
 	await sendMessage(page, 'Echo first.');
@@ -108,151 +85,11 @@ test('Always allow runs the tool from then on without asking; its row takes it b
 	await expect(messageBody(await waitForAnswer(page))).toContainText('Asked.');
 });
 
-/**
- * The reference server behind a pass-through that notes what it is sent, echo always allowed
- * (its first call), and the plugin "Argument rewriter" then rewriting every echo call.
- */
-async function alwaysAllowEchoThenRewrite(page: Page) {
-	// A plugin, a tool server and two turns before the call under test even starts.
-	test.setTimeout(120_000);
-	const proxy = await startRecordingProxy(server.url);
-	await openApp(page);
-	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
-	await addPlugin(page, `${origins.cors}/rewrite-args.js`, 'Argument rewriter');
-	await addToolServer(page, proxy.url);
-	const name = await offeredName(page, label, 'echo');
-	mock.script([{ type: 'tool_call', name, arguments: { message: 'first' } }, { type: 'text', text: 'Echoed first.' }]);
-	await sendMessage(page, 'Echo first.');
-	await page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Always allow' }).click();
-	await expect(messageBody(await waitForAnswer(page))).toContainText('Echoed first.');
-	expect(proxy.calls).toEqual([{ name: 'echo', arguments: { message: 'first' } }]);
-	await runCommand(page, '/rewrite-args on');
-	return { proxy, name };
-}
-
-/** The last tool result the model was sent. */
-const lastToolMessage = () => mock.requests.at(-1)!.body.messages.findLast((m: { role: string }) => m.role === 'tool');
-
-test('Always allow covers the model’s own arguments: a plugin’s rewrite asks again with both shown, and Deny keeps it from the server', async ({ page }) => {
-	const { proxy, name } = await alwaysAllowEchoThenRewrite(page);
-	try {
-		mock.script([{ type: 'tool_call', name, arguments: { message: 'second' } }, { type: 'text', text: 'You denied it.' }]);
-		await sendMessage(page, 'Echo second.');
-		const dialog = page.getByRole('dialog', { name: 'Run a tool?' });
-		await expect(dialog).toBeVisible();
-		await expect(dialog).toContainText('the plugin Argument rewriter changed its arguments');
-		await expect(dialog.getByLabel("The model's arguments")).toContainText('"message": "second"');
-		await expect(dialog.getByLabel('Arguments the plugin changed them to')).toContainText('"message": "REWRITTEN by the plugin"');
-		// Only for this once: Always allow is not offered for arguments a plugin changed.
-		await expect(dialog.getByRole('button', { name: 'Always allow' })).toHaveCount(0);
-		await dialog.getByRole('button', { name: 'Deny' }).click();
-		await expect(messageBody(await waitForAnswer(page))).toContainText('You denied it.');
-		expect(lastToolMessage().content).toBe('The user denied this tool call.');
-		// The server never received the rewritten arguments.
-		expect(proxy.calls).toEqual([{ name: 'echo', arguments: { message: 'first' } }]);
-	} finally {
-		await proxy.close();
-	}
-});
-
-test('a plugin’s rewrite allowed once runs as rewritten, and the transcript and What the model received show it; the model’s own arguments stay always allowed', async ({ page }) => {
-	const { proxy, name } = await alwaysAllowEchoThenRewrite(page);
-	try {
-		mock.script([{ type: 'tool_call', name, arguments: { message: 'third' } }, { type: 'text', text: 'Echoed the rewrite.' }]);
-		await sendMessage(page, 'Echo third.');
-		const dialog = page.getByRole('dialog', { name: 'Run a tool?' });
-		await expect(dialog.getByLabel("The model's arguments")).toContainText('"message": "third"');
-		await dialog.getByRole('button', { name: 'Allow once' }).click();
-		const answer = await waitForAnswer(page);
-		await expect(messageBody(answer)).toContainText('Echoed the rewrite.');
-		expect(proxy.calls.at(-1)).toEqual({ name: 'echo', arguments: { message: 'REWRITTEN by the plugin' } });
-
-		// The transcript shows what the tool ran with and who changed it; the model is told the same.
-		const result = transcript(page).getByRole('article', { name: 'Tool result' }).last();
-		await openToolCall(result);
-		await expect(result).toContainText('Arguments changed by the plugin Argument rewriter; the tool ran with:');
-		await expect(result.getByLabel('Arguments the tool ran with')).toContainText('"message": "REWRITTEN by the plugin"');
-		await expect(result).toContainText('Echo: REWRITTEN by the plugin');
-		const note = '[The plugin "Argument rewriter" changed the arguments of this call; the tool ran with {"message":"REWRITTEN by the plugin"}]';
-		expect(lastToolMessage().content).toBe(`${note}\n\nEcho: REWRITTEN by the plugin`);
-		await answer.getByRole('button', { name: 'What the model received' }).click();
-		const received = page.getByRole('dialog', { name: 'What the model received' });
-		const part = received.getByRole('list', { name: 'Request parts' }).getByRole('listitem').filter({ hasText: 'Tool result (arguments changed by the plugin Argument rewriter)' });
-		await expect(part).toHaveCount(1);
-		await expect(part).toContainText(note);
-		await expect(received.getByRole('note')).toHaveCount(0);
-		await received.getByRole('button', { name: 'Close' }).click();
-		// post_tool_call handed the plugin the result of what ran.
-		await expect(await runCommand(page, '/rewrite-args seen')).toContainText('Echo: REWRITTEN by the plugin');
-
-		// Allowing the rewrite kept nothing: the model's own arguments run without a question, as before.
-		await runCommand(page, '/rewrite-args off');
-		mock.script([{ type: 'tool_call', name, arguments: { message: 'fourth' } }, { type: 'text', text: 'Echoed fourth.' }]);
-		await sendMessage(page, 'Echo fourth.');
-		await expect(messageBody(await waitForAnswer(page))).toContainText('Echoed fourth.');
-		await expect(dialog).toHaveCount(0);
-		expect(proxy.calls.at(-1)).toEqual({ name: 'echo', arguments: { message: 'fourth' } });
-		const fourth = transcript(page).getByRole('article', { name: 'Tool result' }).last();
-		await openToolCall(fourth);
-		await expect(fourth).toContainText('Echo: fourth');
-		await expect(fourth.getByLabel('Arguments the tool ran with')).toHaveCount(0);
-	} finally {
-		await proxy.close();
-	}
-});
-
-test('a call’s row says it waits for approval while the dialog asks, and runs once allowed or says denied once denied', async ({ page }) => {
-	await openApp(page);
-	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
-	await addToolServer(page);
-	const name = await offeredName(page, label, 'trigger-long-running-operation');
-	const dialog = page.getByRole('dialog', { name: 'Run a tool?' });
-	const rows = transcript(page).getByRole('group', { name: `Tool call ${name}` });
-	const status = (row: typeof rows) => row.getByRole('button', { expanded: false });
-
-	mock.script([{ type: 'tool_call', name, arguments: { duration: 30, steps: 30 } }]);
-	await sendMessage(page, 'Run the long operation.');
-	await expect(dialog).toBeVisible();
-	await expect(status(rows.first())).toHaveText(new RegExp(`${name}\\s*waiting for approval`));
-	await dialog.getByRole('button', { name: 'Allow once' }).click();
-	await expect(status(rows.first())).toHaveText(new RegExp(`${name}\\s*running`));
-	await expect(rows.first().getByRole('progressbar', { name: `Progress of ${name}` })).toHaveAttribute('aria-valuetext', /^\d+ of 30/);
-	await page.getByRole('button', { name: 'Stop' }).click();
-	await expect(status(rows.first())).toHaveText(new RegExp(`${name}\\s*stopped`));
-
-	mock.script([{ type: 'tool_call', name, arguments: { duration: 30, steps: 30 } }, { type: 'text', text: 'You said no.' }]);
-	await sendMessage(page, 'Run it again.');
-	await expect(rows).toHaveCount(2);
-	await expect(status(rows.last())).toHaveText(new RegExp(`${name}\\s*waiting for approval`));
-	await expect(rows.last().getByRole('progressbar')).toHaveCount(0);
-	await dialog.getByRole('button', { name: 'Deny' }).click();
-	await expect(status(rows.last())).toHaveText(new RegExp(`${name}\\s*denied`));
-	await expect(messageBody(await waitForAnswer(page))).toContainText('You said no.');
-});
-
-test('the approval dialog shows arguments whole, however long, in a box that scrolls', async ({ page }) => {
-	await openApp(page);
-	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
-	await addToolServer(page);
-	const name = await offeredName(page, label, 'echo');
-	const long = `${Array.from({ length: 1_500 }, (_, i) => `word${i}`).join(' ')} END-OF-ARGUMENT`;
-	expect(long.length).toBeGreaterThan(10_000);
-	mock.script([{ type: 'tool_call', name, arguments: { message: long } }, { type: 'text', text: 'Echoed the long text.' }]);
-	await sendMessage(page, 'Echo a long text.');
-	const dialog = page.getByRole('dialog', { name: 'Run a tool?' });
-	const args = dialog.getByLabel('Arguments', { exact: true });
-	await expect(args).toHaveText(JSON.stringify({ message: long }, null, 2));
-	await expect(args).toHaveCSS('overflow-y', 'auto');
-	await expect.poll(() => args.evaluate((box) => box.scrollHeight > box.clientHeight)).toBe(true);
-	await dialog.getByRole('button', { name: 'Allow once' }).click();
-	await expect(messageBody(await waitForAnswer(page))).toContainText('Echoed the long text.');
-});
-
 test('an image a tool returns is shown in the transcript, sent to the model in the wire format’s own way, and deleted with its session', async ({ page }) => {
 	await openApp(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
-	await addToolServer(page);
-	const name = await offeredName(page, label, 'get-tiny-image');
+	await addToolServer(page, server.url);
+	const name = await offeredName(page, mock, label, 'get-tiny-image');
 
 	mock.script([{ type: 'tool_call', name, arguments: {} }, { type: 'text', text: 'A tiny image.' }]);
 	await sendMessage(page, 'Show me a tiny image.');
@@ -289,8 +126,8 @@ test('an image a tool returns is shown in the transcript, sent to the model in t
 test('a long-running tool shows its progress, and Stop ends the turn at once and cancels the call on the server', async ({ page }) => {
 	await openApp(page);
 	const label = await addCustomProvider(page, `${mock.url}/v1`, 'mock-model');
-	await addToolServer(page);
-	const name = await offeredName(page, label, 'trigger-long-running-operation');
+	await addToolServer(page, server.url);
+	const name = await offeredName(page, mock, label, 'trigger-long-running-operation');
 	mock.script([{ type: 'tool_call', name, arguments: { duration: 30, steps: 30 } }]);
 	await sendMessage(page, 'Run the long operation.');
 	await page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Allow once' }).click();
@@ -326,8 +163,8 @@ test('a large tool result prunes older ones after the tool ran (post_tool), once
 	// Only the pass after a tool prunes here: the idle pass never frees that much.
 	await setNumber(page, 'Recent context always kept (tokens)', 500);
 	await setNumber(page, 'Prune old tool outputs once that frees (tokens)', 1_000_000);
-	await addToolServer(page);
-	const name = await offeredName(page, label, 'echo');
+	await addToolServer(page, server.url);
+	const name = await offeredName(page, mock, label, 'echo');
 	const allow = () => page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Always allow' }).click();
 
 	// About 2,250 tokens each, counted twice (the call's arguments and its result), on top of some
@@ -381,7 +218,7 @@ test('a tool server’s Authorization reaches that server only: never exported, 
 	await expect(row.getByText('Connected', { exact: true })).toBeVisible();
 	await expect(row).not.toContainText(SECRET);
 
-	const name = await offeredName(page, label, 'get-sum');
+	const name = await offeredName(page, mock, label, 'get-sum');
 	mock.script([{ type: 'tool_call', name, arguments: { a: 4, b: 5 } }, { type: 'text', text: 'Nine.' }]);
 	await sendMessage(page, 'Add 4 and 5.');
 	await page.getByRole('dialog', { name: 'Run a tool?' }).getByRole('button', { name: 'Allow once' }).click();
@@ -411,7 +248,7 @@ test('a tool server that goes away has its call fail with the reason, its row sa
 		await page.getByRole('button', { name: 'Add tool server' }).click();
 		const row = page.getByRole('list', { name: 'Tool servers' }).getByRole('listitem', { name: SERVER_NAME, exact: true });
 		await expect(row.getByText('Connected', { exact: true })).toBeVisible();
-		const name = await offeredName(page, label, 'get-sum');
+		const name = await offeredName(page, mock, label, 'get-sum');
 		await own.close();
 
 		mock.script([{ type: 'tool_call', name, arguments: { a: 1, b: 2 } }, { type: 'text', text: 'It failed.' }]);
