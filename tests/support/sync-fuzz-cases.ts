@@ -1,7 +1,7 @@
 // Cases the model-based test of sync once failed on (sync-fuzz.test.ts runs each in its short
 // pass): the operations exactly as they failed, since a seed draws other operations once the
 // list of operations changes.
-import type { Op } from './sync-fuzz';
+import type { Op } from './sync-fuzz-model';
 
 export interface FixedCase {
 	/** What went wrong, and the seed that found it. */

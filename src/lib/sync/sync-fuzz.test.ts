@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCouchServer } from '../../../tests/support/couch-server.mjs';
-import { effective, opArbitrary, runConcurrent, runSequential, tally, type FuzzServer } from '../../../tests/support/sync-fuzz';
+import { runConcurrent, runSequential } from '../../../tests/support/sync-fuzz';
+import { effective, opArbitrary, tally, type FuzzServer } from '../../../tests/support/sync-fuzz-model';
 import { FIXED_CASES } from '../../../tests/support/sync-fuzz-cases';
 
 const RUNS = Number(process.env.SYNC_FUZZ_RUNS ?? 4);
