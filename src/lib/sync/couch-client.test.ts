@@ -5,7 +5,8 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCouchServer } from '../../../tests/support/couch-server.mjs';
-import { Device, recordingFetch } from '../../../tests/support/sync-device';
+import { recordingFetch } from '../../../tests/support/recording-fetch';
+import { Device } from '../../../tests/support/sync-device';
 import { CouchClient, type Credentials } from './couch-client';
 import { SyncLoop } from './sync-loop';
 import { SyncError } from './sync-error';

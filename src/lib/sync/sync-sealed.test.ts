@@ -4,7 +4,8 @@
 // passphrase change reaches the other devices; an unencrypted database is encrypted by moving.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { Device, quiesce, recordingFetch } from '../../../tests/support/sync-device';
+import { recordingFetch } from '../../../tests/support/recording-fetch';
+import { Device, quiesce } from '../../../tests/support/sync-device';
 import { exportSessions } from '../sessions/export-sessions';
 import { fromBase64, toBase64 } from './base64';
 import { pendingBody } from './pending-body';
