@@ -9,7 +9,7 @@
 import { Dexie, type PalimpsestDb } from '../../src/lib/db/database';
 import type { MessageRow, SessionRow, SyncDocRow } from '../../src/lib/db/schema';
 import { DEFAULT_PULL_LIMIT } from '../../src/lib/sync/pull-changes';
-import { withDatabase } from './first-sync';
+import { withDatabase } from './scratch-database';
 
 export interface DeviceFloor {
 	/** ms: the received rows and sync records written straight. */

@@ -2,7 +2,8 @@
 // key check each pass): one device holds `sessions` sessions of `messages` messages and sends
 // them; the other, empty, receives them all. With a passphrase the first device makes the
 // database's key and the second derives it from the passphrase: both are timed with the rest.
-import { PalimpsestDb } from '../../src/lib/db/database';
+import type { PalimpsestDb } from '../../src/lib/db/database';
+import { withDatabase } from './scratch-database';
 import type { MessageRow, SessionRow } from '../../src/lib/db/schema';
 import { createKeyStore } from '../../src/lib/sync/dexie-key-store';
 import { createSyncStore } from '../../src/lib/sync/dexie-sync-store';
@@ -58,15 +59,6 @@ function timed<T extends object>(target: T, totals: Record<string, number>, pref
 	});
 }
 
-export async function withDatabase<T>(work: (db: PalimpsestDb) => Promise<T>): Promise<T> {
-	const db = new PalimpsestDb(`palimpsest-bench-sync-${crypto.randomUUID()}`);
-	try {
-		return await work(db);
-	} finally {
-		db.close();
-		await db.delete();
-	}
-}
 
 /** The profile's sessions and rows: `sessions` copies of one conversation of `messages` rows. */
 export function profileRows(sessions: number, messages: number): { sessionRows: SessionRow[]; messageRows: MessageRow[] } {

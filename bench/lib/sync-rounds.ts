@@ -12,7 +12,8 @@ import type { PalimpsestDb } from '../../src/lib/db/database';
 import { CouchClient } from '../../src/lib/sync/couch-client';
 import { createSyncStore } from '../../src/lib/sync/dexie-sync-store';
 import { SyncLoop } from '../../src/lib/sync/sync-loop';
-import { profileRows, syncUntilQuiet, withDatabase, write, type FirstSync, type FirstSyncOptions } from './first-sync';
+import { profileRows, syncUntilQuiet, write, type FirstSync, type FirstSyncOptions } from './first-sync';
+import { withDatabase } from './scratch-database';
 
 export interface SyncRoundOptions {
 	sessions: number;
