@@ -4,8 +4,10 @@
 // messages from one device to the other, against the same rows written straight into
 // IndexedDB. (2) A new message's trip from one device to the other, which long-polls as an
 // open tab does. (3) The first sync in a worker, as the app runs it, without and with a sync
-// passphrase (encryption's cost, and the page's long tasks meanwhile). Prints figures; asserts
-// nothing. Run: node bench/sync.mjs
+// passphrase (encryption's cost, and the page's long tasks meanwhile), against its floors: the
+// server's (the same documents posted and read straight), this device's IndexedDB work alone
+// (through Dexie, and received rows with IndexedDB's own API), and both at once, as a sync
+// shares the cores. Prints figures; asserts nothing. Run: node bench/sync.mjs
 // (SESSIONS=n, 1,000 by default; MESSAGES=n per session, 20 by default; RUNS=n new messages, 20 by default;
 // ROUNDS=n first syncs of each kind in the worker, 2 by default)
 import { availableParallelism } from 'node:os';
@@ -101,7 +103,7 @@ try {
 		console.log(
 			`    and both at once, sharing the cores as a sync does: posting while this device does its sending floor ${ms(togetherSend)} (${(togetherSend / post).toFixed(1)}× the post alone; the sending goal is ${ms(post * PUSH_GOAL)}), reading while it does its receiving floor ${ms(togetherReceive)} (${(togetherReceive / read).toFixed(1)}× the read alone; the receiving goal is ${ms(read * PULL_GOAL)}); the app sends in ${(send / togetherSend).toFixed(1)}× the first, receives in ${(receive / togetherReceive).toFixed(1)}× the second`
 		);
-		return { push: send / post, pull: receive / read, togetherPush: togetherSend / post, togetherPull: togetherReceive / read, appTogetherPush: send / togetherSend, appTogetherPull: receive / togetherReceive, bareRows: bareRows / read, devicePush: send / Math.max(post, deviceSend), devicePull: receive / Math.max(read, deviceReceive) };
+		return { push: send / post, pull: receive / read, togetherPush: togetherSend / post, togetherPull: togetherReceive / read, appTogetherPush: send / togetherSend, appTogetherPull: receive / togetherReceive, bareRecords: bareRecords / read, devicePush: send / Math.max(post, deviceSend), devicePull: receive / Math.max(read, deviceReceive) };
 	};
 	const phaseLine = (label, runs, side) => {
 		const keys = [...new Set(runs.flatMap((run) => Object.keys(run.phases[side])))];
@@ -123,7 +125,7 @@ try {
 		`  Long tasks on the page meanwhile (over ${LONG_MS} ms): ${sum(plain, 'longTasks')} without encryption, ${sum(sealed, 'longTasks')} with; over ${LONG_MS} ms of CPU time: ${sum(plain, 'cpuLong')} without, ${sum(sealed, 'cpuLong')} with (most in one task: ${ms(most)}) (goal: none)`
 	);
 	headline(
-		`sending ${floors.plain.push.toFixed(1)}× the server's _bulk_docs floor (${floors.sealed.push.toFixed(1)}× encrypted; goal ≤ ${PUSH_GOAL}×), receiving ${floors.plain.pull.toFixed(1)}× its _changes read (${floors.sealed.pull.toFixed(1)}× encrypted; goal ≤ ${PULL_GOAL}×); against the larger of that and this device's own IndexedDB floor, sending ${floors.plain.devicePush.toFixed(1)}×, receiving ${floors.plain.devicePull.toFixed(1)}×; IndexedDB alone, with no library, stores the received rows in ${floors.plain.bareRows.toFixed(1)}× the _changes read; the two floors at once take ${floors.plain.togetherPush.toFixed(1)}× the post alone and ${floors.plain.togetherPull.toFixed(1)}× the read alone, and the app sends in ${floors.plain.appTogetherPush.toFixed(1)}× and receives in ${floors.plain.appTogetherPull.toFixed(1)}× them; a first sync of ${report.rows.toLocaleString('en')} rows takes ${ms(total)} from one device to the other (${(total / report.floorMs).toFixed(1)}× writing them straight into IndexedDB); a new message reaches the other device in ${ms(latency)} (median; goal < ${ms(LATENCY_GOAL_MS)}); encryption adds ${(cost * 100).toFixed(1)}% to a first sync in the worker (goal ≤ ${ENCRYPTION_GOAL * 100}%), with ${sum(sealed, 'cpuLong')} tasks on the page over ${LONG_MS} ms of CPU time (goal 0)`
+		`sending ${floors.plain.push.toFixed(1)}× the server's _bulk_docs floor (${floors.sealed.push.toFixed(1)}× encrypted; goal ≤ ${PUSH_GOAL}×), receiving ${floors.plain.pull.toFixed(1)}× its _changes read (${floors.sealed.pull.toFixed(1)}× encrypted; goal ≤ ${PULL_GOAL}×); against the larger of that and this device's own IndexedDB floor, sending ${floors.plain.devicePush.toFixed(1)}×, receiving ${floors.plain.devicePull.toFixed(1)}×; IndexedDB alone, with no library, stores the received rows with their sync records in ${floors.plain.bareRecords.toFixed(1)}× the _changes read; the two floors at once take ${floors.plain.togetherPush.toFixed(1)}× the post alone and ${floors.plain.togetherPull.toFixed(1)}× the read alone, and the app sends in ${floors.plain.appTogetherPush.toFixed(1)}× and receives in ${floors.plain.appTogetherPull.toFixed(1)}× them; a first sync of ${report.rows.toLocaleString('en')} rows takes ${ms(total)} from one device to the other (${(total / report.floorMs).toFixed(1)}× writing them straight into IndexedDB); a new message reaches the other device in ${ms(latency)} (median; goal < ${ms(LATENCY_GOAL_MS)}); encryption adds ${(cost * 100).toFixed(1)}% to a first sync in the worker (goal ≤ ${ENCRYPTION_GOAL * 100}%), with ${sum(sealed, 'cpuLong')} tasks on the page over ${LONG_MS} ms of CPU time (goal 0)`
 	);
 } finally {
 	await server.close();
