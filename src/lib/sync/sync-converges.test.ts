@@ -179,6 +179,34 @@ describe('the same conversation on every device', () => {
 });
 
 describe('what comes back from the server', () => {
+	it('what one device changed together, the other takes together, though the waiting feed wakes at its first change', async () => {
+		const url = await newDatabase();
+		// The phone's fetch says when its long-poll is open: the server answers with headers only once it waits for a change.
+		let opened!: () => void;
+		const waiting = new Promise<void>((resolve) => (opened = resolve));
+		const fetchSaying: typeof fetch = async (input, init) => {
+			const response = await fetch(input, init);
+			if (String(input).includes('feed=longpoll')) opened();
+			return response;
+		};
+		const laptop = new Device(url, 'laptop', { seed: 1 });
+		const phone = new Device(url, 'phone', { seed: 2, fetch: fetchSaying });
+		const id = await laptop.newSession();
+		await laptop.send(id, 'first');
+		await laptop.send(id, 'second');
+		await laptop.compact(id);
+		await quiesce([laptop, phone]);
+		const pass = phone.loop.syncOnce(undefined, 20_000);
+		await waiting;
+		// The undo rewrites the summary and the rows it covered in one transaction, sent in one request.
+		expect(await laptop.undo(id)).toBe(true);
+		expect(await laptop.sync()).toMatchObject({ pushed: 4 });
+		// One pass of the phone, woken by the first of them, takes them all before it applies any.
+		expect(await pass).toMatchObject({ pulled: 4 });
+		await expectSame(laptop, phone, id);
+		await Promise.all([laptop.close(), phone.close()]);
+	});
+
 	it('a device takes nothing of its own writes when the changes feed brings them back, and still takes what another device wrote', async () => {
 		const { all } = await devices(2);
 		const [laptop, phone] = all;
