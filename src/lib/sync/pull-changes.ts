@@ -142,11 +142,13 @@ async function readPage({ store, client, signal, settle, sent }: PullOptions, si
 		try {
 			let page = await client.changes({ since, limit: pageLimit, longPollMs: wait, signal });
 			// A long-poll answers at the first change of a burst, though what another device wrote in
-			// one request is on the server whole by then: the page is read again, so that what was
-			// changed together is applied together (a conversation is never shown or sent half-changed).
+			// one request is on the server whole by then: a page shorter than asked is read again, so
+			// that what was changed together is applied together (a conversation is never shown or
+			// sent half-changed). A full page is followed by the next anyway.
 			if (wait !== undefined && page.count > 0) {
-				if (settle && page.docs.some(deletesSession)) await settle(signal);
-				page = await client.changes({ since, limit: pageLimit, signal });
+				const settling = settle !== undefined && page.docs.some(deletesSession);
+				if (settling) await settle(signal);
+				if (settling || page.count < pageLimit) page = await client.changes({ since, limit: pageLimit, signal });
 			}
 			const unknown = await unknownOf(store, sent, page.docs);
 			return { page, docs: await pullBlobs(client, store, await withBranches(client, unknown, page.skipped, signal), signal), limit: pageLimit, known: page.docs.length - unknown.length };
