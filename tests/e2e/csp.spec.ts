@@ -314,7 +314,8 @@ test("with the network off, a plugin's frame comes from the service worker's cop
 	const origins = await startPluginOrigins();
 	try {
 		await openApp(page);
-		await addPlugin(page, `${origins.cors}/whoami.js`, 'whoami');
+		// Its copy is kept once it has been fetched: a reload before then would fetch it again.
+		await expect(rowStatus(await addPlugin(page, `${origins.cors}/whoami.js`, 'whoami'), 'Loaded')).toBeVisible();
 		await waitForServiceWorkerControl(page);
 		await context.setOffline(true);
 		await expectNetworkOff(page);

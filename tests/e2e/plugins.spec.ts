@@ -80,7 +80,9 @@ test.describe('with the service worker', () => {
 
 	test('with the network off, a reload still starts the plugin from its cached copy', async ({ page, context }) => {
 		await openApp(page);
-		await addPlugin(page, whoamiUrl(), 'whoami');
+		const added = await addPlugin(page, whoamiUrl(), 'whoami');
+		// Its copy is kept once it has been fetched: a reload before then would fetch it again.
+		await expect(rowStatus(added, 'Loaded')).toBeVisible();
 		await waitForServiceWorkerControl(page);
 
 		await context.setOffline(true);
