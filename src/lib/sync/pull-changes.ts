@@ -134,8 +134,8 @@ async function readLightPage({ store, client, signal, sent }: PullOptions, since
 
 /**
  * Reads the page after `since`: a page too large to read is asked for again smaller, down to one
- * change, which is then skipped. A long-poll that woke is read again at once, and one that woke on a
- * deletion after waiting for the rest of its burst.
+ * change, which is then skipped. A long-poll that woke with fewer changes than asked is read again
+ * at once, and one that woke on a deletion after waiting for the rest of its burst.
  */
 async function readPage({ store, client, signal, settle, sent }: PullOptions, since: string, limit: number, wait: number | undefined): Promise<ReadPage> {
 	for (let pageLimit = limit; ; pageLimit = Math.ceil(pageLimit / 2)) {
@@ -143,8 +143,8 @@ async function readPage({ store, client, signal, settle, sent }: PullOptions, si
 			let page = await client.changes({ since, limit: pageLimit, longPollMs: wait, signal });
 			// A long-poll answers at the first change of a burst, though what another device wrote in
 			// one request is on the server whole by then: a page shorter than asked is read again, so
-			// that what was changed together is applied together (a conversation is never shown or
-			// sent half-changed). A full page is followed by the next anyway.
+			// that what was changed together is applied together (a conversation is not shown or sent
+			// half-changed). A full page is followed by the next anyway.
 			if (wait !== undefined && page.count > 0) {
 				const settling = settle !== undefined && page.docs.some(deletesSession);
 				if (settling) await settle(signal);
