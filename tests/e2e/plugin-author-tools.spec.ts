@@ -9,10 +9,6 @@ import { usePluginOrigins } from './test-servers';
 
 const origins = usePluginOrigins();
 
-// The page goes on loading scripts in idle time after a test is done with it: those still held
-// by a route end with the test instead of failing the next test in this worker.
-test.afterEach(({ page }) => page.unrouteAll({ behavior: 'ignoreErrors' }));
-
 /** Opens a row's test event form (closed until then) and returns it. */
 async function openTestEvent(row: Locator): Promise<Locator> {
 	const toggle = row.getByRole('button', { name: 'Send test event' });

@@ -7,10 +7,6 @@ import { messageBody, openApp, userMessages, waitForAnswer } from './helpers';
 // Requests go through the page (a service worker would answer from its cache instead).
 test.use({ serviceWorkers: 'block' });
 
-// The page goes on loading scripts in idle time after a test is done with it: those still held
-// by the route end with the test instead of failing the next test in this worker.
-test.afterEach(({ page }) => page.unrouteAll({ behavior: 'ignoreErrors' }));
-
 /** A sentence of the agent loop's code: it names the script that holds it, whatever its hash. */
 const AGENT_LOOP_TEXT = 'There is no message to retry.';
 

@@ -1,7 +1,7 @@
 // The `test` every browser spec uses: Playwright's, with one rule added. An uncaught error or a
 // warning of Svelte's runtime in any page of the test (a second tab, a popup, a browser the test
 // launched itself) fails the test, even when every assertion passed: a user would have met a
-// broken page.
+// broken page. And the routes a test set end with it, so none outlives it.
 import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
 import { startCouchServer } from '../support/couch-server.mjs';
 
@@ -53,6 +53,10 @@ export const test = base.extend<{ pageErrors: PageErrors }, { couchServer: { url
 			};
 			watch(context);
 			await use({ seen, watch });
+			// The routes a test set end with it: a request one still holds (a script the page loads
+			// in idle time after the test is done with it) would otherwise fail the next test in this worker.
+			await Promise.all(context.pages().map((page) => page.unrouteAll({ behavior: 'ignoreErrors' })));
+			await context.unrouteAll({ behavior: 'ignoreErrors' });
 			expect(seen, 'uncaught errors in the page').toEqual([]);
 		},
 		{ auto: true }
